@@ -1,0 +1,53 @@
+"""hls: typed Python kernels -> Vitis HLS C++, with a bit-exact golden model and g++ C-simulation."""
+
+from __future__ import annotations
+
+from hls.directives import (
+    array_partition,
+    bind_storage,
+    dataflow,
+    inline,
+    interface,
+    loop_tripcount,
+    pipeline,
+    unroll,
+)
+from hls.errors import CompileError, HLSError, HLSTypeError, SimulationError, UnsupportedError, VerificationError
+from hls.kernel import Kernel, kernel
+from hls.runtime import zeros
+from hls.types import (
+    ap_fixed,
+    ap_int,
+    ap_ufixed,
+    ap_uint,
+    bool_,
+    float32,
+    float64,
+    int8,
+    int16,
+    int32,
+    int64,
+    stream,
+    uint8,
+    uint16,
+    uint32,
+    uint64,
+)
+from hls.types import alias as _alias
+
+__version__ = "0.1.0"
+
+__all__ = [
+    "CompileError", "HLSError", "HLSTypeError", "Kernel", "SimulationError", "UnsupportedError",
+    "VerificationError", "ap_fixed", "ap_int", "ap_ufixed", "ap_uint", "array_partition", "bind_storage",
+    "bool_", "dataflow", "float32", "float64", "inline", "int8", "int16", "int32", "int64", "interface",
+    "kernel", "loop_tripcount", "pipeline", "stream", "uint8", "uint16", "uint32", "uint64", "unroll", "zeros",
+]
+
+
+def __getattr__(name: str):
+    """`hls.int9`, `hls.uint12`, ...: integer types of any width by name."""
+    t = _alias(name)
+    if t is None:
+        raise AttributeError(f"module 'hls' has no attribute {name!r}")
+    return t

@@ -1,0 +1,327 @@
+"""IR function -> C++ statements. Single-use pure values are inlined into their user, so the code
+reads like hand-written HLS C++; everything else becomes a named local from the Python variable.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from hls.backend.ctype import CType, carrier_of, ctype_of, declared_array, spelling
+from hls.backend.expr import PREC, Expr, cast_to, pure_expr
+from hls.backend.names import Namer
+from hls.backend.pragmas import directive_pragma, loop_pragmas
+from hls.ir import (
+    AllocOp,
+    CallOp,
+    ConstantOp,
+    DirectiveOp,
+    ForOp,
+    Function,
+    IfOp,
+    LoadOp,
+    ReturnOp,
+    RomOp,
+    StoreOp,
+    Value,
+    YieldOp,
+)
+from hls.ir.core import Block, Op
+from hls.types import ArrayType, FixedType
+
+
+@dataclass
+class EmittedFunction:
+    name: str
+    signature: str
+    body: list[str]
+    helpers: set[str] = field(default_factory=set)
+    arg_names: list[str] = field(default_factory=list)
+
+
+class FunctionEmitter:
+    def __init__(self, func: Function, c_names: dict[str, str], top_pragmas: list[str]):
+        self.func = func
+        self.c_names = c_names
+        self.namer = Namer(set(c_names.values()))
+        self.exprs: dict[int, Expr] = {}
+        self.pending: dict[int, Op] = {}
+        self.lines: list[str] = []
+        self.depth = 1
+        self.helpers: set[str] = set()
+        self.top_pragmas = top_pragmas
+
+    # ---- entry ---------------------------------------------------------------------------------
+
+    def emit(self) -> EmittedFunction:
+        params = []
+        for arg in self.func.args:
+            name = self.namer.fresh(arg.name)
+            self.bind(arg, Expr(name, PREC["primary"], _ctype_or_int(arg.type), reads=frozenset({name})))
+            params.append(declared_array(arg.type, name) if isinstance(arg.type, ArrayType)
+                          else f"{spelling(arg.type)} {name}")
+        ret = spelling(self.func.return_type) if self.func.return_type is not None else "void"
+        c_name = self.c_names[self.func.name]
+        for pragma in self.top_pragmas:
+            self.line(pragma.format(**{a.name: self.exprs[id(a)].text for a in self.func.args}))
+        pipeline = self.func.attrs.get("pipeline")
+        if pipeline is not None:
+            self.lines.extend(f"    {p}" for p in loop_pragmas({"pipeline": pipeline}))
+        self.block(self.func.body.block)
+        return EmittedFunction(c_name, f"{ret} {c_name}({', '.join(params)})", self.lines, self.helpers,
+                               [self.exprs[id(a)].text for a in self.func.args])
+
+    # ---- helpers -------------------------------------------------------------------------------
+
+    def line(self, text: str) -> None:
+        self.lines.append("    " * self.depth + text)
+
+    def bind(self, value: Value, expr: Expr) -> None:
+        self.exprs[id(value)] = expr
+
+    def use(self, value: Value) -> Expr:
+        key = id(value)
+        if key in self.pending:
+            op = self.pending.pop(key)
+            expr = self.build(op)
+            self.exprs[key] = expr
+            return expr
+        if key in self.exprs:
+            return self.exprs[key]
+        op = getattr(value, "op", None)
+        if isinstance(op, ConstantOp):
+            return pure_expr(op, [])
+        raise KeyError(f"value {value.name} used before it was emitted")
+
+    def build(self, op: Op) -> Expr:
+        if isinstance(op, LoadOp):
+            memref = self.use(op.memref)
+            indices = [self.use(i) for i in op.indices]
+            text = memref.text + "".join(f"[{e.text}]" for e in indices)
+            return Expr(text, PREC["primary"], ctype_of(op.result.type), True,
+                        memref.reads.union(*(e.reads for e in indices)))
+        expr = pure_expr(op, [self.use(v) for v in op.operands])
+        self.note_helpers(expr.text)
+        return expr
+
+    def note_helpers(self, text: str) -> None:
+        for helper in ("hls_floordiv", "hls_floormod", "hls_abs", "hls_min", "hls_max"):
+            if helper + "<" in text:
+                self.helpers.add(helper)
+
+    def inlinable(self, op: Op, block: Block) -> bool:
+        if isinstance(op, ConstantOp):
+            return True
+        if not (op.pure or isinstance(op, LoadOp)) or len(op.results) != 1:
+            return False
+        uses = op.result.uses
+        return len(uses) == 1 and uses[0].parent is block
+
+    def flush(self, keep: set[int], loads_only: bool = True) -> None:
+        """Materialize pending values before a side effect (a store may change what a load reads)."""
+        for key in list(self.pending):
+            if key in keep or key not in self.pending:
+                continue
+            op = self.pending[key]
+            if loads_only and not self.has_load(op):
+                continue
+            self.materialize(op)
+
+    def has_load(self, op: Op) -> bool:
+        if isinstance(op, LoadOp):
+            return True
+        return any(id(v) in self.pending and self.has_load(self.pending[id(v)]) for v in op.operands)
+
+    def materialize(self, op: Op) -> None:
+        value = op.result
+        expr = self.build(op) if id(value) not in self.pending else self.use(value)
+        self.pending.pop(id(value), None)
+        name = self.namer.fresh(value.name)
+        ctype = ctype_of(value.type)
+        self.line(f"{ctype.spelling} {name} = {cast_to(expr, ctype).text};")
+        self.bind(value, Expr(name, PREC["primary"], ctype, reads=frozenset({name})))
+
+    def consumed(self, op: Op) -> set[int]:
+        """Pending values `op` will evaluate at its own position: its operands and their inlined inputs."""
+        keep: set[int] = set()
+        work = [id(v) for v in op.operands]
+        while work:
+            key = work.pop()
+            if key in keep:
+                continue
+            keep.add(key)
+            if key in self.pending:
+                work.extend(id(v) for v in self.pending[key].operands)
+        return keep
+
+    # ---- statements ----------------------------------------------------------------------------
+
+    def block(self, block: Block) -> None:
+        for op in block.ops:
+            if isinstance(op, ConstantOp):
+                continue
+            if self.inlinable(op, block):
+                self.pending[id(op.result)] = op
+                continue
+            if op.pure or isinstance(op, LoadOp):
+                self.flush(self.consumed(op))
+                self.materialize(op)
+                continue
+            self.flush(self.consumed(op), loads_only=not isinstance(op, (ForOp, IfOp, CallOp)))
+            self.statement(op)
+
+    def statement(self, op: Op) -> None:
+        if isinstance(op, StoreOp):
+            target = self.use(op.memref).text + "".join(f"[{self.use(i).text}]" for i in op.indices)
+            value = self.use(op.value)
+            self.line(f"{target} = {self.assignable(value, op.memref.type.elem).text};")
+        elif isinstance(op, ForOp):
+            self.for_op(op)
+        elif isinstance(op, IfOp):
+            self.if_op(op)
+        elif isinstance(op, CallOp):
+            self.call_op(op)
+        elif isinstance(op, ReturnOp):
+            if op.operands:
+                value = self.use(op.operands[0])
+                self.line(f"return {self.assignable(value, self.func.return_type).text};")
+            elif op.parent is not self.func.body.block or op is not self.func.body.block.ops[-1]:
+                self.line("return;")
+        elif isinstance(op, AllocOp):
+            name = self.namer.fresh(op.result.name)
+            self.line(f"{declared_array(op.result.type, name)} = {{}};")
+            self.bind(op.result, Expr(name, PREC["primary"], ctype_of(op.result.type.elem)))
+        elif isinstance(op, RomOp):
+            self.rom(op)
+        elif isinstance(op, DirectiveOp):
+            target = self.use(op.target).text if op.target is not None else None
+            self.line(directive_pragma(op.kind, target, op.attrs["options"]))
+        elif isinstance(op, YieldOp):
+            pass
+        else:
+            raise TypeError(f"no statement rule for {op.name}")
+
+    def assignable(self, expr: Expr, target_type) -> Expr:
+        """Conversion into a declared type happens by C++ assignment; fixed<-float needs nothing."""
+        target = ctype_of(target_type)
+        if expr.ctype == target or target.kind in ("ap", "fixed"):
+            return expr
+        if target.kind == "native" and expr.ctype.kind == "native":
+            return expr if target.int_type.contains(expr.ctype.int_type) else cast_to(expr, target)
+        return cast_to(expr, target)
+
+    def rom(self, op: RomOp) -> None:
+        from hls.backend.expr import constant_expr
+
+        name = self.namer.fresh(op.result.name)
+        t: ArrayType = op.result.type
+        flat = op.attrs["data"].ravel().tolist()
+        values = [constant_expr(ConstantOp(_rom_value(v, t.elem), t.elem)).text for v in flat]
+        rows = [", ".join(values[i:i + 8]) for i in range(0, len(values), 8)]
+        self.line(f"static const {declared_array(t, name)} = {{")
+        for row in rows:
+            self.line(f"    {row},")
+        self.line("};")
+        self.bind(op.result, Expr(name, PREC["primary"], ctype_of(t.elem)))
+
+    def for_op(self, op: ForOp) -> None:
+        carried = []
+        for arg, init, res in zip(op.carried, op.inits, op.results, strict=True):
+            name = self.namer.fresh(arg.name)
+            ctype = ctype_of(arg.type)
+            self.line(f"{ctype.spelling} {name} = {self.assignable(self.use(init), arg.type).text};")
+            expr = Expr(name, PREC["primary"], ctype, reads=frozenset({name}))
+            self.bind(arg, expr)
+            self.bind(res, expr)
+            carried.append(name)
+        lb, ub, step = (self.use(v) for v in (op.lb, op.ub, op.step))
+        iv = self.namer.fresh(op.iv.name)
+        carrier = carrier_of(op.iv.type)
+        self.bind(op.iv, Expr(iv, PREC["primary"], carrier, reads=frozenset({iv})))
+        step_value = op.step.op.value
+        cond = "<" if step_value > 0 else ">"
+        inc = f"{iv}++" if step_value == 1 else f"{iv}--" if step_value == -1 else \
+            f"{iv} += {step.text}" if step_value > 0 else f"{iv} -= {-step_value}"
+        label = op.attrs.get("label")
+        prefix = f"{label}: " if label else ""
+        self.line(f"{prefix}for ({carrier.spelling} {iv} = {lb.text}; {iv} {cond} {ub.at(PREC['rel'] + 1)}; {inc}) {{")
+        self.depth += 1
+        for pragma in loop_pragmas(op.attrs):
+            self.line(pragma)
+        self.block(op.body)
+        self.assign_yield(op.body.terminator, carried, op.carried)
+        self.depth -= 1
+        self.line("}")
+
+    def assign_yield(self, term: YieldOp, names: list[str], targets: list[Value]) -> None:
+        exprs = [self.use(v) for v in term.operands]
+        self.pending.clear()
+        updates = [(n, e, t) for n, e, t in zip(names, exprs, targets, strict=True) if e.text != n]
+        written: set[str] = set()
+        clash = False
+        for n, e, _ in updates:
+            if e.reads & written:
+                clash = True
+            written.add(n)
+        if clash:
+            temps = []
+            for n, e, t in updates:
+                tmp = self.namer.fresh(n + "_next")
+                self.line(f"{spelling(t.type)} {tmp} = {self.assignable(e, t.type).text};")
+                temps.append((n, tmp))
+            for n, tmp in temps:
+                self.line(f"{n} = {tmp};")
+            return
+        for n, e, t in updates:
+            self.line(f"{n} = {self.assignable(e, t.type).text};")
+
+    def if_op(self, op: IfOp) -> None:
+        cond = self.use(op.operands[0])
+        names = []
+        for res in op.results:
+            name = self.namer.fresh(res.name)
+            ctype = ctype_of(res.type)
+            self.line(f"{ctype.spelling} {name};")
+            self.bind(res, Expr(name, PREC["primary"], ctype, reads=frozenset({name})))
+            names.append(name)
+        self.line(f"if ({cond.text}) {{")
+        self.branch(op.then_block, names, op.results)
+        if op.else_block.ops[:-1] or op.results:
+            self.line("} else {")
+            self.branch(op.else_block, names, op.results)
+        self.line("}")
+
+    def branch(self, block: Block, names: list[str], results: list[Value]) -> None:
+        self.depth += 1
+        self.block(block)
+        exprs = [self.use(v) for v in block.terminator.operands]
+        for name, expr, res in zip(names, exprs, results, strict=True):
+            self.line(f"{name} = {self.assignable(expr, res.type).text};")
+        self.pending.clear()
+        self.depth -= 1
+
+    def call_op(self, op: CallOp) -> None:
+        args = ", ".join(self.use(v).text for v in op.operands)
+        call = f"{self.c_names[op.callee]}({args})"
+        if not op.results:
+            self.line(f"{call};")
+            return
+        name = self.namer.fresh(op.result.name or "ret")
+        ctype = ctype_of(op.result.type)
+        self.line(f"{ctype.spelling} {name} = {call};")
+        self.bind(op.result, Expr(name, PREC["primary"], ctype, reads=frozenset({name})))
+
+
+def _ctype_or_int(t) -> CType:
+    return ctype_of(t.elem) if isinstance(t, ArrayType) else ctype_of(t)
+
+
+def _rom_value(v, elem):
+    if isinstance(elem, FixedType):
+        from fractions import Fraction
+
+        return Fraction(v)
+    if elem.__class__.__name__ == "FloatType":
+        return float(v)
+    if elem.__class__.__name__ == "BoolType":
+        return bool(v)
+    return int(v)

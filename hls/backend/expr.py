@@ -1,0 +1,265 @@
+"""One C++ expression per pure IR op, with the casts that keep C++ arithmetic exact.
+
+Python integer arithmetic is exact; C++ native arithmetic promotes to int and may overflow. Each
+rule compares what C++ would compute in (`promote`) with the exact IR result type and widens the
+operands only when C++ would lose bits, so the common case stays as plain as hand-written code.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from fractions import Fraction
+
+import numpy as np
+
+from hls.backend.ctype import CType, ctype_of, exact_ctype, promote
+from hls.ir import BinaryOp, CastOp, CompareOp, ConstantOp, LogicOp, MathOp, SelectOp, UnaryOp
+from hls.ir.core import Op
+from hls.types import BoolType, FixedType, FloatType, IntType, int_union
+
+PREC = {"primary": 16, "unary": 15, "mul": 13, "add": 12, "shift": 11, "rel": 10, "eq": 9, "band": 8,
+        "xor": 7, "bor": 6, "land": 5, "lor": 4, "cond": 3}
+BIN_C = {"add": ("+", "add"), "sub": ("-", "add"), "mul": ("*", "mul"), "div": ("/", "mul"),
+         "and": ("&", "band"), "or": ("|", "bor"), "xor": ("^", "xor"), "shl": ("<<", "shift"),
+         "shr": (">>", "shift")}
+CMP_C = {"lt": ("<", "rel"), "le": ("<=", "rel"), "gt": (">", "rel"), "ge": (">=", "rel"), "eq": ("==", "eq"),
+         "ne": ("!=", "eq")}
+
+
+@dataclass(frozen=True)
+class Expr:
+    text: str
+    prec: int
+    ctype: CType
+    has_load: bool = False
+    reads: frozenset[str] = field(default_factory=frozenset)
+
+    def at(self, prec: int) -> str:
+        """The text, parenthesised if it binds looser than `prec`."""
+        return self.text if self.prec >= prec else f"({self.text})"
+
+
+def combine(text: str, prec: str, ctype: CType, *parts: Expr) -> Expr:
+    return Expr(text, PREC[prec], ctype, any(p.has_load for p in parts),
+                frozenset().union(*(p.reads for p in parts)))
+
+
+def cast_to(e: Expr, target: CType) -> Expr:
+    """An explicit conversion, spelled as a C cast for natives and a constructor for ap types."""
+    if e.ctype == target:
+        return e
+    if target.kind in ("native", "float", "bool"):
+        if e.ctype.kind == "fixed" and target.kind == "float":
+            method = "to_float" if target.width == 32 else "to_double"
+            return combine(f"{e.at(PREC['primary'])}.{method}()", "primary", target, e)
+        return combine(f"({target.spelling}){e.at(PREC['unary'])}", "unary", target, e)
+    return combine(f"{target.spelling}({e.text})", "primary", target, e)
+
+
+def int_range_ok(c: CType, t: IntType) -> bool:
+    ct = c.int_type
+    return ct is not None and ct.contains(t)
+
+
+def ir_int(value_type) -> IntType:
+    return IntType(1, False) if isinstance(value_type, BoolType) else value_type
+
+
+def exact_operands(a: Expr, b: Expr, ta, tb, result: IntType) -> tuple[Expr, Expr]:
+    """Widen operands where C++'s own arithmetic would not represent the exact result."""
+    p = promote(a.ctype, b.ctype)
+    if p is not None:
+        if int_range_ok(p, result) and int_range_ok(p, ir_int(ta)) and int_range_ok(p, ir_int(tb)):
+            return a, b
+        wide = exact_ctype(int_union(result, int_union(ir_int(ta), ir_int(tb))))
+        return cast_to(a, wide), cast_to(b, wide)
+    # an ap type is involved: ap arithmetic widens exactly, but mixed signedness needs one type
+    if ir_int(ta).signed != ir_int(tb).signed:
+        wide = ctype_of(int_union(result, int_union(ir_int(ta), ir_int(tb))))
+        return cast_to(a, wide), cast_to(b, wide)
+    return a, b
+
+
+def binary_expr(op: BinaryOp, a: Expr, b: Expr) -> Expr:
+    result = op.result.type
+    kind = op.kind
+    ta, tb = op.lhs.type, op.rhs.type
+    ctype = ctype_of(result)
+    if isinstance(result, BoolType) or isinstance(result, (FloatType, FixedType)):
+        if kind in ("min", "max"):
+            return minmax_expr(kind, a, b, ctype)
+        sym, prec = BIN_C[kind]
+        return combine(f"{a.at(PREC[prec])} {sym} {b.at(PREC[prec] + 1)}", prec, ctype, a, b)
+    if kind in ("floordiv", "mod"):
+        wide = exact_ctype(int_union(result, int_union(ir_int(ta), ir_int(tb))))
+        helper = "hls_floordiv" if kind == "floordiv" else "hls_floormod"
+        if not ir_int(ta).signed and not ir_int(tb).signed:
+            sym = "/" if kind == "floordiv" else "%"
+            return combine(f"{a.at(PREC['mul'])} {sym} {b.at(PREC['mul'] + 1)}", "mul", ctype, a, b)
+        return combine(f"{helper}<{wide.spelling}>({a.text}, {b.text})", "primary", wide, a, b)
+    if kind in ("shl", "shr"):
+        return shift_expr(op, a, b)
+    if kind in ("min", "max"):
+        wide = ctype_of(result)
+        return minmax_expr(kind, cast_to(a, wide), cast_to(b, wide), wide)
+    if kind in ("and", "or", "xor"):
+        wide = ctype_of(result) if promote(a.ctype, b.ctype) is None else exact_ctype(result)
+        p = promote(a.ctype, b.ctype)
+        if not (p is not None and int_range_ok(p, ir_int(ta)) and int_range_ok(p, ir_int(tb))):
+            a, b = cast_to(a, wide), cast_to(b, wide)
+        sym, prec = BIN_C[kind]
+        return combine(f"{a.at(PREC[prec])} {sym} {b.at(PREC[prec] + 1)}", prec, ctype, a, b)
+    a, b = exact_operands(a, b, ta, tb, result)
+    sym, prec = BIN_C[kind]
+    return combine(f"{a.at(PREC[prec])} {sym} {b.at(PREC[prec] + 1)}", prec, ctype, a, b)
+
+
+def minmax_expr(kind: str, a: Expr, b: Expr, ctype: CType) -> Expr:
+    fn = "hls_min" if kind == "min" else "hls_max"
+    a, b = cast_to(a, ctype), cast_to(b, ctype)
+    return combine(f"{fn}<{ctype.spelling}>({a.text}, {b.text})", "primary", ctype, a, b)
+
+
+def shift_expr(op: BinaryOp, a: Expr, b: Expr) -> Expr:
+    """Shifts go through ap types where native C++ would be undefined (negative or wide shifts)."""
+    result = op.result.type
+    count = getattr(op.rhs, "op", None)
+    sym = "<<" if op.kind == "shl" else ">>"
+    lhs_type = ir_int(op.lhs.type)
+    if isinstance(count, ConstantOp):
+        n = count.value
+        if op.kind == "shr" and a.ctype.kind == "native" and n < max(a.ctype.width, 32):
+            return combine(f"{a.at(PREC['shift'])} >> {n}", "shift", a.ctype, a)
+        wide = CType("ap", result.width, result.signed) if op.kind == "shl" else CType("ap", lhs_type.width,
+                                                                                        lhs_type.signed)
+        a = cast_to(a, wide)
+        return combine(f"{a.at(PREC['shift'])} {sym} {n}", "shift", wide, a)
+    ap = CType("ap", lhs_type.width, lhs_type.signed)
+    a = cast_to(a, ap)
+    return combine(f"{a.at(PREC['shift'])} {sym} {b.at(PREC['shift'] + 1)}", "shift", ap, a, b)
+
+
+def compare_expr(op: CompareOp, a: Expr, b: Expr) -> Expr:
+    ta, tb = op.operands[0].type, op.operands[1].type
+    if isinstance(ta, (IntType, BoolType)) and isinstance(tb, (IntType, BoolType)):
+        a, b = exact_operands(a, b, ta, tb, int_union(ir_int(ta), ir_int(tb)))
+    sym, prec = CMP_C[op.kind]
+    return combine(f"{a.at(PREC[prec] + 1)} {sym} {b.at(PREC[prec] + 1)}", prec, CType("bool", 1, False), a, b)
+
+
+def logic_expr(op: LogicOp, a: Expr, b: Expr) -> Expr:
+    sym, prec = ("&&", "land") if op.kind == "land" else ("||", "lor")
+    return combine(f"{a.at(PREC[prec])} {sym} {b.at(PREC[prec] + 1)}", prec, CType("bool", 1, False), a, b)
+
+
+def unary_expr(op: UnaryOp, a: Expr) -> Expr:
+    result = op.result.type
+    ctype = ctype_of(result)
+    if op.kind == "not":
+        return combine(f"!{a.at(PREC['unary'])}", "unary", ctype, a)
+    if isinstance(result, FloatType):
+        if op.kind == "abs":
+            return combine(f"std::fabs({a.text})", "primary", ctype, a)
+        return combine(f"-{a.at(PREC['unary'])}", "unary", ctype, a)
+    if op.kind == "abs":
+        wide = ctype if result.__class__ is FixedType else exact_ctype(result)
+        return combine(f"hls_abs<{wide.spelling}>({a.text})", "primary", wide, a)
+    sym = "-" if op.kind == "neg" else "~"
+    if isinstance(result, IntType):
+        p = promote(a.ctype)
+        if not (p is not None and int_range_ok(p, result) and int_range_ok(p, ir_int(op.operands[0].type))):
+            a = cast_to(a, exact_ctype(result))
+    else:
+        a = cast_to(a, ctype)
+    return combine(f"{sym}{a.at(PREC['unary'])}", "unary", a.ctype if op.kind == "neg" else ctype, a)
+
+
+def cast_expr(op: CastOp, a: Expr) -> Expr:
+    target = op.result.type
+    src = op.operands[0].type
+    ctype = ctype_of(target)
+    if isinstance(target, BoolType):
+        return combine(f"{a.at(PREC['eq'] + 1)} != 0", "eq", ctype, a)
+    if isinstance(target, IntType) and isinstance(src, FloatType):
+        # truncate toward zero in 64 bits first: a direct narrowing cast of a float is undefined
+        wide = cast_to(a, CType("native", 64, True))
+        return cast_to(wide, ctype)
+    if isinstance(target, IntType) and isinstance(src, FixedType):
+        return cast_to(combine(f"{a.at(PREC['primary'])}.to_ap_int_base()", "primary",
+                               CType("ap", max(src.int_bits, 1), src.signed), a), ctype)
+    return cast_to(a, ctype)
+
+
+def select_expr(op: SelectOp, c: Expr, a: Expr, b: Expr) -> Expr:
+    ctype = ctype_of(op.result.type)
+    if a.ctype != ctype or b.ctype != ctype:
+        a, b = cast_to(a, ctype), cast_to(b, ctype)
+    return combine(f"{c.at(PREC['lor'])} ? {a.at(PREC['cond'])} : {b.at(PREC['cond'])}", "cond", ctype, c, a, b)
+
+
+def math_expr(op: MathOp, args: list[Expr]) -> Expr:
+    ctype = ctype_of(op.result.type)
+    text = ", ".join(a.text for a in args)
+    return combine(f"std::{op.func}({text})", "primary", ctype, *args)
+
+
+def constant_expr(op: ConstantOp) -> Expr:
+    t = op.result.type
+    value = op.value
+    ctype = ctype_of(t)
+    if isinstance(t, BoolType):
+        return Expr("true" if value else "false", PREC["primary"], ctype)
+    if isinstance(t, FloatType):
+        return Expr(float_literal(value, t.bits), PREC["primary"] if value >= 0 else PREC["unary"], ctype)
+    if isinstance(t, FixedType):
+        return Expr(f"{ctype.spelling}({float(Fraction(value))!r})", PREC["primary"], ctype)
+    return int_literal(int(value), t)
+
+
+def int_literal(value: int, t: IntType) -> Expr:
+    ctype = ctype_of(t)
+    if -(2**31) < value < 2**31:
+        lit_type = CType("native", 32, True)
+        return Expr(str(value), PREC["primary"] if value >= 0 else PREC["unary"], lit_type)
+    if -(2**63) < value < 2**63:
+        return Expr(f"{value}LL", PREC["primary"] if value >= 0 else PREC["unary"], CType("native", 64, True))
+    if 0 <= value < 2**64:
+        return Expr(f"{value}ULL", PREC["primary"], CType("native", 64, False))
+    width = max(t.width, value.bit_length() + 1)
+    hexed = format(value % (1 << width), "x")
+    ap = CType("ap", width, True)
+    return Expr(f'{ap.spelling}("{hexed}", 16)' if value >= 0 else f'{ap.spelling}("-{format(-value, "x")}", 16)',
+                PREC["primary"], ap if ctype.kind == "native" else ap)
+
+
+def float_literal(value: float, bits: int) -> str:
+    if bits == 32:
+        text = np.format_float_scientific(np.float32(value), unique=True, trim="-", exp_digits=1)
+        mantissa, _, exp = text.partition("e")
+        if "." not in mantissa:
+            mantissa += ".0"
+        text = mantissa + (f"e{int(exp)}" if exp and int(exp) != 0 else "")
+        return text + "f"
+    text = repr(float(value))
+    return text if any(c in text for c in ".en") else text + ".0"
+
+
+def pure_expr(op: Op, args: list[Expr]) -> Expr:
+    """The expression of a pure op from its operands' expressions (one table for every kind)."""
+    if isinstance(op, ConstantOp):
+        return constant_expr(op)
+    if isinstance(op, BinaryOp):
+        return binary_expr(op, *args)
+    if isinstance(op, CompareOp):
+        return compare_expr(op, *args)
+    if isinstance(op, LogicOp):
+        return logic_expr(op, *args)
+    if isinstance(op, UnaryOp):
+        return unary_expr(op, *args)
+    if isinstance(op, CastOp):
+        return cast_expr(op, *args)
+    if isinstance(op, SelectOp):
+        return select_expr(op, *args)
+    if isinstance(op, MathOp):
+        return math_expr(op, args)
+    raise TypeError(f"no expression rule for {op.name}")

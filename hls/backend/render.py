@@ -1,0 +1,150 @@
+"""IR module -> C++ files through Jinja2 templates. Python computes plain data; templates lay it out."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from functools import lru_cache
+from importlib import resources
+from typing import Any
+
+import jinja2
+
+from hls.backend.ctype import ctype_of, spelling, storage_ctype
+from hls.backend.emit import EmittedFunction, FunctionEmitter
+from hls.backend.names import Namer
+from hls.backend.pragmas import interface_pragma
+from hls.errors import HLSTypeError
+from hls.ir import DirectiveOp, Module
+from hls.types import ArrayType, BoolType, FixedType, FloatType, IntType
+
+HELPER_ORDER = ("hls_floordiv", "hls_floormod", "hls_abs", "hls_min", "hls_max")
+
+
+@lru_cache(maxsize=1)
+def environment() -> jinja2.Environment:
+    dirs = [str(resources.files(pkg)) for pkg in ("hls._templates", "hls._testbenches")]
+    return jinja2.Environment(loader=jinja2.FileSystemLoader(dirs), undefined=jinja2.StrictUndefined,
+                              trim_blocks=True, lstrip_blocks=True, keep_trailing_newline=True)
+
+
+def render_template(name: str, **data: Any) -> str:
+    return environment().get_template(name).render(**data)
+
+
+@dataclass
+class PortSpec:
+    """One top-level argument as the csim boundary sees it (plain data for the sim and testbench)."""
+
+    name: str
+    c_name: str
+    type: Any
+    is_array: bool
+    shape: tuple[int, ...]
+    storage: str  # C type of one stored element
+    dtype: str  # numpy dtype name
+    c_type: str  # C++ element type in the kernel
+    zero_copy: bool
+
+
+@dataclass
+class CppDesign:
+    top: str
+    header_name: str
+    kernel_cpp: str
+    header: str
+    bridge_cpp: str
+    ports: list[PortSpec]
+    return_type: Any
+    return_storage: str | None
+    functions: dict[str, str] = field(default_factory=dict)
+
+    @property
+    def sources(self) -> dict[str, str]:
+        return {f"{self.top}.cpp": self.kernel_cpp, f"{self.top}.h": self.header, "bridge.cpp": self.bridge_cpp}
+
+
+def emit_module(module: Module, origin: str = "") -> CppDesign:
+    namer = Namer()
+    c_names = {name: namer.fresh(name) for name in module.functions}
+    top = module.top_function
+    emitted: list[EmittedFunction] = []
+    for func in module.functions.values():
+        pragmas = top_interface_pragmas(func) if func is top else []
+        emitted.append(FunctionEmitter(func, c_names, pragmas).emit())
+    helpers = set().union(*(e.helpers for e in emitted))
+    top_c = c_names[module.top]
+    header_name = f"{top_c}.h"
+    top_emitted = emitted[-1]
+    needs_fixed = any(_uses_fixed(f) for f in module.functions.values())
+    header = render_template("kernel.h.j2", guard=f"HLS_{top_c.upper()}_H", prototype=top_emitted.signature,
+                             fixed=needs_fixed)
+    kernel_cpp = render_template("kernel.cpp.j2", header=header_name, origin=origin,
+                                 helpers=[h for h in HELPER_ORDER if h in helpers],
+                                 functions=[{"signature": ("static " if e is not top_emitted else "") + e.signature,
+                                             "body": e.body} for e in emitted])
+    ports = port_specs(top, top_emitted)
+    ret_storage = storage_ctype(top.return_type) if top.return_type is not None else None
+    bridge = render_template("bridge.cpp.j2", header=header_name, top=top_c, ports=ports,
+                             ret_type=spelling(top.return_type) if top.return_type is not None else None,
+                             ret_storage=ret_storage, ret_kind=_kind(top.return_type))
+    return CppDesign(top_c, header_name, kernel_cpp, header, bridge, ports, top.return_type, ret_storage)
+
+
+def _kind(t: Any) -> str | None:
+    if t is None:
+        return None
+    if isinstance(t, FixedType):
+        return "fixed"
+    if isinstance(t, IntType) and ctype_of(t).kind == "ap":
+        return "ap"
+    return "native"
+
+
+def _uses_fixed(func) -> bool:
+    types = [a.type for a in func.args] + [r.type for op in func.walk() for r in op.results]
+    return any(isinstance(getattr(t, "elem", t), FixedType) for t in types)
+
+
+def port_specs(func, emitted: EmittedFunction) -> list[PortSpec]:
+    ports = []
+    for arg, c_name in zip(func.args, emitted.arg_names, strict=True):
+        t = arg.type
+        elem = t.elem if isinstance(t, ArrayType) else t
+        if isinstance(elem, IntType) and elem.width > 64:
+            raise HLSTypeError(f"argument {arg.name!r}: {elem} is wider than 64 bits; csim and testbench "
+                               "ports support up to 64-bit integers", func.loc)
+        if isinstance(elem, FixedType) and elem.width > 53:
+            raise HLSTypeError(f"argument {arg.name!r}: {elem} is wider than 53 bits and cannot travel "
+                               "exactly as float64 at the csim boundary", func.loc)
+        c_type = spelling(elem)
+        storage = storage_ctype(elem)
+        zero_copy = isinstance(elem, (FloatType, BoolType)) or (isinstance(elem, IntType) and c_type == storage)
+        ports.append(PortSpec(arg.name, c_name, t, isinstance(t, ArrayType),
+                              t.shape if isinstance(t, ArrayType) else (), storage, elem.storage_dtype.name,
+                              c_type, zero_copy))
+    return ports
+
+
+def top_interface_pragmas(func) -> list[str]:
+    """Vitis-flow defaults (arrays m_axi, scalars and return s_axilite) unless the user chose one."""
+    chosen = {id(op.target) for op in func.walk() if isinstance(op, DirectiveOp) and op.kind == "interface"}
+    partitioned = [op for op in func.walk() if isinstance(op, DirectiveOp) and op.kind == "array_partition"]
+    pragmas = []
+    bundle = 0
+    for arg in func.args:
+        if id(arg) in chosen:
+            continue
+        if isinstance(arg.type, ArrayType):
+            for op in partitioned:
+                if op.target is arg:
+                    raise HLSTypeError(f"array_partition on {arg.name!r}, a kernel argument with the default m_axi "
+                                       "interface: Vitis cannot partition m_axi ports; add "
+                                       f"hls.interface({arg.name}, \"ap_memory\") or copy it to a local array",
+                                       op.loc)
+            options = {"mode": "m_axi", "bundle": f"gmem{bundle}", "offset": "slave", "depth": arg.type.size}
+            pragmas.append(interface_pragma("{" + arg.name + "}", options))
+            bundle += 1
+        else:
+            pragmas.append(interface_pragma("{" + arg.name + "}", {"mode": "s_axilite"}))
+    pragmas.append("#pragma HLS interface mode=s_axilite port=return")
+    return pragmas

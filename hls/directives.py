@@ -1,0 +1,53 @@
+"""Directive statements. In Python mode they do nothing; the frontend turns them into pragmas.
+
+Each function's signature is the option set the frontend accepts (checked by binding the call).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+PARTITION_TYPES = ("cyclic", "block", "complete")
+STORAGE_TYPES = ("fifo", "ram_1p", "ram_1wnr", "ram_2p", "ram_s2p", "ram_t2p", "rom_1p", "rom_2p", "rom_np")
+STORAGE_IMPLS = ("bram", "bram_ecc", "lutram", "uram", "uram_ecc", "srl", "memory", "auto")
+INTERFACE_MODES = ("ap_none", "ap_vld", "ap_ack", "ap_hs", "ap_ovld", "ap_stable", "ap_memory", "bram",
+                   "ap_fifo", "m_axi", "s_axilite", "axis")
+LOOP_DIRECTIVES = ("pipeline", "unroll", "loop_tripcount")
+
+
+def pipeline(ii: int | None = None, off: bool = False, rewind: bool = False, style: str | None = None) -> None:
+    """Pipeline the enclosing loop (or the function when written at function level)."""
+
+
+def unroll(factor: int | None = None, off: bool = False, skip_exit_check: bool = False) -> None:
+    """Unroll the enclosing loop fully, or by `factor`."""
+
+
+def loop_tripcount(min: int, max: int, avg: int | None = None) -> None:  # noqa: A002
+    """Trip-count bounds for reports when the loop bound is not a constant."""
+
+
+def array_partition(var: Any, type: str = "complete", factor: int | None = None, dim: int = 1) -> None:  # noqa: A002
+    """Split an array into banks so more elements are reachable per cycle."""
+
+
+def bind_storage(var: Any, type: str, impl: str | None = None, latency: int | None = None) -> None:  # noqa: A002
+    """Choose the memory primitive of a local array."""
+
+
+def interface(var: Any, mode: str, bundle: str | None = None, offset: str | None = None,
+              depth: int | None = None, latency: int | None = None,
+              max_read_burst_length: int | None = None, max_write_burst_length: int | None = None) -> None:
+    """Set the port protocol of a top-level argument."""
+
+
+def dataflow() -> None:
+    """Task-level pipelining of the function's loops and calls."""
+
+
+def inline(off: bool = False, recursive: bool = False) -> None:
+    """Inline this function into its callers (or never, with off=True)."""
+
+
+DIRECTIVES = {f.__name__: f for f in (pipeline, unroll, loop_tripcount, array_partition, bind_storage,
+                                       interface, dataflow, inline)}

@@ -1,0 +1,82 @@
+"""Error types. Every user-facing failure is an HLSError; frontend errors carry a source location."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+
+@dataclass(frozen=True)
+class Loc:
+    """A place in the user's Python source (1-based line, 0-based column as in `ast`)."""
+
+    file: str
+    line: int
+    col: int = 0
+    end_col: int | None = None
+
+    def __str__(self) -> str:
+        return f"{self.file}:{self.line}:{self.col + 1}"
+
+    def source_line(self) -> str | None:
+        import linecache
+
+        text = linecache.getline(self.file, self.line)
+        return text.rstrip("\n") if text else None
+
+
+class HLSError(Exception):
+    """Base of every error the tool raises on purpose."""
+
+    def __init__(self, message: str, loc: Loc | None = None, notes: tuple[str, ...] = ()):
+        self.message = message
+        self.loc = loc
+        self.notes = tuple(notes)
+        super().__init__(self._render())
+
+    def _render(self) -> str:
+        if self.loc is None:
+            head = self.message
+        else:
+            head = f"{self.loc}: {self.message}"
+            text = self.loc.source_line()
+            if text is not None:
+                stripped = text.lstrip()
+                indent = len(text) - len(stripped)
+                width = 1
+                if self.loc.end_col is not None and self.loc.end_col > self.loc.col:
+                    width = self.loc.end_col - self.loc.col
+                caret = " " * (self.loc.col - indent) + "^" * max(1, min(width, len(text) - self.loc.col))
+                head += f"\n    {stripped}\n    {caret}"
+        for note in self.notes:
+            head += f"\n  note: {note}"
+        return head
+
+
+class UnsupportedError(HLSError):
+    """A Python construct the tool cannot turn into hardware."""
+
+
+class HLSTypeError(HLSError):
+    """A typing problem: missing or unknown annotation, mismatched shapes, lossy implicit conversion."""
+
+
+class CompileError(HLSError):
+    """The C++ compiler rejected generated code; carries the compiler output and the file path."""
+
+    def __init__(self, message: str, output: str = "", path: str | None = None):
+        self.output = output
+        self.path = path
+        text = message
+        if path:
+            text += f"\n  generated file: {path}"
+        if output:
+            text += "\n" + output.rstrip()
+        super().__init__(text)
+
+
+class VerificationError(HLSError):
+    """csim disagrees with the golden model."""
+
+
+class SimulationError(HLSError):
+    """Bad arguments to csim/verify, caught before any native code runs."""

@@ -1,0 +1,676 @@
+"""The frontend visitor: one `visit_<AstClass>` per supported Python construct, producing typed IR.
+
+`visit()` is the only place that sets the current location, so every error points at the node.
+Alongside the IR it records, per AST node, what the golden model (hls.frontend.golden) must do to
+mean exactly what the C++ does (casts at assignments, typed float literals, ...).
+"""
+
+from __future__ import annotations
+
+import ast
+import math
+from dataclasses import dataclass, field
+from typing import Any
+
+import numpy as np
+
+from hls.errors import HLSError, HLSTypeError, Loc, UnsupportedError
+from hls.frontend.lower import Lowering, float64
+from hls.frontend.scan import assigned_names
+from hls.frontend.source import MISSING, KernelSource, static_eval, try_static
+from hls.ir import (
+    AllocOp,
+    Block,
+    CallOp,
+    ConstantOp,
+    DirectiveOp,
+    ForOp,
+    Function,
+    IfOp,
+    LoadOp,
+    Module,
+    ReturnOp,
+    RomOp,
+    StoreOp,
+    Value,
+    YieldOp,
+)
+from hls.ir.core import Op, Region
+from hls.types import (
+    ArrayType,
+    BoolType,
+    FixedType,
+    FloatType,
+    HLSType,
+    IntType,
+    ScalarType,
+    int_union,
+    literal_int_type,
+)
+
+BINOPS = {ast.Add: "add", ast.Sub: "sub", ast.Mult: "mul", ast.Div: "div", ast.FloorDiv: "floordiv",
+          ast.Mod: "mod", ast.BitAnd: "and", ast.BitOr: "or", ast.BitXor: "xor", ast.LShift: "shl",
+          ast.RShift: "shr", ast.Pow: "pow"}
+CMPOPS = {ast.Lt: "lt", ast.LtE: "le", ast.Gt: "gt", ast.GtE: "ge", ast.Eq: "eq", ast.NotEq: "ne"}
+UNOPS = {ast.USub: "neg", ast.Invert: "invert", ast.Not: "not"}
+MATH_NAMES = {"sqrt", "exp", "log", "sin", "cos", "tanh", "floor", "ceil", "fabs", "pow"}
+
+UNSUPPORTED = {
+    ast.While: "`while` loops have no static trip count; use `for i in range(N)` (with `break`-free logic)",
+    ast.Try: "`try` has no hardware meaning; kernels cannot raise or catch exceptions",
+    ast.With: "`with` blocks are not supported in kernels",
+    ast.Lambda: "lambdas are not supported; write a separate @hls.kernel function",
+    ast.ListComp: "list comprehensions are not supported; use hls.zeros and a for loop",
+    ast.SetComp: "set comprehensions are not supported in kernels",
+    ast.DictComp: "dict comprehensions are not supported in kernels",
+    ast.GeneratorExp: "generator expressions are not supported; use a for loop",
+    ast.Yield: "generators (`yield`) are not supported in kernels",
+    ast.YieldFrom: "generators (`yield from`) are not supported in kernels",
+    ast.Await: "`await` is not supported in kernels",
+    ast.AsyncFor: "`async for` is not supported in kernels",
+    ast.AsyncWith: "`async with` is not supported in kernels",
+    ast.AsyncFunctionDef: "async functions are not supported in kernels",
+    ast.Global: "`global` is not supported: kernels cannot write module state; pass an array argument",
+    ast.Nonlocal: "`nonlocal` is not supported: kernels cannot write enclosing state",
+    ast.FunctionDef: "nested functions are not supported; define another @hls.kernel at module level",
+    ast.ClassDef: "classes are not supported in kernels",
+    ast.Dict: "dict values are not supported in kernels; use arrays",
+    ast.List: "list values are not supported in kernels; use hls.zeros or a module-level numpy array",
+    ast.Set: "set values are not supported in kernels",
+    ast.JoinedStr: "strings are not supported in kernels",
+    ast.Break: "`break` is not supported: loops need a static trip count; guard the body with `if`",
+    ast.Continue: "`continue` is not supported; guard the rest of the body with `if`",
+    ast.Delete: "`del` is not supported in kernels",
+    ast.Raise: "`raise` is not supported in kernels",
+    ast.Assert: "`assert` is not supported in kernels",
+    ast.Import: "imports inside kernels are not supported; import at module level",
+    ast.ImportFrom: "imports inside kernels are not supported; import at module level",
+    ast.Starred: "`*` unpacking is not supported in kernels",
+    ast.NamedExpr: "`:=` is not supported in kernels",
+    ast.Slice: "slices are not supported; index every dimension with a scalar",
+}
+
+
+@dataclass
+class Var:
+    value: Value
+    type: HLSType
+    is_array: bool = False
+    is_iv: bool = False
+
+
+@dataclass
+class GoldenInfo:
+    """What the golden model needs to know about AST nodes (keyed by id(node))."""
+
+    assign_types: dict[int, ScalarType] = field(default_factory=dict)
+    float_literals: dict[int, FloatType] = field(default_factory=dict)
+    int_true_div: set[int] = field(default_factory=set)
+    var_shl: dict[int, IntType] = field(default_factory=dict)
+    math_calls: dict[int, tuple[str, FloatType]] = field(default_factory=dict)
+    return_type: ScalarType | None = None
+    arg_types: list[HLSType] = field(default_factory=list)
+    arg_names: list[str] = field(default_factory=list)
+    captured_arrays: dict[str, ArrayType] = field(default_factory=dict)
+
+
+def is_kernel(obj: Any) -> bool:
+    return getattr(obj, "__hls_kernel__", None) is not None
+
+
+class FunctionBuilder(ast.NodeVisitor):
+    """Builds one Function from one kernel's AST."""
+
+    def __init__(self, src: KernelSource, module: Module, compiling: tuple[Any, ...]):
+        self.src = src
+        self.module = module
+        self.compiling = compiling
+        self.loc: Loc | None = src.loc(src.tree)
+        self.block: Block | None = None
+        self.env: dict[str, Var] = {}
+        self.loops: list[ForOp] = []
+        self.labels: set[str] = set()
+        self.loop_locals: set[str] = set()
+        self.roms: dict[str, Value] = {}
+        self.info = GoldenInfo()
+        self.lower = Lowering(self.emit)
+        self.func: Function | None = None
+
+    # ---- infrastructure ----------------------------------------------------------------------
+
+    def emit(self, op: Op) -> Value | None:
+        self.block.append(op)
+        return op.results[0] if len(op.results) == 1 else None
+
+    def visit(self, node: ast.AST) -> Any:
+        saved = self.loc
+        if hasattr(node, "lineno"):
+            self.loc = self.src.loc(node)
+        try:
+            return super().visit(node)
+        except HLSError:
+            raise
+        except RecursionError:
+            raise UnsupportedError("expression nested too deeply", self.loc) from None
+        except Exception as exc:  # a bug in the compiler must still point at the user's line
+            raise UnsupportedError(f"internal compiler error on this construct ({type(exc).__name__}: {exc}); "
+                                   "please report it", self.loc) from exc
+        finally:
+            self.loc = saved
+
+    def generic_visit(self, node: ast.AST) -> Any:
+        message = UNSUPPORTED.get(type(node), f"Python construct `{type(node).__name__}` is not supported "
+                                                "in kernels")
+        raise UnsupportedError(message, self.loc)
+
+    def error(self, message: str, node: ast.AST | None = None, cls: type[HLSError] = HLSTypeError) -> HLSError:
+        return cls(message, self.src.loc(node) if node is not None else self.loc)
+
+    # ---- the function --------------------------------------------------------------------------
+
+    def build(self) -> Function:
+        tree = self.src.tree
+        self.check_signature(tree.args)
+        types, names = [], []
+        for arg in tree.args.args:
+            if arg.annotation is None:
+                raise self.error(f"argument {arg.arg!r} needs a type annotation, e.g. `{arg.arg}: hls.int32` "
+                                 "or `hls.float32[64]`", arg)
+            types.append(self.annotation(arg.annotation, f"argument {arg.arg!r}", allow_array=True))
+            names.append(arg.arg)
+        ret = None
+        if tree.returns is not None and not (isinstance(tree.returns, ast.Constant) and tree.returns.value is None):
+            ret = self.annotation(tree.returns, "return type", allow_array=False)
+        self.func = Function(tree.name, types, names, ret, self.src.loc(tree))
+        self.info.arg_types, self.info.arg_names, self.info.return_type = types, names, ret
+        self.block = self.func.body.block
+        for arg, t, name in zip(self.func.args, types, names, strict=True):
+            self.env[name] = Var(arg, t, is_array=isinstance(t, ArrayType))
+        body = tree.body
+        if body and isinstance(body[0], ast.Expr) and isinstance(body[0].value, ast.Constant) \
+                and isinstance(body[0].value.value, str):
+            body = body[1:]  # docstring
+        for index, stmt in enumerate(body):
+            if isinstance(stmt, ast.Return) and index != len(body) - 1:
+                raise self.error("`return` must be the last statement of a kernel", stmt, UnsupportedError)
+            self.visit(stmt)
+        if ret is not None and not (body and isinstance(body[-1], ast.Return)):
+            raise self.error(f"kernel declares a return type {ret} but does not end with `return`", tree)
+        if not (self.block.ops and isinstance(self.block.ops[-1], ReturnOp)):
+            self.emit(ReturnOp([], self.loc))
+        return self.func
+
+    def check_signature(self, args: ast.arguments) -> None:
+        if args.vararg or args.kwarg:
+            node = args.vararg or args.kwarg
+            raise self.error("`*args`/`**kwargs` are not supported: every argument needs a fixed type", node,
+                             UnsupportedError)
+        if args.kwonlyargs or args.posonlyargs:
+            raise self.error("keyword-only and positional-only arguments are not supported", self.src.tree,
+                             UnsupportedError)
+        if args.defaults:
+            raise self.error("default argument values are not supported", args.defaults[0], UnsupportedError)
+
+    def annotation(self, node: ast.AST, what: str, allow_array: bool) -> HLSType:
+        try:
+            value = static_eval(node, self.src, f"the annotation of {what}")
+        except UnsupportedError as exc:
+            raise HLSTypeError(exc.message, exc.loc) from None
+        if value in (int, float, bool):
+            raise self.error(f"{what}: Python `{value.__name__}` has no fixed width; use an hls type such as "
+                             "hls.int32, hls.float32 or hls.bool_", node)
+        if isinstance(value, ScalarType) or (allow_array and isinstance(value, ArrayType)):
+            return value
+        raise self.error(f"{what}: {value!r} is not an hls type (e.g. hls.int16, hls.float32[8, 8])", node)
+
+    # ---- statements ----------------------------------------------------------------------------
+
+    def visit_body(self, stmts: list[ast.stmt]) -> None:
+        for stmt in stmts:
+            if isinstance(stmt, ast.Return):
+                raise self.error("`return` inside a loop or branch is not supported; assign a variable and "
+                                 "return it at the end", stmt, UnsupportedError)
+            self.visit(stmt)
+
+    def visit_Pass(self, node: ast.Pass) -> None:
+        return None
+
+    def visit_Expr(self, node: ast.Expr) -> None:
+        call = node.value
+        if isinstance(call, ast.Call):
+            target = try_static(call.func, self.src)
+            from hls.directives import DIRECTIVES
+
+            if target is not MISSING and DIRECTIVES.get(getattr(target, "__name__", None)) is target:
+                from hls.frontend.pragmas import apply_directive
+
+                apply_directive(self, target.__name__, call)
+                return
+            if is_kernel(target):
+                self.call_kernel(target, call, want_result=False)
+                return
+        if isinstance(call, ast.Constant) and isinstance(call.value, str):
+            return  # a string used as a comment
+        raise self.error("this expression statement has no effect in hardware; only directive and "
+                         "sub-kernel calls may stand alone", node, UnsupportedError)
+
+    def visit_Return(self, node: ast.Return) -> None:
+        ret = self.func.return_type
+        if node.value is None:
+            if ret is not None:
+                raise self.error(f"kernel must return a {ret}", node)
+            self.emit(ReturnOp([], self.loc))
+            return
+        if ret is None:
+            raise self.error("kernel returns a value but has no return annotation (e.g. `-> hls.int32`)", node)
+        value = self.lower.assign(self.expr(node.value), ret, self.loc, "return value")
+        self.emit(ReturnOp([value], self.loc))
+
+    def visit_Assign(self, node: ast.Assign) -> None:
+        if len(node.targets) != 1:
+            raise self.error("chained assignment `a = b = ...` is not supported", node, UnsupportedError)
+        target = node.targets[0]
+        if isinstance(target, ast.Tuple):
+            raise self.error("tuple unpacking is not supported; assign one variable per statement", target,
+                             UnsupportedError)
+        if isinstance(target, ast.Name) and self.is_zeros_call(node.value):
+            self.bind_local_array(target, node.value)
+            return
+        if isinstance(target, ast.Subscript):
+            self.store(target, self.expr(node.value))
+            return
+        if not isinstance(target, ast.Name):
+            raise self.error("only variables and array elements can be assigned", target, UnsupportedError)
+        self.assign_name(target, self.expr(node.value), None, node)
+
+    def visit_AnnAssign(self, node: ast.AnnAssign) -> None:
+        if not isinstance(node.target, ast.Name):
+            raise self.error("annotated assignment needs a plain variable", node.target, UnsupportedError)
+        declared = self.annotation(node.annotation, f"variable {node.target.id!r}", allow_array=False)
+        if node.value is None:
+            raise self.error(f"variable {node.target.id!r} needs an initial value", node, UnsupportedError)
+        existing = self.env.get(node.target.id)
+        if existing is not None and existing.type != declared:
+            raise self.error(f"{node.target.id!r} is already a {existing.type}; it cannot be redeclared as "
+                             f"{declared}", node)
+        self.assign_name(node.target, self.expr(node.value), declared, node)
+
+    def visit_AugAssign(self, node: ast.AugAssign) -> None:
+        kind = BINOPS.get(type(node.op))
+        if kind is None:
+            raise self.error("unsupported augmented operator", node, UnsupportedError)
+        if isinstance(node.target, ast.Subscript):
+            memref, indices = self.access(node.target)
+            old = self.emit(LoadOp(memref, indices, self.loc))
+            self.store_value(memref, indices, self.lower.binary(kind, old, self.expr(node.value), self.loc))
+            return
+        if not isinstance(node.target, ast.Name):
+            raise self.error("only variables and array elements can be updated", node.target, UnsupportedError)
+        current = self.read_name(node.target)
+        self.assign_name(node.target, self.lower.binary(kind, current, self.expr(node.value), self.loc), None,
+                         node)
+
+    def assign_name(self, target: ast.Name, value: Value, declared: ScalarType | None, node: ast.AST) -> None:
+        name = target.id
+        var = self.env.get(name)
+        if var is not None and var.is_iv:
+            raise self.error(f"assignment to the loop variable {name!r}; use another variable", target,
+                             UnsupportedError)
+        if var is not None and var.is_array:
+            raise self.error(f"{name!r} is an array; assign its elements, e.g. {name}[i] = ...", target,
+                             UnsupportedError)
+        if not isinstance(value.type, ScalarType):
+            raise self.error(f"arrays cannot be assigned to variables; index {name!r} instead", node,
+                             UnsupportedError)
+        vtype = declared or (var.type if var is not None else self.inferred_type(value, node))
+        value = self.lower.assign(value, vtype, self.loc, f"assignment to {name!r}")
+        value.name = value.name if getattr(value, "op", None) is None else name
+        self.env[name] = Var(value, vtype)
+        self.info.assign_types[id(node)] = vtype
+
+    def inferred_type(self, value: Value, node: ast.AST) -> ScalarType:
+        """A local's type when nothing declares it: bare literals default to int32 / float64 as in C."""
+        op = getattr(value, "op", None)
+        if isinstance(op, ConstantOp) and op.attrs.get("weak"):
+            if isinstance(value.type, IntType):
+                return IntType(32, True) if -(2**31) <= op.value < 2**31 else IntType(64, True)
+            return float64
+        return value.type
+
+    # ---- arrays --------------------------------------------------------------------------------
+
+    def is_zeros_call(self, node: ast.AST) -> bool:
+        if not isinstance(node, ast.Call):
+            return False
+        from hls.runtime import zeros
+
+        return try_static(node.func, self.src) is zeros
+
+    def bind_local_array(self, target: ast.Name, call: ast.Call) -> None:
+        if target.id in self.env:
+            raise self.error(f"{target.id!r} is already defined; local arrays cannot be rebound", target,
+                             UnsupportedError)
+        if len(call.args) != 2 or call.keywords:
+            raise self.error("use hls.zeros(shape, type), e.g. hls.zeros((64, 64), hls.float32)", call)
+        shape = static_eval(call.args[0], self.src, "array shape")
+        shape = shape if isinstance(shape, tuple) else (shape,)
+        if not shape or not all(isinstance(d, int) and not isinstance(d, bool) and d > 0 for d in shape):
+            raise self.error(f"array shape must be positive integer constants, got {shape!r}", call.args[0])
+        elem = self.annotation(call.args[1], "array element", allow_array=False)
+        t = ArrayType(elem, tuple(shape))
+        value = self.emit(AllocOp(t, target.id, self.loc))
+        self.env[target.id] = Var(value, t, is_array=True)
+
+    def access(self, node: ast.Subscript) -> tuple[Value, list[Value]]:
+        """`A[i, j]` or `A[i][j]` -> (memref, index values), checking rank and constant bounds."""
+        index_nodes: list[ast.AST] = []
+        base: ast.AST = node
+        while isinstance(base, ast.Subscript):
+            sl = base.slice
+            index_nodes[:0] = list(sl.elts) if isinstance(sl, ast.Tuple) else [sl]
+            base = base.value
+        memref = self.expr(base)
+        if not isinstance(memref.type, ArrayType):
+            raise self.error(f"{memref.type} value is not an array and cannot be indexed", base)
+        shape = memref.type.shape
+        if len(index_nodes) != len(shape):
+            raise self.error(f"array of shape {shape} indexed with {len(index_nodes)} indices; index every "
+                             "dimension", node)
+        indices = []
+        for dim, (size, index_node) in enumerate(zip(shape, index_nodes, strict=True)):
+            index = self.expr(index_node)
+            if not isinstance(index.type, (IntType, BoolType)):
+                raise self.error(f"array index must be an integer, got {index.type}", index_node)
+            op = getattr(index, "op", None)
+            if isinstance(op, ConstantOp) and not 0 <= int(op.value) < size:
+                raise self.error(f"index {op.value} is out of bounds for dimension {dim} of size {size}",
+                                 index_node)
+            indices.append(self.lower.as_int(index, self.loc))
+        return memref, indices
+
+    def store(self, target: ast.Subscript, value: Value) -> None:
+        memref, indices = self.access(target)
+        self.store_value(memref, indices, value)
+
+    def store_value(self, memref: Value, indices: list[Value], value: Value) -> None:
+        if isinstance(getattr(memref, "op", None), RomOp):
+            raise self.error("module-level constant arrays are read-only in kernels", None)
+        value = self.lower.assign(value, memref.type.elem, self.loc, "array store")
+        self.emit(StoreOp(value, memref, indices, self.loc))
+
+    def visit_Subscript(self, node: ast.Subscript) -> Value:
+        memref, indices = self.access(node)
+        return self.emit(LoadOp(memref, indices, self.loc))
+
+    # ---- names and constants -------------------------------------------------------------------
+
+    def read_name(self, node: ast.Name) -> Value:
+        var = self.env.get(node.id)
+        if var is None:
+            if node.id in self.loop_locals:
+                raise self.error(f"{node.id!r} is only defined inside a loop or branch; define it before",
+                                 node)
+            raise self.error(f"unknown variable {node.id!r}", node)
+        return var.value
+
+    def visit_Name(self, node: ast.Name) -> Value:
+        if node.id in self.env or node.id in self.loop_locals:
+            return self.read_name(node)
+        return self.captured(node)
+
+    def captured(self, node: ast.Name) -> Value:
+        obj = try_static(node, self.src)
+        if obj is MISSING:
+            raise self.error(f"unknown name {node.id!r}", node)
+        if isinstance(obj, np.ndarray):
+            return self.rom(node.id, obj, node)
+        if isinstance(obj, (bool, int, float, np.number, np.bool_)):
+            return self.constant_value(obj, node)
+        raise self.error(f"{node.id!r} ({type(obj).__name__}) cannot be used as a value in a kernel; "
+                         "captured values must be numbers or numpy arrays", node, UnsupportedError)
+
+    def rom(self, name: str, data: np.ndarray, node: ast.AST) -> Value:
+        if name in self.roms:
+            return self.roms[name]
+        elem = NUMPY_TYPES.get(data.dtype.str[1:]) if data.dtype.kind in "biuf" else None
+        if elem is None or data.ndim == 0:
+            raise self.error(f"captured array {name!r} has dtype {data.dtype}; use bool, int8..64, uint8..64, "
+                             "float32 or float64 arrays", node)
+        t = ArrayType(elem, tuple(data.shape))
+        op = RomOp(t, data.copy(), name, self.loc)
+        entry = self.func.body.block
+        op.parent = entry
+        entry.ops.insert(len(self.roms), op)
+        self.roms[name] = op.result
+        self.info.captured_arrays[name] = t
+        return op.result
+
+    def constant_value(self, value: Any, node: ast.AST) -> Value:
+        if isinstance(value, (bool, np.bool_)):
+            return self.lower.constant(bool(value), self.loc)
+        if isinstance(value, (int, np.integer)):
+            value = int(value)
+            if not -(2**1023) <= value < 2**1023:
+                raise self.error("integer constant too wide (over 1024 bits)", node)
+            return self.lower.constant(value, self.loc)
+        if isinstance(value, np.floating):
+            t = FloatType(32) if value.dtype == np.float32 else FloatType(64)
+            return self.lower.float_const(float(value), t, self.loc)
+        if isinstance(value, float):
+            if not math.isfinite(value):
+                raise self.error(f"constant {value} is not finite", node, UnsupportedError)
+            self.info.float_literals[id(node)] = float64
+            return self.lower.float_const(value, float64, self.loc, weak=True)
+        raise self.error(f"constant {value!r} is not a number", node, UnsupportedError)
+
+    def visit_Constant(self, node: ast.Constant) -> Value:
+        if isinstance(node.value, (str, bytes)) or node.value is None or node.value is Ellipsis:
+            raise self.error(f"{type(node.value).__name__} values are not supported in kernels", node,
+                             UnsupportedError)
+        if isinstance(node.value, complex):
+            raise self.error("complex numbers are not supported", node, UnsupportedError)
+        return self.constant_value(node.value, node)
+
+    # ---- expressions ---------------------------------------------------------------------------
+
+    def expr(self, node: ast.AST) -> Value:
+        value = self.visit(node)
+        if not isinstance(value, Value):
+            raise self.error("this expression has no value", node, UnsupportedError)
+        return value
+
+    def visit_BinOp(self, node: ast.BinOp) -> Value:
+        kind = BINOPS.get(type(node.op))
+        if kind is None:
+            raise self.error(f"operator {type(node.op).__name__} is not supported", node, UnsupportedError)
+        lhs, rhs = self.expr(node.left), self.expr(node.right)
+        result = self.lower.binary(kind, lhs, rhs, self.loc)
+        self.note_literals(node, (node.left, lhs), (node.right, rhs), result)
+        if kind == "div" and isinstance(lhs.type, (IntType, BoolType)) and isinstance(rhs.type, (IntType, BoolType)):
+            self.info.int_true_div.add(id(node))
+        if kind == "shl" and not isinstance(getattr(rhs, "op", None), ConstantOp):
+            self.info.var_shl[id(node)] = result.type
+        return result
+
+    def note_literals(self, node: ast.AST, *pairs: tuple[ast.AST, Value]) -> None:
+        """Float literals take the precision the lowering gave them (0.5 beside float32 is 0.5f)."""
+        result = pairs[-1] if isinstance(pairs[-1], Value) else None
+        for item in pairs:
+            if isinstance(item, Value):
+                continue
+            child, value = item
+            if id(child) in self.info.float_literals and isinstance(value.type, FloatType):
+                self.info.float_literals[id(child)] = self.adopted_float(value, result)
+
+    def adopted_float(self, literal: Value, result: Value | None) -> FloatType:
+        for user in literal.uses:
+            if user.results and isinstance(user.results[0].type, FloatType):
+                return user.results[0].type
+        if result is not None and isinstance(result.type, FloatType):
+            return result.type
+        return literal.type
+
+    def visit_UnaryOp(self, node: ast.UnaryOp) -> Value:
+        if isinstance(node.op, ast.UAdd):
+            return self.expr(node.operand)
+        operand = node.operand
+        if isinstance(node.op, ast.USub) and isinstance(operand, ast.Constant) \
+                and isinstance(operand.value, (int, float)) and not isinstance(operand.value, bool):
+            return self.constant_value(-operand.value, node)
+        return self.lower.unary(UNOPS[type(node.op)], self.expr(operand), self.loc)
+
+    def visit_Compare(self, node: ast.Compare) -> Value:
+        left = self.expr(node.left)
+        result = None
+        for op, right_node in zip(node.ops, node.comparators, strict=True):
+            kind = CMPOPS.get(type(op))
+            if kind is None:
+                raise self.error(f"comparison {type(op).__name__} is not supported in kernels", node,
+                                 UnsupportedError)
+            right = self.expr(right_node)
+            cmp = self.lower.compare(kind, left, right, self.loc)
+            self.note_literals(node, (node.left, left), (right_node, right))
+            result = cmp if result is None else self.lower.logic("land", result, cmp, self.loc)
+            left = right
+        return result
+
+    def visit_BoolOp(self, node: ast.BoolOp) -> Value:
+        kind = "land" if isinstance(node.op, ast.And) else "lor"
+        values = [self.expr(v) for v in node.values]
+        for value_node, value in zip(node.values, values, strict=True):
+            if not isinstance(value.type, BoolType):
+                raise self.error("`and`/`or` operands must be conditions (e.g. x != 0): on numbers Python "
+                                 "returns one of the operands, not a bool", value_node)
+        result = values[0]
+        for value in values[1:]:
+            result = self.lower.logic(kind, result, value, self.loc)
+        return result
+
+    def visit_IfExp(self, node: ast.IfExp) -> Value:
+        cond = self.condition(node.test)
+        a, b = self.expr(node.body), self.expr(node.orelse)
+        return self.lower.select(cond, a, b, self.loc)
+
+    def condition(self, node: ast.AST) -> Value:
+        if isinstance(node, ast.BoolOp):
+            kind = "land" if isinstance(node.op, ast.And) else "lor"
+            values = [self.condition(v) for v in node.values]
+            result = values[0]
+            for value in values[1:]:
+                result = self.lower.logic(kind, result, value, self.loc)
+            return result
+        if isinstance(node, ast.UnaryOp) and isinstance(node.op, ast.Not):
+            return self.lower.unary("not", self.condition(node.operand), self.loc)
+        return self.lower.truth(self.expr(node), self.src.loc(node))
+
+    def visit_Call(self, node: ast.Call) -> Value:
+        from hls.frontend.calls import lower_call
+
+        return lower_call(self, node)
+
+    # ---- sub-kernels ---------------------------------------------------------------------------
+
+    def call_kernel(self, kernel: Any, node: ast.Call, want_result: bool) -> Value | None:
+        from hls.frontend.build import build_function
+
+        if node.keywords:
+            raise self.error("sub-kernel calls take positional arguments only", node, UnsupportedError)
+        callee_func = kernel.__hls_kernel__
+        if callee_func in self.compiling:
+            raise self.error(f"recursive call to kernel {callee_func.__name__!r}: hardware has no call stack",
+                             node, UnsupportedError)
+        callee = build_function(kernel, self.module, self.compiling)
+        params = callee.args
+        if len(node.args) != len(params):
+            raise self.error(f"kernel {callee.name!r} takes {len(params)} arguments, got {len(node.args)}", node)
+        args = []
+        for param, arg_node in zip(params, node.args, strict=True):
+            value = self.expr(arg_node)
+            if isinstance(param.type, ArrayType):
+                if value.type != param.type:
+                    raise self.error(f"argument {param.name!r} of {callee.name!r} must be {param.type}, got "
+                                     f"{value.type}", arg_node)
+                args.append(value)
+            else:
+                args.append(self.lower.assign(value, param.type, self.src.loc(arg_node),
+                                              f"argument {param.name!r} of {callee.name!r}"))
+        results = [callee.return_type] if callee.return_type is not None else []
+        call = CallOp(callee.name, args, results, self.loc)
+        self.block.append(call)
+        if want_result:
+            if not results:
+                raise self.error(f"kernel {callee.name!r} returns nothing", node)
+            return call.result
+        return None
+
+    # ---- control flow --------------------------------------------------------------------------
+
+    def visit_For(self, node: ast.For) -> None:
+        from hls.frontend.loops import lower_for
+
+        lower_for(self, node)
+
+    def visit_If(self, node: ast.If) -> None:
+        cond = self.condition(node.test)
+        assigned = assigned_names(node.body) | assigned_names(node.orelse)
+        before = dict(self.env)
+        then_block, then_env = self.branch(node.body, before)
+        else_block, else_env = self.branch(node.orelse, before)
+        names = sorted(n for n in assigned if not self.is_array_name(n, before) and (
+            n in before or (n in then_env and n in else_env)))
+        types = []
+        for n in names:
+            var = before.get(n) or then_env[n]
+            types.append(var.type)
+        self.yield_into(then_block, [then_env.get(n, before.get(n)) for n in names], types)
+        self.yield_into(else_block, [else_env.get(n, before.get(n)) for n in names], types)
+        op = IfOp(cond, types, list(names), self.loc)
+        for region, block in zip(op.regions, (then_block, else_block), strict=True):
+            region.block = block
+            block.parent = region
+        self.block.append(op)
+        self.env = before
+        for n, result, t in zip(names, op.results, types, strict=True):
+            self.env[n] = Var(result, t)
+        self.loop_locals |= {n for n in assigned if n not in self.env}
+
+    def is_array_name(self, name: str, env: dict[str, Var]) -> bool:
+        return name in env and env[name].is_array
+
+    def branch(self, stmts: list[ast.stmt], env: dict[str, Var]) -> tuple[Block, dict[str, Var]]:
+        saved_block = self.block
+        block = Block()
+        self.block, self.env = block, dict(env)
+        self.visit_body(stmts)
+        result = self.env
+        self.block = saved_block
+        return block, result
+
+    def yield_into(self, block: Block, variables: list[Var | None], types: list[HLSType]) -> None:
+        saved, self.block = self.block, block
+        values = []
+        for var, t in zip(variables, types, strict=True):
+            values.append(self.lower.assign(var.value, t, self.loc, "branch result"))
+        self.emit(YieldOp(values, self.loc))
+        self.block = saved
+
+    def unique_label(self, iv_name: str) -> str:
+        base = "loop_" + (iv_name.strip("_") or "i")
+        label, n = base, 1
+        while label in self.labels:
+            label, n = f"{base}_{n}", n + 1
+        self.labels.add(label)
+        return label
+
+    def new_loop(self, lb: Value, ub: Value, step: Value, inits: list[Value], names: list[str],
+                 iv_name: str, iv_type: IntType) -> ForOp:
+        loop = ForOp(lb, ub, step, inits, iv_type, iv_name, names, self.loc)
+        loop.attrs["label"] = self.unique_label(iv_name)
+        return loop
+
+
+NUMPY_TYPES: dict[str, ScalarType] = {
+    "b1": BoolType(), "i1": IntType(8, True), "i2": IntType(16, True), "i4": IntType(32, True),
+    "i8": IntType(64, True), "u1": IntType(8, False), "u2": IntType(16, False), "u4": IntType(32, False),
+    "u8": IntType(64, False), "f4": FloatType(32), "f8": FloatType(64),
+}

@@ -1,0 +1,98 @@
+"""Calls inside kernels: type conversions, builtins, math functions and sub-kernels."""
+
+from __future__ import annotations
+
+import ast
+import builtins
+import math
+from typing import TYPE_CHECKING
+
+from hls.errors import HLSTypeError, UnsupportedError
+from hls.frontend.builder import MATH_NAMES, is_kernel
+from hls.frontend.source import MISSING, static_eval, try_static
+from hls.ir import Value
+from hls.types import ScalarType
+
+if TYPE_CHECKING:
+    from hls.frontend.builder import FunctionBuilder
+
+IMPURE = {print: "print has no hardware meaning; kernels cannot do I/O",
+          open: "open() is not supported: kernels cannot do file I/O",
+          input: "input() is not supported in kernels"}
+
+
+def lower_call(b: FunctionBuilder, node: ast.Call) -> Value:
+    target = try_static(node.func, b.src)
+    if target is MISSING and isinstance(node.func, ast.Subscript):
+        target = static_eval(node.func, b.src, "type")  # hls.ap_fixed[16, 6](x)
+    if isinstance(target, ScalarType):
+        return type_call(b, target, node)
+    if is_kernel(target):
+        return b.call_kernel(target, node, want_result=True)
+    if target is MISSING:
+        raise b.error(f"call to unknown function {ast.unparse(node.func)!r}", node.func, UnsupportedError)
+    for name in MATH_NAMES:
+        if target is getattr(math, name):
+            return math_call(b, name, node)
+    if target in (min, max):
+        if node.keywords or len(node.args) < 2:
+            raise b.error(f"{target.__name__}() takes two or more scalar arguments", node, UnsupportedError)
+        return b.lower.minmax(target.__name__, [b.expr(a) for a in node.args], b.loc)
+    if target is abs:
+        return b.lower.absolute(single_arg(b, node), b.loc)
+    if target is builtins.float:
+        from hls.types import float64
+
+        return b.lower.cast(single_arg(b, node), float64, b.loc, explicit=True)
+    if target is builtins.bool:
+        return b.lower.truth(single_arg(b, node), b.loc)
+    if target is builtins.len:
+        arg = single_arg(b, node)
+        shape = getattr(arg.type, "shape", None)
+        if shape is None:
+            raise b.error("len() needs an array", node)
+        return b.lower.constant(shape[0], b.loc)
+    if target is builtins.int:
+        raise b.error("int() has no fixed width; convert with an hls type, e.g. hls.int32(x)", node)
+    if target is range:
+        raise b.error("range() is only supported as the iterable of a for loop", node, UnsupportedError)
+    if target in IMPURE:
+        raise b.error(IMPURE[target], node, UnsupportedError)
+    from hls.directives import DIRECTIVES
+    from hls.runtime import zeros
+
+    if target is zeros:
+        raise b.error("hls.zeros(...) must be assigned to a variable: `buf = hls.zeros((N,), hls.int32)`", node,
+                      UnsupportedError)
+    if target in DIRECTIVES.values():
+        raise b.error(f"hls.{target.__name__}() is a statement, not a value", node, UnsupportedError)
+    module = getattr(target, "__module__", "") or ""
+    if module.startswith("numpy.random") or "random" in module:
+        raise b.error("random numbers are not supported in kernels: results must be reproducible in "
+                      "hardware; pass the values in an array", node, UnsupportedError)
+    raise b.error(f"call to {ast.unparse(node.func)!r} is not supported in kernels: only hls types, math "
+                  "functions, min/max/abs and other @hls.kernel functions can be called", node,
+                  UnsupportedError)
+
+
+def single_arg(b: FunctionBuilder, node: ast.Call) -> Value:
+    if node.keywords or len(node.args) != 1:
+        raise b.error(f"{ast.unparse(node.func)}() takes exactly one argument", node)
+    return b.expr(node.args[0])
+
+
+def type_call(b: FunctionBuilder, target: ScalarType, node: ast.Call) -> Value:
+    """`hls.int9(x)`: an explicit conversion, always allowed (wraps, quantizes, truncates)."""
+    value = single_arg(b, node)
+    if not isinstance(value.type, ScalarType):
+        raise HLSTypeError(f"cannot convert {value.type} to {target}", b.loc)
+    return b.lower.cast(value, target, b.loc, explicit=True)
+
+
+def math_call(b: FunctionBuilder, name: str, node: ast.Call) -> Value:
+    arity = 2 if name == "pow" else 1
+    if node.keywords or len(node.args) != arity:
+        raise b.error(f"math.{name} takes {arity} argument{'s' if arity > 1 else ''}", node)
+    result = b.lower.math(name, [b.expr(a) for a in node.args], b.loc)
+    b.info.math_calls[id(node)] = (name, result.type)
+    return result

@@ -1,0 +1,124 @@
+"""The golden model: the user's own statements, with the conversions the C++ performs made explicit.
+
+The frontend records, per AST node, where the hardware converts (assignments to typed locals,
+returns, typed float literals, integer true division, variable left shifts, math overloads). This
+module rewrites exactly those nodes into calls of hls.runtime helpers and compiles the function
+again against the user's file name, so tracebacks still point at the user's lines.
+"""
+
+from __future__ import annotations
+
+import ast
+from collections.abc import Callable
+from typing import Any
+
+import numpy as np
+
+from hls import runtime
+from hls.frontend.builder import GoldenInfo
+from hls.frontend.source import KernelSource
+
+
+class GoldenRewriter(ast.NodeTransformer):
+    def __init__(self, info: GoldenInfo, file: str):
+        self.info = info
+        self.file = file
+        self.consts: dict[str, Any] = {}
+
+    def const(self, value: Any, node: ast.AST) -> ast.Name:
+        name = f"__hls_k{len(self.consts)}"
+        self.consts[name] = value
+        return ast.copy_location(ast.Name(id=name, ctx=ast.Load()), node)
+
+    def helper(self, name: str, args: list[ast.expr], node: ast.AST) -> ast.Call:
+        func = ast.Attribute(value=ast.Name(id="__hls_rt", ctx=ast.Load()), attr=name, ctx=ast.Load())
+        return ast.copy_location(ast.Call(func=func, args=args, keywords=[]), node)
+
+    def cast(self, value: ast.expr, t: Any, node: ast.AST) -> ast.Call:
+        site = f"{self.file}:{getattr(node, 'lineno', 0)}"
+        return self.helper("cast", [self.const(t, node), value, self.const(site, node)], node)
+
+    def visit_FunctionDef(self, node: ast.FunctionDef) -> ast.FunctionDef:
+        node.decorator_list = []
+        node.returns = None
+        for arg in node.args.args:
+            arg.annotation = None
+        self.generic_visit(node)
+        return node
+
+    def visit_Assign(self, node: ast.Assign) -> ast.AST:
+        self.generic_visit(node)
+        t = self.info.assign_types.get(id(node))
+        if t is not None:
+            node.value = self.cast(node.value, t, node)
+        return node
+
+    def visit_AnnAssign(self, node: ast.AnnAssign) -> ast.AST:
+        t = self.info.assign_types.get(id(node))
+        self.generic_visit(node)
+        value = self.cast(node.value, t, node) if t is not None else node.value
+        return ast.copy_location(ast.Assign(targets=[node.target], value=value), node)
+
+    def visit_AugAssign(self, node: ast.AugAssign) -> ast.AST:
+        t = self.info.assign_types.get(id(node))
+        self.generic_visit(node)
+        if t is None or not isinstance(node.target, ast.Name):
+            return node
+        load = ast.copy_location(ast.Name(id=node.target.id, ctx=ast.Load()), node.target)
+        combined = ast.copy_location(ast.BinOp(left=load, op=node.op, right=node.value), node)
+        return ast.copy_location(ast.Assign(targets=[node.target], value=self.cast(combined, t, node)), node)
+
+    def visit_Return(self, node: ast.Return) -> ast.AST:
+        self.generic_visit(node)
+        if node.value is not None and self.info.return_type is not None:
+            node.value = self.cast(node.value, self.info.return_type, node)
+        return node
+
+    def visit_Constant(self, node: ast.Constant) -> ast.AST:
+        t = self.info.float_literals.get(id(node))
+        return self.const(t.convert(node.value), node) if t is not None else node
+
+    def visit_UnaryOp(self, node: ast.UnaryOp) -> ast.AST:
+        t = self.info.float_literals.get(id(node))
+        if t is not None:  # a negative float literal folded by the frontend
+            return self.const(t.convert(-node.operand.value), node)
+        self.generic_visit(node)
+        return node
+
+    def visit_BinOp(self, node: ast.BinOp) -> ast.AST:
+        key = id(node)
+        self.generic_visit(node)
+        if key in self.info.int_true_div:
+            return self.helper("f64", [node], node)
+        shl_type = self.info.var_shl.get(key)
+        if shl_type is not None:
+            return self.helper("shl", [node.left, node.right, self.const(shl_type, node)], node)
+        return node
+
+    def visit_Call(self, node: ast.Call) -> ast.AST:
+        key = id(node)
+        self.generic_visit(node)
+        entry = self.info.math_calls.get(key)
+        if entry is not None:
+            name, t = entry
+            args = [ast.Constant(value=name), self.const(t, node), *node.args]
+            return self.helper("math_call", args, node)
+        return node
+
+
+def make_golden(src: KernelSource, info: GoldenInfo) -> Callable[..., Any]:
+    """Compile the rewritten kernel; captured numpy arrays are seen through read-only typed views."""
+    tree = src.tree  # the rewriter keys on the ids the builder recorded, so it must see the same nodes
+    rewriter = GoldenRewriter(info, src.file)
+    fdef = rewriter.visit(tree)
+    module = ast.Module(body=[fdef], type_ignores=[])
+    ast.fix_missing_locations(module)
+    namespace = dict(src.namespace)
+    for name, t in info.captured_arrays.items():
+        namespace[name] = runtime.ArrayView(np.asarray(src.namespace[name]), t.elem, readonly=True, name=name)
+    namespace.update(rewriter.consts)
+    namespace["__hls_rt"] = runtime
+    code = compile(module, src.file, "exec")
+    exec(code, namespace)  # noqa: S102 - the user's own kernel, rewritten
+    return namespace[fdef.name]
+

@@ -1,0 +1,261 @@
+"""Typed construction of arithmetic: one place decides result types and inserts conversions.
+
+The builder calls these with IR values; each returns the result value. Rules follow Python's
+meaning of the operator with ap_int/ap_fixed result widths (hls.types has the width rules).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from hls.errors import HLSTypeError, Loc, UnsupportedError
+from hls.ir import BinaryOp, CastOp, CompareOp, ConstantOp, LogicOp, MathOp, SelectOp, UnaryOp, Value
+from hls.ir.core import Op
+from hls.types import (
+    BoolType,
+    FixedType,
+    FloatType,
+    IntType,
+    ScalarType,
+    as_int,
+    fixed_binop_type,
+    fixed_of,
+    float_join,
+    int_binop_type,
+    int_union,
+)
+
+float32 = FloatType(32)
+float64 = FloatType(64)
+Emit = Callable[[Op], Value]
+
+MAX_POW_EXPONENT = 16
+
+
+def kind_of(t: object) -> str:
+    if isinstance(t, BoolType):
+        return "bool"
+    if isinstance(t, IntType):
+        return "int"
+    if isinstance(t, FixedType):
+        return "fixed"
+    if isinstance(t, FloatType):
+        return "float"
+    return "other"
+
+
+def is_weak_float(value: Value) -> bool:
+    """A float literal adopts the precision of the float it meets (0.5 next to float32 is 0.5f)."""
+    op = getattr(value, "op", None)
+    return isinstance(op, ConstantOp) and op.attrs.get("weak", False)
+
+
+class Lowering:
+    """Builds typed ops through `emit`, which appends to the current block."""
+
+    def __init__(self, emit: Emit):
+        self.emit = emit
+
+    # ---- conversions ---------------------------------------------------------------------------
+
+    def cast(self, value: Value, target: ScalarType, loc: Loc | None, explicit: bool = False) -> Value:
+        if value.type == target:
+            return value
+        op = getattr(value, "op", None)
+        if isinstance(op, ConstantOp) and isinstance(target, FloatType) and isinstance(op.value, (int, float)):
+            return self.emit(ConstantOp(float(op.value), target, loc))
+        return self.emit(CastOp(value, target, loc, explicit=explicit))
+
+    def assign(self, value: Value, target: ScalarType, loc: Loc | None, what: str) -> Value:
+        """Implicit conversion at an assignment, store, argument or return: lossless kinds only."""
+        src, dst = kind_of(value.type), kind_of(target)
+        if src == "float" and dst in ("int", "bool"):
+            raise HLSTypeError(f"{what}: implicit conversion from {value.type} to {target} would truncate; "
+                               f"convert explicitly, e.g. hls.{target}(x)", loc)
+        if src == "fixed" and dst in ("int", "bool"):
+            raise HLSTypeError(f"{what}: implicit conversion from {value.type} to {target} drops the fraction; "
+                               f"convert explicitly with hls.{target}(x)", loc)
+        if src in ("int", "fixed", "float") and dst == "bool":
+            raise HLSTypeError(f"{what}: {value.type} is not a bool; compare explicitly, e.g. x != 0", loc)
+        return self.cast(value, target, loc)
+
+    def truth(self, value: Value, loc: Loc | None) -> Value:
+        """A value in a test position (if, while, ternary, not, and/or) becomes bool as Python does."""
+        if isinstance(value.type, BoolType):
+            return value
+        if kind_of(value.type) == "other":
+            raise HLSTypeError(f"{value.type} cannot be used as a condition", loc)
+        zero = self.constant(0, loc) if not isinstance(value.type, FloatType) else self.float_const(0.0, value.type, loc)
+        return self.compare("ne", value, zero, loc)
+
+    def constant(self, value: int | bool, loc: Loc | None) -> Value:
+        if isinstance(value, bool):
+            return self.emit(ConstantOp(value, BoolType(), loc))
+        from hls.types import literal_int_type
+
+        op = ConstantOp(value, literal_int_type(value), loc)
+        op.attrs["weak"] = True
+        return self.emit(op)
+
+    def float_const(self, value: float, t: FloatType, loc: Loc | None, weak: bool = False) -> Value:
+        op = ConstantOp(float(value), t, loc)
+        if weak:
+            op.attrs["weak"] = True
+        return self.emit(op)
+
+    # ---- arithmetic ----------------------------------------------------------------------------
+
+    def binary(self, kind: str, a: Value, b: Value, loc: Loc | None) -> Value:
+        ka, kb = kind_of(a.type), kind_of(b.type)
+        if "other" in (ka, kb):
+            raise HLSTypeError(f"operator needs scalars, got {a.type} and {b.type}", loc)
+        if kind in ("and", "or", "xor") and ka == kb == "bool":
+            return self.emit(BinaryOp(kind, a, b, BoolType(), loc))
+        if kind == "pow":
+            return self.power(a, b, loc)
+        if kind in ("shl", "shr"):
+            return self.shift(kind, a, b, loc)
+        if "float" in (ka, kb):
+            return self.float_binary(kind, a, b, loc)
+        if "fixed" in (ka, kb):
+            return self.fixed_binary(kind, a, b, loc)
+        a, b = self.as_int(a, loc), self.as_int(b, loc)
+        if kind == "div":  # Python true division of integers: float64
+            return self.emit(BinaryOp("div", self.cast(a, float64, loc), self.cast(b, float64, loc), float64, loc))
+        return self.emit(BinaryOp(kind, a, b, int_binop_type(kind, a.type, b.type), loc))
+
+    def as_int(self, value: Value, loc: Loc | None) -> Value:
+        return self.cast(value, as_int(value.type), loc) if isinstance(value.type, BoolType) else value
+
+    def float_binary(self, kind: str, a: Value, b: Value, loc: Loc | None) -> Value:
+        if "fixed" in (kind_of(a.type), kind_of(b.type)):
+            raise HLSTypeError(f"mixing fixed point ({a.type}, {b.type}) with floats needs an explicit "
+                               "conversion, e.g. hls.float32(x)", loc)
+        if kind in ("floordiv", "mod", "and", "or", "xor"):
+            raise UnsupportedError(f"operator '{kind}' on floating-point values is not supported", loc)
+        target = self.float_target(a, b)
+        a, b = self.cast(a, target, loc), self.cast(b, target, loc)
+        if kind in ("min", "max"):
+            return self.emit(BinaryOp(kind, a, b, target, loc))
+        return self.emit(BinaryOp(kind, a, b, target, loc))
+
+    def float_target(self, a: Value, b: Value) -> FloatType:
+        floats = [v for v in (a, b) if isinstance(v.type, FloatType)]
+        strong = [v for v in floats if not is_weak_float(v)]
+        if strong:
+            return float_join(*(v.type for v in strong))
+        return float64
+
+    def fixed_binary(self, kind: str, a: Value, b: Value, loc: Loc | None) -> Value:
+        if kind not in ("add", "sub", "mul", "min", "max"):
+            raise UnsupportedError(f"operator '{kind}' on fixed-point values is not supported yet; "
+                                   "convert to a float or an integer first", loc)
+        fa, fb = fixed_of(a.type), fixed_of(b.type)
+        a, b = self.cast(a, fa, loc), self.cast(b, fb, loc)
+        return self.emit(BinaryOp(kind, a, b, fixed_binop_type(kind, fa, fb), loc))
+
+    def shift(self, kind: str, a: Value, b: Value, loc: Loc | None) -> Value:
+        if kind_of(a.type) not in ("int", "bool") or kind_of(b.type) not in ("int", "bool"):
+            raise HLSTypeError(f"shifts need integers, got {a.type} and {b.type}", loc)
+        a, b = self.as_int(a, loc), self.as_int(b, loc)
+        count = getattr(b, "op", None)
+        if isinstance(count, ConstantOp):
+            if count.value < 0:
+                raise HLSTypeError("negative shift count", loc)
+            if kind == "shl":
+                width = min(a.type.width + count.value, 1024)
+                return self.emit(BinaryOp("shl", a, b, IntType(width, a.type.signed), loc))
+            return self.emit(BinaryOp("shr", a, b, a.type, loc))
+        # variable count: the result keeps the left operand's width (ap_int semantics; the golden
+        # model wraps the same way)
+        return self.emit(BinaryOp(kind, a, b, a.type, loc))
+
+    def power(self, a: Value, b: Value, loc: Loc | None) -> Value:
+        exp_op = getattr(b, "op", None)
+        if isinstance(exp_op, ConstantOp) and isinstance(exp_op.value, int) and not isinstance(exp_op.value, bool):
+            n = exp_op.value
+            if not 0 <= n <= MAX_POW_EXPONENT:
+                raise UnsupportedError(f"x ** {n}: only constant exponents 0..{MAX_POW_EXPONENT} are supported",
+                                       loc)
+            if n == 0:
+                return self.constant(1, loc)
+            result = a
+            for _ in range(n - 1):
+                result = self.binary("mul", result, a, loc)
+            return result
+        if isinstance(a.type, FloatType) or isinstance(b.type, FloatType):
+            return self.math("pow", [a, b], loc)
+        raise UnsupportedError("integer ** needs a constant exponent", loc)
+
+    def unary(self, kind: str, a: Value, loc: Loc | None) -> Value:
+        k = kind_of(a.type)
+        if kind == "not":
+            return self.emit(UnaryOp("not", self.truth(a, loc), BoolType(), loc))
+        if k == "bool":
+            if kind == "invert":
+                raise HLSTypeError("~ on a bool gives -2 or -1 in Python; use `not`", loc)
+            a = self.as_int(a, loc)
+            k = "int"
+        if k == "float":
+            return self.emit(UnaryOp(kind, a, a.type, loc))
+        if k == "fixed":
+            if kind == "invert":
+                raise UnsupportedError("~ on fixed point is not supported", loc)
+            t = a.type
+            return self.emit(UnaryOp(kind, a, FixedType(t.width + 1, t.int_bits + 1, True), loc))
+        if k != "int":
+            raise HLSTypeError(f"unary operator on {a.type}", loc)
+        width = a.type.width + (0 if kind == "invert" and a.type.signed else 1)
+        return self.emit(UnaryOp(kind, a, IntType(min(width, 1024), True), loc))
+
+    def compare(self, kind: str, a: Value, b: Value, loc: Loc | None) -> Value:
+        ka, kb = kind_of(a.type), kind_of(b.type)
+        if "other" in (ka, kb):
+            raise HLSTypeError(f"cannot compare {a.type} with {b.type}", loc)
+        if "float" in (ka, kb):
+            if "fixed" in (ka, kb):
+                raise HLSTypeError("comparing fixed point with a float needs an explicit conversion", loc)
+            target = self.float_target(a, b)
+            a, b = self.cast(a, target, loc), self.cast(b, target, loc)
+        return self.emit(CompareOp(kind, a, b, loc))
+
+    def logic(self, kind: str, a: Value, b: Value, loc: Loc | None) -> Value:
+        return self.emit(LogicOp(kind, self.truth(a, loc), self.truth(b, loc), loc))
+
+    def select(self, cond: Value, a: Value, b: Value, loc: Loc | None) -> Value:
+        target = self.join(a, b, loc)
+        a, b = self.cast(a, target, loc), self.cast(b, target, loc)
+        return self.emit(SelectOp(self.truth(cond, loc), a, b, loc))
+
+    def join(self, a: Value, b: Value, loc: Loc | None) -> ScalarType:
+        """The type holding both values (branches of a ternary, min/max)."""
+        ka, kb = kind_of(a.type), kind_of(b.type)
+        if a.type == b.type:
+            return a.type
+        if "float" in (ka, kb):
+            if "fixed" in (ka, kb):
+                raise HLSTypeError("mixing fixed point with floats needs an explicit conversion", loc)
+            return self.float_target(a, b)
+        if "fixed" in (ka, kb):
+            return fixed_binop_type("max", fixed_of(a.type), fixed_of(b.type))
+        return int_union(as_int(a.type), as_int(b.type))
+
+    def math(self, func: str, args: list[Value], loc: Loc | None) -> Value:
+        for arg in args:
+            if kind_of(arg.type) not in ("int", "bool", "float"):
+                raise HLSTypeError(f"math.{func} needs a number, got {arg.type}", loc)
+        floats = [v.type for v in args if isinstance(v.type, FloatType) and not is_weak_float(v)]
+        target = float_join(*floats) if floats else float64
+        args = [self.cast(v, target, loc) for v in args]
+        return self.emit(MathOp(func, args, target, loc))
+
+    def minmax(self, kind: str, args: list[Value], loc: Loc | None) -> Value:
+        result = args[0]
+        for arg in args[1:]:
+            target = self.join(result, arg, loc)
+            result = self.emit(BinaryOp(kind, self.cast(result, target, loc), self.cast(arg, target, loc),
+                                        target, loc))
+        return result
+
+    def absolute(self, a: Value, loc: Loc | None) -> Value:
+        return self.unary("abs", a, loc)

@@ -1,0 +1,133 @@
+"""Getting a kernel's source and resolving the names it uses, without executing kernel code."""
+
+from __future__ import annotations
+
+import ast
+import builtins
+import inspect
+import operator
+import textwrap
+from dataclasses import dataclass, field
+from typing import Any
+
+from hls.errors import HLSTypeError, Loc, UnsupportedError
+
+
+@dataclass
+class KernelSource:
+    """The parsed function with what it closes over. Lines in `tree` are the file's own lines."""
+
+    func: Any
+    file: str
+    tree: ast.FunctionDef
+    text: str
+    namespace: dict[str, Any] = field(default_factory=dict)
+
+    def loc(self, node: ast.AST) -> Loc:
+        return Loc(self.file, getattr(node, "lineno", 0), getattr(node, "col_offset", 0),
+                   getattr(node, "end_col_offset", None) if getattr(node, "end_lineno", None) ==
+                   getattr(node, "lineno", None) else None)
+
+
+def parse_kernel(func: Any) -> KernelSource:
+    file = inspect.getsourcefile(func) or inspect.getfile(func)
+    try:
+        lines, first = inspect.getsourcelines(func)
+    except (OSError, TypeError) as exc:
+        raise UnsupportedError(f"cannot read the source of {func.__name__!r}: {exc}; kernels must be "
+                               "defined in a file") from None
+    text = "".join(lines)
+    dedented = textwrap.dedent(text)
+    indent = len(lines[0]) - len(lines[0].lstrip())
+    tree = ast.parse(dedented)
+    ast.increment_lineno(tree, first - 1)
+    for node in ast.walk(tree):
+        if hasattr(node, "col_offset"):
+            node.col_offset += indent
+            if getattr(node, "end_col_offset", None) is not None:
+                node.end_col_offset += indent
+    fdef = tree.body[0]
+    if not isinstance(fdef, ast.FunctionDef):
+        raise UnsupportedError("a kernel must be a plain `def` function", Loc(file, first, indent))
+    namespace = dict(func.__globals__)
+    if func.__closure__:
+        for name, cell in zip(func.__code__.co_freevars, func.__closure__, strict=True):
+            try:
+                namespace[name] = cell.cell_contents
+            except ValueError:
+                pass
+    return KernelSource(func, file, fdef, text, namespace)
+
+
+_BINOPS = {ast.Add: operator.add, ast.Sub: operator.sub, ast.Mult: operator.mul,
+           ast.FloorDiv: operator.floordiv, ast.Mod: operator.mod, ast.Pow: operator.pow,
+           ast.LShift: operator.lshift, ast.RShift: operator.rshift}
+
+_MISSING = object()
+
+
+def static_eval(node: ast.AST, src: KernelSource, what: str = "expression") -> Any:
+    """Evaluate a compile-time expression: names, attributes, subscripts, constants, int arithmetic.
+
+    Used for annotations, directive options and shapes; never calls user functions.
+    """
+    loc = src.loc(node)
+    if isinstance(node, ast.Constant):
+        return node.value
+    if isinstance(node, ast.Name):
+        value = src.namespace.get(node.id, _MISSING)
+        if value is _MISSING:
+            value = getattr(builtins, node.id, _MISSING)
+        if value is _MISSING:
+            raise HLSTypeError(f"unknown name {node.id!r} in {what}", loc)
+        return value
+    if isinstance(node, ast.Attribute):
+        base = static_eval(node.value, src, what)
+        try:
+            return getattr(base, node.attr)
+        except AttributeError:
+            raise HLSTypeError(f"{_dotted(node)!r} does not exist", loc) from None
+    if isinstance(node, ast.Tuple):
+        return tuple(static_eval(e, src, what) for e in node.elts)
+    if isinstance(node, ast.Subscript):
+        base = static_eval(node.value, src, what)
+        index = static_eval(node.slice, src, what)
+        try:
+            return base[index]
+        except (TypeError, KeyError, IndexError, ValueError) as exc:
+            raise HLSTypeError(f"invalid {what}: {exc}", loc) from None
+    if isinstance(node, ast.BinOp) and type(node.op) in _BINOPS:
+        left, right = static_eval(node.left, src, what), static_eval(node.right, src, what)
+        if not all(isinstance(v, int) for v in (left, right)):
+            raise HLSTypeError(f"{what} must be built from integer constants", loc)
+        return _BINOPS[type(node.op)](left, right)
+    if isinstance(node, ast.UnaryOp) and isinstance(node.op, ast.USub):
+        value = static_eval(node.operand, src, what)
+        if not isinstance(value, (int, float)):
+            raise HLSTypeError(f"{what}: cannot negate {value!r}", loc)
+        return -value
+    raise UnsupportedError(f"{what} must be a compile-time constant", loc)
+
+
+def _dotted(node: ast.AST) -> str:
+    if isinstance(node, ast.Attribute):
+        return f"{_dotted(node.value)}.{node.attr}"
+    if isinstance(node, ast.Name):
+        return node.id
+    return "<expr>"
+
+
+def try_static(node: ast.AST, src: KernelSource) -> Any:
+    """Resolve a Name/Attribute chain to a Python object, or _MISSING when it is not global."""
+    if isinstance(node, ast.Name):
+        value = src.namespace.get(node.id, _MISSING)
+        return getattr(builtins, node.id, _MISSING) if value is _MISSING else value
+    if isinstance(node, ast.Attribute):
+        base = try_static(node.value, src)
+        if base is _MISSING:
+            return _MISSING
+        return getattr(base, node.attr, _MISSING)
+    return _MISSING
+
+
+MISSING = _MISSING

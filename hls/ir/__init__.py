@@ -1,0 +1,9 @@
+"""Typed SSA IR with structured regions."""
+
+from hls.ir.core import Block, BlockArg, Function, Module, Op, OpResult, Region, Value, VerifyError
+from hls.ir.ops import *  # noqa: F403
+from hls.ir.printer import print_function, print_module
+from hls.ir.verify import verify_function, verify_module
+
+__all__ = ["Block", "BlockArg", "Function", "Module", "Op", "OpResult", "Region", "Value", "VerifyError",
+           "print_function", "print_module", "verify_function", "verify_module"]

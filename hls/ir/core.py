@@ -1,0 +1,201 @@
+"""IR core: SSA values, ops with regions, blocks, functions and the module.
+
+Values compare by identity and keep their users, so passes can replace uses in O(uses).
+Structured control flow only: an op owns regions, a region holds one block, a block's arguments
+are the values the region receives (a loop's induction variable and carried values).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from typing import Any, ClassVar
+
+from hls.errors import HLSError, Loc
+from hls.types import HLSType
+
+
+class VerifyError(HLSError):
+    """The IR broke one of its own rules: a compiler bug, not a user error."""
+
+
+class Value:
+    """An SSA value. `name` is a hint (the Python variable) used by the printer and the C++ emitter."""
+
+    def __init__(self, type: HLSType, name: str | None = None):
+        self.type = type
+        self.name = name
+        self.uses: list[Op] = []
+
+    def replace_all_uses_with(self, other: Value) -> None:
+        for user in list(self.uses):
+            user.replace_operand(self, other)
+
+    @property
+    def owner_block(self) -> Block | None:
+        raise NotImplementedError
+
+
+class OpResult(Value):
+    def __init__(self, op: Op, index: int, type: HLSType, name: str | None = None):
+        super().__init__(type, name)
+        self.op = op
+        self.index = index
+
+    @property
+    def owner_block(self) -> Block | None:
+        return self.op.parent
+
+
+class BlockArg(Value):
+    def __init__(self, block: Block, index: int, type: HLSType, name: str | None = None):
+        super().__init__(type, name)
+        self.block = block
+        self.index = index
+
+    @property
+    def owner_block(self) -> Block | None:
+        return self.block
+
+
+class Block:
+    def __init__(self, arg_types: list[HLSType] = (), arg_names: list[str | None] | None = None):
+        names = arg_names or [None] * len(arg_types)
+        self.args = [BlockArg(self, i, t, n) for i, (t, n) in enumerate(zip(arg_types, names, strict=True))]
+        self.ops: list[Op] = []
+        self.parent: Region | None = None
+
+    def add_arg(self, type: HLSType, name: str | None = None) -> BlockArg:
+        arg = BlockArg(self, len(self.args), type, name)
+        self.args.append(arg)
+        return arg
+
+    def append(self, op: Op) -> Op:
+        op.parent = self
+        self.ops.append(op)
+        return op
+
+    def insert(self, index: int, op: Op) -> Op:
+        op.parent = self
+        self.ops.insert(index, op)
+        return op
+
+    def remove(self, op: Op) -> None:
+        self.ops.remove(op)
+        op.drop_operands()
+        op.parent = None
+
+    @property
+    def terminator(self) -> Op | None:
+        return self.ops[-1] if self.ops else None
+
+
+class Region:
+    def __init__(self, block: Block | None = None):
+        self.block = block or Block()
+        self.block.parent = self
+        self.parent: Op | None = None
+
+    def walk(self) -> Iterator[Op]:
+        for op in list(self.block.ops):
+            yield from op.walk()
+
+
+class Op:
+    """Base op. Subclasses set `name`, may add properties over operands/attrs, and extend verify()."""
+
+    name: ClassVar[str] = "hls.op"
+    pure: ClassVar[bool] = False  # no side effects: removable when unused, mergeable by CSE
+
+    def __init__(self, operands: list[Value] = (), result_types: list[HLSType] = (),
+                 regions: list[Region] = (), attrs: dict[str, Any] | None = None,
+                 loc: Loc | None = None, result_names: list[str | None] | None = None):
+        self.operands: list[Value] = []
+        for value in operands:
+            self._add_operand(value)
+        names = result_names or [None] * len(result_types)
+        self.results = [OpResult(self, i, t, n) for i, (t, n) in enumerate(zip(result_types, names, strict=True))]
+        self.regions = list(regions)
+        for region in self.regions:
+            region.parent = self
+        self.attrs: dict[str, Any] = dict(attrs or {})
+        self.loc = loc
+        self.parent: Block | None = None
+
+    def _add_operand(self, value: Value) -> None:
+        if not isinstance(value, Value):
+            raise VerifyError(f"{self.name}: operand {value!r} is not an IR value")
+        self.operands.append(value)
+        value.uses.append(self)
+
+    def replace_operand(self, old: Value, new: Value) -> None:
+        for i, value in enumerate(self.operands):
+            if value is old:
+                self.operands[i] = new
+                old.uses.remove(self)
+                new.uses.append(self)
+
+    def drop_operands(self) -> None:
+        for value in self.operands:
+            if self in value.uses:
+                value.uses.remove(self)
+        for region in self.regions:
+            for op in region.block.ops:
+                op.drop_operands()
+
+    @property
+    def result(self) -> OpResult:
+        if len(self.results) != 1:
+            raise VerifyError(f"{self.name} has {len(self.results)} results, not one")
+        return self.results[0]
+
+    def walk(self) -> Iterator[Op]:
+        """This op, then every op nested in its regions, in order."""
+        yield self
+        for region in self.regions:
+            yield from region.walk()
+
+    def parent_op(self) -> Op | None:
+        block = self.parent
+        if block is None or block.parent is None:
+            return None
+        return block.parent.parent
+
+    def verify(self) -> None:
+        """Check this op's own invariants; subclasses extend."""
+
+    def fail(self, message: str) -> VerifyError:
+        return VerifyError(f"{self.name}: {message}", self.loc)
+
+
+class Function:
+    """A kernel: typed arguments (block args of the body) and an optional scalar return type."""
+
+    def __init__(self, name: str, arg_types: list[HLSType], arg_names: list[str],
+                 return_type: HLSType | None, loc: Loc | None = None):
+        self.name = name
+        self.body = Region(Block(arg_types, arg_names))
+        self.return_type = return_type
+        self.loc = loc
+        self.attrs: dict[str, Any] = {}
+
+    @property
+    def args(self) -> list[BlockArg]:
+        return self.body.block.args
+
+    def walk(self) -> Iterator[Op]:
+        return self.body.walk()
+
+
+class Module:
+    """Every function of a design; `top` names the top-level kernel. Callees come before callers."""
+
+    def __init__(self, top: str):
+        self.top = top
+        self.functions: dict[str, Function] = {}
+
+    def add(self, func: Function) -> None:
+        self.functions[func.name] = func
+
+    @property
+    def top_function(self) -> Function:
+        return self.functions[self.top]

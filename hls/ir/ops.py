@@ -1,0 +1,385 @@
+"""The op set. Each op is a small class with a `name`, typed accessors and its own verify()."""
+
+from __future__ import annotations
+
+from fractions import Fraction
+from typing import Any
+
+from hls.errors import Loc
+from hls.ir.core import Block, Op, Region, Value
+from hls.types import (
+    ArrayType,
+    BoolType,
+    FixedType,
+    FloatType,
+    HLSType,
+    IntType,
+    ScalarType,
+)
+
+BINARY_KINDS = ("add", "sub", "mul", "div", "floordiv", "mod", "and", "or", "xor", "shl", "shr",
+                "min", "max", "pow")
+COMPARE_KINDS = ("lt", "le", "gt", "ge", "eq", "ne")
+UNARY_KINDS = ("neg", "invert", "not", "abs")
+MATH_FUNCS = ("sqrt", "exp", "log", "sin", "cos", "tanh", "floor", "ceil", "fabs", "pow")
+LOGIC_KINDS = ("land", "lor")
+
+
+def _scalar(op: Op, value: Value, what: str) -> None:
+    if not isinstance(value.type, ScalarType):
+        raise op.fail(f"{what} must be a scalar, got {value.type}")
+
+
+class ConstantOp(Op):
+    name = "hls.const"
+    pure = True
+
+    def __init__(self, value: int | float | bool | Fraction, type: ScalarType, loc: Loc | None = None):
+        super().__init__([], [type], attrs={"value": value}, loc=loc)
+
+    @property
+    def value(self) -> Any:
+        return self.attrs["value"]
+
+    def verify(self) -> None:
+        value, t = self.value, self.result.type
+        if isinstance(t, IntType) and not (isinstance(value, int) and t.min <= value <= t.max):
+            raise self.fail(f"constant {value!r} does not fit {t}")
+        if isinstance(t, FloatType) and not isinstance(value, float):
+            raise self.fail(f"float constant {value!r} is not a float")
+
+
+class BinaryOp(Op):
+    name = "hls.binary"
+    pure = True
+
+    def __init__(self, kind: str, lhs: Value, rhs: Value, type: ScalarType, loc: Loc | None = None):
+        super().__init__([lhs, rhs], [type], attrs={"kind": kind}, loc=loc)
+
+    @property
+    def kind(self) -> str:
+        return self.attrs["kind"]
+
+    @property
+    def lhs(self) -> Value:
+        return self.operands[0]
+
+    @property
+    def rhs(self) -> Value:
+        return self.operands[1]
+
+    def verify(self) -> None:
+        if self.kind not in BINARY_KINDS:
+            raise self.fail(f"unknown kind {self.kind!r}")
+        _scalar(self, self.lhs, "lhs")
+        _scalar(self, self.rhs, "rhs")
+
+
+class CompareOp(Op):
+    name = "hls.cmp"
+    pure = True
+
+    def __init__(self, kind: str, lhs: Value, rhs: Value, loc: Loc | None = None):
+        super().__init__([lhs, rhs], [BoolType()], attrs={"kind": kind}, loc=loc)
+
+    @property
+    def kind(self) -> str:
+        return self.attrs["kind"]
+
+    def verify(self) -> None:
+        if self.kind not in COMPARE_KINDS:
+            raise self.fail(f"unknown predicate {self.kind!r}")
+
+
+class LogicOp(Op):
+    """Short-circuit-free boolean and/or (operands are side-effect free values)."""
+
+    name = "hls.logic"
+    pure = True
+
+    def __init__(self, kind: str, lhs: Value, rhs: Value, loc: Loc | None = None):
+        super().__init__([lhs, rhs], [BoolType()], attrs={"kind": kind}, loc=loc)
+
+    @property
+    def kind(self) -> str:
+        return self.attrs["kind"]
+
+    def verify(self) -> None:
+        if self.kind not in LOGIC_KINDS:
+            raise self.fail(f"unknown kind {self.kind!r}")
+        for value in self.operands:
+            if not isinstance(value.type, BoolType):
+                raise self.fail("operands must be bool")
+
+
+class UnaryOp(Op):
+    name = "hls.unary"
+    pure = True
+
+    def __init__(self, kind: str, operand: Value, type: ScalarType, loc: Loc | None = None):
+        super().__init__([operand], [type], attrs={"kind": kind}, loc=loc)
+
+    @property
+    def kind(self) -> str:
+        return self.attrs["kind"]
+
+    def verify(self) -> None:
+        if self.kind not in UNARY_KINDS:
+            raise self.fail(f"unknown kind {self.kind!r}")
+        _scalar(self, self.operands[0], "operand")
+
+
+class CastOp(Op):
+    """Conversion with the target type's assignment semantics (wrap, quantize, truncate toward 0)."""
+
+    name = "hls.cast"
+    pure = True
+
+    def __init__(self, operand: Value, type: ScalarType, loc: Loc | None = None, explicit: bool = False):
+        super().__init__([operand], [type], attrs={"explicit": explicit}, loc=loc)
+
+    def verify(self) -> None:
+        _scalar(self, self.operands[0], "operand")
+        if not isinstance(self.result.type, ScalarType):
+            raise self.fail("target must be a scalar type")
+
+
+class SelectOp(Op):
+    name = "hls.select"
+    pure = True
+
+    def __init__(self, cond: Value, if_true: Value, if_false: Value, loc: Loc | None = None):
+        super().__init__([cond, if_true, if_false], [if_true.type], loc=loc)
+
+    def verify(self) -> None:
+        cond, a, b = self.operands
+        if not isinstance(cond.type, BoolType):
+            raise self.fail("condition must be bool")
+        if a.type != b.type:
+            raise self.fail(f"branches differ in type: {a.type} vs {b.type}")
+
+
+class MathOp(Op):
+    name = "hls.math"
+    pure = True
+
+    def __init__(self, func: str, args: list[Value], type: ScalarType, loc: Loc | None = None):
+        super().__init__(args, [type], attrs={"func": func}, loc=loc)
+
+    @property
+    def func(self) -> str:
+        return self.attrs["func"]
+
+    def verify(self) -> None:
+        if self.func not in MATH_FUNCS:
+            raise self.fail(f"unknown math function {self.func!r}")
+        if not isinstance(self.result.type, FloatType):
+            raise self.fail("math functions return floats")
+
+
+class AllocOp(Op):
+    """A local array, zero-initialised (hls.zeros)."""
+
+    name = "hls.alloc"
+
+    def __init__(self, type: ArrayType, name: str | None = None, loc: Loc | None = None):
+        super().__init__([], [type], loc=loc, result_names=[name])
+
+
+class RomOp(Op):
+    """A constant array captured from the module: becomes a static const ROM."""
+
+    name = "hls.rom"
+    pure = True
+
+    def __init__(self, type: ArrayType, data: Any, name: str | None = None, loc: Loc | None = None):
+        super().__init__([], [type], attrs={"data": data}, loc=loc, result_names=[name])
+
+    def verify(self) -> None:
+        if tuple(self.attrs["data"].shape) != self.result.type.shape:
+            raise self.fail("data shape differs from the ROM type")
+
+
+class LoadOp(Op):
+    name = "hls.load"
+
+    def __init__(self, memref: Value, indices: list[Value], loc: Loc | None = None):
+        elem = memref.type.elem if isinstance(memref.type, ArrayType) else memref.type
+        super().__init__([memref, *indices], [elem], loc=loc)
+
+    @property
+    def memref(self) -> Value:
+        return self.operands[0]
+
+    @property
+    def indices(self) -> list[Value]:
+        return self.operands[1:]
+
+    def verify(self) -> None:
+        _verify_access(self, self.memref, self.indices)
+
+
+class StoreOp(Op):
+    name = "hls.store"
+
+    def __init__(self, value: Value, memref: Value, indices: list[Value], loc: Loc | None = None):
+        super().__init__([value, memref, *indices], [], loc=loc)
+
+    @property
+    def value(self) -> Value:
+        return self.operands[0]
+
+    @property
+    def memref(self) -> Value:
+        return self.operands[1]
+
+    @property
+    def indices(self) -> list[Value]:
+        return self.operands[2:]
+
+    def verify(self) -> None:
+        _verify_access(self, self.memref, self.indices)
+        if self.value.type != self.memref.type.elem:
+            raise self.fail(f"stored {self.value.type} into {self.memref.type}")
+
+
+def _verify_access(op: Op, memref: Value, indices: list[Value]) -> None:
+    if not isinstance(memref.type, ArrayType):
+        raise op.fail(f"accesses a non-array {memref.type}")
+    if len(indices) != len(memref.type.shape):
+        raise op.fail(f"{len(indices)} indices for rank {len(memref.type.shape)}")
+    for index in indices:
+        if not isinstance(index.type, (IntType, BoolType)):
+            raise op.fail(f"index of type {index.type}")
+
+
+class YieldOp(Op):
+    name = "hls.yield"
+
+    def __init__(self, values: list[Value], loc: Loc | None = None):
+        super().__init__(values, [], loc=loc)
+
+
+class ForOp(Op):
+    """for iv in range(lb, ub, step) with carried values. Body block args: [iv, *carried]."""
+
+    name = "hls.for"
+
+    def __init__(self, lb: Value, ub: Value, step: Value, inits: list[Value], iv_type: IntType,
+                 iv_name: str, carried_names: list[str], loc: Loc | None = None):
+        block = Block([iv_type, *(v.type for v in inits)], [iv_name, *carried_names])
+        super().__init__([lb, ub, step, *inits], [v.type for v in inits], [Region(block)],
+                         attrs={"label": None, "pipeline": None, "unroll": None, "tripcount": None},
+                         loc=loc, result_names=list(carried_names))
+
+    @property
+    def lb(self) -> Value:
+        return self.operands[0]
+
+    @property
+    def ub(self) -> Value:
+        return self.operands[1]
+
+    @property
+    def step(self) -> Value:
+        return self.operands[2]
+
+    @property
+    def inits(self) -> list[Value]:
+        return self.operands[3:]
+
+    @property
+    def body(self) -> Block:
+        return self.regions[0].block
+
+    @property
+    def iv(self) -> Value:
+        return self.body.args[0]
+
+    @property
+    def carried(self) -> list[Value]:
+        return self.body.args[1:]
+
+    def const_bounds(self) -> tuple[int, int, int] | None:
+        vals = [v.op.value if isinstance(getattr(v, "op", None), ConstantOp) else None
+                for v in (self.lb, self.ub, self.step)]
+        return None if None in vals else tuple(vals)  # type: ignore[return-value]
+
+    def trip_count(self) -> int | None:
+        bounds = self.const_bounds()
+        if bounds is None:
+            return None
+        lb, ub, step = bounds
+        return len(range(lb, ub, step))
+
+    def verify(self) -> None:
+        term = self.body.terminator
+        if not isinstance(term, YieldOp) or len(term.operands) != len(self.results):
+            raise self.fail("body must end in a yield of every carried value")
+        for init, arg, res, out in zip(self.inits, self.carried, self.results, term.operands, strict=True):
+            if not init.type == arg.type == res.type == out.type:
+                raise self.fail(f"carried value {arg.name} changes type")
+
+
+class IfOp(Op):
+    name = "hls.if"
+
+    def __init__(self, cond: Value, result_types: list[HLSType], result_names: list[str | None],
+                 loc: Loc | None = None):
+        super().__init__([cond], result_types, [Region(), Region()], loc=loc, result_names=result_names)
+
+    @property
+    def then_block(self) -> Block:
+        return self.regions[0].block
+
+    @property
+    def else_block(self) -> Block:
+        return self.regions[1].block
+
+    def verify(self) -> None:
+        if not isinstance(self.operands[0].type, BoolType):
+            raise self.fail("condition must be bool")
+        for block in (self.then_block, self.else_block):
+            term = block.terminator
+            if not isinstance(term, YieldOp) or [v.type for v in term.operands] != [r.type for r in self.results]:
+                raise self.fail("each branch must yield the if's result types")
+
+
+class CallOp(Op):
+    name = "hls.call"
+
+    def __init__(self, callee: str, args: list[Value], result_types: list[HLSType], loc: Loc | None = None):
+        super().__init__(args, result_types, attrs={"callee": callee}, loc=loc)
+
+    @property
+    def callee(self) -> str:
+        return self.attrs["callee"]
+
+
+class ReturnOp(Op):
+    name = "hls.return"
+
+    def __init__(self, values: list[Value], loc: Loc | None = None):
+        super().__init__(values, [], loc=loc)
+
+
+class DirectiveOp(Op):
+    """A function- or array-level directive kept where the user wrote it (partition, interface, ...)."""
+
+    name = "hls.directive"
+
+    def __init__(self, kind: str, target: Value | None, options: dict[str, Any], loc: Loc | None = None):
+        super().__init__([target] if target is not None else [], [], attrs={"kind": kind, "options": options},
+                         loc=loc)
+
+    @property
+    def kind(self) -> str:
+        return self.attrs["kind"]
+
+    @property
+    def target(self) -> Value | None:
+        return self.operands[0] if self.operands else None
+
+
+TERMINATORS = (YieldOp, ReturnOp)
+ARITH_TYPES = (IntType, BoolType, FixedType, FloatType)

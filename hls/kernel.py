@@ -1,0 +1,137 @@
+"""`@hls.kernel`: one object ties the stages together (frontend -> passes -> backend -> sim)."""
+
+from __future__ import annotations
+
+import functools
+import inspect
+import os
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+
+from hls import runtime
+from hls.backend.render import CppDesign, emit_module
+from hls.errors import HLSError, SimulationError
+from hls.frontend.build import build_module
+from hls.frontend.golden import make_golden
+from hls.ir import Module, print_module, verify_module
+from hls.passes import run_passes
+from hls.types import ArrayType, HLSType, ScalarType
+
+
+@dataclass
+class Compiled:
+    module: Module
+    design: CppDesign
+    golden: Any
+    arg_types: list[HLSType]
+    arg_names: list[str]
+    return_type: ScalarType | None
+    ir_text: str
+
+
+class Kernel:
+    """A typed Python function that is also a hardware kernel."""
+
+    def __init__(self, func: Any):
+        if not inspect.isfunction(func):
+            raise HLSError(f"@hls.kernel decorates plain functions, got {type(func).__name__}")
+        functools.update_wrapper(self, func)
+        self.__hls_kernel__ = func
+        self._compiled: Compiled | None = None
+        self._csim: dict[tuple[str, ...], Any] = {}
+
+    # ---- compilation ---------------------------------------------------------------------------
+
+    def compile(self) -> Compiled:
+        if self._compiled is None:
+            module, info, src = build_module(self)
+            verify_module(module)
+            run_passes(module)
+            verify_module(module)
+            ir_text = print_module(module)
+            design = emit_module(module, origin=f"{os.path.basename(src.file)}:{src.tree.lineno}")
+            golden = make_golden(src, info)
+            self._compiled = Compiled(module, design, golden, info.arg_types, info.arg_names, info.return_type,
+                                      ir_text)
+        return self._compiled
+
+    @property
+    def ir(self) -> str:
+        return self.compile().ir_text
+
+    @property
+    def cpp(self) -> str:
+        return self.compile().design.kernel_cpp
+
+    @property
+    def header(self) -> str:
+        return self.compile().design.header
+
+    # ---- Python mode ---------------------------------------------------------------------------
+
+    def __call__(self, *args: Any) -> Any:
+        compiled = self.compile()
+        if len(args) != len(compiled.arg_types):
+            raise SimulationError(f"{self.__name__} takes {len(compiled.arg_types)} arguments, got {len(args)}")
+        views = [golden_arg(n, t, a) for n, t, a in zip(compiled.arg_names, compiled.arg_types, args, strict=True)]
+        return compiled.golden(*views)
+
+    # ---- C simulation --------------------------------------------------------------------------
+
+    def csim(self, *args: Any, extra_flags: tuple[str, ...] = ()) -> Any:
+        return self._library(tuple(extra_flags)).run(args)
+
+    def _library(self, extra_flags: tuple[str, ...]) -> Any:
+        from hls.sim.csim import CompiledKernel
+
+        if extra_flags not in self._csim:
+            self._csim[extra_flags] = CompiledKernel(self.compile().design, extra_flags)
+        return self._csim[extra_flags]
+
+    def random_inputs(self, seed: int = 0) -> list[Any]:
+        from hls.sim.verify import random_value
+
+        rng = np.random.default_rng(seed)
+        return [random_value(t, rng) for t in self.compile().arg_types]
+
+    def verify(self, *args: Any, golden: Any = None, rtol: float = 1e-5, atol: float = 1e-6,
+               seed: int = 0) -> dict[str, Any]:
+        """Golden model and csim on copies of the same inputs; every output compared."""
+        from hls.sim.verify import compare
+
+        compiled = self.compile()
+        inputs = list(args) if args else self.random_inputs(seed)
+        golden_args = [a.copy() if isinstance(a, np.ndarray) else a for a in inputs]
+        csim_args = [a.copy() if isinstance(a, np.ndarray) else a for a in inputs]
+        expected = (golden or self)(*golden_args)
+        actual = self.csim(*csim_args)
+        compared = []
+        for name, t, g, c in zip(compiled.arg_names, compiled.arg_types, golden_args, csim_args, strict=True):
+            if isinstance(t, ArrayType):
+                compare(name, t.elem, g, c, rtol, atol)
+                compared.append(name)
+        if compiled.return_type is not None:
+            compare("return value", compiled.return_type, expected, actual, rtol, atol)
+            compared.append("return")
+        return {"compared": compared, "inputs": inputs, "outputs": golden_args, "return": expected}
+
+
+def golden_arg(name: str, t: HLSType, value: Any) -> Any:
+    if isinstance(t, ArrayType):
+        if isinstance(value, runtime.ArrayView):
+            if value.elem != t.elem or value.shape != t.shape:
+                raise SimulationError(f"argument {name!r} must be {t}, got {value.elem}{list(value.shape)}")
+            return runtime.ArrayView(value.data, t.elem, value.readonly, name)
+        from hls.sim.csim import check_array
+
+        return runtime.ArrayView(check_array(name, t, value), t.elem, name=name)
+    if isinstance(value, (np.ndarray, runtime.ArrayView)):
+        raise SimulationError(f"argument {name!r} is a scalar {t}, got an array")
+    return t.convert(value)
+
+
+def kernel(func: Any) -> Kernel:
+    """Decorator: make a typed Python function an HLS kernel."""
+    return Kernel(func)

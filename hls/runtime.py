@@ -1,0 +1,147 @@
+"""Python-mode runtime: the objects the golden model runs on.
+
+Array elements read as exact values (Python int, np.float32/np.float64, Fraction, bool) and stores
+convert to the element type exactly as the C++ assignment does. Indices are bounds-checked without
+Python's negative wrap-around, because the C++ has none.
+"""
+
+from __future__ import annotations
+
+from fractions import Fraction
+from typing import Any
+
+import numpy as np
+
+from hls.types import (
+    ArrayType,
+    BoolType,
+    FixedType,
+    FloatType,
+    IntType,
+    ScalarType,
+    exact_value,
+)
+
+
+class ArrayView:
+    """A typed window on a numpy array used by the golden model."""
+
+    __slots__ = ("data", "elem", "readonly", "name")
+
+    def __init__(self, data: np.ndarray, elem: ScalarType, readonly: bool = False, name: str = "array"):
+        self.data = data
+        self.elem = elem
+        self.readonly = readonly
+        self.name = name
+
+    @property
+    def shape(self) -> tuple[int, ...]:
+        return self.data.shape
+
+    def __len__(self) -> int:
+        return self.data.shape[0]
+
+    def _index(self, index: Any) -> tuple[int, ...]:
+        idx = index if isinstance(index, tuple) else (index,)
+        if len(idx) > self.data.ndim:
+            raise IndexError(f"{self.name}: {len(idx)} indices for an array of rank {self.data.ndim}")
+        out = []
+        for dim, i in enumerate(idx):
+            if isinstance(i, (bool, np.bool_)) or not isinstance(i, (int, np.integer)):
+                raise IndexError(f"{self.name}: index {i!r} is not an integer")
+            i = int(i)
+            if not 0 <= i < self.data.shape[dim]:
+                raise IndexError(f"{self.name}: index {i} out of bounds for dimension {dim} of size "
+                                 f"{self.data.shape[dim]}")
+            out.append(i)
+        return tuple(out)
+
+    def __getitem__(self, index: Any) -> Any:
+        idx = self._index(index)
+        if len(idx) < self.data.ndim:
+            return ArrayView(self.data[idx], self.elem, self.readonly, self.name)
+        raw = self.data[idx]
+        elem = self.elem
+        if isinstance(elem, IntType):
+            return int(raw)
+        if isinstance(elem, FloatType):
+            return raw
+        if isinstance(elem, FixedType):
+            return Fraction(float(raw))
+        if isinstance(elem, BoolType):
+            return bool(raw)
+        raise TypeError(elem)
+
+    def __setitem__(self, index: Any, value: Any) -> None:
+        if self.readonly:
+            raise TypeError(f"{self.name} is read-only")
+        idx = self._index(index)
+        if len(idx) < self.data.ndim:
+            raise IndexError(f"{self.name}: assign single elements, indexing every dimension")
+        converted = cast(self.elem, value)
+        self.data[idx] = float(converted) if isinstance(self.elem, FixedType) else converted
+
+    def __iter__(self):
+        raise TypeError("iterate over range(len(...)) instead of the array: hardware loops need bounds")
+
+    def __repr__(self) -> str:
+        return f"ArrayView({self.name}: {self.elem}{list(self.data.shape)})"
+
+
+def zeros(shape: Any, dtype: ScalarType) -> ArrayView:
+    """A local array, zero-initialised (hardware: an on-chip memory)."""
+    shape = shape if isinstance(shape, tuple) else (shape,)
+    ArrayType(dtype, shape)  # validates
+    return ArrayView(np.zeros(shape, dtype=dtype.storage_dtype), dtype, name="local")
+
+
+# --------------------------------------------------------------------------------------------------
+# helpers the golden rewrite calls; each mirrors one IR operation
+
+
+class OverflowLog:
+    """Collects wraps/saturations of declared values in Python mode: (site, type, example value)."""
+
+    def __init__(self) -> None:
+        self.events: dict[str, tuple[ScalarType, Any, Any]] = {}
+        self.enabled = False
+
+    def record(self, site: str, t: ScalarType, before: Any, after: Any) -> None:
+        self.events.setdefault(site, (t, before, after))
+
+
+OVERFLOWS = OverflowLog()
+
+
+def cast(t: ScalarType, value: Any, site: str | None = None) -> Any:
+    """Assignment semantics of `t` for one Python-mode value."""
+    if isinstance(value, ArrayView):
+        raise TypeError("an array cannot be converted to a scalar type")
+    result = t.convert(value)
+    if site is not None and OVERFLOWS.enabled and isinstance(t, (IntType, FixedType)):
+        exact = exact_value(value) if not isinstance(value, (float, np.floating)) else None
+        if exact is not None and result != exact and not (isinstance(t, FixedType) and abs(exact) <= t.max
+                                                          and exact >= t.min):
+            OVERFLOWS.record(site, t, value, result)
+    return result
+
+
+def f64(value: Any) -> np.float64:
+    return np.float64(value)
+
+
+def shl(value: int, count: int, t: IntType) -> int:
+    if count < 0:
+        raise ValueError("negative shift count")
+    return t.convert(value << count)
+
+
+_MATH = {"sqrt": np.sqrt, "exp": np.exp, "log": np.log, "sin": np.sin, "cos": np.cos, "tanh": np.tanh,
+         "floor": np.floor, "ceil": np.ceil, "fabs": np.fabs, "pow": np.power}
+
+
+def math_call(name: str, t: FloatType, *args: Any) -> Any:
+    """math.* at the precision of the C++ overload (float32 stays float32, as std::exp(float))."""
+    converted = [t.convert(a) for a in args]
+    with np.errstate(all="ignore"):
+        return t.convert(_MATH[name](*converted))

@@ -1,0 +1,69 @@
+"""Golden vs csim comparison and random inputs drawn from the declared types."""
+
+from __future__ import annotations
+
+from fractions import Fraction
+from typing import Any
+
+import numpy as np
+
+from hls.errors import VerificationError
+from hls.types import ArrayType, BoolType, FixedType, FloatType, IntType, ScalarType
+
+
+def random_value(t: ScalarType | ArrayType, rng: np.random.Generator) -> Any:
+    """Inputs spanning each type: full range for integers and fixed point, [-1, 1) for floats."""
+    shape = t.shape if isinstance(t, ArrayType) else ()
+    elem = t.elem if isinstance(t, ArrayType) else t
+    if isinstance(elem, BoolType):
+        values = rng.integers(0, 2, size=shape).astype(np.bool_)
+    elif isinstance(elem, IntType):
+        if elem.width <= 63:
+            values = rng.integers(elem.min, elem.max, size=shape, endpoint=True, dtype=np.int64)
+        else:
+            raw = rng.integers(0, 2**63, size=shape, dtype=np.int64).astype(np.uint64) * np.uint64(2)
+            values = elem.convert(raw)
+        values = np.asarray(values).astype(elem.storage_dtype)
+    elif isinstance(elem, FixedType):
+        raw = rng.integers(elem.raw_min, elem.raw_max, size=shape, endpoint=True, dtype=np.int64)
+        values = raw.astype(np.float64) * float(elem.lsb)
+    elif isinstance(elem, FloatType):
+        values = rng.uniform(-1.0, 1.0, size=shape).astype(elem.storage_dtype)
+    else:
+        raise TypeError(elem)
+    if shape:
+        return np.ascontiguousarray(values)
+    item = values.item() if isinstance(values, np.ndarray) else values
+    if isinstance(elem, FloatType):
+        return elem.storage_dtype.type(item)
+    if isinstance(elem, FixedType):
+        return Fraction(item)
+    return item
+
+
+def compare(name: str, elem: ScalarType, golden: Any, actual: Any, rtol: float, atol: float) -> None:
+    """Exact for integers, bools and fixed point; floats within rtol/atol. Names the first mismatch."""
+    g = np.asarray(golden)
+    a = np.asarray(actual)
+    if g.shape != a.shape:
+        raise VerificationError(f"{name}: golden shape {g.shape} but csim shape {a.shape}")
+    if isinstance(elem, FloatType):
+        with np.errstate(all="ignore"):
+            bad = ~np.isclose(a.astype(np.float64), g.astype(np.float64), rtol=rtol, atol=atol, equal_nan=True)
+    else:
+        bad = g != a
+    if np.any(bad):
+        index = tuple(int(i) for i in np.argwhere(bad)[0]) if g.ndim else ()
+        count = int(np.count_nonzero(bad))
+        where = f"{name}[{', '.join(map(str, index))}]" if index else name
+        gv, av = (g[index], a[index]) if index else (golden, actual)
+        raise VerificationError(f"{where}: golden {_show(gv)} but csim {_show(av)} ({count} of {bad.size} "
+                                f"element{'s' if bad.size != 1 else ''} differ; {elem})")
+
+
+def _show(value: Any) -> str:
+    if isinstance(value, (np.floating, float)):
+        return repr(float(value))
+    if isinstance(value, Fraction):
+        return f"{float(value)!r}"
+    return repr(value.item() if isinstance(value, np.generic) else value)

@@ -1,0 +1,451 @@
+"""The type system: scalar, array and stream types, their Python-mode conversions and storage.
+
+A scalar type object is callable in Python mode (`hls.int9(300) == 44`) on scalars and numpy arrays
+and converts exactly as the Vitis ap_types headers do on assignment. Python-mode values are exact:
+Python `int` for integer types, `np.float32`/`np.float64` for floats, `fractions.Fraction` for fixed
+point, `bool` for bool_.
+"""
+
+from __future__ import annotations
+
+import math
+import re
+from dataclasses import dataclass
+from fractions import Fraction
+from typing import Any
+
+import numpy as np
+
+QUANT_MODES = ("AP_RND", "AP_RND_ZERO", "AP_RND_MIN_INF", "AP_RND_INF", "AP_RND_CONV", "AP_TRN", "AP_TRN_ZERO")
+OVERFLOW_MODES = ("AP_SAT", "AP_SAT_ZERO", "AP_SAT_SYM", "AP_WRAP", "AP_WRAP_SM")
+MAX_INT_WIDTH = 1024
+
+
+class HLSType:
+    """Base of every type."""
+
+    def __getitem__(self, shape: Any) -> ArrayType:
+        if not isinstance(self, ScalarType):
+            raise TypeError(f"{self} cannot be the element type of an array")
+        dims = shape if isinstance(shape, tuple) else (shape,)
+        if not dims or not all(isinstance(d, int) and not isinstance(d, bool) and d > 0 for d in dims):
+            raise TypeError(f"array shape must be positive integers, got {shape!r}")
+        return ArrayType(self, tuple(dims))
+
+
+class ScalarType(HLSType):
+    """Types of single values."""
+
+    @property
+    def storage_dtype(self) -> np.dtype:
+        raise NotImplementedError
+
+    def convert(self, value: Any) -> Any:
+        raise NotImplementedError
+
+    def __call__(self, value: Any) -> Any:
+        return self.convert(value)
+
+    def to_storage(self, values: Any) -> np.ndarray:
+        """Python-mode values (scalar, sequence or array) to a numpy array of the storage dtype."""
+        arr = self.convert(np.asarray(values) if not isinstance(values, np.ndarray) else values)
+        return np.asarray(arr).astype(self.storage_dtype)
+
+
+@dataclass(frozen=True)
+class IntType(ScalarType):
+    width: int
+    signed: bool
+
+    def __post_init__(self) -> None:
+        if not 1 <= self.width <= MAX_INT_WIDTH:
+            raise TypeError(f"integer width must be in 1..{MAX_INT_WIDTH}, got {self.width}")
+
+    def __str__(self) -> str:
+        return f"{'' if self.signed else 'u'}int{self.width}"
+
+    __repr__ = __str__
+
+    @property
+    def min(self) -> int:
+        return -(1 << (self.width - 1)) if self.signed else 0
+
+    @property
+    def max(self) -> int:
+        return (1 << (self.width - 1)) - 1 if self.signed else (1 << self.width) - 1
+
+    @property
+    def is_native(self) -> bool:
+        return self.width in (8, 16, 32, 64)
+
+    @property
+    def storage_dtype(self) -> np.dtype:
+        for bits in (8, 16, 32, 64):
+            if self.width <= bits:
+                return np.dtype(f"{'int' if self.signed else 'uint'}{bits}")
+        return np.dtype(object)
+
+    def contains(self, other: IntType) -> bool:
+        return self.min <= other.min and other.max <= self.max
+
+    def convert(self, value: Any) -> Any:
+        if isinstance(value, np.ndarray):
+            return wrap_array(value, self)
+        return wrap_int(to_exact_int(value), self.width, self.signed)
+
+
+@dataclass(frozen=True)
+class BoolType(ScalarType):
+    def __str__(self) -> str:
+        return "bool_"
+
+    __repr__ = __str__
+
+    @property
+    def storage_dtype(self) -> np.dtype:
+        return np.dtype(np.bool_)
+
+    def convert(self, value: Any) -> Any:
+        if isinstance(value, np.ndarray):
+            return value.astype(np.bool_)
+        return bool(value)
+
+
+@dataclass(frozen=True)
+class FloatType(ScalarType):
+    bits: int
+
+    def __str__(self) -> str:
+        return f"float{self.bits}"
+
+    __repr__ = __str__
+
+    @property
+    def storage_dtype(self) -> np.dtype:
+        return np.dtype(np.float32 if self.bits == 32 else np.float64)
+
+    def convert(self, value: Any) -> Any:
+        if isinstance(value, np.ndarray):
+            return value.astype(self.storage_dtype)
+        if isinstance(value, Fraction):
+            value = float(value)
+        return self.storage_dtype.type(value)
+
+
+@dataclass(frozen=True)
+class FixedType(ScalarType):
+    """ap_fixed<W, I, Q, O, N> (signed) or ap_ufixed<...>."""
+
+    width: int
+    int_bits: int
+    signed: bool = True
+    quant: str = "AP_TRN"
+    overflow: str = "AP_WRAP"
+    sat_bits: int = 0
+
+    def __post_init__(self) -> None:
+        if not 1 <= self.width <= MAX_INT_WIDTH:
+            raise TypeError(f"fixed-point width must be in 1..{MAX_INT_WIDTH}, got {self.width}")
+        if self.quant not in QUANT_MODES:
+            raise TypeError(f"unknown quantization mode {self.quant!r}; one of {', '.join(QUANT_MODES)}")
+        if self.overflow not in OVERFLOW_MODES:
+            raise TypeError(f"unknown overflow mode {self.overflow!r}; one of {', '.join(OVERFLOW_MODES)}")
+        if not 0 <= self.sat_bits <= self.width:
+            raise TypeError(f"saturation bits must be in 0..{self.width}")
+
+    @property
+    def frac_bits(self) -> int:
+        return self.width - self.int_bits
+
+    @property
+    def is_default_modes(self) -> bool:
+        return self.quant == "AP_TRN" and self.overflow == "AP_WRAP" and self.sat_bits == 0
+
+    def __str__(self) -> str:
+        name = f"{'' if self.signed else 'u'}fixed{self.width}_{self.int_bits}"
+        if not self.is_default_modes:
+            name += f"_{self.quant}_{self.overflow}_{self.sat_bits}"
+        return name
+
+    __repr__ = __str__
+
+    @property
+    def storage_dtype(self) -> np.dtype:
+        # Values travel as float64; exact because csim boundaries require width <= 53.
+        return np.dtype(np.float64)
+
+    @property
+    def lsb(self) -> Fraction:
+        return Fraction(1, 1 << self.frac_bits) if self.frac_bits >= 0 else Fraction(1 << -self.frac_bits)
+
+    @property
+    def min(self) -> Fraction:
+        return self.raw_min * self.lsb
+
+    @property
+    def max(self) -> Fraction:
+        return self.raw_max * self.lsb
+
+    @property
+    def raw_min(self) -> int:
+        return -(1 << (self.width - 1)) if self.signed else 0
+
+    @property
+    def raw_max(self) -> int:
+        return (1 << (self.width - 1)) - 1 if self.signed else (1 << self.width) - 1
+
+    def convert(self, value: Any) -> Any:
+        from hls import fixed
+
+        if isinstance(value, np.ndarray):
+            if value.dtype == object:
+                raw = np.array([fixed.to_raw(Fraction(v), self) for v in value.ravel()], dtype=object)
+                return (raw * float(self.lsb)).reshape(value.shape).astype(np.float64)
+            return fixed.from_raw(fixed.to_raw(value.astype(np.float64), self), self)
+        if isinstance(value, (np.floating, float)) and not math.isfinite(float(value)):
+            raise ValueError(f"cannot convert {value} to {self}")
+        return fixed.to_raw(exact_value(value), self) * self.lsb
+
+
+@dataclass(frozen=True)
+class ArrayType(HLSType):
+    elem: ScalarType
+    shape: tuple[int, ...]
+
+    def __str__(self) -> str:
+        return f"{self.elem}[{', '.join(map(str, self.shape))}]"
+
+    __repr__ = __str__
+
+    @property
+    def size(self) -> int:
+        return math.prod(self.shape)
+
+
+@dataclass(frozen=True)
+class StreamType(HLSType):
+    elem: ScalarType
+    depth: int = 2
+
+    def __str__(self) -> str:
+        return f"stream[{self.elem}, {self.depth}]"
+
+
+# --------------------------------------------------------------------------------------------------
+# exact integer helpers (Python mode)
+
+
+def to_exact_int(value: Any) -> int:
+    """A Python int from an int-like or, truncating toward zero like C++, a float or fraction."""
+    if isinstance(value, (bool, np.bool_)):
+        return int(value)
+    if isinstance(value, (int, np.integer)):
+        return int(value)
+    if isinstance(value, (float, np.floating)):
+        if not math.isfinite(float(value)):
+            raise ValueError(f"cannot convert {value} to an integer")
+        return int(value)
+    if isinstance(value, Fraction):
+        return int(value)  # truncates toward zero, as ap_fixed::to_int
+    raise TypeError(f"cannot convert {type(value).__name__} to an integer type")
+
+
+def exact_value(value: Any) -> int | Fraction:
+    """An exact rational (int or Fraction) for any Python-mode number."""
+    if isinstance(value, (bool, np.bool_, int, np.integer)):
+        return int(value)
+    if isinstance(value, (float, np.floating)):
+        return Fraction(float(value))
+    if isinstance(value, Fraction):
+        return value
+    raise TypeError(f"cannot convert {type(value).__name__} to a number")
+
+
+def wrap_int(value: int, width: int, signed: bool) -> int:
+    """Two's-complement wrap of an exact int to `width` bits, as assignment to ap_int does."""
+    value &= (1 << width) - 1
+    if signed and value >> (width - 1):
+        value -= 1 << width
+    return value
+
+
+def wrap_array(values: np.ndarray, t: IntType) -> np.ndarray:
+    """Vectorized wrap; floats truncate toward zero first (numpy's cast does the same)."""
+    if values.dtype.kind in "fc":
+        if not np.all(np.isfinite(values)):
+            raise ValueError(f"cannot convert non-finite values to {t}")
+        values = np.trunc(values)
+        if np.all(np.abs(values) < 2.0**62):
+            values = values.astype(np.int64)
+        else:
+            values = np.array([int(v) for v in values.ravel()], dtype=object).reshape(values.shape)
+    dtype = t.storage_dtype
+    if dtype == object or values.dtype == object:
+        flat = [wrap_int(int(v), t.width, t.signed) for v in values.ravel()]
+        return np.array(flat, dtype=dtype).reshape(values.shape)
+    if values.dtype.kind == "b":
+        values = values.astype(np.int64)
+    mask = np.uint64((1 << t.width) - 1) if t.width < 64 else np.uint64(0xFFFFFFFFFFFFFFFF)
+    bits = values.astype(np.uint64) & mask  # astype to uint64 wraps modulo 2**64
+    if t.signed and t.width < 64:
+        sign = np.uint64(1 << (t.width - 1))
+        out = (bits ^ sign).astype(np.int64) - np.int64(1 << (t.width - 1))
+        return out.astype(dtype)
+    return bits.astype(dtype)
+
+
+# --------------------------------------------------------------------------------------------------
+# public constructors: hls.ap_int[W], hls.ap_fixed[W, I, Q, O, N], hls.stream[T, depth]
+
+
+class _IntFactory:
+    def __init__(self, signed: bool):
+        self.signed = signed
+
+    def __getitem__(self, width: int) -> IntType:
+        if not isinstance(width, int) or isinstance(width, bool):
+            raise TypeError(f"integer width must be an int, got {width!r}")
+        return IntType(width, self.signed)
+
+    def __repr__(self) -> str:
+        return "ap_int" if self.signed else "ap_uint"
+
+
+class _FixedFactory:
+    def __init__(self, signed: bool):
+        self.signed = signed
+
+    def __getitem__(self, params: Any) -> FixedType:
+        params = params if isinstance(params, tuple) else (params,)
+        if len(params) < 2 or len(params) > 5:
+            raise TypeError("ap_fixed takes [W, I] and optionally a quantization mode, overflow mode and N")
+        width, int_bits, *rest = params
+        if not all(isinstance(p, int) and not isinstance(p, bool) for p in (width, int_bits)):
+            raise TypeError("ap_fixed width and integer bits must be ints")
+        quant = rest[0] if len(rest) > 0 else "AP_TRN"
+        overflow = rest[1] if len(rest) > 1 else "AP_WRAP"
+        sat_bits = rest[2] if len(rest) > 2 else 0
+        return FixedType(width, int_bits, self.signed, quant, overflow, sat_bits)
+
+    def __repr__(self) -> str:
+        return "ap_fixed" if self.signed else "ap_ufixed"
+
+
+class _StreamFactory:
+    def __getitem__(self, params: Any) -> StreamType:
+        params = params if isinstance(params, tuple) else (params,)
+        elem = params[0]
+        depth = params[1] if len(params) > 1 else 2
+        if not isinstance(elem, ScalarType) or not isinstance(depth, int) or depth < 1:
+            raise TypeError("stream takes [ScalarType] or [ScalarType, depth]")
+        return StreamType(elem, depth)
+
+
+ap_int = _IntFactory(True)
+ap_uint = _IntFactory(False)
+ap_fixed = _FixedFactory(True)
+ap_ufixed = _FixedFactory(False)
+stream = _StreamFactory()
+
+int8, int16, int32, int64 = (IntType(w, True) for w in (8, 16, 32, 64))
+uint8, uint16, uint32, uint64 = (IntType(w, False) for w in (8, 16, 32, 64))
+float32 = FloatType(32)
+float64 = FloatType(64)
+bool_ = BoolType()
+
+_ALIAS = re.compile(r"(u?)int([1-9][0-9]*)")
+
+
+def alias(name: str) -> IntType | None:
+    """`int9` -> ap_int[9], `uint12` -> ap_uint[12]; None when the name is not such an alias."""
+    match = _ALIAS.fullmatch(name)
+    if match is None or int(match.group(2)) > MAX_INT_WIDTH:
+        return None
+    return IntType(int(match.group(2)), match.group(1) == "")
+
+
+# --------------------------------------------------------------------------------------------------
+# result types, one place for every operator (ap_int_base.h / ap_fixed_base.h RType rules, and
+# Python's own rules where Python and C++ differ; docs/semantics.md has the table)
+
+
+def literal_int_type(value: int) -> IntType:
+    """The narrowest signed type holding an integer literal (keeps widths tight in hardware)."""
+    width = max(value.bit_length(), (-value - 1).bit_length()) + 1
+    return IntType(width, True)
+
+
+def int_union(a: IntType, b: IntType) -> IntType:
+    """The narrowest integer type holding every value of both."""
+    if a.signed == b.signed:
+        return IntType(max(a.width, b.width), a.signed)
+    width = max(a.width + (0 if a.signed else 1), b.width + (0 if b.signed else 1))
+    return IntType(width, True)
+
+
+def _grow(t: IntType, bits: int) -> IntType:
+    return IntType(min(t.width + bits, MAX_INT_WIDTH), t.signed)
+
+
+def int_binop_type(op: str, a: IntType, b: IntType) -> IntType:
+    """Exact result type of an integer operator (Python semantics, ap_int widths)."""
+    if op in ("add", "sub"):
+        joined = int_union(a, b)
+        result = _grow(joined, 1)
+        return IntType(result.width, True) if op == "sub" or result.signed else result
+    if op == "mul":
+        return IntType(min(a.width + b.width, MAX_INT_WIDTH), a.signed or b.signed)
+    if op == "floordiv":  # |q| <= |a|, plus one bit for MIN // -1
+        return IntType(min(a.width + (1 if b.signed else 0), MAX_INT_WIDTH), a.signed or b.signed)
+    if op == "mod":  # Python: the result has the divisor's sign and |r| < |b|
+        return b
+    if op in ("and", "or", "xor"):
+        return int_union(a, b)
+    if op in ("min", "max"):
+        return int_union(a, b)
+    raise KeyError(op)
+
+
+def fixed_of(t: ScalarType) -> FixedType:
+    """An integer or bool seen as a fixed-point type (for mixed int/fixed arithmetic)."""
+    if isinstance(t, FixedType):
+        return t
+    if isinstance(t, BoolType):
+        return FixedType(1, 1, False)
+    if isinstance(t, IntType):
+        return FixedType(t.width, t.width, t.signed)
+    raise TypeError(t)
+
+
+def fixed_binop_type(op: str, a: FixedType, b: FixedType) -> FixedType:
+    """Full-precision result of a fixed-point operator (ap_fixed_base.h)."""
+    fa, fb = a.frac_bits, b.frac_bits
+    signed = a.signed or b.signed
+    if op in ("add", "sub", "min", "max", "and", "or", "xor"):
+        grow = 0 if op in ("min", "max", "and", "or", "xor") else 1
+        int_bits = max(a.int_bits + (1 if b.signed and not a.signed else 0),
+                       b.int_bits + (1 if a.signed and not b.signed else 0)) + grow
+        frac = max(fa, fb)
+        return FixedType(min(int_bits + frac, MAX_INT_WIDTH), int_bits, signed or op == "sub")
+    if op == "mul":
+        return FixedType(min(a.width + b.width, MAX_INT_WIDTH), a.int_bits + b.int_bits, signed)
+    if op == "div":
+        sb = 1 if b.signed else 0
+        width = sb + a.width + max(fb, 0)
+        return FixedType(min(width, MAX_INT_WIDTH), sb + a.int_bits + fb, signed)
+    raise KeyError(op)
+
+
+def float_join(*types: ScalarType) -> FloatType:
+    """float64 if any side is float64, else float32 (ints convert to the float side's type)."""
+    bits = max(t.bits for t in types if isinstance(t, FloatType))
+    return FloatType(bits)
+
+
+def is_integral(t: HLSType) -> bool:
+    return isinstance(t, (IntType, BoolType))
+
+
+def as_int(t: ScalarType) -> IntType:
+    """bool behaves as uint1 in arithmetic, as in Python (True + True == 2)."""
+    return IntType(1, False) if isinstance(t, BoolType) else t  # type: ignore[return-value]
