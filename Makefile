@@ -13,7 +13,7 @@ $(STAMP): pyproject.toml
 	touch $(STAMP)
 
 demo: $(STAMP)
-	$(VENV)/bin/hls demo
+	$(VENV)/bin/hls demo examples
 
 test: $(STAMP)
 	$(PY) -m pytest -q -x tests

@@ -111,7 +111,7 @@ class FunctionEmitter:
     def inlinable(self, op: Op, block: Block) -> bool:
         if isinstance(op, ConstantOp):
             return True
-        if not (op.pure or isinstance(op, LoadOp)) or len(op.results) != 1:
+        if isinstance(op, RomOp) or not (op.pure or isinstance(op, LoadOp)) or len(op.results) != 1:
             return False
         uses = op.result.uses
         return len(uses) == 1 and uses[0].parent is block
@@ -158,6 +158,9 @@ class FunctionEmitter:
     def block(self, block: Block) -> None:
         for op in block.ops:
             if isinstance(op, ConstantOp):
+                continue
+            if isinstance(op, RomOp):
+                self.rom(op)
                 continue
             if self.inlinable(op, block):
                 self.pending[id(op.result)] = op
@@ -226,9 +229,14 @@ class FunctionEmitter:
     def for_op(self, op: ForOp) -> None:
         carried = []
         for arg, init, res in zip(op.carried, op.inits, op.results, strict=True):
-            name = self.namer.fresh(arg.name)
             ctype = ctype_of(arg.type)
-            self.line(f"{ctype.spelling} {name} = {self.assignable(self.use(init), arg.type).text};")
+            init_expr = self.use(init)
+            if len(init.uses) == 1 and init_expr.reads == {init_expr.text} and init_expr.ctype == ctype \
+                    and not isinstance(init.type, ArrayType):
+                name = init_expr.text  # the loop takes over a variable nothing else reads afterwards
+            else:
+                name = self.namer.fresh(arg.name)
+                self.line(f"{ctype.spelling} {name} = {self.assignable(init_expr, arg.type).text};")
             expr = Expr(name, PREC["primary"], ctype, reads=frozenset({name}))
             self.bind(arg, expr)
             self.bind(res, expr)

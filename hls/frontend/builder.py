@@ -249,6 +249,7 @@ class FunctionBuilder(ast.NodeVisitor):
             if is_kernel(target):
                 self.call_kernel(target, call, want_result=False)
                 return
+            self.expr(call)  # unsupported calls raise their own, more specific error
         if isinstance(call, ast.Constant) and isinstance(call.value, str):
             return  # a string used as a comment
         raise self.error("this expression statement has no effect in hardware; only directive and "

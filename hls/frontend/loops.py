@@ -7,7 +7,7 @@ import builtins
 from typing import TYPE_CHECKING
 
 from hls.errors import UnsupportedError
-from hls.frontend.scan import assigned_names
+from hls.frontend.scan import assigned_names, find_assignment
 from hls.frontend.source import try_static
 from hls.ir import ConstantOp, YieldOp
 from hls.types import BoolType, IntType, as_int, int_union, literal_int_type
@@ -28,7 +28,7 @@ def lower_for(b: FunctionBuilder, node: ast.For) -> None:
     assigned = assigned_names(node.body)
     if iv_name in assigned:
         raise b.error(f"assignment to the loop variable {iv_name!r} inside the loop; use another variable",
-                      node, UnsupportedError)
+                      find_assignment(node.body, iv_name) or node, UnsupportedError)
     if iv_name in b.env:
         raise b.error(f"loop variable {iv_name!r} reuses the name of a variable defined earlier; Python would "
                       "overwrite it, hardware would not: rename one", node.target, UnsupportedError)

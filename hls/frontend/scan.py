@@ -16,3 +16,16 @@ def assigned_names(stmts: list[ast.stmt]) -> set[str]:
             elif isinstance(node, ast.For) and isinstance(node.target, ast.Name):
                 names.add(node.target.id)
     return names
+
+
+def find_assignment(stmts: list[ast.stmt], name: str) -> ast.AST | None:
+    """The first statement binding `name` (to point an error at it)."""
+    for stmt in stmts:
+        for node in ast.walk(stmt):
+            if isinstance(node, (ast.Assign, ast.AugAssign, ast.AnnAssign)):
+                targets = node.targets if isinstance(node, ast.Assign) else [node.target]
+                if any(isinstance(t, ast.Name) and t.id == name for t in targets):
+                    return node
+            elif isinstance(node, ast.For) and isinstance(node.target, ast.Name) and node.target.id == name:
+                return node.target
+    return None

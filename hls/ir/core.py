@@ -84,6 +84,24 @@ class Block:
         op.drop_operands()
         op.parent = None
 
+    def insert_before(self, anchor: Op, op: Op) -> Op:
+        """Place `op` right before `anchor`: rewrites put new ops where the old one computed."""
+        return self.insert(self.ops.index(anchor), op)
+
+    def detach(self, op: Op) -> Op:
+        """Unlink `op` but keep its operands' use lists, for moving it into another block."""
+        self.ops.remove(op)
+        op.parent = None
+        return op
+
+    def erase_arg(self, index: int) -> None:
+        """Drop an unused argument (a dead loop-carried value); later arguments shift down."""
+        if self.args[index].uses:
+            raise VerifyError(f"block argument %{self.args[index].name or 'v'} is still used")
+        del self.args[index]
+        for i, arg in enumerate(self.args):
+            arg.index = i
+
     @property
     def terminator(self) -> Op | None:
         return self.ops[-1] if self.ops else None
@@ -133,6 +151,19 @@ class Op:
                 self.operands[i] = new
                 old.uses.remove(self)
                 new.uses.append(self)
+
+    def erase_operand(self, index: int) -> None:
+        """Drop one operand (e.g. the init or yield of a dead carried value), keeping use lists right."""
+        value = self.operands.pop(index)
+        value.uses.remove(self)
+
+    def erase_result(self, index: int) -> None:
+        """Drop an unused result; later results shift down."""
+        if self.results[index].uses:
+            raise self.fail(f"result {index} is still used")
+        del self.results[index]
+        for i, result in enumerate(self.results):
+            result.index = i
 
     def drop_operands(self) -> None:
         for value in self.operands:

@@ -1,0 +1,120 @@
+"""The `hls` command: emit, csim, demo. Exit 0 on success, 1 on a verification mismatch, 2 on bad input."""
+
+from __future__ import annotations
+
+import argparse
+import importlib.util
+import sys
+import time
+from pathlib import Path
+from typing import Any
+
+from hls.errors import HLSError, VerificationError
+
+
+class BadTarget(Exception):
+    """The FILE.py:kernel argument does not name a kernel."""
+
+
+def load_module(path: Path) -> Any:
+    if not path.is_file():
+        raise BadTarget(f"no such file: {path}")
+    name = f"hls_user_{abs(hash(str(path.resolve())))}"
+    spec = importlib.util.spec_from_file_location(name, path)
+    if spec is None or spec.loader is None:
+        raise BadTarget(f"cannot import {path}")
+    module = importlib.util.module_from_spec(spec)
+    sys.modules[name] = module
+    try:
+        spec.loader.exec_module(module)
+    except HLSError:
+        raise
+    except Exception as exc:
+        raise BadTarget(f"importing {path} failed: {type(exc).__name__}: {exc}") from None
+    return module
+
+
+def load_kernel(target: str) -> Any:
+    from hls.kernel import Kernel
+
+    file, sep, name = target.rpartition(":")
+    if not sep or not file or not name:
+        raise BadTarget(f"expected FILE.py:kernel, got {target!r}")
+    module = load_module(Path(file))
+    obj = getattr(module, name, None)
+    if not isinstance(obj, Kernel):
+        raise BadTarget(f"{file} has no @hls.kernel named {name!r}")
+    return obj
+
+
+def cmd_emit(args: argparse.Namespace) -> int:
+    k = load_kernel(args.target)
+    print(k.ir if args.ir else k.cpp, end="")
+    return 0
+
+
+def cmd_csim(args: argparse.Namespace) -> int:
+    k = load_kernel(args.target)
+    result = k.verify(seed=args.seed)
+    print(f"{k.__name__}: csim matches the golden model on {', '.join(result['compared'])} (seed {args.seed})")
+    return 0
+
+
+def cmd_demo(args: argparse.Namespace) -> int:
+    folder = Path(args.dir)
+    files = sorted(p for p in folder.glob("*.py") if not p.name.startswith("_"))
+    if not files:
+        raise BadTarget(f"no examples in {folder}")
+    failures = 0
+    for path in files:
+        module = load_module(path)
+        k = getattr(module, "KERNEL", None)
+        if k is None:
+            continue
+        start = time.perf_counter()
+        pragmas = sorted({line.strip().split()[2] for line in k.cpp.splitlines()
+                          if line.strip().startswith("#pragma HLS")})
+        try:
+            result = k.verify(seed=args.seed)
+            status = f"csim == golden on {', '.join(result['compared'])}"
+        except VerificationError as exc:
+            failures += 1
+            status = f"MISMATCH {exc}"
+        elapsed = time.perf_counter() - start
+        print(f"{path.name:18} {k.__name__:12} {len(k.cpp.splitlines()):4} lines of C++, pragmas "
+              f"[{', '.join(pragmas)}]; {status} ({elapsed:.2f} s)")
+    return 1 if failures else 0
+
+
+def parser() -> argparse.ArgumentParser:
+    p = argparse.ArgumentParser(prog="hls", description="Typed Python kernels to Vitis HLS C++.")
+    sub = p.add_subparsers(dest="command", required=True)
+    emit = sub.add_parser("emit", help="print the generated C++ (or --ir) of FILE.py:kernel")
+    emit.add_argument("target", help="FILE.py:kernel")
+    emit.add_argument("--ir", action="store_true", help="print the SSA IR instead of C++")
+    emit.set_defaults(func=cmd_emit)
+    csim = sub.add_parser("csim", help="compile the C++ with g++ and check it against the golden model")
+    csim.add_argument("target", help="FILE.py:kernel")
+    csim.add_argument("--seed", type=int, default=0, help="seed of the random inputs")
+    csim.set_defaults(func=cmd_csim)
+    demo = sub.add_parser("demo", help="run every example end to end")
+    demo.add_argument("dir", nargs="?", default="examples", help="folder of example kernels")
+    demo.add_argument("--seed", type=int, default=0)
+    demo.set_defaults(func=cmd_demo)
+    return p
+
+
+def main(argv: list[str] | None = None) -> int:
+    args = parser().parse_args(argv)
+    try:
+        return args.func(args)
+    except VerificationError as exc:
+        print(f"hls: verification failed: {exc}", file=sys.stderr)
+        return 1
+    except (HLSError, BadTarget) as exc:
+        print(f"hls: {exc}", file=sys.stderr)
+        return 2
+
+
+if __name__ == "__main__":
+    sys.exit(main())

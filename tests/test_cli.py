@@ -1,0 +1,56 @@
+"""The `hls` command through a subprocess: exit codes and one clean line on stderr for bad input."""
+
+import subprocess
+import sys
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def hls(*args):
+    return subprocess.run([sys.executable, "-m", "hls.cli", *args], capture_output=True, text=True, cwd=ROOT)
+
+
+def test_emit_prints_cpp():
+    result = hls("emit", "examples/gemm.py:gemm")
+    assert result.returncode == 0
+    assert "#pragma HLS pipeline II=1" in result.stdout
+
+
+def test_emit_ir():
+    result = hls("emit", "--ir", "examples/dot.py:dot")
+    assert result.returncode == 0 and result.stdout.startswith("func @dot(")
+
+
+def test_csim_ok():
+    result = hls("csim", "examples/vadd.py:vadd")
+    assert result.returncode == 0, result.stderr
+    assert "matches the golden model" in result.stdout
+
+
+def test_missing_file():
+    result = hls("emit", "missing.py:k")
+    assert result.returncode == 2
+    assert result.stderr.strip().splitlines() == ["hls: no such file: missing.py"]
+
+
+def test_not_a_kernel():
+    result = hls("csim", "examples/dot.py:not_a_kernel")
+    assert result.returncode == 2
+    assert len(result.stderr.strip().splitlines()) == 1 and "no @hls.kernel named" in result.stderr
+
+
+def test_bad_kernel_reports_location():
+    result = hls("emit", "tests/bad_kernels.py:while_loop")
+    assert result.returncode == 2
+    assert "bad_kernels.py:" in result.stderr and "Traceback" not in result.stderr
+
+
+def test_verification_mismatch_exit_code(tmp_path):
+    src = tmp_path / "k.py"
+    src.write_text(
+        "import hls\n\n\n@hls.kernel\ndef k(a: hls.int32[4]):\n    for i in range(4):\n        a[i] = a[i] // 2\n")
+    # a golden model that disagrees on purpose is passed through the API, not the CLI; here the
+    # kernel itself verifies, so exit 0
+    result = hls("csim", f"{src}:k")
+    assert result.returncode == 0, result.stderr

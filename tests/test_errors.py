@@ -1,0 +1,69 @@
+"""Bad kernels: each raises the right HLSError subclass, says what to do, and points at file:line:col."""
+
+import re
+from pathlib import Path
+
+import pytest
+
+import hls
+from tests import bad_kernels
+
+SOURCE = Path(bad_kernels.__file__).read_text().splitlines()
+
+
+def marked_line(name: str) -> int:
+    for number, text in enumerate(SOURCE, start=1):
+        if re.search(rf"# E {name}\b", text):
+            return number
+    raise AssertionError(name)
+
+
+def col_of(name: str, token: str) -> int:
+    return SOURCE[marked_line(name) - 1].index(token) + 1
+
+
+CASES = [
+    # name, exception, message fragment, token the caret must start at
+    ("while_loop", hls.UnsupportedError, "use `for i in range(N)`", "while"),
+    ("calls_python", hls.UnsupportedError, "call to 'helper' is not supported", "helper"),
+    ("uses_print", hls.UnsupportedError, "print has no hardware meaning", "print"),
+    ("missing_annotation", hls.HLSTypeError, "argument 'a' needs a type annotation", "a, b"),
+    ("python_int_annotation", hls.HLSTypeError, "Python `int` has no fixed width", "int)"),
+    ("index_out_of_bounds", hls.HLSTypeError, "index 8 is out of bounds for dimension 0 of size 8", "8]"),
+    ("wrong_rank", hls.HLSTypeError, "indexed with 1 indices; index every dimension", "a[1]"),
+    ("assigns_loop_var", hls.UnsupportedError, "assignment to the loop variable 'i'", "i ="),
+    ("float_into_int", hls.HLSTypeError, "convert explicitly, e.g. hls.int32(x)", "a[0] = x"),
+    ("pipeline_ii_zero", hls.HLSTypeError, "ii must be a positive integer, got 0", "hls.pipeline"),
+    ("partition_factor_too_big", hls.HLSTypeError, "factor 16 exceeds the dimension size 8", "hls.array"),
+    ("partition_non_array", hls.HLSTypeError, "needs an array variable", "n,"),
+    ("uses_lambda", hls.UnsupportedError, "lambdas are not supported", "lambda"),
+    ("list_comprehension", hls.UnsupportedError, "list comprehensions are not supported", "[a[i]"),
+    ("iterates_array", hls.UnsupportedError, "loops must iterate over range(...)", "a:"),
+    ("writes_rom", hls.HLSTypeError, "read-only", "ROM[0] ="),
+    ("recursive", hls.UnsupportedError, "hardware has no call stack", "recursive(a"),
+    ("sub_wrong_shape", hls.HLSTypeError, "argument 'a' of 'takes_eight' must be int32[8]", "a, buf"),
+    ("unknown_type", hls.HLSTypeError, "'hls.float16' does not exist", "hls.float16"),
+    ("uses_try", hls.UnsupportedError, "`try` has no hardware meaning", "try"),
+]
+
+
+@pytest.mark.parametrize("name,exc,fragment,token", CASES, ids=[c[0] for c in CASES])
+def test_bad_kernel(name, exc, fragment, token):
+    kernel = getattr(bad_kernels, name)
+    with pytest.raises(exc) as info:
+        kernel.compile()
+    err = info.value
+    assert fragment in err.message
+    assert err.loc is not None
+    assert err.loc.file == bad_kernels.__file__
+    assert (err.loc.line, err.loc.col + 1) == (marked_line(name), col_of(name, token))
+    text = str(err)
+    assert text.startswith(f"{bad_kernels.__file__}:{marked_line(name)}:{col_of(name, token)}: ")
+    assert SOURCE[marked_line(name) - 1].strip() in text  # the source line is shown
+    assert "^" in text
+    assert "hls/frontend" not in text and "Traceback" not in text
+
+
+def test_calling_a_bad_kernel_raises_the_same_error():
+    with pytest.raises(hls.UnsupportedError):
+        bad_kernels.while_loop(__import__("numpy").zeros(8, dtype="int32"))
