@@ -12,9 +12,17 @@ from hls.directives import (
     pipeline,
     unroll,
 )
-from hls.errors import CompileError, HLSError, HLSTypeError, SimulationError, UnsupportedError, VerificationError
+from hls.errors import (
+    CompileError,
+    HLSError,
+    HLSTypeError,
+    SimulationError,
+    UnsupportedError,
+    VerificationError,
+)
 from hls.kernel import Kernel, kernel
 from hls.runtime import zeros
+from hls.types import alias as _alias
 from hls.types import (
     ap_fixed,
     ap_int,
@@ -33,7 +41,6 @@ from hls.types import (
     uint32,
     uint64,
 )
-from hls.types import alias as _alias
 
 __version__ = "0.1.0"
 

@@ -280,7 +280,7 @@ def wrap_array(values: np.ndarray, t: IntType) -> np.ndarray:
         else:
             values = np.array([int(v) for v in values.ravel()], dtype=object).reshape(values.shape)
     dtype = t.storage_dtype
-    if dtype == object or values.dtype == object:
+    if dtype.kind == "O" or values.dtype.kind == "O":
         flat = [wrap_int(int(v), t.width, t.signed) for v in values.ravel()]
         return np.array(flat, dtype=dtype).reshape(values.shape)
     if values.dtype.kind == "b":

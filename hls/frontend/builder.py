@@ -23,7 +23,6 @@ from hls.ir import (
     Block,
     CallOp,
     ConstantOp,
-    DirectiveOp,
     ForOp,
     Function,
     IfOp,
@@ -35,17 +34,14 @@ from hls.ir import (
     Value,
     YieldOp,
 )
-from hls.ir.core import Op, Region
+from hls.ir.core import Op
 from hls.types import (
     ArrayType,
     BoolType,
-    FixedType,
     FloatType,
     HLSType,
     IntType,
     ScalarType,
-    int_union,
-    literal_int_type,
 )
 
 BINOPS = {ast.Add: "add", ast.Sub: "sub", ast.Mult: "mul", ast.Div: "div", ast.FloorDiv: "floordiv",

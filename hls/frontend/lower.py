@@ -85,7 +85,10 @@ class Lowering:
             return value
         if kind_of(value.type) == "other":
             raise HLSTypeError(f"{value.type} cannot be used as a condition", loc)
-        zero = self.constant(0, loc) if not isinstance(value.type, FloatType) else self.float_const(0.0, value.type, loc)
+        if isinstance(value.type, FloatType):
+            zero = self.float_const(0.0, value.type, loc)
+        else:
+            zero = self.constant(0, loc)
         return self.compare("ne", value, zero, loc)
 
     def constant(self, value: int | bool, loc: Loc | None) -> Value:
