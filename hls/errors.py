@@ -80,3 +80,11 @@ class VerificationError(HLSError):
 
 class SimulationError(HLSError):
     """Bad arguments to csim/verify, caught before any native code runs."""
+
+
+class OverflowReport(HLSError):
+    """Python mode wrapped or saturated a declared value while strict overflow checking was on."""
+
+
+class OverflowWarning(UserWarning):
+    """Python mode wrapped or saturated a declared value (usually a bug; explicit casts are silent)."""

@@ -5,6 +5,7 @@ from __future__ import annotations
 import functools
 import inspect
 import os
+import warnings
 from dataclasses import dataclass
 from typing import Any
 
@@ -12,7 +13,7 @@ import numpy as np
 
 from hls import runtime
 from hls.backend.render import CppDesign, emit_module
-from hls.errors import HLSError, SimulationError
+from hls.errors import HLSError, OverflowReport, OverflowWarning, SimulationError
 from hls.frontend.build import build_module
 from hls.frontend.golden import make_golden
 from hls.ir import Module, print_module, verify_module
@@ -97,15 +98,20 @@ class Kernel:
         return [random_value(t, rng) for t in self.compile().arg_types]
 
     def verify(self, *args: Any, golden: Any = None, rtol: float = 1e-5, atol: float = 1e-6,
-               seed: int = 0) -> dict[str, Any]:
-        """Golden model and csim on copies of the same inputs; every output compared."""
+               seed: int = 0, strict_overflow: bool | None = None) -> dict[str, Any]:
+        """Golden model and csim on copies of the same inputs; every output compared.
+
+        Wraps and saturations of declared values in the golden model are reported once per source
+        line as an `hls.OverflowWarning` (an `hls.OverflowReport` error when strict).
+        """
         from hls.sim.verify import compare
 
         compiled = self.compile()
         inputs = list(args) if args else self.random_inputs(seed)
         golden_args = [a.copy() if isinstance(a, np.ndarray) else a for a in inputs]
         csim_args = [a.copy() if isinstance(a, np.ndarray) else a for a in inputs]
-        expected = (golden or self)(*golden_args)
+        expected, overflows = self.run_recording_overflows(golden or self, golden_args)
+        report_overflows(overflows, STRICT_OVERFLOW[0] if strict_overflow is None else strict_overflow)
         actual = self.csim(*csim_args)
         compared = []
         for name, t, g, c in zip(compiled.arg_names, compiled.arg_types, golden_args, csim_args, strict=True):
@@ -115,7 +121,35 @@ class Kernel:
         if compiled.return_type is not None:
             compare("return value", compiled.return_type, expected, actual, rtol, atol)
             compared.append("return")
-        return {"compared": compared, "inputs": inputs, "outputs": golden_args, "return": expected}
+        return {"compared": compared, "inputs": inputs, "outputs": golden_args, "return": expected,
+                "overflows": overflows}
+
+    @staticmethod
+    def run_recording_overflows(golden: Any, args: list[Any]) -> tuple[Any, dict[str, Any]]:
+        log = runtime.OVERFLOWS
+        saved_events, saved_enabled = log.events, log.enabled
+        log.events, log.enabled = {}, True
+        try:
+            return golden(*args), log.events
+        finally:
+            log.events, log.enabled = saved_events, saved_enabled
+
+
+STRICT_OVERFLOW = [False]
+
+
+def strict_overflow(enabled: bool = True) -> None:
+    """Make every wrap or saturation of a declared value in `verify()` an error (not a warning)."""
+    STRICT_OVERFLOW[0] = enabled
+
+
+def report_overflows(events: dict[str, Any], strict: bool) -> None:
+    for site, (t, before, after) in events.items():
+        message = f"{site}: {before} does not fit {t} and became {after}; write an explicit conversion " \
+                  f"(hls.{t}(...)) if the wrap is intended"
+        if strict:
+            raise OverflowReport(message)
+        warnings.warn(message, OverflowWarning, stacklevel=3)
 
 
 def golden_arg(name: str, t: HLSType, value: Any) -> Any:

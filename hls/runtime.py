@@ -7,6 +7,7 @@ Python's negative wrap-around, because the C++ has none.
 
 from __future__ import annotations
 
+import sys
 from fractions import Fraction
 from typing import Any
 
@@ -100,7 +101,12 @@ def zeros(shape: Any, dtype: ScalarType) -> ArrayView:
 
 
 class OverflowLog:
-    """Collects wraps/saturations of declared values in Python mode: (site, type, example value)."""
+    """Wraps and saturations of declared values seen in Python mode, first example per source line.
+
+    Recording is on while `Kernel.verify` runs the golden model; explicit type calls
+    (`hls.uint32(h * 1103515245)`) never reach it, only implicit conversions at assignments,
+    array stores and returns do.
+    """
 
     def __init__(self) -> None:
         self.events: dict[str, tuple[ScalarType, Any, Any]] = {}
@@ -113,16 +119,28 @@ class OverflowLog:
 OVERFLOWS = OverflowLog()
 
 
+def overflowed(t: ScalarType, value: Any, result: Any) -> bool:
+    """True when the conversion changed the value beyond quantization (a wrap or a saturation)."""
+    if isinstance(value, (float, np.floating)) or isinstance(t, (FloatType, BoolType)):
+        return False
+    exact = exact_value(value)
+    if isinstance(t, IntType):
+        return exact != result
+    if isinstance(t, FixedType):
+        return not t.min <= exact < t.max + t.lsb
+    return False
+
+
 def cast(t: ScalarType, value: Any, site: str | None = None) -> Any:
     """Assignment semantics of `t` for one Python-mode value."""
     if isinstance(value, ArrayView):
         raise TypeError("an array cannot be converted to a scalar type")
     result = t.convert(value)
-    if site is not None and OVERFLOWS.enabled and isinstance(t, (IntType, FixedType)):
-        exact = exact_value(value) if not isinstance(value, (float, np.floating)) else None
-        if exact is not None and result != exact and not (isinstance(t, FixedType) and abs(exact) <= t.max
-                                                          and exact >= t.min):
-            OVERFLOWS.record(site, t, value, result)
+    if OVERFLOWS.enabled and overflowed(t, value, result):
+        if site is None:
+            frame = sys._getframe(2)
+            site = f"{frame.f_code.co_filename}:{frame.f_lineno}"
+        OVERFLOWS.record(site, t, value, result)
     return result
 
 

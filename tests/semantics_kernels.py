@@ -62,3 +62,14 @@ def declared_local_wraps(a: hls.int8[64], out: hls.int8[64]):
         acc: hls.int8 = a[i]
         acc += 100
         out[i] = acc
+
+
+@hls.kernel
+def overflowing(a: hls.int16[8], out: hls.int8[8]) -> hls.int8:
+    total: hls.int8 = 0
+    for i in range(8):
+        out[i] = a[i] * 2
+        total += a[i]
+        h = hls.uint8(a[i] * 1103515245 + 12345)
+        out[i] = out[i] + h - h
+    return total

@@ -1,6 +1,7 @@
 """Python meaning == C++ meaning, on inputs chosen to hit the traps in PITFALLS.md."""
 
 import numpy as np
+import pytest
 
 import hls
 from tests import semantics_kernels as sk
@@ -87,3 +88,26 @@ def test_declared_local_wraps_on_update():
     sk.declared_local_wraps.verify(a, out)
     sk.declared_local_wraps(a, out)
     assert out[0] == -56
+
+
+def test_overflow_reported_once_per_line_and_strict_mode():
+    import re
+    import warnings
+    from pathlib import Path
+
+    a = np.full(8, 100, dtype=np.int16)
+    out = np.zeros(8, np.int8)
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        result = sk.overflowing.verify(a, out)
+    lines = Path(sk.__file__).read_text().splitlines()
+    store_line = next(i for i, t in enumerate(lines, 1) if "out[i] = a[i] * 2" in t)
+    acc_line = next(i for i, t in enumerate(lines, 1) if "total += a[i]" in t)
+    sites = sorted(int(re.search(r":(\d+)$", s).group(1)) for s in result["overflows"])
+    assert sites == [store_line, acc_line]  # the explicit hls.uint8(...) wrap is not reported
+    assert len([w for w in caught if issubclass(w.category, hls.OverflowWarning)]) == 2
+    assert "does not fit int8" in str(caught[0].message)
+    with pytest.raises(hls.OverflowReport):
+        sk.overflowing.verify(a, out, strict_overflow=True)
+    small = np.ones(8, dtype=np.int16)
+    assert sk.overflowing.verify(small, out, strict_overflow=True)["overflows"] == {}

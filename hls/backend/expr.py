@@ -95,7 +95,7 @@ def binary_expr(op: BinaryOp, a: Expr, b: Expr) -> Expr:
         helper = "hls_floordiv" if kind == "floordiv" else "hls_floormod"
         if not ir_int(ta).signed and not ir_int(tb).signed:
             sym = "/" if kind == "floordiv" else "%"
-            return combine(f"{a.at(PREC['mul'])} {sym} {b.at(PREC['mul'] + 1)}", "mul", ctype, a, b)
+            return combine(f"{a.at(PREC['mul'])} {sym} {b.at(PREC['mul'] + 1)}", "mul", actual_type(a, b, result), a, b)
         return combine(f"{helper}<{wide.spelling}>({a.text}, {b.text})", "primary", wide, a, b)
     if kind in ("shl", "shr"):
         return shift_expr(op, a, b)
@@ -108,10 +108,18 @@ def binary_expr(op: BinaryOp, a: Expr, b: Expr) -> Expr:
         if not (p is not None and int_range_ok(p, ir_int(ta)) and int_range_ok(p, ir_int(tb))):
             a, b = cast_to(a, wide), cast_to(b, wide)
         sym, prec = BIN_C[kind]
-        return combine(f"{a.at(PREC[prec])} {sym} {b.at(PREC[prec] + 1)}", prec, ctype, a, b)
+        return combine(f"{a.at(PREC[prec])} {sym} {b.at(PREC[prec] + 1)}", prec, actual_type(a, b, result), a, b)
     a, b = exact_operands(a, b, ta, tb, result)
     sym, prec = BIN_C[kind]
-    return combine(f"{a.at(PREC[prec])} {sym} {b.at(PREC[prec] + 1)}", prec, ctype, a, b)
+    return combine(f"{a.at(PREC[prec])} {sym} {b.at(PREC[prec] + 1)}", prec, actual_type(a, b, result), a, b)
+
+
+def actual_type(a: Expr, b: Expr | None, result: IntType) -> CType:
+    """The type C++ itself gives `a op b`: promoted natives, or an ap type when one is involved."""
+    p = promote(a.ctype, b.ctype if b is not None else None)
+    if p is not None:
+        return p
+    return CType("ap", result.width, result.signed)
 
 
 def minmax_expr(kind: str, a: Expr, b: Expr, ctype: CType) -> Expr:
@@ -129,7 +137,7 @@ def shift_expr(op: BinaryOp, a: Expr, b: Expr) -> Expr:
     if isinstance(count, ConstantOp):
         n = count.value
         if op.kind == "shr" and a.ctype.kind == "native" and n < max(a.ctype.width, 32):
-            return combine(f"{a.at(PREC['shift'])} >> {n}", "shift", a.ctype, a)
+            return combine(f"{a.at(PREC['shift'])} >> {n}", "shift", promote(a.ctype), a)
         wide = CType("ap", result.width, result.signed) if op.kind == "shl" else CType("ap", lhs_type.width,
                                                                                         lhs_type.signed)
         a = cast_to(a, wide)
@@ -171,7 +179,8 @@ def unary_expr(op: UnaryOp, a: Expr) -> Expr:
             a = cast_to(a, exact_ctype(result))
     else:
         a = cast_to(a, ctype)
-    return combine(f"{sym}{a.at(PREC['unary'])}", "unary", a.ctype if op.kind == "neg" else ctype, a)
+    actual = promote(a.ctype) or a.ctype
+    return combine(f"{sym}{a.at(PREC['unary'])}", "unary", actual, a)
 
 
 def cast_expr(op: CastOp, a: Expr) -> Expr:
@@ -233,15 +242,13 @@ def int_literal(value: int, t: IntType) -> Expr:
 
 
 def float_literal(value: float, bits: int) -> str:
-    if bits == 32:
-        text = np.format_float_scientific(np.float32(value), unique=True, trim="-", exp_digits=1)
-        mantissa, _, exp = text.partition("e")
-        if "." not in mantissa:
-            mantissa += ".0"
-        text = mantissa + (f"e{int(exp)}" if exp and int(exp) != 0 else "")
-        return text + "f"
-    text = repr(float(value))
-    return text if any(c in text for c in ".en") else text + ".0"
+    """The shortest text that reads back as exactly this float32/float64 value (with `f` for float32)."""
+    scalar = np.float32(value) if bits == 32 else np.float64(value)
+    if scalar == 0 or 1e-4 <= abs(scalar) < 1e7:
+        text = np.format_float_positional(scalar, unique=True, trim="0")
+    else:
+        text = np.format_float_scientific(scalar, unique=True, trim="0")
+    return text + ("f" if bits == 32 else "")
 
 
 def pure_expr(op: Op, args: list[Expr]) -> Expr:

@@ -1,0 +1,82 @@
+"""Each construct: the golden model and the C++ agree (verify) on chosen and random inputs."""
+
+import numpy as np
+import pytest
+
+import hls
+from tests import frontend_kernels as fk
+
+RNG = np.random.default_rng(11)
+
+
+def test_branches_with_elif():
+    a = RNG.integers(-300, 300, 32).astype(np.int32)
+    a[:3] = [101, -101, 5]
+    out = np.zeros(32, np.int32)
+    fk.branches.verify(a, out)
+    fk.branches(a, out)
+    assert out[:3].tolist() == [100, -100, 10]
+    assert "} else {" in fk.branches.cpp
+
+
+def test_logic_and_chained_comparisons():
+    a = RNG.integers(-50, 150, 32).astype(np.int16)
+    b = RNG.integers(-2, 3, 32).astype(np.int16)
+    fk.logic.verify(a, b, np.zeros(32, np.bool_))
+
+
+def test_ternary_min_max_abs_mixed_types():
+    fk.ternary_minmax.verify()
+
+
+def test_math_functions_float32_overloads():
+    x = RNG.uniform(-2, 2, 16).astype(np.float32)
+    fk.math_funcs.verify(x, np.zeros(16, np.float32), np.zeros(16, np.float64), rtol=1e-5, atol=1e-5)
+    cpp = fk.math_funcs.cpp
+    assert "std::sqrt(" in cpp and "double" in cpp
+    assert "0.5f" in cpp.replace("5.0e-1f", "0.5f")
+
+
+def test_argument_bounds_and_negative_steps():
+    a = np.zeros(64, np.int32)
+    fk.bounds_and_steps.verify(a, 50, 4)
+    fk.bounds_and_steps(a, 50, 4)
+    assert a[4] == 4 and a[7] == 7 and a[5] == 0
+    assert "j -= 2" in fk.bounds_and_steps.cpp
+
+
+def test_augmented_assignment_wraps_to_the_local_type():
+    fk.augmented.verify()
+
+
+def test_values_carried_through_if_inside_loop():
+    a = RNG.integers(-1000, 1000, 32).astype(np.int32)
+    result = fk.nested_if_in_loop_carry.verify(a)
+    assert result["return"] == fk.nested_if_in_loop_carry(a)
+
+
+def test_verify_names_the_first_mismatch():
+    def wrong_golden(a, out):
+        out[:] = 0
+        out[3] = 1
+
+    a = np.arange(32, dtype=np.int32)
+    with pytest.raises(hls.VerificationError) as info:
+        fk.branches.verify(a, np.zeros(32, np.int32), golden=wrong_golden)
+    assert "out[1]" in str(info.value) and "golden 0 but csim 2" in str(info.value)
+
+
+def test_csim_rejects_bad_arguments_before_native_code():
+    a = np.zeros(32, np.int32)
+    with pytest.raises(hls.SimulationError, match="takes 2 arguments"):
+        fk.branches.csim(a)
+    with pytest.raises(hls.SimulationError, match="shape"):
+        fk.branches.csim(np.zeros(31, np.int32), a)
+    with pytest.raises(hls.SimulationError, match="dtype"):
+        fk.branches.csim(np.zeros(32, np.int64), a)
+    with pytest.raises(hls.SimulationError, match="C-contiguous"):
+        fk.branches.csim(np.zeros(64, np.int32)[::2], a)
+    ro = np.zeros(32, np.int32)
+    ro.flags.writeable = False
+    with pytest.raises(hls.SimulationError, match="read-only"):
+        fk.branches.csim(a, ro)
