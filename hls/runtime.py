@@ -144,8 +144,18 @@ def cast(t: ScalarType, value: Any, site: str | None = None) -> Any:
     return result
 
 
-def f64(value: Any) -> np.float64:
-    return np.float64(value)
+def convert(t: ScalarType, value: Any) -> Any:
+    """A value in the type the hardware computes it in (never an overflow: the type holds it)."""
+    return t.convert(value)
+
+
+def truediv(a: Any, b: Any) -> np.float64:
+    """Integer `/` as the hardware computes it: both operands rounded to float64, then divided.
+
+    (Python divides the exact integers; the two differ only beyond 2**53.)
+    """
+    with np.errstate(divide="ignore", invalid="ignore"):
+        return np.float64(a) / np.float64(b)
 
 
 def shl(value: int, count: int, t: IntType) -> int:

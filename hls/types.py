@@ -242,8 +242,10 @@ def to_exact_int(value: Any) -> int:
     if isinstance(value, (int, np.integer)):
         return int(value)
     if isinstance(value, (float, np.floating)):
-        if not math.isfinite(float(value)):
-            raise ValueError(f"cannot convert {value} to an integer")
+        if not math.isfinite(float(value)) or abs(float(value)) >= 2.0**63:
+            # the C++ conversion goes through int64_t; beyond that it is undefined behaviour
+            raise ValueError(f"cannot convert {value} to an integer type: float-to-integer conversion is "
+                             "defined for |x| < 2**63 only")
         return int(value)
     if isinstance(value, Fraction):
         return int(value)  # truncates toward zero, as ap_fixed::to_int
@@ -275,10 +277,9 @@ def wrap_array(values: np.ndarray, t: IntType) -> np.ndarray:
         if not np.all(np.isfinite(values)):
             raise ValueError(f"cannot convert non-finite values to {t}")
         values = np.trunc(values)
-        if np.all(np.abs(values) < 2.0**62):
-            values = values.astype(np.int64)
-        else:
-            values = np.array([int(v) for v in values.ravel()], dtype=object).reshape(values.shape)
+        if not np.all(np.abs(values) < 2.0**63):
+            raise ValueError(f"cannot convert values beyond 2**63 to {t}: undefined in C++")
+        values = values.astype(np.int64)
     dtype = t.storage_dtype
     if dtype.kind == "O" or values.dtype.kind == "O":
         flat = [wrap_int(int(v), t.width, t.signed) for v in values.ravel()]

@@ -49,6 +49,11 @@ def cast_to(e: Expr, target: CType) -> Expr:
     if e.ctype == target:
         return e
     if target.kind in ("native", "float", "bool"):
+        if e.ctype.kind == "ap" and e.ctype.width > 64 and target.kind == "float":
+            # a C cast goes through 64 bits and to_double() is wrong above 2**63: round in a helper
+            w = e.ctype.width + 1
+            wide = combine(f"hls_wide_to_double<{w}>(ap_int<{w}>({e.text}))", "primary", CType("float", 64), e)
+            return wide if target.width == 64 else cast_to(wide, target)
         if e.ctype.kind == "fixed" and target.kind == "float":
             method = "to_float" if target.width == 32 else "to_double"
             return combine(f"{e.at(PREC['primary'])}.{method}()", "primary", target, e)
@@ -91,11 +96,12 @@ def binary_expr(op: BinaryOp, a: Expr, b: Expr) -> Expr:
         sym, prec = BIN_C[kind]
         return combine(f"{a.at(PREC[prec])} {sym} {b.at(PREC[prec] + 1)}", prec, ctype, a, b)
     if kind in ("floordiv", "mod"):
-        wide = exact_ctype(int_union(result, int_union(ir_int(ta), ir_int(tb))))
-        helper = "hls_floordiv" if kind == "floordiv" else "hls_floormod"
-        if not ir_int(ta).signed and not ir_int(tb).signed:
-            sym = "/" if kind == "floordiv" else "%"
-            return combine(f"{a.at(PREC['mul'])} {sym} {b.at(PREC['mul'] + 1)}", "mul", actual_type(a, b, result), a, b)
+        joined = int_union(result, int_union(ir_int(ta), ir_int(tb)))
+        if joined.signed:  # one more bit, so MIN / -1 and MIN % -1 cannot overflow (x86 traps on them)
+            joined = IntType(joined.width + 1, True)
+        wide = exact_ctype(joined)
+        helper = {("floordiv", True): "hls_floordiv", ("mod", True): "hls_floormod",
+                  ("floordiv", False): "hls_div", ("mod", False): "hls_mod"}[kind, joined.signed]
         return combine(f"{helper}<{wide.spelling}>({a.text}, {b.text})", "primary", wide, a, b)
     if kind in ("shl", "shr"):
         return shift_expr(op, a, b)

@@ -17,7 +17,7 @@ from hls.errors import HLSTypeError
 from hls.ir import DirectiveOp, Module
 from hls.types import ArrayType, BoolType, FixedType, FloatType, IntType
 
-HELPER_ORDER = ("hls_floordiv", "hls_floormod", "hls_abs", "hls_min", "hls_max")
+HELPER_ORDER = ("hls_floordiv", "hls_floormod", "hls_div", "hls_mod", "hls_abs", "hls_min", "hls_max", "hls_wide_to_double")
 
 
 @lru_cache(maxsize=1)
@@ -76,8 +76,9 @@ def emit_module(module: Module, origin: str = "") -> CppDesign:
     header_name = f"{top_c}.h"
     top_emitted = emitted[-1]
     needs_fixed = any(_uses_fixed(f) for f in module.functions.values())
+    divides = bool(helpers & {"hls_floordiv", "hls_floormod", "hls_div", "hls_mod"})
     header = render_template("kernel.h.j2", guard=f"HLS_{top_c.upper()}_H", prototype=top_emitted.signature,
-                             fixed=needs_fixed)
+                             fixed=needs_fixed, divides=divides)
     kernel_cpp = render_template("kernel.cpp.j2", header=header_name, origin=origin,
                                  helpers=[h for h in HELPER_ORDER if h in helpers],
                                  functions=[{"signature": ("static " if e is not top_emitted else "") + e.signature,
@@ -86,7 +87,7 @@ def emit_module(module: Module, origin: str = "") -> CppDesign:
     ret_storage = storage_ctype(top.return_type) if top.return_type is not None else None
     bridge = render_template("bridge.cpp.j2", header=header_name, top=top_c, ports=ports,
                              ret_type=spelling(top.return_type) if top.return_type is not None else None,
-                             ret_storage=ret_storage, ret_kind=_kind(top.return_type))
+                             ret_storage=ret_storage, ret_kind=_kind(top.return_type), divides=divides)
     return CppDesign(top_c, header_name, kernel_cpp, header, bridge, ports, top.return_type, ret_storage)
 
 

@@ -104,6 +104,7 @@ class GoldenInfo:
     int_true_div: set[int] = field(default_factory=set)
     var_shl: dict[int, IntType] = field(default_factory=dict)
     math_calls: dict[int, tuple[str, FloatType]] = field(default_factory=dict)
+    value_types: dict[int, ScalarType] = field(default_factory=dict)  # results Python would leave untyped
     return_type: ScalarType | None = None
     arg_types: list[HLSType] = field(default_factory=list)
     arg_names: list[str] = field(default_factory=list)

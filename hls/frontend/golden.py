@@ -89,7 +89,7 @@ class GoldenRewriter(ast.NodeTransformer):
         key = id(node)
         self.generic_visit(node)
         if key in self.info.int_true_div:
-            return self.helper("f64", [node], node)
+            return self.helper("truediv", [node.left, node.right], node)
         shl_type = self.info.var_shl.get(key)
         if shl_type is not None:
             return self.helper("shl", [node.left, node.right, self.const(shl_type, node)], node)
@@ -103,6 +103,9 @@ class GoldenRewriter(ast.NodeTransformer):
             name, t = entry
             args = [ast.Constant(value=name), self.const(t, node), *node.args]
             return self.helper("math_call", args, node)
+        t = self.info.value_types.get(key)
+        if t is not None:
+            return self.helper("convert", [self.const(t, node), node], node)
         return node
 
 

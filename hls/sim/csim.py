@@ -21,7 +21,7 @@ class CompiledKernel:
         params = [f"{p.storage} {'*' if p.is_array else ''}" for p in design.ports]
         if design.return_storage:
             params.append(f"{design.return_storage} *")
-        self.cdef = f"void hls_bridge({', '.join(params) or 'void'});"
+        self.cdef = f"int hls_bridge({', '.join(params) or 'void'});"
         self.ffi, self.lib = load_library(self.path, self.cdef)
 
     def run(self, args: tuple[Any, ...]) -> Any:
@@ -33,7 +33,9 @@ class CompiledKernel:
         if self.design.return_storage:
             ret = self.ffi.new(f"{self.design.return_storage} *")
             c_args.append(ret)
-        self.lib.hls_bridge(*c_args)
+        if self.lib.hls_bridge(*c_args):
+            raise SimulationError(f"{self.design.top}: the C simulation divided by zero (undefined in C++; the "
+                                  "quotient was replaced by 0, outputs are not meaningful)")
         if ret is None:
             return None
         return from_storage(self.design.return_type, ret[0])
