@@ -76,3 +76,16 @@ def nested_if_in_loop_carry(a: hls.int32[32]) -> hls.int32:
             best = a[i]
             count += 1
     return best + count
+
+
+@hls.kernel
+def gather(table: hls.int32[16], idx: hls.int32[8], out: hls.int32[8]):
+    for i in range(8):
+        out[i] = table[idx[i]]
+        table[idx[i] & 15] = i
+
+
+@hls.kernel
+def divide(a: hls.int32[8], b: hls.int32[8], q: hls.int32[8]):
+    for i in range(8):
+        q[i] = a[i] // b[i]

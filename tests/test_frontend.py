@@ -80,3 +80,38 @@ def test_csim_rejects_bad_arguments_before_native_code():
     ro.flags.writeable = False
     with pytest.raises(hls.SimulationError, match="read-only"):
         fk.branches.csim(a, ro)
+
+
+def test_data_dependent_index_checked_in_csim_only():
+    cpp = fk.gather.cpp
+    assert "table[HLS_INDEX(idx[i], 16)]" in cpp
+    assert "table[idx[i] & 15] = " in cpp  # proven in range: no check
+    assert "#define HLS_INDEX(i, n) (i)" in cpp  # synthesis sees the plain index
+    good = np.arange(8, dtype=np.int32)
+    fk.gather.verify(np.arange(16, dtype=np.int32), good, np.zeros(8, np.int32))
+    bad = good.copy()
+    bad[5] = 16
+    with pytest.raises(hls.SimulationError, match="out of bounds"):
+        fk.gather.csim(np.arange(16, dtype=np.int32), bad, np.zeros(8, np.int32))
+    with pytest.raises(IndexError, match="index 16 out of bounds"):
+        fk.gather(np.arange(16, dtype=np.int32), bad, np.zeros(8, np.int32))
+    bad[5] = -1  # Python would wrap around; the hardware would not
+    with pytest.raises(IndexError):
+        fk.gather(np.arange(16, dtype=np.int32), bad, np.zeros(8, np.int32))
+
+
+def test_division_by_zero_does_not_crash_csim():
+    a = np.arange(8, dtype=np.int32)
+    b = np.ones(8, dtype=np.int32)
+    b[3] = 0
+    with pytest.raises(hls.SimulationError, match="divided by zero"):
+        fk.divide.csim(a, b, np.zeros(8, np.int32))
+    with pytest.raises(ZeroDivisionError):
+        fk.divide(a, b, np.zeros(8, np.int32))
+
+
+def test_narrow_values_out_of_range_rejected(examples):
+    x = np.full((1, 4, 8, 8), 300, dtype=np.int16)  # 300 does not fit int9
+    args = (x, np.ones(4, np.int8), np.zeros(4, np.int8), np.zeros((1, 4, 8, 8), np.int16))
+    with pytest.raises(hls.SimulationError, match="do not fit int9"):
+        examples["batchnorm"].KERNEL.csim(*args)

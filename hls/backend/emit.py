@@ -10,6 +10,7 @@ from hls.backend.ctype import CType, carrier_of, ctype_of, declared_array, spell
 from hls.backend.expr import PREC, Expr, cast_to, pure_expr
 from hls.backend.names import Namer
 from hls.backend.pragmas import directive_pragma, loop_pragmas
+from hls.backend.ranges import in_bounds
 from hls.ir import (
     AllocOp,
     CallOp,
@@ -96,12 +97,23 @@ class FunctionEmitter:
         if isinstance(op, LoadOp):
             memref = self.use(op.memref)
             indices = [self.use(i) for i in op.indices]
-            text = memref.text + "".join(f"[{e.text}]" for e in indices)
+            text = memref.text + self.subscripts(op.memref, op.indices, indices)
             return Expr(text, PREC["primary"], ctype_of(op.result.type), True,
                         memref.reads.union(*(e.reads for e in indices)))
         expr = pure_expr(op, [self.use(v) for v in op.operands])
         self.note_helpers(expr.text)
         return expr
+
+    def subscripts(self, memref: Value, values: list[Value], exprs: list[Expr]) -> str:
+        """`[i][j]`, with a csim-only bounds check on indices not proven in range."""
+        parts = []
+        for size, value, expr in zip(memref.type.shape, values, exprs, strict=True):
+            if in_bounds(value, size):
+                parts.append(f"[{expr.text}]")
+            else:
+                self.helpers.add("hls_index")
+                parts.append(f"[HLS_INDEX({expr.text}, {size})]")
+        return "".join(parts)
 
     def note_helpers(self, text: str) -> None:
         for helper in ("hls_floordiv", "hls_floormod", "hls_div", "hls_mod", "hls_abs", "hls_min", "hls_max", "hls_wide_to_double"):
@@ -174,7 +186,8 @@ class FunctionEmitter:
 
     def statement(self, op: Op) -> None:
         if isinstance(op, StoreOp):
-            target = self.use(op.memref).text + "".join(f"[{self.use(i).text}]" for i in op.indices)
+            indices = [self.use(i) for i in op.indices]
+            target = self.use(op.memref).text + self.subscripts(op.memref, op.indices, indices)
             value = self.use(op.value)
             self.line(f"{target} = {self.assignable(value, op.memref.type.elem).text};")
         elif isinstance(op, ForOp):

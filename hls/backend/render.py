@@ -17,7 +17,8 @@ from hls.errors import HLSTypeError
 from hls.ir import DirectiveOp, Module
 from hls.types import ArrayType, BoolType, FixedType, FloatType, IntType
 
-HELPER_ORDER = ("hls_floordiv", "hls_floormod", "hls_div", "hls_mod", "hls_abs", "hls_min", "hls_max", "hls_wide_to_double")
+HELPER_ORDER = ("hls_floordiv", "hls_floormod", "hls_div", "hls_mod", "hls_abs", "hls_min", "hls_max",
+                "hls_wide_to_double", "hls_index")
 
 
 @lru_cache(maxsize=1)
@@ -76,7 +77,7 @@ def emit_module(module: Module, origin: str = "") -> CppDesign:
     header_name = f"{top_c}.h"
     top_emitted = emitted[-1]
     needs_fixed = any(_uses_fixed(f) for f in module.functions.values())
-    divides = bool(helpers & {"hls_floordiv", "hls_floormod", "hls_div", "hls_mod"})
+    divides = bool(helpers & {"hls_floordiv", "hls_floormod", "hls_div", "hls_mod", "hls_index"})
     header = render_template("kernel.h.j2", guard=f"HLS_{top_c.upper()}_H", prototype=top_emitted.signature,
                              fixed=needs_fixed, divides=divides)
     kernel_cpp = render_template("kernel.cpp.j2", header=header_name, origin=origin,

@@ -33,9 +33,11 @@ class CompiledKernel:
         if self.design.return_storage:
             ret = self.ffi.new(f"{self.design.return_storage} *")
             c_args.append(ret)
-        if self.lib.hls_bridge(*c_args):
-            raise SimulationError(f"{self.design.top}: the C simulation divided by zero (undefined in C++; the "
-                                  "quotient was replaced by 0, outputs are not meaningful)")
+        fault = self.lib.hls_bridge(*c_args)
+        if fault:
+            what = {1: "divided by zero", 2: "indexed an array out of bounds"}.get(fault, f"faulted ({fault})")
+            raise SimulationError(f"{self.design.top}: the C simulation {what}, which is undefined in C++ (csim "
+                                  "substituted 0 and went on; outputs are not meaningful)")
         if ret is None:
             return None
         return from_storage(self.design.return_type, ret[0])

@@ -1,0 +1,90 @@
+"""Value ranges of index expressions, to prove array accesses in bounds at compile time.
+
+An access whose index range is not proven inside the array gets a csim-only check (the synthesized
+code is unchanged): C++ would read or write outside the array, Python mode raises IndexError.
+"""
+
+from __future__ import annotations
+
+from hls.ir import BinaryOp, BlockArg, CastOp, ConstantOp, ForOp, SelectOp, UnaryOp, Value
+from hls.types import BoolType, IntType
+
+Range = tuple[int, int]
+
+
+def type_range(value: Value) -> Range | None:
+    t = value.type
+    if isinstance(t, BoolType):
+        return (0, 1)
+    if isinstance(t, IntType):
+        return (t.min, t.max)
+    return None
+
+
+def value_range(value: Value, depth: int = 0) -> Range | None:
+    """A sound [lo, hi] for an integer value, or None when nothing is known."""
+    fallback = type_range(value)
+    if depth > 16:
+        return fallback
+    op = getattr(value, "op", None)
+    if isinstance(value, BlockArg):
+        loop = value.block.parent.parent if value.block.parent is not None else None
+        if isinstance(loop, ForOp) and value is loop.iv:
+            return iv_range(loop) or fallback
+        return fallback
+    if isinstance(op, ConstantOp) and isinstance(op.value, int):
+        return (int(op.value), int(op.value))
+    if isinstance(op, BinaryOp):
+        return binary_range(op, depth) or fallback
+    if isinstance(op, CastOp):
+        inner = value_range(op.operands[0], depth + 1)
+        if inner is not None and fallback is not None and fallback[0] <= inner[0] and inner[1] <= fallback[1]:
+            return inner
+        return fallback
+    if isinstance(op, SelectOp):
+        a, b = (value_range(v, depth + 1) for v in op.operands[1:])
+        return (min(a[0], b[0]), max(a[1], b[1])) if a and b else fallback
+    if isinstance(op, UnaryOp) and op.kind == "neg":
+        inner = value_range(op.operands[0], depth + 1)
+        return (-inner[1], -inner[0]) if inner else fallback
+    return fallback
+
+
+def iv_range(loop: ForOp) -> Range | None:
+    bounds = loop.const_bounds()
+    if bounds is None:
+        return None
+    lb, ub, step = bounds
+    values = range(lb, ub, step)
+    if len(values) == 0:
+        return None
+    return (min(values[0], values[-1]), max(values[0], values[-1]))
+
+
+def binary_range(op: BinaryOp, depth: int) -> Range | None:
+    a = value_range(op.lhs, depth + 1)
+    b = value_range(op.rhs, depth + 1)
+    if a is None or b is None:
+        return None
+    if op.kind == "add":
+        return (a[0] + b[0], a[1] + b[1])
+    if op.kind == "sub":
+        return (a[0] - b[1], a[1] - b[0])
+    if op.kind == "mul":
+        products = [x * y for x in a for y in b]
+        return (min(products), max(products))
+    if op.kind in ("min", "max"):
+        pick = min if op.kind == "min" else max
+        return (pick(a[0], b[0]), pick(a[1], b[1]))
+    if op.kind == "shr" and b[0] >= 0:
+        return (a[0] >> b[0], a[1] >> b[0]) if a[0] >= 0 else (a[0] >> b[0], a[1] >> b[0] if a[1] >= 0 else a[1])
+    if op.kind == "and" and (a[0] >= 0 or b[0] >= 0):
+        return (0, min(x[1] for x in (a, b) if x[0] >= 0))
+    if op.kind == "mod" and b[0] > 0:
+        return (0, b[1] - 1)
+    return None
+
+
+def in_bounds(index: Value, size: int) -> bool:
+    found = value_range(index)
+    return found is not None and 0 <= found[0] and found[1] < size
