@@ -45,7 +45,8 @@ def kernel_source(name: str, ta: str, tb: str, ops: dict[str, str], cmps: dict[s
     body = [f"@hls.kernel\ndef {name}(x: {ta}[{N}], y: {tb}[{N}]{outs}):", f"    for i in range({N}):",
             "        a = x[i]", "        b = y[i]", "        d = b if b != 0 else 1"]
     wrap = "hls.int64" if result == "hls.int64" else "hls.float64"
-    body += [f"        o_{op}[i] = {'hls.float64' if op == 'truediv' else wrap}({expr})" for op, expr in ops.items()]
+    body += [f"        o_{op}[i] = {'hls.float64' if op == 'truediv' else wrap}({expr})"
+             for op, expr in ops.items()]
     body += [f"        c_{op}[i] = {expr}" for op, expr in cmps.items()]
     return "\n".join(body) + "\n"
 

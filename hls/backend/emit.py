@@ -116,7 +116,8 @@ class FunctionEmitter:
         return "".join(parts)
 
     def note_helpers(self, text: str) -> None:
-        for helper in ("hls_floordiv", "hls_floormod", "hls_div", "hls_mod", "hls_abs", "hls_min", "hls_max", "hls_wide_to_double"):
+        for helper in ("hls_floordiv", "hls_floormod", "hls_div", "hls_mod", "hls_abs", "hls_min", "hls_max",
+                       "hls_wide_to_double"):
             if helper + "<" in text:
                 self.helpers.add(helper)
 
