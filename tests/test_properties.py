@@ -41,7 +41,8 @@ FLOAT_OPS = {"add": "a + b", "sub": "a - b", "mul": "a * b", "div": "a / d", "mi
 
 
 def kernel_source(name: str, ta: str, tb: str, ops: dict[str, str], cmps: dict[str, str], result: str) -> str:
-    outs = "".join(f", o_{op}: {'hls.float64' if op == 'truediv' else result}[{N}]" for op in ops) + "".join(f", c_{op}: hls.bool_[{N}]" for op in cmps)
+    outs = "".join(f", o_{op}: {'hls.float64' if op == 'truediv' else result}[{N}]" for op in ops)
+    outs += "".join(f", c_{op}: hls.bool_[{N}]" for op in cmps)
     body = [f"@hls.kernel\ndef {name}(x: {ta}[{N}], y: {tb}[{N}]{outs}):", f"    for i in range({N}):",
             "        a = x[i]", "        b = y[i]", "        d = b if b != 0 else 1"]
     wrap = "hls.int64" if result == "hls.int64" else "hls.float64"
