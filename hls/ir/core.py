@@ -88,12 +88,6 @@ class Block:
         """Place `op` right before `anchor`: rewrites put new ops where the old one computed."""
         return self.insert(self.ops.index(anchor), op)
 
-    def detach(self, op: Op) -> Op:
-        """Unlink `op` but keep its operands' use lists, for moving it into another block."""
-        self.ops.remove(op)
-        op.parent = None
-        return op
-
     def erase_arg(self, index: int) -> None:
         """Drop an unused argument (a dead loop-carried value); later arguments shift down."""
         if self.args[index].uses:

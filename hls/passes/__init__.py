@@ -3,11 +3,24 @@
 from __future__ import annotations
 
 from hls.ir import Module, verify_module
+from hls.passes.cse import EliminateCommonSubexpressionsPass
+from hls.passes.dce import EliminateDeadCodePass
+from hls.passes.fold import FoldConstantsPass
+from hls.passes.unroll import UnrollLoopsPass
+
+__all__ = ["EliminateCommonSubexpressionsPass", "EliminateDeadCodePass", "FoldConstantsPass", "UnrollLoopsPass",
+           "default_pipeline", "run_passes"]
 
 
 def default_pipeline() -> list:
-    """The passes every kernel goes through, in order."""
-    return []
+    """The passes every kernel goes through, in order.
+
+    Folding first turns bounds such as `range(N * 2)` into constants the unroller can use; folding
+    again afterwards simplifies the copies (constant induction variables, taken branches); CSE then
+    merges the repeated index arithmetic, and DCE removes whatever the others left unused.
+    """
+    return [FoldConstantsPass(), UnrollLoopsPass(), FoldConstantsPass(), EliminateCommonSubexpressionsPass(),
+            EliminateDeadCodePass()]
 
 
 def run_passes(module: Module, passes: list | None = None, verify_each: bool = False) -> Module:

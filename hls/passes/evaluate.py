@@ -1,0 +1,146 @@
+"""What a pure op computes on constant operands, exactly as the golden model computes it.
+
+Shared by constant folding and by unrolling (which needs loop bounds computed from constants).
+Integer results are exact and must fit their type (anything else is an IR bug and fails loudly);
+floats are computed in their own precision with numpy scalars; only correctly rounded math
+functions evaluate. Whatever would raise in Python mode, divides by zero or gives a value the C++
+cannot spell as a literal raises NotFoldable, and the op stays.
+"""
+
+from __future__ import annotations
+
+import math
+import operator
+from fractions import Fraction
+from typing import Any
+
+import numpy as np
+
+from hls.ir import BinaryOp, CastOp, CompareOp, ConstantOp, LogicOp, MathOp, UnaryOp, Value
+from hls.ir.core import Op
+from hls.types import BoolType, FixedType, FloatType, IntType, ScalarType
+
+
+class NotFoldable(Exception):
+    """The op must stay an op: its result is not a constant the C++ and Python agree on."""
+
+
+def _min(a: Any, b: Any) -> Any:
+    return b if b < a else a  # Python's min(a, b) and the C++ hls_min helper
+
+
+def _max(a: Any, b: Any) -> Any:
+    return b if a < b else a
+
+
+ARITH = {"add": operator.add, "sub": operator.sub, "mul": operator.mul, "div": operator.truediv,
+         "floordiv": operator.floordiv, "mod": operator.mod, "and": operator.and_, "or": operator.or_,
+         "xor": operator.xor, "min": _min, "max": _max}
+COMPARE = {"lt": operator.lt, "le": operator.le, "gt": operator.gt, "ge": operator.ge, "eq": operator.eq,
+           "ne": operator.ne}
+UNARY = {"neg": operator.neg, "invert": operator.invert, "abs": abs}
+EXACT_MATH = {"sqrt": np.sqrt, "fabs": np.fabs, "floor": np.floor, "ceil": np.ceil}
+FOLDABLE = (BinaryOp, CompareOp, LogicOp, UnaryOp, CastOp, MathOp)
+EXACT_KINDS = {"add", "sub", "mul", "min", "max"}
+KINDS = {BoolType: {"and", "or", "xor"}, FloatType: EXACT_KINDS | {"div"}, FixedType: EXACT_KINDS,
+         IntType: EXACT_KINDS | {"floordiv", "mod", "and", "or", "xor", "shl", "shr"}}
+MAX_SHIFT = 4096
+
+
+def _binary(op: BinaryOp, a: Any, b: Any) -> Any:
+    t, kind = op.result.type, op.kind
+    if kind not in KINDS.get(type(t), ()) or kind in ("div", "floordiv", "mod") and b == 0:
+        raise NotFoldable
+    if isinstance(t, BoolType):
+        return ARITH[kind](bool(a), bool(b))
+    if isinstance(t, FloatType):
+        if not op.lhs.type == op.rhs.type == t:
+            raise NotFoldable
+        scalar = t.storage_dtype.type
+        return ARITH[kind](scalar(a), scalar(b))
+    if isinstance(t, FixedType):
+        return ARITH[kind](Fraction(a), Fraction(b))
+    a, b = int(a), int(b)
+    if kind in ("shl", "shr"):
+        if not 0 <= b <= MAX_SHIFT:
+            raise NotFoldable  # Python raises on negative counts
+        return t.convert(a << b) if kind == "shl" else a >> b  # a variable-count shl wraps
+    return ARITH[kind](a, b)
+
+
+def evaluate(op: Op, args: list[Any]) -> Any:
+    """The result of `op` on constant operand values, with the golden model's semantics."""
+    t = op.results[0].type
+    if isinstance(op, CastOp):
+        return t.convert(args[0])
+    if isinstance(op, BinaryOp):
+        return _binary(op, *args)
+    if isinstance(op, CompareOp):
+        return COMPARE[op.kind](*args)
+    if isinstance(op, LogicOp):
+        return bool(args[0]) and bool(args[1]) if op.kind == "land" else bool(args[0]) or bool(args[1])
+    if isinstance(op, UnaryOp):
+        if op.kind == "not":
+            return not args[0]
+        value = int(args[0]) if isinstance(t, IntType) else Fraction(args[0]) if isinstance(t, FixedType) \
+            else args[0]
+        return UNARY[op.kind](value)
+    if isinstance(op, MathOp) and op.func in EXACT_MATH and len(args) == 1 and op.operands[0].type == t:
+        if op.func == "sqrt" and args[0] < 0:
+            raise NotFoldable
+        return EXACT_MATH[op.func](t.storage_dtype.type(args[0]))
+    raise NotFoldable
+
+
+def constant_value(value: Any, t: ScalarType, op: Op) -> Any:
+    """`value` as a ConstantOp of type `t` holds it; NotFoldable if the C++ could not spell it."""
+    if isinstance(t, BoolType):
+        return bool(value)
+    if isinstance(t, IntType):
+        if not t.min <= int(value) <= t.max:
+            raise op.fail(f"folds to {value}, which does not fit {t}: the IR is not exact here")
+        return int(value)
+    if isinstance(t, FloatType):
+        value = float(value)
+        if not math.isfinite(value) or math.copysign(1.0, value) < 0 and value == 0:
+            raise NotFoldable  # no literal for inf/nan, and -0.0f would print as a decrement
+        return value
+    if isinstance(t, FixedType):
+        value = Fraction(value)
+        if t.convert(value) != value:
+            raise op.fail(f"folds to {value}, which does not fit {t}: the IR is not exact here")
+        if Fraction(float(value)) != value:
+            raise NotFoldable  # fixed literals are emitted through a double
+        return value
+    raise NotFoldable
+
+
+def operand_value(const: ConstantOp) -> Any:
+    """A constant's value as Python mode sees it (a float32 constant holding 0.1 means float32(0.1))."""
+    t = const.result.type
+    return float(t.convert(const.value)) if isinstance(t, FloatType) else const.value
+
+
+def fold(op: Op, args: list[Any]) -> Any:
+    """The ConstantOp value replacing `op`; NotFoldable when the op must stay."""
+    try:
+        with np.errstate(all="ignore"):  # overflow to inf is reported as NotFoldable below, not warned
+            return constant_value(evaluate(op, args), op.results[0].type, op)
+    except (ArithmeticError, ValueError, TypeError) as exc:
+        raise NotFoldable from exc
+
+
+def static_value(value: Value, depth: int = 0) -> Any | None:
+    """The constant `value` always holds when foldable ops compute it from constants, else None."""
+    op = getattr(value, "op", None)
+    if isinstance(op, ConstantOp):
+        return operand_value(op)
+    if not isinstance(op, FOLDABLE) or depth > 64:
+        return None
+    args = [static_value(v, depth + 1) for v in op.operands]
+    if any(a is None for a in args):
+        return None
+    try:
+        return fold(op, args)
+    except NotFoldable:
+        return None
