@@ -29,6 +29,8 @@ from hls.ir import (
 from hls.ir.core import Block, Op
 from hls.types import ArrayType, FixedType
 
+MAX_INLINE_DEPTH = 6
+
 
 @dataclass
 class EmittedFunction:
@@ -46,6 +48,7 @@ class FunctionEmitter:
         self.namer = Namer(set(c_names.values()))
         self.exprs: dict[int, Expr] = {}
         self.pending: dict[int, Op] = {}
+        self.depths: dict[int, int] = {}
         self.lines: list[str] = []
         self.depth = 1
         self.helpers: set[str] = set()
@@ -127,7 +130,11 @@ class FunctionEmitter:
         if isinstance(op, RomOp) or not (op.pure or isinstance(op, LoadOp)) or len(op.results) != 1:
             return False
         uses = op.result.uses
-        return len(uses) == 1 and uses[0].parent is block
+        return len(uses) == 1 and uses[0].parent is block and self.depth_of(op) <= MAX_INLINE_DEPTH
+
+    def depth_of(self, op: Op) -> int:
+        """How deeply pending expressions nest under `op`: long chains get named locals instead."""
+        return 1 + max((self.depths.get(id(v), 0) for v in op.operands if id(v) in self.pending), default=0)
 
     def flush(self, keep: set[int], loads_only: bool = True) -> None:
         """Materialize pending values before a side effect (a store may change what a load reads)."""
@@ -177,6 +184,7 @@ class FunctionEmitter:
                 continue
             if self.inlinable(op, block):
                 self.pending[id(op.result)] = op
+                self.depths[id(op.result)] = self.depth_of(op)
                 continue
             if op.pure or isinstance(op, LoadOp):
                 self.flush(self.consumed(op))

@@ -63,7 +63,7 @@ class Lowering:
             return value
         op = getattr(value, "op", None)
         if isinstance(op, ConstantOp) and isinstance(target, FloatType) and isinstance(op.value, (int, float)):
-            return self.emit(ConstantOp(float(op.value), target, loc))
+            return self.emit(ConstantOp(float(target.convert(op.value)), target, loc))
         return self.emit(CastOp(value, target, loc, explicit=explicit))
 
     def assign(self, value: Value, target: ScalarType, loc: Loc | None, what: str) -> Value:
