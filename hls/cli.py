@@ -97,6 +97,10 @@ def parser() -> argparse.ArgumentParser:
     csim.add_argument("target", help="FILE.py:kernel")
     csim.add_argument("--seed", type=int, default=0, help="seed of the random inputs")
     csim.set_defaults(func=cmd_csim)
+    from hls.cli_export import add_export_parser, add_report_parser
+
+    add_export_parser(sub)
+    add_report_parser(sub)
     demo = sub.add_parser("demo", help="run every example end to end")
     demo.add_argument("dir", nargs="?", default="examples", help="folder of example kernels")
     demo.add_argument("--seed", type=int, default=0)

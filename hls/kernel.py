@@ -91,6 +91,14 @@ class Kernel:
             self._csim[extra_flags] = CompiledKernel(self.compile().design, extra_flags)
         return self._csim[extra_flags]
 
+    def export(self, path: Any, part: str = "xcu250-figd2104-2L-e", clock_ns: float = 3.33, inputs: Any = None,
+               flow: str = "vitis", seed: int = 0, overwrite: bool = False) -> Any:
+        """Write a Vitis HLS project (sources, testbench with golden data, TCL, cfg, Makefile)."""
+        from hls.backend.export import export_project
+
+        return export_project(self, path, part=part, clock_ns=clock_ns, inputs=inputs, flow=flow, seed=seed,
+                              overwrite=overwrite)
+
     def random_inputs(self, seed: int = 0) -> list[Any]:
         from hls.sim.verify import random_value
 

@@ -372,7 +372,7 @@ def alias(name: str) -> IntType | None:
 
 def literal_int_type(value: int) -> IntType:
     """The narrowest signed type holding an integer literal (keeps widths tight in hardware)."""
-    width = max(value.bit_length(), (-value - 1).bit_length()) + 1
+    width = (value.bit_length() if value >= 0 else (-value - 1).bit_length()) + 1
     return IntType(width, True)
 
 

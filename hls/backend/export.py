@@ -1,0 +1,445 @@
+"""Export a kernel as a Vitis HLS project (DESIGN.md, "Exported project").
+
+The project is self-contained and relocatable: the kernel sources, a self-checking C++ testbench
+with its input and golden vectors as text files, `run_hls.tcl` (classic flow), `hls_config.cfg`
+(unified flow), a Makefile whose `make csim` needs only g++ and the ap_types headers, and a README.
+Nothing written names a path of the machine it was generated on.
+
+Security (PITFALLS.md): the only values substituted into Tcl, the cfg, the Makefile and C++ are
+validated C identifiers, numbers, a part name matching `[A-Za-z0-9-]+` and the fixed compiler flags;
+files are only written below the target directory, never through a symbolic link, and an existing
+non-empty directory is only touched with `overwrite=True` -- and then only the files this exporter
+writes are replaced (files listed in the previous export's manifest that are no longer produced are
+removed; every other file is kept).
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import os
+import re
+import tempfile
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from fractions import Fraction
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from hls.backend.ctype import ctype_of, spelling
+from hls.backend.render import render_template
+from hls.errors import HLSError
+from hls.sim.toolchain import CSIM_CXXFLAGS
+from hls.types import ArrayType, BoolType, FixedType, FloatType, IntType, ScalarType
+
+DEFAULT_PART = "xcu250-figd2104-2L-e"
+DEFAULT_CLOCK_NS = 3.33
+MANIFEST = "hls_export.json"
+MANIFEST_FORMAT = "hls-export/1"
+HLS_PROJECT = "hls_prj"  # open_project name (Tcl flow)
+SOLUTION = "solution1"
+WORK_DIR = "hls_component"  # --work_dir of the unified (v++ / vitis-run) flow
+DATA_DIR = "tb/data"
+# flow target -> export format: an .xo kernel for the Vitis flow, IP for the Vivado IP flow
+EXPORT_FORMATS = {"vitis": "xo", "vivado": "ip_catalog"}
+DEFAULT_RTOL = 1e-5  # the same defaults as Kernel.verify()
+DEFAULT_ATOL = 1e-6
+
+_IDENT_RE = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
+_PART_RE = re.compile(r"[A-Za-z0-9-]{1,64}")
+# Characters that are inert in Tcl double quotes, make, the cfg format, sh and C string literals.
+_FLAG_RE = re.compile(r"-[A-Za-z0-9=+_.,-]+")
+# Relative paths this exporter can have written (used to validate an old manifest before deleting).
+_OWN_PATH_RE = re.compile(r"(?:(?:src|tb|tb/data)/)?[A-Za-z0-9_][A-Za-z0-9_.]*")
+_TEXT_RE = re.compile(r"[A-Za-z0-9_ ,\[\]]+")
+
+
+@dataclass(frozen=True)
+class Settings:
+    """Validated export parameters, already in the text form the templates substitute."""
+
+    part: str
+    clock_ns: float
+    clock_text: str
+    flow: str
+    seed: int
+    rtol: float
+    atol: float
+
+    @property
+    def export_format(self) -> str:
+        return EXPORT_FORMATS[self.flow]
+
+
+def export_project(kernel: Any, path: str | os.PathLike[str], *, part: str = DEFAULT_PART,
+                   clock_ns: float = DEFAULT_CLOCK_NS, inputs: Sequence[Any] | Mapping[str, Any] | None = None,
+                   flow: str = "vitis", seed: int = 0, overwrite: bool = False, rtol: float = DEFAULT_RTOL,
+                   atol: float = DEFAULT_ATOL) -> Path:
+    """Write the Vitis HLS project of `kernel` into `path` and return the directory.
+
+    `kernel` is duck-typed: `.compile()` (-> Compiled), `.random_inputs(seed)` and calling it runs the
+    golden model (array outputs in place, scalar return value returned). `inputs` are the argument
+    values (a sequence in argument order or a mapping by name); without them they are drawn from the
+    declared types with `seed`, as `verify()` does. Everything is computed before the first file is
+    written, so a failure leaves the target untouched.
+    """
+    settings = check_settings(part, clock_ns, flow, seed, rtol, atol)
+    compiled = kernel.compile()
+    design = compiled.design
+    check_design(design)
+    root = Path(path)
+    previous = prepare_root(root, overwrite)
+    before, after, ret = run_golden(kernel, compiled, inputs, seed)
+    files = render_project(kernel, design, settings, before, after, ret, inputs_given=inputs is not None)
+    write_files(root, files, previous)
+    return root
+
+
+# ---- validation --------------------------------------------------------------------------------
+
+
+def check_settings(part: Any, clock_ns: Any, flow: Any, seed: Any, rtol: Any, atol: Any) -> Settings:
+    """Reject anything that is not a plain part name or number before it can reach Tcl or make."""
+    if not isinstance(part, str) or not _PART_RE.fullmatch(part):
+        raise HLSError(f"part {part!r} must be a device name of letters, digits and '-' (e.g. {DEFAULT_PART})")
+    if flow not in EXPORT_FORMATS:
+        raise HLSError(f"flow {flow!r} must be one of {', '.join(EXPORT_FORMATS)}")
+    clock = _number("clock_ns", clock_ns)
+    if not 0.01 <= clock <= 1000.0:
+        raise HLSError(f"clock_ns {clock_ns!r} must be a clock period in ns between 0.01 and 1000")
+    clock_text = np.format_float_positional(clock, trim="-", precision=6)
+    if not isinstance(seed, int) or isinstance(seed, bool) or seed < 0:
+        raise HLSError(f"seed {seed!r} must be a non-negative integer")
+    tolerances = [_number(n, v) for n, v in (("rtol", rtol), ("atol", atol))]
+    if any(t < 0 for t in tolerances):
+        raise HLSError("rtol and atol must be non-negative")
+    return Settings(part, clock, clock_text, flow, seed, tolerances[0], tolerances[1])
+
+
+def _number(name: str, value: Any) -> float:
+    if isinstance(value, bool) or not isinstance(value, (int, float, np.integer, np.floating)):
+        raise HLSError(f"{name} must be a number, got {value!r}")
+    if not math.isfinite(float(value)):
+        raise HLSError(f"{name} must be finite, got {value!r}")
+    return float(value)
+
+
+def check_design(design: Any) -> None:
+    """The backend promises C identifiers; check anyway, since they become file names and Tcl words."""
+    names = [design.top] + [p.c_name for p in design.ports]
+    for name in names:
+        if not isinstance(name, str) or not _IDENT_RE.fullmatch(name):
+            raise HLSError(f"internal: {name!r} is not a C identifier; refusing to export")
+    if design.header_name != f"{design.top}.h":
+        raise HLSError(f"internal: header {design.header_name!r} is not named after the top function")
+    for port in design.ports:
+        elem = port.type.elem if port.is_array else port.type
+        if not isinstance(port.type, (ArrayType, ScalarType)) or not isinstance(elem, ScalarType):
+            raise HLSError(f"argument {port.name!r} of type {port.type}: export supports arrays and scalars only")
+    for flag in CSIM_CXXFLAGS:
+        if not _FLAG_RE.fullmatch(flag):
+            raise HLSError(f"internal: compiler flag {flag!r} cannot be written into project files safely")
+
+
+# ---- golden vectors ----------------------------------------------------------------------------
+
+
+def run_golden(kernel: Any, compiled: Any, inputs: Any, seed: int) -> tuple[list[Any], list[Any], Any]:
+    """Inputs as written to tb/data, the arguments after the golden run, and the return value."""
+    names, types = list(compiled.arg_names), list(compiled.arg_types)
+    values = _ordered_inputs(names, kernel.random_inputs(seed) if inputs is None else inputs)
+    args = [np.array(v, copy=True) if isinstance(v, np.ndarray) else v for v in values]
+    before = []
+    for name, t, value in zip(names, types, args, strict=True):
+        if isinstance(t, ArrayType):
+            before.append(value.copy() if isinstance(value, np.ndarray) else value)
+            continue
+        try:
+            before.append(t.convert(value))
+        except (TypeError, ValueError) as exc:
+            raise HLSError(f"input {name!r}: {exc}") from None
+    ret = kernel(*args)
+    return before, args, ret
+
+
+def _ordered_inputs(names: list[str], inputs: Any) -> list[Any]:
+    if isinstance(inputs, Mapping):
+        missing = [n for n in names if n not in inputs]
+        extra = [n for n in inputs if n not in names]
+        if missing or extra:
+            raise HLSError(f"inputs: missing {missing}, unknown {extra}; the kernel takes {names}")
+        return [inputs[n] for n in names]
+    if isinstance(inputs, (str, bytes)) or not isinstance(inputs, Sequence):
+        raise HLSError("inputs must be a sequence of argument values or a mapping by argument name")
+    if len(inputs) != len(names):
+        raise HLSError(f"inputs: the kernel takes {len(names)} arguments ({', '.join(names)}), got {len(inputs)}")
+    return list(inputs)
+
+
+def format_values(elem: ScalarType, values: Any) -> str:
+    """One value per line, exact: decimal integers, %.9g/%.17g floats (round-trip), fixed as float64."""
+    flat = values.ravel().tolist() if isinstance(values, np.ndarray) else [values]
+    if isinstance(elem, BoolType):
+        lines = ["1" if v else "0" for v in flat]
+    elif isinstance(elem, IntType):
+        lines = [str(int(v)) for v in flat]
+    elif isinstance(elem, FloatType):
+        digits = 9 if elem.bits == 32 else 17
+        lines = [f"{float(v):.{digits}g}" for v in flat]
+    elif isinstance(elem, FixedType):
+        lines = [f"{float(v if isinstance(v, float) else Fraction(v)):.17g}" for v in flat]
+    else:
+        raise HLSError(f"cannot write values of type {elem}")
+    return "".join(line + "\n" for line in lines)
+
+
+# ---- template data -----------------------------------------------------------------------------
+
+
+def _file_ctype(elem: ScalarType) -> str:
+    """The C type the testbench parses a data file into (a superset of every value of `elem`)."""
+    if isinstance(elem, IntType):
+        return "int64_t" if elem.signed else "uint64_t"
+    if isinstance(elem, BoolType):
+        return "int64_t"
+    if isinstance(elem, FloatType):
+        return "float" if elem.bits == 32 else "double"
+    return "double"
+
+
+def _to_kernel(elem: ScalarType, value: str) -> str:
+    """C++ converting a parsed file value to the kernel's element type."""
+    if isinstance(elem, BoolType):
+        return f"{value} != 0"
+    if isinstance(elem, FloatType):
+        return value
+    c_type = spelling(elem)
+    if ctype_of(elem).kind == "native":
+        return f"static_cast<{c_type}>({value})"
+    return f"{c_type}({value})"
+
+
+def _from_kernel(elem: ScalarType, expr: str) -> str:
+    """C++ reading a kernel value back in the data file's type, for the comparison."""
+    kind = ctype_of(elem).kind
+    if isinstance(elem, FixedType):
+        return f"{expr}.to_double()"
+    if kind == "ap":
+        return f"{expr}.{'to_int64' if elem.signed else 'to_uint64'}()"
+    if isinstance(elem, FloatType):
+        return expr
+    return f"static_cast<{_file_ctype(elem)}>({expr})"
+
+
+def _display(name: str, fallback: str) -> str:
+    return name if isinstance(name, str) and _IDENT_RE.fullmatch(name) else fallback
+
+
+def _type_text(t: Any, fallback: str) -> str:
+    text = str(t)
+    return text if _TEXT_RE.fullmatch(text) else fallback
+
+
+def port_data(port: Any) -> dict[str, Any]:
+    """Plain data describing one argument for tb.cpp.j2 (declaration, loading, read-back, compare)."""
+    elem = port.type.elem if port.is_array else port.type
+    var = f"arg_{port.c_name}"
+    dims = list(port.shape)
+    subscript = "".join(f"[i{d}]" for d in range(len(dims)))
+    element = var + subscript
+    loops = " ".join(f"for (size_t i{d} = 0; i{d} < {n}; i{d}++)" for d, n in enumerate(dims))
+    source = "values[n++]" if port.is_array else "values[0]"
+    return {
+        "name": _display(port.name, port.c_name), "var": var, "c_name": port.c_name,
+        "is_array": port.is_array, "dims": "".join(f"[{n}]" for n in dims), "shape": dims,
+        "ndim": len(dims), "size": math.prod(dims), "c_type": port.c_type,
+        "file": f"{port.c_name}.dat", "golden_file": f"{port.c_name}.golden.dat" if port.is_array else None,
+        "file_type": _file_ctype(elem), "loops": loops,
+        "load": f"{element} = {_to_kernel(elem, source)};", "readback": _from_kernel(elem, element),
+        "exact": not isinstance(elem, FloatType), "type_text": _type_text(port.type, port.c_type),
+    }
+
+
+def return_data(design: Any) -> dict[str, Any] | None:
+    t = design.return_type
+    if t is None:
+        return None
+    return {"name": "return value", "c_type": spelling(t), "file": "return.golden.dat", "file_type": _file_ctype(t),
+            "readback": _from_kernel(t, "ret_value"), "exact": not isinstance(t, FloatType),
+            "type_text": _type_text(t, spelling(t))}
+
+
+def flag_groups() -> dict[str, str]:
+    """CSIM_CXXFLAGS split by who needs them.
+
+    Language and diagnostic flags (-std, -W) also matter to the synthesis front end; the numeric
+    ones (-O, -ffp-contract, -fno-fast-math) only to simulation, so they go to -csimflags /
+    syn.csimflags and synthesis never sees an optimisation level. Together they are exactly the
+    flags csim uses; the testbench is never synthesized and gets them all.
+    """
+    syn = [f for f in CSIM_CXXFLAGS if f.startswith(("-std=", "-W"))]
+    sim = [f for f in CSIM_CXXFLAGS if f not in syn]
+    return {"all": " ".join(CSIM_CXXFLAGS), "syn": " ".join(syn), "sim": " ".join(sim)}
+
+
+def render_project(kernel: Any, design: Any, settings: Settings, before: list[Any], after: list[Any],
+                   ret: Any, inputs_given: bool = False) -> dict[str, str]:
+    """Every file of the project as {relative path: text}; nothing is written here."""
+    top = design.top
+    ports = [port_data(p) for p in design.ports]
+    ret_info = return_data(design)
+    data: dict[str, str] = {}
+    for port, info, value_in, value_out in zip(design.ports, ports, before, after, strict=True):
+        elem = port.type.elem if port.is_array else port.type
+        data[info["file"]] = format_values(elem, value_in)
+        if port.is_array:
+            data[info["golden_file"]] = format_values(elem, value_out)
+    if ret_info is not None:
+        data[ret_info["file"]] = format_values(design.return_type, design.return_type.convert(ret))
+    flags = flag_groups()
+    common = {"top": top, "header": design.header_name, "part": settings.part, "clock": settings.clock_text,
+              "flow": settings.flow, "export_format": settings.export_format, "project": HLS_PROJECT,
+              "solution": SOLUTION, "work_dir": WORK_DIR, "data_dir": DATA_DIR, "flags": flags,
+              "data_files": sorted(data), "ports": ports, "ret": ret_info, "inputs_given": inputs_given}
+    files = {
+        f"src/{top}.cpp": design.kernel_cpp,
+        f"src/{design.header_name}": design.header,
+        f"tb/{top}_tb.cpp": render_template("tb.cpp.j2", rtol=repr(settings.rtol), atol=repr(settings.atol),
+                                           **common),
+        "run_hls.tcl": render_template("run_hls.tcl.j2", **common),
+        "hls_config.cfg": render_template("hls_config.cfg.j2", **common),
+        "Makefile": render_template("project.mk.j2", **common),
+        "README.md": render_template("project_README.md.j2", seed=settings.seed, rtol=repr(settings.rtol),
+                                     atol=repr(settings.atol), **common),
+    }
+    files.update({f"{DATA_DIR}/{name}": text for name, text in data.items()})
+    files[MANIFEST] = manifest_text(kernel, design, settings, ports, ret_info, sorted(files) + [MANIFEST],
+                                    inputs_given)
+    return files
+
+
+def manifest_text(kernel: Any, design: Any, settings: Settings, ports: list[dict[str, Any]],
+                  ret_info: dict[str, Any] | None, files: list[str], inputs_given: bool) -> str:
+    """What `hls report DIR` and a later `--force` export need: settings, file list, the estimate."""
+    estimate, error = _estimate(kernel, settings)
+    manifest = {
+        "format": MANIFEST_FORMAT, "top": design.top, "part": settings.part, "clock_ns": settings.clock_ns,
+        "flow": settings.flow, "export_format": settings.export_format,
+        "inputs": "given" if inputs_given else "random", "seed": settings.seed,
+        "rtol": settings.rtol, "atol": settings.atol, "hls_project": HLS_PROJECT, "solution": SOLUTION,
+        "work_dir": WORK_DIR,
+        "csynth_xml": [f"{HLS_PROJECT}/{SOLUTION}/syn/report/{design.top}_csynth.xml",
+                       f"{WORK_DIR}/hls/syn/report/{design.top}_csynth.xml"],
+        "ports": [{"name": p["name"], "c_name": p["c_name"], "type": p["type_text"], "file": p["file"],
+                   "golden": p["golden_file"]} for p in ports],
+        "return": None if ret_info is None else {"type": ret_info["type_text"], "golden": ret_info["file"]},
+        "files": files, "estimate": estimate, "estimate_error": error,
+    }
+    return json.dumps(manifest, indent=2, sort_keys=False) + "\n"
+
+
+def _estimate(kernel: Any, settings: Settings) -> tuple[Any, str | None]:
+    """The scheduler's Report, when the kernel has one, with source paths reduced to file names."""
+    report = getattr(kernel, "report", None)
+    if not callable(report):
+        return None, None
+    try:
+        result = report(clock_ns=settings.clock_ns, part=settings.part, flow=settings.flow)
+        return _relative_paths(result.to_dict()), None
+    except HLSError as exc:
+        return None, str(exc).splitlines()[0]
+
+
+def _relative_paths(value: Any) -> Any:
+    """Absolute paths (a loop's source file) would tie the project to this machine: keep the name."""
+    if isinstance(value, dict):
+        return {k: _relative_paths(v) for k, v in value.items()}
+    if isinstance(value, list):
+        return [_relative_paths(v) for v in value]
+    if isinstance(value, str) and (os.path.isabs(value) or re.match(r"[A-Za-z]:[\\/]|~", value)):
+        return os.path.basename(value.replace("\\", "/"))
+    return value
+
+
+# ---- writing -----------------------------------------------------------------------------------
+
+
+def prepare_root(root: Path, overwrite: bool) -> set[str]:
+    """Check the target; return the files a previous export listed (candidates for removal)."""
+    if root.exists() and not root.is_dir():
+        raise HLSError(f"{root} exists and is not a directory")
+    if not root.exists() or not any(root.iterdir()):
+        return set()
+    if not overwrite:
+        raise HLSError(f"{root} is not empty; pass overwrite=True (hls export --force) to replace the files "
+                       "hls writes there (other files are kept)")
+    try:
+        old = json.loads((root / MANIFEST).read_text(encoding="utf-8"))
+        listed = old.get("files", []) if old.get("format") == MANIFEST_FORMAT else []
+    except (OSError, ValueError, AttributeError):
+        return set()
+    return {f for f in listed if isinstance(f, str) and _OWN_PATH_RE.fullmatch(f) and ".." not in f}
+
+
+def write_files(root: Path, files: Mapping[str, str], previous: set[str]) -> None:
+    """Write each file atomically below `root`; refuse symlinked directories on the way."""
+    root.mkdir(parents=True, exist_ok=True)
+    base = root.resolve()
+    for rel in files:
+        _safe_target(base, rel)
+    for rel, text in files.items():
+        target = _safe_target(base, rel)
+        target.parent.mkdir(parents=True, exist_ok=True)
+        _safe_target(base, rel)  # the directory just created must still be ours
+        _write_atomic(target, text)
+    for rel in sorted(previous - set(files)):
+        target = _safe_target(base, rel)
+        if target.is_file() and not target.is_symlink():
+            target.unlink()
+
+
+def _safe_target(base: Path, rel: str) -> Path:
+    """`base / rel`, provided no existing component below `base` is a symlink or a non-directory."""
+    parts = Path(rel).parts
+    if Path(rel).is_absolute() or ".." in parts or not parts:
+        raise HLSError(f"internal: refusing to write {rel!r} outside the project")
+    current = base
+    for part in parts[:-1]:
+        current = current / part
+        if current.is_symlink() or (current.exists() and not current.is_dir()):
+            raise HLSError(f"{current} is a symbolic link or not a directory; refusing to write through it")
+    target = current / parts[-1]
+    if target.is_dir() and not target.is_symlink():
+        raise HLSError(f"{target} is a directory; cannot write a file there")
+    return target
+
+
+def _write_atomic(target: Path, text: str) -> None:
+    """Temp file in the same directory, then os.replace: readers never see half a file, and a
+    symlink at `target` is replaced itself instead of redirecting the write."""
+    fd, tmp = tempfile.mkstemp(prefix=f".{target.name}.", dir=target.parent)
+    try:
+        with os.fdopen(fd, "w", encoding="utf-8", newline="\n") as handle:
+            handle.write(text)
+        os.chmod(tmp, 0o644)
+        os.replace(tmp, target)
+    except BaseException:
+        if os.path.exists(tmp):
+            os.unlink(tmp)
+        raise
+
+
+def read_manifest(project_dir: str | os.PathLike[str]) -> dict[str, Any]:
+    """The manifest of an exported project, for `hls report DIR`; HLSError when it is not one."""
+    path = Path(project_dir) / MANIFEST
+    try:
+        manifest = json.loads(path.read_text(encoding="utf-8"))
+    except OSError:
+        raise HLSError(f"{project_dir} is not a project exported by hls (no {MANIFEST})") from None
+    except ValueError as exc:
+        raise HLSError(f"{path} is not valid JSON: {exc}") from None
+    if not isinstance(manifest, dict) or manifest.get("format") != MANIFEST_FORMAT:
+        raise HLSError(f"{path} is not an hls export manifest ({MANIFEST_FORMAT})")
+    return manifest
