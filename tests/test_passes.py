@@ -60,11 +60,11 @@ def ir(text: str) -> str:
 def test_fold_integer_arithmetic():
     assert after(kp.fold_arith, FoldConstantsPass()) == ir("""
         func @fold_arith(%a: int32) -> int32 {
-          %v = hls.const 3 : int4
+          %v = hls.const 3 : int3
           %v_1 = hls.const 4 : int4
-          %v_2 = hls.const 12 : int8
-          %v_3 = hls.const 1 : int3
-          %k = hls.const 13 : int9
+          %v_2 = hls.const 12 : int7
+          %v_3 = hls.const 1 : int2
+          %k = hls.const 13 : int8
           %v_4 = hls.binary {kind="add"} %a, %k : int33
           %v_5 = hls.cast %v_4 : int32
           hls.return %v_5
@@ -93,16 +93,16 @@ def test_fold_constant_branches_and_identities():
     assert after(kp.fold_branch, FoldConstantsPass()) == ir("""
         func @fold_branch(%a: int16) -> int16 {
           %v = hls.const 2 : int3
-          %v_1 = hls.const 1 : int3
+          %v_1 = hls.const 1 : int2
           %v_2 = hls.const true : bool_
-          %v_3 = hls.const 1 : int3
-          %v_4 = hls.cast %a : int19
-          %v_5 = hls.const 0 : int2
-          %v_6 = hls.cast %a : int20
+          %v_3 = hls.const 1 : int2
+          %v_4 = hls.cast %a : int18
+          %v_5 = hls.const 0 : int1
+          %v_6 = hls.cast %a : int19
           %v_7 = hls.const false : bool_
-          %v_8 = hls.const 0 : int2
-          %v_9 = hls.const 0 : int18
-          %v_10 = hls.cast %a : int18
+          %v_8 = hls.const 0 : int1
+          %v_9 = hls.const 0 : int17
+          %v_10 = hls.cast %a : int17
           %v_11 = hls.const 0 : int16
           hls.return %v_11
         }
@@ -114,13 +114,13 @@ def test_fold_keeps_division_by_zero_and_wraps_explicit_casts():
         func @fold_keeps(%a: int8) -> int64 {
           %v = hls.const 200 : int9
           %wrapped = hls.const -56 : int8
-          %v_1 = hls.const 7 : int5
-          %v_2 = hls.const 1 : int3
-          %v_3 = hls.const 1 : int3
-          %v_4 = hls.const 0 : int4
-          %v_5 = hls.binary {kind="floordiv"} %v_1, %v_4 : int6
+          %v_1 = hls.const 7 : int4
+          %v_2 = hls.const 1 : int2
+          %v_3 = hls.const 1 : int2
+          %v_4 = hls.const 0 : int3
+          %v_5 = hls.binary {kind="floordiv"} %v_1, %v_4 : int5
           %v_6 = hls.binary {kind="add"} %v_5, %wrapped : int9
-          %v_7 = hls.const 3 : int4
+          %v_7 = hls.const 3 : int3
           %v_8 = hls.binary {kind="shl"} %a, %v_7 : int11
           %v_9 = hls.binary {kind="add"} %v_6, %v_8 : int12
           %v_10 = hls.const -2.7 : float64
@@ -148,12 +148,12 @@ def test_cse_merges_index_arithmetic_but_not_loads():
     # constants hoisted and merged; the three `i + 1` become one, visible in the inner loop too
     assert after(kp.cse_index, EliminateCommonSubexpressionsPass()) == ir("""
         func @cse_index(%a: int32[16], %b: int32[16]) {
-          %v = hls.const 15 : int6
-          %v_1 = hls.const 0 : int2
-          %v_2 = hls.const 1 : int3
+          %v = hls.const 15 : int5
+          %v_1 = hls.const 0 : int1
+          %v_2 = hls.const 1 : int2
           %v_3 = hls.const 2 : int3
           hls.for %i in range(%v_1, %v, %v_2) {label="loop_i"} {
-            %v_4 = hls.binary {kind="add"} %i, %v_2 : int7
+            %v_4 = hls.binary {kind="add"} %i, %v_2 : int6
             %v_5 = hls.load %a, %v_4 : int32
             %v_6 = hls.load %a, %v_4 : int32
             %v_7 = hls.binary {kind="mul"} %v_6, %v_3 : int35
@@ -178,11 +178,11 @@ def test_dce_removes_dead_values_carried_values_branches_and_loops():
     # `unused`, `tmp` and the empty `if` go; `count` only feeds itself; `for j in range(0)` never runs
     assert after(kp.dce_dead, EliminateDeadCodePass()) == ir("""
         func @dce_dead(%a: int16[8]) -> int32 {
-          %v = hls.const 0 : int2
+          %v = hls.const 0 : int1
           %acc = hls.cast {explicit=true} %v : int32
           %v_1 = hls.const 8 : int5
-          %v_2 = hls.const 0 : int2
-          %v_3 = hls.const 1 : int3
+          %v_2 = hls.const 0 : int1
+          %v_3 = hls.const 1 : int2
           %acc_1 = hls.for %i in range(%v_2, %v_1, %v_3) iter_args(%acc_2 = %acc) {label="loop_i"} {
             %v_4 = hls.load %a, %i : int16
             %v_5 = hls.binary {kind="add"} %acc_2, %v_4 : int33
@@ -200,11 +200,11 @@ def test_dce_removes_dead_values_carried_values_branches_and_loops():
 def test_full_unroll_threads_the_carried_value():
     assert after(kp.unroll_full, UnrollLoopsPass()) == ir("""
         func @unroll_full(%a: int16[4]) -> int32 {
-          %v = hls.const 0 : int2
+          %v = hls.const 0 : int1
           %acc = hls.cast {explicit=true} %v : int32
           %v_1 = hls.const 4 : int4
-          %v_2 = hls.const 0 : int2
-          %v_3 = hls.const 1 : int3
+          %v_2 = hls.const 0 : int1
+          %v_3 = hls.const 1 : int2
           %i = hls.const 0 : int4
           %v_4 = hls.load %a, %i : int16
           %v_5 = hls.binary {kind="add"} %acc, %v_4 : int33
@@ -230,18 +230,18 @@ def test_partial_unroll_with_an_epilogue():
     # 5 iterations by 2: a loop over 0, 2 whose body reads i and i + 1, then iteration 4 after it
     assert after(kp.unroll_small, UnrollLoopsPass()) == ir("""
         func @unroll_small(%a: int8[5]) -> int16 {
-          %v = hls.const 0 : int2
+          %v = hls.const 0 : int1
           %acc = hls.cast {explicit=true} %v : int16
           %v_1 = hls.const 5 : int4
-          %v_2 = hls.const 0 : int2
-          %v_3 = hls.const 1 : int3
+          %v_2 = hls.const 0 : int1
+          %v_3 = hls.const 1 : int2
           %v_4 = hls.const 4 : int4
           %v_5 = hls.const 2 : int3
           %acc_1 = hls.for %i in range(%v_2, %v_4, %v_5) iter_args(%acc_2 = %acc) {label="loop_i", unrolled=2} {
             %v_6 = hls.load %a, %i : int8
             %v_7 = hls.binary {kind="add"} %acc_2, %v_6 : int17
             %acc_3 = hls.cast %v_7 : int16
-            %v_8 = hls.const 1 : int3
+            %v_8 = hls.const 1 : int2
             %v_9 = hls.binary {kind="add"} %i, %v_8 : int5
             %i_1 = hls.cast %v_9 : int4
             %v_10 = hls.load %a, %i_1 : int8
