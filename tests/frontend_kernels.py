@@ -89,3 +89,12 @@ def gather(table: hls.int32[16], idx: hls.int32[8], out: hls.int32[8]):
 def divide(a: hls.int32[8], b: hls.int32[8], q: hls.int32[8]):
     for i in range(8):
         q[i] = a[i] // b[i]
+
+
+@hls.kernel
+def long_reduction(a: hls.float32[400]) -> hls.float32:
+    acc = hls.float32(0)
+    for i in range(400):
+        hls.unroll()
+        acc += a[i]
+    return acc

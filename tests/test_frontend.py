@@ -115,3 +115,10 @@ def test_narrow_values_out_of_range_rejected(examples):
     args = (x, np.ones(4, np.int8), np.zeros(4, np.int8), np.zeros((1, 4, 8, 8), np.int16))
     with pytest.raises(hls.SimulationError, match="do not fit int9"):
         examples["batchnorm"].KERNEL.csim(*args)
+
+
+def test_fully_unrolled_long_reduction_emits_bounded_expressions():
+    cpp = fk.long_reduction.cpp
+    assert "for (" not in cpp  # unrolled in the IR, not only by pragma
+    assert max(line.count("a[") for line in cpp.splitlines()) <= 8
+    fk.long_reduction.verify(rtol=0, atol=0)  # same summation order: bit-exact
