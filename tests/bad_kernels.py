@@ -134,3 +134,203 @@ def uses_try(a: hls.int32[8]):
         a[0] = 1
     except Exception:
         pass
+
+
+@hls.kernel
+def while_true(a: hls.int32[8]):
+    while True:  # E while_true
+        a[0] = 1
+
+
+@hls.kernel
+def uses_with(a: hls.int32[8]):
+    with open("x") as f:  # E uses_with
+        a[0] = len(f)
+
+
+@hls.kernel
+def dict_value(a: hls.int32[8]):
+    d = {1: 2}  # E dict_value
+    a[0] = d[1]
+
+
+@hls.kernel
+def list_value(a: hls.int32[8]):
+    b = [1, 2, 3]  # E list_value
+    a[0] = b[0]
+
+
+@hls.kernel
+def str_value(a: hls.int32[8]):
+    s = "text"  # E str_value
+    a[0] = s
+
+
+@hls.kernel
+def generator(a: hls.int32[8]):
+    for i in range(8):
+        yield a[i]  # E generator
+
+
+@hls.kernel
+async def coroutine(a: hls.int32[8]):  # E coroutine
+    a[0] = 1
+
+
+COUNTER = 0
+
+
+@hls.kernel
+def global_write(a: hls.int32[8]):
+    global COUNTER  # E global_write
+    COUNTER = a[0]
+
+
+def make_nonlocal():
+    total = 0
+
+    @hls.kernel
+    def nonlocal_write(a: hls.int32[8]):
+        nonlocal total  # E nonlocal_write
+        total = a[0]
+
+    return nonlocal_write
+
+
+nonlocal_write = make_nonlocal()
+
+
+@hls.kernel
+def star_args(a: hls.int32[8], *rest):  # E star_args
+    a[0] = 1
+
+
+@hls.kernel
+def star_kwargs(a: hls.int32[8], **options):  # E star_kwargs
+    a[0] = 1
+
+
+@hls.kernel
+def numpy_random(a: hls.float64[8]):
+    a[0] = np.random.rand()  # E numpy_random
+
+
+@hls.kernel
+def opens_file(a: hls.int32[8]):
+    open("data.bin")  # E opens_file
+
+
+@hls.kernel
+def variable_shape(a: hls.int32[8], n: hls.int32):
+    buf = hls.zeros((n,), hls.int32)  # E variable_shape
+    a[0] = buf[0]
+
+
+@hls.kernel
+def rank_mismatch(a: hls.int32[8]):
+    a[1, 2] = 0  # E rank_mismatch
+
+
+@hls.kernel
+def sub_float_for_int(a: hls.int32[8], x: hls.float32):
+    takes_scalar(a, x)  # E sub_float_for_int
+
+
+@hls.kernel
+def takes_scalar(a: hls.int32[8], n: hls.int32):
+    a[0] = n
+
+
+@hls.kernel
+def sub_wrong_count(a: hls.int32[8]):
+    takes_scalar(a)  # E sub_wrong_count
+
+
+@hls.kernel
+def unknown_option(a: hls.int32[8]):
+    for i in range(8):
+        hls.pipeline(iii=1)  # E unknown_option
+        a[i] = 0
+
+
+@hls.kernel
+def bad_partition_type(a: hls.int32[8]):
+    buf = hls.zeros((8,), hls.int32)
+    hls.array_partition(buf, "diagonal", factor=2)  # E bad_partition_type
+    a[0] = buf[0]
+
+
+@hls.kernel
+def negative_unroll(a: hls.int32[8]):
+    for i in range(8):
+        hls.unroll(factor=-2)  # E negative_unroll
+        a[i] = 0
+
+
+@hls.kernel
+def tripcount_inverted(a: hls.int32[8], n: hls.int32):
+    for i in range(n):
+        hls.loop_tripcount(min=8, max=2)  # E tripcount_inverted
+        a[0] = i
+
+
+@hls.kernel
+def storage_on_argument(a: hls.int32[8]):
+    hls.bind_storage(a, "ram_2p")  # E storage_on_argument
+    a[0] = 1
+
+
+@hls.kernel
+def bad_interface_mode(a: hls.int32[8]):
+    hls.interface(a, "pcie")  # E bad_interface_mode
+    a[0] = 1
+
+
+@hls.kernel
+def uses_break(a: hls.int32[8]):
+    for i in range(8):
+        if a[i] == 0:
+            break  # E uses_break
+
+
+@hls.kernel
+def return_in_loop(a: hls.int32[8]) -> hls.int32:
+    for i in range(8):
+        return a[i]  # E return_in_loop
+    return 0
+
+
+@hls.kernel
+def python_float_annotation(a: hls.float32[8], x: float):  # E python_float_annotation
+    a[0] = x
+
+
+@hls.kernel
+def tuple_unpack(a: hls.int32[8]):
+    x, y = a[0], a[1]  # E tuple_unpack
+    a[2] = x + y
+
+
+@hls.kernel
+def rebinds_array(a: hls.int32[8], b: hls.int32[8]):
+    a = b  # E rebinds_array
+
+
+@hls.kernel
+def negative_index(a: hls.int32[8]):
+    a[-1] = 0  # E negative_index
+
+
+@hls.kernel
+def float_index(a: hls.int32[8], x: hls.float32):
+    a[x] = 0  # E float_index
+
+
+@hls.kernel
+def and_of_numbers(a: hls.int32[8]):
+    a[0] = a[1] and a[2]  # E and_of_numbers
+
+
+@hls.kernel
+def bool_invert(a: hls.bool_[8]):
+    a[0] = ~a[1]  # E bool_invert

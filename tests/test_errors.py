@@ -67,3 +67,63 @@ def test_bad_kernel(name, exc, fragment, token):
 def test_calling_a_bad_kernel_raises_the_same_error():
     with pytest.raises(hls.UnsupportedError):
         bad_kernels.while_loop(__import__("numpy").zeros(8, dtype="int32"))
+
+
+MORE_CASES = [
+    ("while_true", hls.UnsupportedError, "`while` loops have no static trip count"),
+    ("uses_with", hls.UnsupportedError, "`with` blocks are not supported"),
+    ("dict_value", hls.UnsupportedError, "dict values are not supported"),
+    ("list_value", hls.UnsupportedError, "list values are not supported"),
+    ("str_value", hls.UnsupportedError, "str values are not supported"),
+    ("generator", hls.UnsupportedError, "generators (`yield`) are not supported"),
+    ("coroutine", hls.UnsupportedError, "plain `def` function"),
+    ("global_write", hls.UnsupportedError, "`global` is not supported"),
+    ("nonlocal_write", hls.UnsupportedError, "`nonlocal` is not supported"),
+    ("star_args", hls.UnsupportedError, "`*args`/`**kwargs` are not supported"),
+    ("star_kwargs", hls.UnsupportedError, "`*args`/`**kwargs` are not supported"),
+    ("numpy_random", hls.UnsupportedError, "random numbers are not supported"),
+    ("opens_file", hls.UnsupportedError, "open() is not supported"),
+    ("variable_shape", hls.HLSTypeError, "array shape must be compile-time constants; 'n' is a kernel variable"),
+    ("rank_mismatch", hls.HLSTypeError, "indexed with 2 indices"),
+    ("sub_float_for_int", hls.HLSTypeError, "argument 'n' of 'takes_scalar'"),
+    ("sub_wrong_count", hls.HLSTypeError, "takes 2 arguments, got 1"),
+    ("unknown_option", hls.HLSTypeError, "unexpected keyword argument 'iii'"),
+    ("bad_partition_type", hls.HLSTypeError, "type must be one of cyclic, block, complete"),
+    ("negative_unroll", hls.HLSTypeError, "factor must be a positive integer, got -2"),
+    ("tripcount_inverted", hls.HLSTypeError, "min exceeds max"),
+    ("storage_on_argument", hls.HLSTypeError, "for kernel arguments use hls.interface"),
+    ("bad_interface_mode", hls.HLSTypeError, "mode must be one of"),
+    ("uses_break", hls.UnsupportedError, "`break` is not supported"),
+    ("return_in_loop", hls.UnsupportedError, "`return` inside a loop or branch"),
+    ("python_float_annotation", hls.HLSTypeError, "Python `float` has no fixed width"),
+    ("tuple_unpack", hls.UnsupportedError, "tuple unpacking is not supported"),
+    ("rebinds_array", hls.UnsupportedError, "is an array; assign its elements"),
+    ("negative_index", hls.HLSTypeError, "index -1 is out of bounds"),
+    ("float_index", hls.HLSTypeError, "array index must be an integer"),
+    ("and_of_numbers", hls.HLSTypeError, "`and`/`or` operands must be conditions"),
+    ("bool_invert", hls.HLSTypeError, "use `not`"),
+]
+
+
+@pytest.mark.parametrize("name,exc,fragment", MORE_CASES, ids=[c[0] for c in MORE_CASES])
+def test_more_bad_kernels(name, exc, fragment):
+    kernel = getattr(bad_kernels, name)
+    with pytest.raises(exc) as info:
+        kernel.compile()
+    err = info.value
+    assert fragment in err.message, err.message
+    assert err.loc is not None and err.loc.file == bad_kernels.__file__
+    assert err.loc.line == marked_line(name), str(err)
+    assert str(err).startswith(f"{bad_kernels.__file__}:{marked_line(name)}:{err.loc.col + 1}: ")
+    assert "Traceback" not in str(err)
+
+
+def test_corpus_size_and_only_hls_errors():
+    import inspect
+
+    kernels = [obj for _, obj in inspect.getmembers(bad_kernels) if isinstance(obj, hls.Kernel)]
+    bad = [k for k in kernels if k.__name__ not in ("takes_eight", "takes_scalar")]
+    assert len(bad) >= 40
+    for kernel in bad:
+        with pytest.raises(hls.HLSError):
+            kernel.compile()

@@ -249,6 +249,8 @@ class FunctionBuilder(ast.NodeVisitor):
             self.expr(call)  # unsupported calls raise their own, more specific error
         if isinstance(call, ast.Constant) and isinstance(call.value, str):
             return  # a string used as a comment
+        if not isinstance(call, ast.Call):
+            self.visit(call)  # unsupported expressions (yield, await, ...) raise their own error
         raise self.error("this expression statement has no effect in hardware; only directive and "
                          "sub-kernel calls may stand alone", node, UnsupportedError)
 
@@ -350,6 +352,10 @@ class FunctionBuilder(ast.NodeVisitor):
                              UnsupportedError)
         if len(call.args) != 2 or call.keywords:
             raise self.error("use hls.zeros(shape, type), e.g. hls.zeros((64, 64), hls.float32)", call)
+        for node in ast.walk(call.args[0]):
+            if isinstance(node, ast.Name) and node.id in self.env:
+                raise self.error(f"array shape must be compile-time constants; {node.id!r} is a kernel variable "
+                                 "(use a module-level constant or the largest size)", node)
         shape = static_eval(call.args[0], self.src, "array shape")
         shape = shape if isinstance(shape, tuple) else (shape,)
         if not shape or not all(isinstance(d, int) and not isinstance(d, bool) and d > 0 for d in shape):

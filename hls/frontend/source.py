@@ -48,7 +48,8 @@ def parse_kernel(func: Any) -> KernelSource:
                 node.end_col_offset += indent
     fdef = tree.body[0]
     if not isinstance(fdef, ast.FunctionDef):
-        raise UnsupportedError("a kernel must be a plain `def` function", Loc(file, first, indent))
+        raise UnsupportedError("a kernel must be a plain `def` function (not async, not a lambda)",
+                               Loc(file, getattr(fdef, "lineno", first), getattr(fdef, "col_offset", indent)))
     namespace = dict(func.__globals__)
     if func.__closure__:
         for name, cell in zip(func.__code__.co_freevars, func.__closure__, strict=True):
