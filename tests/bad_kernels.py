@@ -313,7 +313,7 @@ def tuple_unpack(a: hls.int32[8]):
 
 @hls.kernel
 def rebinds_array(a: hls.int32[8], b: hls.int32[8]):
-    a = b  # E rebinds_array
+    a = b  # E rebinds_array  # noqa: F841
 
 
 @hls.kernel
