@@ -27,7 +27,7 @@ fuzz: $(STAMP)
 	$(PY) -m tests.fuzz.campaign --count $(N) --seed $(SEED)
 
 bench: $(STAMP)
-	$(PY) bench/run.py
+	$(PY) bench/schedule_scaling.py
 
 clean:
 	rm -rf $(VENV) build *.egg-info .pytest_cache

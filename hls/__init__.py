@@ -24,6 +24,7 @@ from hls.errors import (
 )
 from hls.kernel import Kernel, kernel, strict_overflow
 from hls.runtime import zeros
+from hls.schedule import Report, load_report
 from hls.types import alias as _alias
 from hls.types import (
     ap_fixed,
@@ -47,11 +48,11 @@ from hls.types import (
 __version__ = "0.1.0"
 
 __all__ = [
-    "CompileError", "HLSError", "HLSTypeError", "Kernel", "OverflowReport", "OverflowWarning", "SimulationError",
-    "UnsupportedError", "VerificationError", "ap_fixed", "ap_int", "ap_ufixed", "ap_uint", "array_partition",
-    "bind_storage", "bool_", "dataflow", "float32", "float64", "inline", "int8", "int16", "int32", "int64",
-    "interface", "kernel", "loop_tripcount", "pipeline", "stream", "strict_overflow", "uint8", "uint16", "uint32",
-    "uint64", "unroll", "zeros",
+    "CompileError", "HLSError", "HLSTypeError", "Kernel", "OverflowReport", "OverflowWarning", "Report",
+    "SimulationError", "UnsupportedError", "VerificationError", "ap_fixed", "ap_int", "ap_ufixed", "ap_uint",
+    "array_partition", "bind_storage", "bool_", "dataflow", "float32", "float64", "inline", "int8", "int16", "int32",
+    "int64", "interface", "kernel", "load_report", "loop_tripcount", "pipeline", "stream", "strict_overflow",
+    "uint8", "uint16", "uint32", "uint64", "unroll", "zeros",
 ]
 
 

@@ -53,12 +53,16 @@ def add_report_parser(subparsers: Any) -> argparse.ArgumentParser:
                     "print the estimate stored there and, once Vitis has synthesized it, the numbers from "
                     "Vitis's csynth.xml side by side.")
     p.add_argument("target", help="FILE.py:kernel or an exported project directory")
+    p.add_argument("--clock", type=float, default=3.33, help="clock period in ns (default 3.33)")
+    p.add_argument("--part", default="xcu250-figd2104-2L-e", help="target part")
+    p.add_argument("--json", action="store_true", help="print Report.to_dict() as JSON")
+    p.add_argument("--compare", metavar="DIR", help="a Vitis project (or csynth.xml) to print side by side")
     p.set_defaults(func=cmd_report)
     return p
 
 
 def cmd_report(args: argparse.Namespace) -> int:
-    return run_report(resolve_report_target(args.target))
+    return run_report(resolve_report_target(args.target), args)
 
 
 def resolve_report_target(target: str) -> Any:
@@ -78,12 +82,42 @@ def resolve_report_target(target: str) -> Any:
     return load_kernel(target)
 
 
-def run_report(target: Any) -> int:
-    """Hook for the report printer (provided by the schedule/report work; replace this body).
+def run_report(target: Any, args: argparse.Namespace | None = None) -> int:
+    """Print the estimate of a kernel, or of an exported project next to Vitis's csynth.xml once it exists."""
+    import json
 
-    `target` is either a Kernel (print `target.report()`) or the Path of an exported project (read
-    it with `hls.backend.export.read_manifest`: its "estimate" is the hls Report as a dict, and
-    "csynth_xml" lists where Vitis puts csynth.xml for the Tcl and the unified flow; print them side
-    by side when one exists, the estimate alone otherwise). Return the exit code.
-    """
-    raise NotImplementedError("hls report is not wired yet: hls.cli_export.run_report is a hook")
+    from hls.backend.export import read_manifest
+    from hls.errors import HLSError
+    from hls.schedule import Report, load_report
+
+    clock = args.clock if args is not None else 3.33
+    part = args.part if args is not None else "xcu250-figd2104-2L-e"
+    compare_dir = getattr(args, "compare", None)
+    if isinstance(target, Path):
+        stored = read_manifest(target).get("estimate")
+        estimate = Report.from_dict(stored) if stored else None
+        compare_dir = compare_dir or str(target)
+    else:
+        estimate = target.report(clock_ns=clock, part=part)
+    vitis = None
+    if compare_dir is not None:
+        try:
+            vitis = load_report(compare_dir)
+        except HLSError:
+            if getattr(args, "compare", None):
+                raise
+    if args is not None and args.json:
+        print(json.dumps({"estimate": estimate.to_dict() if estimate else None,
+                          "vitis": vitis.to_dict() if vitis else None}, indent=2))
+        return 0
+    if estimate is not None and vitis is not None:
+        print(estimate.compare(vitis))
+    elif estimate is not None:
+        print(estimate)
+        if isinstance(target, Path):
+            print("(no csynth.xml in this project yet: `make csynth` runs Vitis, then this prints both)")
+    elif vitis is not None:
+        print(vitis)
+    else:
+        raise HLSError(f"{target}: no stored estimate and no Vitis csynth.xml")
+    return 0

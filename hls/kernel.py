@@ -91,6 +91,14 @@ class Kernel:
             self._csim[extra_flags] = CompiledKernel(self.compile().design, extra_flags)
         return self._csim[extra_flags]
 
+    def report(self, clock_ns: float = 3.33, part: str = "xcu250-figd2104-2L-e", flow: str = "vitis",
+               pipeline_loops: int = 64) -> Any:
+        """The schedule estimate (latency, II per loop with its limiter, resources) in milliseconds."""
+        from hls.schedule import schedule_module
+
+        return schedule_module(self.compile().module, clock_ns=clock_ns, part=part, flow=flow,
+                               pipeline_loops=pipeline_loops)
+
     def export(self, path: Any, part: str = "xcu250-figd2104-2L-e", clock_ns: float = 3.33, inputs: Any = None,
                flow: str = "vitis", seed: int = 0, overwrite: bool = False) -> Any:
         """Write a Vitis HLS project (sources, testbench with golden data, TCL, cfg, Makefile)."""

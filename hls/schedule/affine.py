@@ -1,0 +1,121 @@
+"""Affine index expressions and value ranges.
+
+Dependence analysis needs array indices as `sum(coeff * symbol) + const`, where a symbol is the
+pipelined loop's iteration number (ITER) or any value that stays fixed during one iteration (an outer
+induction variable, a kernel argument). Two accesses whose indices differ only in the constant touch
+the same element a fixed number of iterations apart: the dependence distance.
+
+Trip counts of loops whose bounds depend on outer induction variables (`range(i + 1)`) need the
+bounds' ranges; `value_range` evaluates them with interval arithmetic.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from hls.ir import BinaryOp, CastOp, ConstantOp, UnaryOp, Value
+
+ITER = "<iteration>"  # the pipelined loop's iteration number, 0, 1, 2, ...
+
+
+class Affine:
+    """sum(terms[k] * k) + const over symbols k (ITER or an IR value held fixed)."""
+
+    __slots__ = ("terms", "const")
+
+    def __init__(self, terms: dict[Any, int] | None = None, const: int = 0):
+        self.terms = {k: v for k, v in (terms or {}).items() if v}
+        self.const = const
+
+    @staticmethod
+    def symbol(key: Any) -> Affine:
+        return Affine({key: 1}, 0)
+
+    def __add__(self, other: Affine) -> Affine:
+        terms = dict(self.terms)
+        for key, coeff in other.terms.items():
+            terms[key] = terms.get(key, 0) + coeff
+        return Affine(terms, self.const + other.const)
+
+    def __sub__(self, other: Affine) -> Affine:
+        return self + other.scale(-1)
+
+    def scale(self, factor: int) -> Affine:
+        return Affine({k: v * factor for k, v in self.terms.items()}, self.const * factor)
+
+    @property
+    def is_const(self) -> bool:
+        return not self.terms
+
+    def coeff(self, key: Any) -> int:
+        return self.terms.get(key, 0)
+
+    def without(self, key: Any) -> Affine:
+        return Affine({k: v for k, v in self.terms.items() if k != key}, self.const)
+
+    def at(self, iteration: int) -> int:
+        """Value at an iteration with every other symbol taken as 0 (for bank sampling)."""
+        return self.const + self.coeff(ITER) * iteration
+
+    def __repr__(self) -> str:
+        parts = [f"{v}*{getattr(k, 'name', k)}" for k, v in self.terms.items()]
+        return " + ".join([*parts, str(self.const)])
+
+
+def combine(kind: str, lhs: Affine | None, rhs: Affine | None) -> Affine | None:
+    """The affine form of `lhs <kind> rhs`, or None when it is not affine."""
+    if lhs is None or rhs is None:
+        return None
+    if kind == "add":
+        return lhs + rhs
+    if kind == "sub":
+        return lhs - rhs
+    if kind == "mul":
+        if rhs.is_const:
+            return lhs.scale(rhs.const)
+        if lhs.is_const:
+            return rhs.scale(lhs.const)
+        return None
+    if kind == "shl" and rhs.is_const and 0 <= rhs.const < 62:
+        return lhs.scale(1 << rhs.const)
+    return None
+
+
+def value_range(value: Value, ranges: dict[Value, tuple[int, int]], depth: int = 0) -> tuple[int, int] | None:
+    """Inclusive integer range of `value` from constants and the ranges of induction variables."""
+    if value in ranges:
+        return ranges[value]
+    op = getattr(value, "op", None)
+    if isinstance(op, ConstantOp) and isinstance(op.value, int):
+        return (int(op.value), int(op.value))
+    if depth > 32 or op is None:
+        return None
+    if isinstance(op, CastOp):
+        return value_range(op.operands[0], ranges, depth + 1)
+    if isinstance(op, UnaryOp) and op.kind == "neg":
+        inner = value_range(op.operands[0], ranges, depth + 1)
+        return None if inner is None else (-inner[1], -inner[0])
+    if isinstance(op, BinaryOp) and op.kind in ("add", "sub", "mul", "min", "max"):
+        a = value_range(op.lhs, ranges, depth + 1)
+        b = value_range(op.rhs, ranges, depth + 1)
+        if a is None or b is None:
+            return None
+        if op.kind == "add":
+            return (a[0] + b[0], a[1] + b[1])
+        if op.kind == "sub":
+            return (a[0] - b[1], a[1] - b[0])
+        if op.kind in ("min", "max"):
+            pick = min if op.kind == "min" else max
+            return (pick(a[0], b[0]), pick(a[1], b[1]))
+        products = [x * y for x in a for y in b]
+        return (min(products), max(products))
+    return None
+
+
+def trip_range(lb: tuple[int, int], ub: tuple[int, int], step: int) -> tuple[int, int]:
+    """Fewest and most iterations of range(lb, ub, step) over the given bound ranges."""
+    if step > 0:
+        low, high = len(range(lb[1], ub[0], step)), len(range(lb[0], ub[1], step))
+    else:
+        low, high = len(range(lb[0], ub[1], step)), len(range(lb[1], ub[0], step))
+    return (low, max(low, high))

@@ -1,0 +1,213 @@
+"""Latency of a whole design, composed from its regions, and the Report.
+
+A function body is a sequence of straight-line stretches (list-scheduled), loops, if-regions and
+calls of sub-kernels that contain loops; they run one after the other, as Vitis runs them without
+DATAFLOW. Cycle accounting (VITIS_FACTS.md section 3, fitted on committed Vitis reports):
+
+* pipelined loop: (trip - 1) * II + depth, depth = the iteration's states; its outlined instance
+  costs the caller one more cycle (none with `rewind`), plus the m_axi latency once per burst
+  direction (the read request goes out that long before the first beat; writes wait for the response);
+* other loops: trip * iteration latency, plus 2 cycles to enter and leave;
+* if-region: the branches' latencies, min and max; sub-kernel call: its latency plus 1;
+* top function: body + 1; interval latency + 1 (not pipelined) or the II (function pipeline).
+
+Loops whose trip count exceeds `pipeline_loops` are pipelined automatically when innermost, as Vitis
+does (config_compile -pipeline_loops, 64 by default, 0 = off).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, replace
+
+from hls.errors import HLSError
+from hls.ir import Block, CallOp, DirectiveOp, ForOp, Function, IfOp, Module, Op, ReturnOp, Value, YieldOp
+from hls.schedule.affine import trip_range, value_range
+from hls.schedule.deps import add_memory_edges
+from hls.schedule.graph import Graph, GraphBuilder
+from hls.schedule.listsched import list_schedule
+from hls.schedule.loops import pipelined_function, pipelined_loop
+from hls.schedule.memory import MAXI_LATENCY, Storage, function_storages
+from hls.schedule.oplib import OpLib
+from hls.schedule.parts import DEFAULT_CLOCK_NS, DEFAULT_PART
+from hls.schedule.report import LoopReport, Report
+from hls.schedule.resources import ResourceTally, iv_width
+from hls.schedule.span import Span
+
+
+@dataclass(frozen=True)
+class Scope:
+    """Where a region sits: its arrays, the value ranges of enclosing induction variables, the module
+    its resources belong to, the function it is in and how deep it is nested among the loops."""
+
+    storages: dict[Value, Storage]
+    ranges: dict[Value, tuple[int, int]]
+    module: str
+    function: str
+    level: int
+
+
+class DesignScheduler:
+    def __init__(self, module: Module, lib: OpLib, pipeline_loops: int):
+        self.module = module
+        self.lib = lib
+        self.pipeline_loops = pipeline_loops
+        self.loops: list[LoopReport] = []
+        self.tally = ResourceTally()
+        self.notes: list[str] = []
+        self.period = int(round(lib.usable_ns * 1000))
+
+    # ---- regions ----------------------------------------------------------------------------------
+
+    def region(self, block: Block, scope: Scope) -> Span:
+        total, pending = Span(0, 0), []
+        for op in block.ops:
+            if isinstance(op, (YieldOp, ReturnOp)):
+                break
+            if self._compound(op):
+                total = total + self.segment(pending, scope) + self.compound(op, scope)
+                pending = []
+            else:
+                pending.append(op)
+        return total + self.segment(pending, scope)
+
+    def _compound(self, op: Op) -> bool:
+        if isinstance(op, (ForOp, IfOp)):
+            return True
+        return isinstance(op, CallOp) and self._has_loops(self.module.functions[op.callee])
+
+    def _has_loops(self, func: Function) -> bool:
+        return any(isinstance(op, ForOp) or isinstance(op, CallOp) and self._has_loops(self.module.functions[op.callee])
+                   for op in func.walk())
+
+    def segment(self, ops: list[Op], scope: Scope) -> Span:
+        if not ops:
+            return Span(0, 0)
+        graph = Graph(self.period)
+        builder = GraphBuilder(self.lib, self.module, scope.storages, graph)
+        builder.walk(ops)
+        for storage in builder.storages.values():  # local arrays of inlined sub-kernels
+            self.tally.add_memory(scope.module, storage)
+        add_memory_edges(graph, pipelined=False)
+        times, states = list_schedule(graph)
+        self.tally.add_schedule(scope.module, graph, times, None, states)
+        return Span(states, states)
+
+    def compound(self, op: Op, scope: Scope) -> Span:
+        if isinstance(op, ForOp):
+            return self.loop(op, scope)
+        if isinstance(op, IfOp):
+            return Span.either(self.region(op.then_block, scope), self.region(op.else_block, scope))
+        return self.call(op, scope)
+
+    def call(self, op: CallOp, scope: Scope) -> Span:
+        callee = self.module.functions[op.callee]
+        arrays = {arg: scope.storages[value] for arg, value in zip(callee.args, op.operands, strict=True)
+                  if value in scope.storages}
+        storages = function_storages(callee, False, args=arrays)
+        for storage in storages.values():
+            self.tally.add_memory(callee.name, storage)
+        inner = Scope(storages, {}, callee.name, callee.name, scope.level)
+        return self.region(callee.body.block, inner).plus(1)
+
+    # ---- loops ------------------------------------------------------------------------------------
+
+    def trip(self, loop: ForOp, scope: Scope) -> tuple[int | None, int | None]:
+        """Trip count from constant bounds, else the loop_tripcount directive, else bound ranges."""
+        exact = loop.trip_count()
+        if exact is not None:
+            return exact, exact
+        given = loop.attrs.get("tripcount")
+        if given:
+            return given["min"], given["max"]
+        lb, ub, step = (value_range(v, scope.ranges) for v in (loop.lb, loop.ub, loop.step))
+        if lb is None or ub is None or step is None or step[0] != step[1] or step[0] == 0:
+            return None, None
+        return trip_range(lb, ub, step[0])
+
+    def loop(self, loop: ForOp, scope: Scope) -> Span:
+        report = self._loop_report(loop, scope)
+        trip = self.trip(loop, scope)
+        report.trip_min, report.trip_max = trip
+        if trip[1] is None:
+            self.notes.append(f"loop {report.label} ({report.where}) has no known trip count: add "
+                              "hls.loop_tripcount(min=, max=) for a latency")
+        mode = self._pipeline_mode(loop, trip[1])
+        if mode is not None:
+            report.pipelined = mode
+            target = (loop.attrs.get("pipeline") or {}).get("ii")
+            module = f"{scope.function}/{report.label}"
+            span = pipelined_loop(self, loop, replace(scope, module=module), report, trip, target)
+            if span is not None:
+                self.tally.add_loop_control(module, iv_width(trip[1]))
+                if report.ii_met is False:
+                    self.notes.append(f"{report.label} ({report.where}): target II {report.target_ii} not met, "
+                                      f"II {report.ii}; the pragma stays in the C++ and Vitis decides")
+                return span
+            report.pipelined = "no"
+        return self._sequential_loop(loop, scope, report, trip)
+
+    def _loop_report(self, loop: ForOp, scope: Scope) -> LoopReport:
+        loc = loop.loc
+        report = LoopReport(loop.attrs.get("label"), loc.file if loc else None, loc.line if loc else None,
+                            level=scope.level, function=scope.function)
+        if loop.attrs.get("unrolled"):
+            report.notes.append(f"unrolled by {loop.attrs['unrolled']}")
+        if loop.attrs.get("unroll") and not (loop.attrs["unroll"] or {}).get("off"):
+            report.notes.append("unroll pragma left to Vitis (bounds not constant): not modelled")
+        self.loops.append(report)
+        return report
+
+    def _pipeline_mode(self, loop: ForOp, trip_max: int | None) -> str | None:
+        options = loop.attrs.get("pipeline")
+        if options is not None:
+            return None if options.get("off") else "yes"
+        innermost = not any(isinstance(op, ForOp) for op in loop.body.ops for op in op.walk())
+        if self.pipeline_loops > 0 and innermost and trip_max is not None and trip_max > self.pipeline_loops:
+            return "auto"
+        return None
+
+    def _sequential_loop(self, loop: ForOp, scope: Scope, report: LoopReport, trip: tuple) -> Span:
+        ranges = dict(scope.ranges)
+        lb, ub, step = (value_range(v, ranges) for v in (loop.lb, loop.ub, loop.step))
+        if lb is not None and ub is not None and step is not None and step[0] == step[1] != 0:
+            low, high = (lb[0], ub[1] - 1) if step[0] > 0 else (ub[0] + 1, lb[1])
+            if low <= high:
+                ranges[loop.iv] = (low, high)
+        inner = Scope(scope.storages, ranges, scope.module, scope.function, scope.level + 1)
+        body = self.region(loop.body, inner)
+        iteration = Span(max(1, body.min) if body.min is not None else None,
+                         max(1, body.max) if body.max is not None else None)
+        report.depth = iteration.max
+        total = iteration.times(Span(*trip))
+        report.latency_min, report.latency_max = total.min, total.max
+        self.tally.add_loop_control(scope.module, iv_width(trip[1]))
+        return total.plus(2)
+
+
+def schedule_module(module: Module, *, clock_ns: float = DEFAULT_CLOCK_NS, part: str = DEFAULT_PART,
+                    flow: str = "vitis", pipeline_loops: int = 64) -> Report:
+    """Estimate latency, II and resources of `module` (after passes) as Vitis would schedule it."""
+    if flow not in ("vitis", "vivado"):
+        raise HLSError(f"flow must be 'vitis' or 'vivado', got {flow!r}")
+    if pipeline_loops < 0:
+        raise HLSError(f"pipeline_loops must be >= 0, got {pipeline_loops}")
+    lib = OpLib(clock_ns, part)
+    design = DesignScheduler(module, lib, pipeline_loops)
+    func = module.top_function
+    # Vivado-flow default m_axi latency is 0 (VITIS_FACTS.md section 2); a read still takes a cycle.
+    storages = function_storages(func, True, maxi_latency=MAXI_LATENCY if flow == "vitis" else 1)
+    for storage in storages.values():
+        design.tally.add_memory(func.name, storage)
+    design.tally.add_control_adapter()
+    if any(isinstance(op, DirectiveOp) and op.kind == "dataflow" for op in func.walk()):
+        design.notes.append("dataflow is not modelled: the estimate runs the tasks one after the other")
+    scope = Scope(storages, {}, func.name, func.name, 0)
+    pipelined = pipelined_function(design, func, scope)
+    if pipelined is not None:
+        latency, interval = pipelined
+    else:
+        latency = design.region(func.body.block, scope).plus(1)
+        interval = latency.plus(1)
+    return Report(func.name, part, float(clock_ns), latency.min, latency.max, interval.min, interval.max,
+                  design.loops, design.tally.total(), design.tally.rows(), "estimate", lib.part.family,
+                  round(clock_ns * lib.uncertainty, 3), None, design.notes)

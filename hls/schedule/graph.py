@@ -1,0 +1,339 @@
+"""The dependence graph the schedulers work on, built from a straight-line stretch of IR.
+
+One node per operator instance. Inner loops of a pipelined loop are unrolled here, as Vitis does,
+without touching the IR: the builder walks the body once per iteration with the induction variable
+bound to a constant. if-regions inside a pipelined body are if-converted (both branches, then a
+multiplexer per result) and small sub-kernels are inlined. Loads of a ROM at constant indices fold
+to constants, as LLVM folds them in Vitis.
+
+Edges are (source, distance, lag): distance counts iterations of the pipelined loop (0 inside one
+iteration); lag DATA means "after the source's result is ready", a lag >= 0 means "at least `lag`
+cycles after the source's cycle" (ordering through memory).
+
+Times are integers in picoseconds: cycle = time // period, with period the usable clock period, so
+fabric operators chain inside a cycle while their delays fit.
+"""
+
+from __future__ import annotations
+
+import operator
+from dataclasses import dataclass, field
+from typing import Any
+
+from hls.errors import HLSError
+from hls.ir import (
+    AllocOp,
+    CallOp,
+    CastOp,
+    ConstantOp,
+    DirectiveOp,
+    ForOp,
+    IfOp,
+    LoadOp,
+    Module,
+    Op,
+    ReturnOp,
+    RomOp,
+    StoreOp,
+    Value,
+    YieldOp,
+)
+from hls.schedule.affine import ITER, Affine, combine
+from hls.schedule.memory import Storage, bit_width, function_storages
+from hls.schedule.opcost import op_cost
+from hls.schedule.oplib import OpCost, OpLib
+from hls.types import BoolType, IntType, wrap_int
+
+DATA = -1
+EXTERNAL = -1  # a value available from the start (constant, argument, computed before this stretch)
+NOCONST = object()
+MAX_UNROLLED_NODES = 300_000
+
+
+class NotUnrollable(HLSError):
+    """An inner loop of a pipelined loop cannot be unrolled (variable bounds, or too large)."""
+
+    def __init__(self, loop: ForOp, reason: str):
+        self.loop = loop
+        super().__init__(reason, loop.loc)
+
+
+@dataclass(slots=True)
+class Access:
+    storage: Storage
+    indices: list[Affine | None]
+    is_store: bool
+    burst: bool = False
+
+
+@dataclass(slots=True, eq=False)
+class Node:
+    index: int
+    cost: OpCost
+    latency: int
+    delay: int  # ps, for chained (latency 0) operators
+    width: int
+    op: Op | None
+    preds: list[tuple[int, int, int]]
+    access: Access | None = None
+
+    @property
+    def name(self) -> str:
+        return self.cost.name
+
+
+@dataclass
+class Carried:
+    """A value carried from one iteration to the next: producer node, name, where it is produced."""
+
+    name: str
+    src: int
+    consumers: list[int] = field(default_factory=list)
+
+
+class Graph:
+    def __init__(self, period_ps: int):
+        self.period = period_ps
+        self.nodes: list[Node] = []
+        self.accesses: list[int] = []
+        self.carried: list[Carried] = []
+
+    def add(self, cost: OpCost, op: Op | None, width: int, preds: list[tuple[int, int, int]],
+            access: Access | None = None) -> int:
+        index = len(self.nodes)
+        delay = int(round(cost.delay_ns * 1000)) if cost.latency == 0 else 0
+        self.nodes.append(Node(index, cost, cost.latency, delay, width, op, preds, access))
+        if access is not None:
+            self.accesses.append(index)
+        if index >= MAX_UNROLLED_NODES:
+            raise HLSError(f"more than {MAX_UNROLLED_NODES} operators in one schedule region",
+                           getattr(op, "loc", None))
+        return index
+
+
+Binding = tuple  # (src node or EXTERNAL or carried marker, constant or NOCONST, Affine or None)
+
+
+class GraphBuilder:
+    """Walks IR ops into a Graph; after `bind_iteration(loop)` the ops are one iteration of `loop`."""
+
+    def __init__(self, lib: OpLib, module: Module, storages: dict[Value, Storage], graph: Graph):
+        self.lib = lib
+        self.module = module
+        self.storages = dict(storages)
+        self.graph = graph
+        self.env: dict[Value, Binding] = {}
+        self._memory_costs: dict[tuple, OpCost] = {}
+        self._loaded: dict[int, dict[tuple, Binding]] = {}  # per storage: index key -> loaded value
+
+    # ---- bindings ---------------------------------------------------------------------------------
+
+    def lookup(self, value: Value) -> Binding:
+        bound = self.env.get(value)
+        if bound is not None:
+            return bound
+        op = getattr(value, "op", None)
+        if isinstance(op, ConstantOp):
+            const = op.value
+            aff = Affine(None, int(const)) if isinstance(const, (bool, int)) else None
+            return (EXTERNAL, const, aff)
+        return (EXTERNAL, NOCONST, Affine.symbol(value))
+
+    def bind_iteration(self, loop: ForOp) -> None:
+        """Make `loop` the pipelined loop: its iv is affine in ITER, its carried values are markers."""
+        lb = self.lookup(loop.lb)
+        step = self.lookup(loop.step)
+        step_value = step[1] if isinstance(step[1], int) else 1
+        base = lb[2] if lb[2] is not None else Affine.symbol(loop.lb)
+        self.env[loop.iv] = (EXTERNAL, NOCONST, base + Affine({ITER: step_value}))
+        for k, arg in enumerate(loop.carried):
+            self.env[arg] = (-2 - k, NOCONST, None)
+            self.graph.carried.append(Carried(arg.name or f"carried{k}", EXTERNAL))
+
+    def storage(self, value: Value) -> Storage:
+        return self.storages[value]
+
+    # ---- walking ----------------------------------------------------------------------------------
+
+    def walk(self, ops: list[Op]) -> list[Binding]:
+        """Add every op; the bindings of the terminator's operands (yield/return), if any."""
+        for op in ops:
+            if isinstance(op, (YieldOp, ReturnOp)):
+                return [self.lookup(v) for v in op.operands]
+            self.visit(op)
+        return []
+
+    def visit(self, op: Op) -> None:
+        if isinstance(op, ConstantOp):
+            self.env[op.result] = self.lookup(op.result)
+        elif isinstance(op, (AllocOp, RomOp, DirectiveOp)):
+            return
+        elif isinstance(op, LoadOp):
+            self.load(op)
+        elif isinstance(op, StoreOp):
+            self.store(op)
+        elif isinstance(op, ForOp):
+            self.unroll(op)
+        elif isinstance(op, IfOp):
+            self.if_convert(op)
+        elif isinstance(op, CallOp):
+            self.inline(op)
+        else:
+            self.compute(op)
+
+    def _preds(self, bindings: list[Binding]) -> list[tuple[int, int, int]]:
+        return [(b[0], 0, DATA) for b in bindings if b[0] >= 0]
+
+    def _note_carried(self, bindings: list[Binding], node: int) -> None:
+        for b in bindings:
+            if b[0] <= -2:
+                self.graph.carried[-2 - b[0]].consumers.append(node)
+
+    def compute(self, op: Op) -> None:
+        bindings = [self.lookup(v) for v in op.operands]
+        kind = op.attrs.get("kind")
+        aff = None
+        if len(bindings) == 2 and kind is not None:
+            aff = combine(kind, bindings[0][2], bindings[1][2])
+        elif len(bindings) == 1 and op.name == "hls.cast":
+            aff = bindings[0][2] if _is_integral(op.result.type) else None
+        elif len(bindings) == 1 and kind == "neg":
+            aff = bindings[0][2].scale(-1) if bindings[0][2] is not None else None
+        if all(b[1] is not NOCONST for b in bindings):
+            value = _fold_integral(op, [b[1] for b in bindings])
+            if value is not NOCONST:  # an unrolled copy's constant index or condition
+                self.env[op.result] = (EXTERNAL, value, Affine(None, int(value)))
+                return
+        node = self.graph.add(op_cost(op, self.lib), op, bit_width(op.result.type), self._preds(bindings))
+        self._note_carried(bindings, node)
+        self.env[op.result] = (node, NOCONST, aff)
+
+    # ---- memory -----------------------------------------------------------------------------------
+
+    def _memory_cost(self, storage: Storage, is_store: bool, dynamic: bool) -> OpCost:
+        key = (storage.kind, is_store, dynamic, bit_width(storage.elem), storage.banks)
+        if key not in self._memory_costs:
+            name = "store" if is_store else "load"
+            if storage.kind == "regs":
+                cost = self.lib.mux(bit_width(storage.elem), storage.banks) if dynamic and not is_store \
+                    else self.lib.wire(name)
+                cost = OpCost(name, 0, cost.delay_ns, 0, 0, cost.lut)
+            else:
+                latency = storage.write_latency if is_store else storage.read_latency
+                cost = OpCost(f"m_axi_{'write' if is_store else 'read'}" if storage.is_maxi else name, latency)
+            self._memory_costs[key] = cost
+        return self._memory_costs[key]
+
+    def load(self, op: LoadOp) -> None:
+        storage = self.storage(op.memref)
+        bindings = [self.lookup(v) for v in op.indices]
+        if storage.rom_data is not None and all(isinstance(b[1], int) for b in bindings):
+            index = tuple(b[1] for b in bindings)
+            if all(0 <= i < size for i, size in zip(index, storage.shape, strict=True)):
+                value = storage.rom_data[index]
+                self.env[op.result] = (EXTERNAL, value.item() if hasattr(value, "item") else value, None)
+                return
+        loaded = self._loaded.setdefault(id(storage), {})
+        key = tuple(_index_key(b) for b in bindings)
+        if key in loaded:  # the same element again, no store in between: LLVM reuses the value
+            self.env[op.result] = loaded[key]
+            return
+        dynamic = any(b[1] is NOCONST for b in bindings)
+        access = Access(storage, [b[2] for b in bindings], False)
+        cost = self._memory_cost(storage, False, dynamic)
+        node = self.graph.add(cost, op, bit_width(storage.elem), self._preds(bindings), access)
+        self._note_carried(bindings, node)
+        self.env[op.result] = loaded[key] = (node, NOCONST, None)
+
+    def store(self, op: StoreOp) -> None:
+        storage = self.storage(op.memref)
+        self._loaded.pop(id(storage), None)
+        bindings = [self.lookup(v) for v in (op.value, *op.indices)]
+        dynamic = any(b[1] is NOCONST for b in bindings[1:])
+        access = Access(storage, [b[2] for b in bindings[1:]], True)
+        node = self.graph.add(self._memory_cost(storage, True, dynamic), op, bit_width(storage.elem),
+                              self._preds(bindings), access)
+        self._note_carried(bindings, node)
+
+    # ---- regions inside a pipelined body ----------------------------------------------------------
+
+    def unroll(self, loop: ForOp) -> None:
+        """Full unrolling, as Vitis does for every loop inside a pipelined one."""
+        bounds = [self.lookup(v)[1] for v in (loop.lb, loop.ub, loop.step)]
+        if not all(isinstance(b, int) and not isinstance(b, bool) for b in bounds) or bounds[2] == 0:
+            raise NotUnrollable(loop, f"loop {loop.attrs.get('label')} has variable bounds and cannot be "
+                                      "unrolled inside a pipelined loop")
+        values = [self.lookup(v) for v in loop.inits]
+        for it in range(*bounds):
+            self.env[loop.iv] = (EXTERNAL, it, Affine(None, it))
+            for arg, bound in zip(loop.carried, values, strict=True):
+                self.env[arg] = bound
+            values = self.walk(loop.body.ops)
+        for result, bound in zip(loop.results, values, strict=True):
+            self.env[result] = bound
+
+    def if_convert(self, op: IfOp) -> None:
+        cond = self.lookup(op.operands[0])
+        if cond[1] is not NOCONST:
+            taken = self.walk((op.then_block if cond[1] else op.else_block).ops)
+            self.env.update(zip(op.results, taken, strict=True))
+            return
+        then_values = self.walk(op.then_block.ops)
+        else_values = self.walk(op.else_block.ops)
+        for result, a, b in zip(op.results, then_values, else_values, strict=True):
+            node = self.graph.add(self.lib.mux(bit_width(result.type)), op, bit_width(result.type),
+                                  self._preds([cond, a, b]))
+            self._note_carried([cond, a, b], node)
+            self.env[result] = (node, NOCONST, None)
+
+    def inline(self, op: CallOp) -> None:
+        callee = self.module.functions[op.callee]
+        arrays = {}
+        for arg, value in zip(callee.args, op.operands, strict=True):
+            if value in self.storages:
+                arrays[arg] = self.storages[value]
+            else:
+                self.env[arg] = self.lookup(value)
+        self.storages.update(function_storages(callee, False, args=arrays))
+        results = self.walk(callee.body.block.ops)
+        self.env.update(zip(op.results, results, strict=True))
+
+
+def _index_key(binding: Binding) -> tuple:
+    """What identifies an index value: its node, its constant, or its affine form over fixed values."""
+    src, const, aff = binding
+    if src >= 0 or src <= -2:
+        return (src,)
+    if const is not NOCONST:
+        return ("const", const)
+    return ("aff", None if aff is None else (frozenset(aff.terms.items()), aff.const))
+
+
+def _is_integral(t: Any) -> bool:
+    return isinstance(t, (IntType, BoolType))
+
+
+_INT_FOLD = {"add": operator.add, "sub": operator.sub, "mul": operator.mul, "and": operator.and_,
+             "or": operator.or_, "xor": operator.xor, "min": min, "max": max, "lt": operator.lt,
+             "le": operator.le, "gt": operator.gt, "ge": operator.ge, "eq": operator.eq, "ne": operator.ne,
+             "land": lambda a, b: bool(a and b), "lor": lambda a, b: bool(a or b)}
+
+
+def _fold_integral(op: Op, values: list[Any]) -> Any:
+    """Integer/bool ops on constants, for the copies unrolling makes (indices, branch conditions);
+    NOCONST for anything else (floats, fixed point, division) so that it stays an operator."""
+    if not _is_integral(op.results[0].type) or not all(isinstance(v, int) for v in values):
+        return NOCONST
+    if isinstance(op, CastOp):
+        t = op.result.type
+        return bool(values[0]) if isinstance(t, BoolType) else wrap_int(values[0], t.width, t.signed)
+    kind = op.attrs.get("kind")
+    if kind == "not" and len(values) == 1:
+        return not values[0]
+    if kind == "neg" and len(values) == 1:
+        return -values[0]
+    if kind in _INT_FOLD and len(values) == 2:
+        return _INT_FOLD[kind](values[0], values[1])
+    if kind in ("shl", "shr") and len(values) == 2 and 0 <= values[1] < 64:
+        return values[0] << values[1] if kind == "shl" else values[0] >> values[1]
+    return NOCONST

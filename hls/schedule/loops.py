@@ -1,0 +1,186 @@
+"""Pipelined loops (and pipelined functions): build the body graph, find dependences and bursts,
+modulo-schedule, and explain in words what keeps the II above its target.
+
+m_axi model (a choice, documented in docs/oplib.md): inside a pipelined loop, an argument read (or
+written) only in one direction, alone in its bundle in that direction, at an index advancing by the
+accesses per iteration in its last dimension, is a burst: each access takes 1 cycle from the burst
+buffer and the loop pays the m_axi latency (64 by default) once per direction. Every other m_axi
+access, and every access outside a pipelined loop, waits the full m_axi latency.
+"""
+
+from __future__ import annotations
+
+import os
+from collections import defaultdict
+from typing import TYPE_CHECKING
+
+from hls.ir import ForOp, Function
+from hls.schedule.affine import ITER
+from hls.schedule.deps import add_carried_scalars, add_memory_edges
+from hls.schedule.graph import Graph, GraphBuilder, Node, NotUnrollable
+from hls.schedule.memory import Storage
+from hls.schedule.modulo import ModuloResult, PortBound, Recurrence, modulo_schedule
+from hls.schedule.report import LoopReport
+from hls.schedule.span import Span
+
+if TYPE_CHECKING:
+    from hls.schedule.design import DesignScheduler, Scope
+
+MAX_LISTED_PATH = 6
+
+
+def _burstable(nodes: list[Node]) -> bool:
+    """Accesses of one iteration covering consecutive elements, the block moving on by its size."""
+    count = len(nodes)
+    offsets = []
+    for node in nodes:
+        indices = node.access.indices
+        if any(i is None for i in indices) or indices[-1].coeff(ITER) != count:
+            return False
+        if any(i.coeff(ITER) != 0 for i in indices[:-1]):
+            return False
+        offsets.append(indices[-1].const)
+    return sorted(offsets) == list(range(min(offsets), min(offsets) + count))
+
+
+def mark_bursts(graph: Graph) -> list[tuple[Storage, bool]]:
+    """Turn qualifying m_axi accesses into burst accesses (latency 1); the (storage, is_store) bursts."""
+    groups: dict[int, list[Node]] = defaultdict(list)
+    per_bundle: dict[tuple[str, bool], set[int]] = defaultdict(set)
+    for index in graph.accesses:
+        node = graph.nodes[index]
+        storage = node.access.storage
+        if storage.is_maxi:
+            groups[id(storage)].append(node)
+            per_bundle[(storage.bundle, node.access.is_store)].add(id(storage))
+    bursts = []
+    for nodes in groups.values():
+        storage = nodes[0].access.storage
+        directions = {node.access.is_store for node in nodes}
+        if len(directions) != 1:
+            continue
+        is_store = directions.pop()
+        if len(per_bundle[(storage.bundle, is_store)]) == 1 and _burstable(nodes):
+            for node in nodes:
+                node.latency = 1
+                node.access.burst = True
+            bursts.append((storage, is_store))
+    return bursts
+
+
+def pipelined_loop(design: DesignScheduler, loop: ForOp, scope: Scope, report: LoopReport,
+                   trip: tuple[int | None, int | None], target: int | None) -> Span | None:
+    """Latency of a pipelined loop (None when its inner loops cannot be unrolled: not pipelined)."""
+    graph = Graph(design.period)
+    builder = GraphBuilder(design.lib, design.module, scope.storages, graph)
+    builder.bind_iteration(loop)
+    try:
+        yields = builder.walk(loop.body.ops)
+    except NotUnrollable as exc:
+        report.notes.append(f"not pipelined: {exc.message}")
+        return None
+    add_carried_scalars(graph, yields)
+    bursts = mark_bursts(graph)
+    add_memory_edges(graph, True, trip[1])
+    result = modulo_schedule(graph, target)
+    report.target_ii, report.ii, report.depth = target, result.ii, result.depth
+    report.res_mii, report.rec_mii = result.res_mii, result.rec_mii
+    report.limiter = limiter(result, target, graph, design.lib.usable_ns)
+    latency = Span(*(None if t is None else 0 if t == 0 else (t - 1) * result.ii + result.depth for t in trip))
+    report.latency_min, report.latency_max = latency.min, latency.max
+    design.tally.add_schedule(scope.module, graph, result.times, result.ii, result.depth)
+    overhead = 0 if (loop.attrs.get("pipeline") or {}).get("rewind") else 1
+    for is_store in (False, True):
+        waits = [s.write_latency if is_store else s.read_latency for s, d in bursts if d == is_store]
+        if waits:
+            overhead += max(waits)
+            names = ", ".join(f"`{s.name}`" for s, d in bursts if d == is_store)
+            report.notes.append(f"m_axi burst {'write' if is_store else 'read'} of {names}: +{max(waits)} "
+                                f"cycles {'after' if is_store else 'before'} the loop")
+    return latency.plus(overhead)
+
+
+def pipelined_function(design: DesignScheduler, func: Function, scope: Scope) -> tuple[Span, Span] | None:
+    """A function-level pipeline: (latency, interval), or None when the function is not pipelined."""
+    options = func.attrs.get("pipeline")
+    if not options or options.get("off"):
+        return None
+    graph = Graph(design.period)
+    try:
+        GraphBuilder(design.lib, design.module, scope.storages, graph).walk(func.body.block.ops)
+    except NotUnrollable as exc:
+        design.notes.append(f"function pipeline not applied: {exc.message}")
+        return None
+    add_memory_edges(graph, pipelined=False)
+    result = modulo_schedule(graph, options.get("ii"))
+    design.tally.add_schedule(scope.module, graph, result.times, result.ii, result.depth)
+    text = limiter(result, options.get("ii"), graph, design.lib.usable_ns)
+    if text:
+        design.notes.append(f"function pipeline: II {result.ii}: {text}")
+    return Span(result.depth + 1, result.depth + 1), Span(result.ii, result.ii)
+
+
+# ---- explanations -----------------------------------------------------------------------------------
+
+
+def _where(node: Node) -> str:
+    loc = node.op.loc if node.op is not None else None
+    return "?" if loc is None else f"{os.path.basename(loc.file)}:{loc.line}"
+
+
+def limiter(result: ModuloResult, target: int | None, graph: Graph, usable_ns: float) -> str | None:
+    """Why the II is above its target (1 when none was given), in words with the source line."""
+    wanted = target or 1
+    if result.ii <= wanted:
+        return None
+    if result.fallback:
+        return f"no overlapped schedule found: iterations run one after another (II {result.ii})"
+    if result.recurrence is not None and result.rec_mii >= result.res_mii and result.rec_mii > wanted:
+        return recurrence_text(graph, result.recurrence, usable_ns)
+    if result.ports is not None and result.res_mii > wanted:
+        return ports_text(graph, result.ports)
+    return (f"memory ports and dependences together need II {result.ii} (ports alone {result.res_mii}, "
+            f"dependences alone {result.rec_mii})")
+
+
+def recurrence_text(graph: Graph, rec: Recurrence, usable_ns: float) -> str:
+    src = graph.nodes[rec.src]
+    scalar = next((c for c in graph.carried if c.src == rec.src and rec.dst in c.consumers), None)
+    name = scalar.name if scalar is not None else src.access.storage.name if src.access else src.name
+    path = [graph.nodes[i] for i in rec.path]
+    shown = [n for n in path if n.latency > 0 or n.delay > 0]  # wires (casts) take no time
+    if len(shown) > MAX_LISTED_PATH:
+        shown = [n for n in shown if n.latency > 0]
+    total = sum(n.latency for n in path)
+    if total == 0:
+        delay = sum(n.delay for n in path) / 1000
+        through = f"{len(path)} chained operators ({delay:.2f} ns, {usable_ns:.2f} ns usable per cycle)"
+    elif len(shown) == 1:
+        through = f"{shown[0].name} ({shown[0].latency} cycles)"
+    else:
+        through = " + ".join(f"{n.name} ({n.latency})" for n in shown) + f" = {total} cycles"
+    distance = "" if rec.distance == 1 else f", distance {rec.distance}"
+    return f"loop-carried dependence on `{name}` through {through}{distance} at {_where(src)}"
+
+
+def ports_text(graph: Graph, bound: PortBound) -> str:
+    storage = bound.storage
+    first = next(graph.nodes[i] for i in graph.accesses if graph.nodes[i].access.storage.resource == storage.resource)
+    if storage.is_maxi:
+        names = sorted({graph.nodes[i].access.storage.name for i in graph.accesses
+                        if graph.nodes[i].access.storage.resource == storage.resource})
+        what = f"{bound.reads} reads" if bound.reads else f"{bound.writes} writes"
+        return (f"{what} per iteration on m_axi bundle `{storage.bundle}` ({', '.join(names)}), one "
+                f"{'read' if bound.reads else 'write'} channel: give each array its own bundle or copy it to a "
+                f"local array, at {_where(first)}")
+    max_reads, max_writes, total = storage.ports
+    if bound.reads and not bound.writes:
+        what, ports = f"{bound.reads} loads", max_reads
+    elif bound.writes and not bound.reads:
+        what, ports = f"{bound.writes} stores", max_writes
+    else:
+        what, ports = f"{bound.reads} loads and {bound.writes} stores", total
+    factor = storage.banks * bound.ii
+    dim = f" dim={len(storage.shape)}" if len(storage.shape) > 1 else ""
+    return (f"{what} per iteration on `{storage.name}`, {ports} port{'s' * (ports != 1)}: partition "
+            f"{storage.name} cyclic factor {factor}{dim}, at {_where(first)}")

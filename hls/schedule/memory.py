@@ -1,0 +1,202 @@
+"""Memories: where each array lives, how many ports each bank has, its latency and its area.
+
+Port rules (VITIS_FACTS.md section 4): per cycle RAM_1P has 1 port, RAM_2P 1 read/write + 1 read,
+RAM_S2P 1 read + 1 write, RAM_T2P 2 read/write; each m_axi bundle has 1 read + 1 write channel.
+Local arrays default to a dual-port RAM (Vitis RAM_AUTO uses both ports when the schedule needs
+them); top-level array arguments are m_axi unless an interface directive says otherwise (the backend
+gives each its own bundle gmem0, gmem1, ...); `ap_memory`/`bram` arguments are dual-port RAMs outside
+the kernel. array_partition splits a dimension into banks (complete = one bank per element; when
+every dimension is complete the array becomes registers without port limits).
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass, field
+from itertools import product
+from typing import Any
+
+from hls.ir import AllocOp, DirectiveOp, Function, RomOp, Value
+from hls.types import ArrayType, BoolType, FixedType, FloatType, IntType, ScalarType
+
+MAXI_LATENCY = 64  # Vitis-flow default m_axi latency (config_interface -m_axi_latency), VITIS_FACTS.md 2 and 4
+BRAM_READ_LATENCY = 1  # Bind Storage Report "Latency 1" for RAM_AUTO (bavlyshehata/ADMM_BP, xcu250, 2022.2)
+URAM_READ_LATENCY = 2  # inferred: UltraRAM output is registered once more than BRAM
+LUTRAM_BITS = 1024  # inferred: arrays below 1 Kbit end up in LUTRAM, not in an 18 Kbit BRAM
+
+# (reads, writes, total accesses) per bank per cycle
+PORTS = {
+    "ram_1p": (1, 1, 1), "ram_2p": (2, 1, 2), "ram_s2p": (1, 1, 2), "ram_t2p": (2, 2, 2),
+    "ram_1wnr": (8, 1, 9), "rom_1p": (1, 0, 1), "rom_2p": (2, 0, 2), "rom_np": (8, 0, 8),
+    "fifo": (1, 1, 2), "auto": (2, 2, 2), "m_axi": (1, 1, 2),
+}
+BRAM18_SHAPES = ((16384, 1), (8192, 2), (4096, 4), (2048, 9), (1024, 18), (512, 36))  # RAMB18 aspect ratios
+
+
+def bit_width(t: Any) -> int:
+    """Bits of a scalar value (registers, memory words)."""
+    if isinstance(t, (IntType, FixedType)):
+        return t.width
+    if isinstance(t, FloatType):
+        return t.bits
+    if isinstance(t, BoolType):
+        return 1
+    return 32
+
+
+@dataclass
+class DimSplit:
+    """How one dimension is split into banks: `banks` banks, cyclic (index mod banks) or in blocks."""
+
+    banks: int = 1
+    cyclic: bool = True
+    block: int = 1
+
+
+@dataclass
+class Storage:
+    """One array's memory: kind, element type, shape, banks, ports and latencies."""
+
+    name: str
+    kind: str  # bram, lutram, uram, regs, rom, m_axi, ap_memory
+    elem: ScalarType
+    shape: tuple[int, ...]
+    ports: tuple[int, int, int] | None  # None: registers, no port limit
+    splits: list[DimSplit] = field(default_factory=list)
+    read_latency: int = BRAM_READ_LATENCY
+    write_latency: int = 1
+    bundle: str | None = None
+    rom_data: Any = None
+    partition_text: str = ""
+
+    @property
+    def banks(self) -> int:
+        return math.prod(s.banks for s in self.splits) if self.splits else 1
+
+    @property
+    def resource(self) -> str:
+        """What shares ports: the array itself, or its m_axi bundle (arrays in one bundle share it)."""
+        return f"m_axi:{self.bundle}" if self.kind == "m_axi" else f"mem:{self.name}:{id(self)}"
+
+    @property
+    def is_maxi(self) -> bool:
+        return self.kind == "m_axi"
+
+    def bank_sets(self, indices: list[int | None]) -> list[tuple[int, ...]]:
+        """Banks an access with these index values may touch (all banks of a dimension it cannot tell)."""
+        if self.ports is None or self.kind == "m_axi" or self.banks == 1:
+            return [()]
+        per_dim = []
+        for split, index in zip(self.splits, indices, strict=False):
+            if split.banks == 1:
+                per_dim.append((0,))
+            elif index is None:
+                per_dim.append(tuple(range(split.banks)))
+            else:
+                per_dim.append((index % split.banks if split.cyclic else min(index // split.block,
+                                                                                split.banks - 1),))
+        return list(product(*per_dim))
+
+    def area(self) -> dict[str, int]:
+        """BRAM_18K, URAM, LUT and FF of the memory itself (m_axi adapters are counted per bundle)."""
+        width = bit_width(self.elem)
+        words = math.prod(self.shape)
+        per_bank = math.ceil(words / self.banks)
+        if self.kind in ("m_axi", "ap_memory"):
+            return {}
+        if self.kind == "regs":
+            return {"ff": words * width, "lut": words * width // 4 if self.rom_data is None else 0}
+        if self.kind == "lutram":
+            return {"lut": self.banks * math.ceil(per_bank / 64) * width}
+        if self.kind == "uram":
+            return {"uram": self.banks * math.ceil(per_bank / 4096) * math.ceil(width / 72)}
+        return {"bram18k": self.banks * min(math.ceil(per_bank / depth) * math.ceil(width / bits)
+                                            for depth, bits in BRAM18_SHAPES)}
+
+
+def _directives(func: Function) -> dict[str, dict[int, list[DirectiveOp]]]:
+    found: dict[str, dict[int, list[DirectiveOp]]] = {}
+    for op in func.walk():
+        if isinstance(op, DirectiveOp) and op.target is not None:
+            found.setdefault(op.kind, {}).setdefault(id(op.target), []).append(op)
+    return found
+
+
+def _splits(shape: tuple[int, ...], partitions: list[DirectiveOp]) -> tuple[list[DimSplit], str]:
+    splits = [DimSplit() for _ in shape]
+    texts = []
+    for op in partitions:
+        o = op.attrs["options"]
+        dims = range(len(shape)) if o.get("dim", 1) == 0 else [o.get("dim", 1) - 1]
+        for d in dims:
+            if not 0 <= d < len(shape):
+                continue
+            size = shape[d]
+            if o.get("type", "complete") == "complete":
+                splits[d] = DimSplit(size, True, 1)
+            else:
+                factor = max(1, min(int(o.get("factor") or 1), size))
+                splits[d] = DimSplit(factor, o["type"] == "cyclic", math.ceil(size / factor))
+        texts.append(f"{o.get('type')} factor {o.get('factor')} dim {o.get('dim', 1)}")
+    return splits, "; ".join(texts)
+
+
+def local_storage(name: str, t: ArrayType, directives: dict, value: Value, rom: Any = None) -> Storage:
+    """A local array or ROM: RAM_AUTO dual-port BRAM unless bind_storage / array_partition say otherwise."""
+    splits, text = _splits(t.shape, directives.get("array_partition", {}).get(id(value), []))
+    bind = directives.get("bind_storage", {}).get(id(value), [])
+    options = bind[-1].attrs["options"] if bind else {}
+    kind_name = options.get("type") or ("rom_2p" if rom is not None else "auto")
+    impl = options.get("impl") or "auto"
+    storage = Storage(name, "rom" if rom is not None else "bram", t.elem, t.shape, PORTS.get(kind_name, PORTS["auto"]),
+                      splits, rom_data=rom, partition_text=text)
+    if all(s.banks == size for s, size in zip(splits, t.shape, strict=True)):
+        storage.kind, storage.ports, storage.read_latency, storage.write_latency = "regs", None, 0, 1
+    elif impl == "uram":
+        storage.kind, storage.read_latency = "uram", URAM_READ_LATENCY
+    elif impl == "lutram" or (impl == "auto" and math.prod(t.shape) * bit_width(t.elem) < LUTRAM_BITS):
+        storage.kind = "lutram"
+    if options.get("latency"):
+        storage.read_latency = int(options["latency"])
+    return storage
+
+
+def argument_storage(arg: Value, bundle_index: int, directives: dict, maxi_latency: int) -> Storage:
+    """A top-level array argument: m_axi (its own bundle by default) or an external RAM port."""
+    t: ArrayType = arg.type  # type: ignore[assignment]
+    chosen = directives.get("interface", {}).get(id(arg), [])
+    options = chosen[-1].attrs["options"] if chosen else {"mode": "m_axi", "bundle": f"gmem{bundle_index}"}
+    mode = options.get("mode", "m_axi")
+    if mode == "m_axi":
+        latency = int(options.get("latency") or maxi_latency)
+        return Storage(arg.name or "arg", "m_axi", t.elem, t.shape, PORTS["m_axi"], read_latency=latency,
+                       write_latency=latency, bundle=options.get("bundle") or "gmem")
+    splits, text = _splits(t.shape, directives.get("array_partition", {}).get(id(arg), []))
+    ports = PORTS["fifo"] if mode in ("ap_fifo", "axis") else PORTS["auto"]
+    return Storage(arg.name or "arg", "ap_memory", t.elem, t.shape, ports, splits, partition_text=text)
+
+
+def function_storages(func: Function, is_top: bool, maxi_latency: int = MAXI_LATENCY,
+                      args: dict[Value, Storage] | None = None) -> dict[Value, Storage]:
+    """Storage of every array in `func`: arguments (given by the caller unless top) and local arrays."""
+    directives = _directives(func)
+    storages: dict[Value, Storage] = {}
+    bundle = 0
+    for arg in func.args:
+        if not isinstance(arg.type, ArrayType):
+            continue
+        if args is not None and arg in args:
+            storages[arg] = args[arg]
+        elif is_top:
+            chosen = id(arg) in directives.get("interface", {})
+            storages[arg] = argument_storage(arg, bundle, directives, maxi_latency)
+            bundle += 0 if chosen else 1
+        else:
+            storages[arg] = local_storage(arg.name or "arg", arg.type, directives, arg)
+    for op in func.walk():
+        if isinstance(op, AllocOp):
+            storages[op.result] = local_storage(op.result.name or "buf", op.result.type, directives, op.result)
+        elif isinstance(op, RomOp):
+            storages[op.result] = local_storage(op.result.name or "rom", op.result.type, directives, op.result,
+                                                rom=op.attrs["data"])
+    return storages

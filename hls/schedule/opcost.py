@@ -1,0 +1,132 @@
+"""IR op -> operator cost: which core or fabric operator Vitis binds each op to, by type and width."""
+
+from __future__ import annotations
+
+from hls.ir import BinaryOp, CastOp, CompareOp, ConstantOp, LogicOp, MathOp, Op, SelectOp, UnaryOp
+from hls.schedule.memory import bit_width
+from hls.schedule.oplib import OpCost, OpLib
+from hls.types import FixedType, FloatType
+
+_FLOAT_BINARY = {"add": "add", "sub": "sub", "mul": "mul", "div": "div", "pow": "pow"}
+_MATH = {"sqrt": "sqrt", "exp": "exp", "log": "log", "sin": "sin", "cos": "cos", "tanh": "tanh",
+         "floor": "floor", "ceil": "floor", "pow": "pow"}
+MAX_SHIFT_ADD_TERMS = 3  # a constant with up to 3 set bits multiplies as shifts and adds, not on a DSP
+_ROUNDING = ("AP_RND", "AP_RND_ZERO", "AP_RND_MIN_INF", "AP_RND_INF", "AP_RND_CONV", "AP_TRN_ZERO")
+
+
+def chain(lib: OpLib, name: str, parts: list[OpCost]) -> OpCost:
+    """Operators one after the other, as one: latencies add, chained delays add (registered once
+    they no longer fit the usable period), areas add."""
+    latency = sum(p.latency for p in parts)
+    delay = sum(p.delay_ns for p in parts if p.latency == 0)
+    if latency == 0 and delay > lib.usable_ns:
+        latency, delay = 1, 0.0
+    elif latency > 0:
+        delay = 0.0
+    return OpCost(name, latency, delay, sum(p.dsp for p in parts), sum(p.ff for p in parts),
+                  sum(p.lut for p in parts), any(p.shareable for p in parts))
+
+
+def _constant_operand(op: BinaryOp) -> int | None:
+    for value in (op.rhs, op.lhs):
+        const = getattr(value, "op", None)
+        if isinstance(const, ConstantOp) and isinstance(const.value, int):
+            return int(const.value)
+    return None
+
+
+def _float_core(lib: OpLib, t: FloatType, base: str) -> OpCost:
+    return lib.core(("f" if t.bits == 32 else "d") + base)
+
+
+def _binary(op: BinaryOp, lib: OpLib) -> OpCost:
+    t = op.result.type
+    kind = op.kind
+    if isinstance(t, FloatType):
+        if kind in _FLOAT_BINARY:
+            return _float_core(lib, t, _FLOAT_BINARY[kind])
+        if kind in ("min", "max"):
+            return chain(lib, f"f{kind}", [_float_core(lib, t, "cmp"), lib.mux(t.bits)])
+        if kind == "floordiv":
+            return chain(lib, "ffloordiv", [_float_core(lib, t, "div"), _float_core(lib, t, "floor")])
+        return chain(lib, "fmod", [_float_core(lib, t, "div"), _float_core(lib, t, "floor"),
+                                   _float_core(lib, t, "mul"), _float_core(lib, t, "sub")])
+    width = bit_width(t)
+    wa, wb = bit_width(op.lhs.type), bit_width(op.rhs.type)
+    if kind in ("add", "sub"):
+        return lib.adder(width, kind)
+    if kind == "mul":
+        constant = _constant_operand(op)
+        if constant is not None and bin(abs(constant)).count("1") <= MAX_SHIFT_ADD_TERMS:
+            terms = bin(abs(constant)).count("1")  # x*c as shifts and adds in LUTs (inferred)
+            return chain(lib, "mul", [lib.adder(width, "mul") for _ in range(terms - 1)]) if terms > 1 \
+                else lib.wire("mul")
+        return lib.multiplier(wa, wb)
+    if kind in ("div", "floordiv", "mod"):
+        core = lib.divider(max(wa, wb))
+        return core if kind == "div" else chain(lib, kind, [core, lib.adder(width)])
+    if kind in ("and", "or", "xor"):
+        return lib.logic(width, kind)
+    if kind in ("shl", "shr"):
+        return lib.wire(kind) if isinstance(getattr(op.rhs, "op", None), ConstantOp) else lib.shifter(width)
+    if kind in ("min", "max"):
+        return chain(lib, kind, [lib.comparator(max(wa, wb)), lib.mux(width)])
+    return chain(lib, "pow", [lib.multiplier(wa, wa), lib.multiplier(width, wa)])
+
+
+def _cast(op: CastOp, lib: OpLib) -> OpCost:
+    src, dst = op.operands[0].type, op.result.type
+    if isinstance(src, FloatType) and isinstance(dst, FloatType):
+        if src.bits == dst.bits:
+            return lib.wire("cast")
+        return lib.core("fpext" if dst.bits > src.bits else "fptrunc")
+    if isinstance(dst, FloatType):
+        return lib.core("sitofp" if dst.bits == 32 else "sitodp")
+    if isinstance(src, FloatType):
+        return lib.core("fptosi" if src.bits == 32 else "dptosi")
+    parts = []
+    if isinstance(dst, FixedType):
+        src_frac = src.frac_bits if isinstance(src, FixedType) else 0
+        src_int = src.int_bits if isinstance(src, FixedType) else bit_width(src)
+        if dst.quant in _ROUNDING and dst.frac_bits < src_frac:
+            parts.append(lib.adder(dst.width, "round"))
+        if dst.overflow != "AP_WRAP" and dst.int_bits < src_int:
+            parts += [lib.comparator(bit_width(src)), lib.mux(dst.width)]
+    return chain(lib, "quantize", parts) if parts else lib.wire("cast")
+
+
+def _unary(op: UnaryOp, lib: OpLib) -> OpCost:
+    t = op.result.type
+    if isinstance(t, FloatType):
+        return lib.wire(f"f{op.kind}")
+    width = bit_width(t)
+    if op.kind == "neg":
+        return lib.adder(width, "neg")
+    if op.kind == "abs":
+        return chain(lib, "abs", [lib.adder(width, "neg"), lib.mux(width)])
+    return lib.logic(width, op.kind)
+
+
+def op_cost(op: Op, lib: OpLib) -> OpCost:
+    """The operator Vitis would bind `op` to (compute ops only; memories are in memory.py)."""
+    if isinstance(op, BinaryOp):
+        return _binary(op, lib)
+    if isinstance(op, CompareOp):
+        t = op.operands[0].type
+        if isinstance(t, FloatType) or isinstance(op.operands[1].type, FloatType):
+            return _float_core(lib, t if isinstance(t, FloatType) else op.operands[1].type, "cmp")
+        return lib.comparator(max(bit_width(t), bit_width(op.operands[1].type)))
+    if isinstance(op, LogicOp):
+        return lib.logic(1, op.kind)
+    if isinstance(op, UnaryOp):
+        return _unary(op, lib)
+    if isinstance(op, CastOp):
+        return _cast(op, lib)
+    if isinstance(op, SelectOp):
+        return lib.mux(bit_width(op.result.type))
+    if isinstance(op, MathOp):
+        t = op.result.type
+        if op.func == "fabs":
+            return lib.wire("fabs")
+        return _float_core(lib, t, _MATH[op.func])
+    return lib.wire(op.name)

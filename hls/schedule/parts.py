@@ -1,0 +1,80 @@
+"""FPGA parts: family, fabric and speed grade from the part name, and the usable clock period.
+
+Operator latencies depend on how fast the fabric is, not on the board. The scheduler therefore
+reduces a part name to two numbers: the fabric's delay factor (UltraScale+ = 1.0) and the speed
+grade's. docs/oplib.md shows where each factor comes from; factors marked *inferred* there are fits
+or assumptions, not measurements.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+from hls.errors import HLSError
+
+DEFAULT_PART = "xcu250-figd2104-2L-e"
+DEFAULT_CLOCK_NS = 3.33
+CLOCK_UNCERTAINTY = 0.27  # Vitis default for both flows (VITIS_FACTS.md section 2, default-config table)
+
+# Delay of the same logic relative to UltraScale+ at speed grade -2. 7-series: fadd takes 4 cycles at
+# 10 ns on xc7z020-1 and 6 at 3.333 ns on xcu250-2L (docs/oplib.md), 4*10 / (6*3.333) = 2.0 at grade -1,
+# 1.74 once the -1 grade factor is taken out. UltraScale (non-plus) and Versal: inferred, no observation.
+FABRIC_FACTORS = {"usplus": 1.0, "us": 1.15, "7series": 1.74, "versal": 1.0}
+# Speed grades: inferred (about 15% per grade step, the order of the gaps between grade columns of the
+# AC switching tables in the AMD data sheets); -2, -2L, -2E and an unknown grade count as 1.0.
+GRADE_FACTORS = {"1": 1.15, "2": 1.0, "3": 0.9}
+
+# (prefix, family, fabric), first match wins; the 'p' suffix tells UltraScale+ from UltraScale.
+_FAMILIES = (
+    ("xc7z", "zynq-7000", "7series"),
+    ("xa7z", "zynq-7000", "7series"),
+    ("xc7", "7-series", "7series"),
+    ("xa7", "7-series", "7series"),
+    ("xczu", "zynq-ultrascale+", "usplus"),
+    ("xazu", "zynq-ultrascale+", "usplus"),
+    ("xqzu", "zynq-ultrascale+", "usplus"),
+    ("xcu", "ultrascale+", "usplus"),
+    ("xcvu", "ultrascale", "us"),
+    ("xcku", "ultrascale", "us"),
+    ("xcau", "ultrascale+", "usplus"),
+    ("xcv", "versal", "versal"),
+)
+_PLUS_DEVICE = re.compile(r"^xc(vu|ku)\d+p")
+_GRADE = re.compile(r"-(\d)[a-z]*(?:-[a-z])?$")
+
+
+@dataclass(frozen=True)
+class Part:
+    """What the scheduler needs to know about a part: family, fabric and speed grade."""
+
+    name: str
+    family: str
+    fabric: str
+    grade: str | None
+
+    @property
+    def delay_factor(self) -> float:
+        """How much slower than UltraScale+ -2 the logic is (1.0 = as fast)."""
+        return FABRIC_FACTORS[self.fabric] * GRADE_FACTORS.get(self.grade or "2", 1.0)
+
+
+def detect_part(name: str) -> Part:
+    """Family by name prefix (xc7z -> Zynq-7000, xc7 -> 7-series, xczu -> Zynq UltraScale+, xcu/xcvu/xcku
+    -> UltraScale(+)); the speed grade from the suffix (`-2L-e` -> 2)."""
+    lowered = name.strip().lower()
+    for prefix, family, fabric in _FAMILIES:
+        if lowered.startswith(prefix):
+            if fabric == "us" and _PLUS_DEVICE.match(lowered):
+                family, fabric = "ultrascale+", "usplus"
+            grade = _GRADE.search(lowered)
+            return Part(name, family, fabric, grade.group(1) if grade else None)
+    known = ", ".join(sorted({p for p, _, _ in _FAMILIES}))
+    raise HLSError(f"unknown FPGA part {name!r}: expected an AMD part name starting with one of {known}")
+
+
+def usable_period_ns(clock_ns: float, uncertainty: float = CLOCK_UNCERTAINTY) -> float:
+    """The part of the clock period logic may use: Vitis reserves `uncertainty` of it for routing."""
+    if clock_ns <= 0:
+        raise HLSError(f"clock period must be positive, got {clock_ns} ns")
+    return clock_ns * (1.0 - uncertainty)

@@ -1,0 +1,65 @@
+"""Time arithmetic shared by the list and modulo schedulers (times are ps, cycle = time // period).
+
+A pipelined operator started in cycle c has its result at the start of cycle c + latency; a chained
+(latency 0) operator's result is ready `delay` ps after it starts, in the same cycle, and it may only
+start where its delay still fits the usable period. A value carried to a later iteration always
+crosses a register: it is ready at the next cycle boundary at the earliest.
+"""
+
+from __future__ import annotations
+
+from hls.schedule.graph import DATA, Node
+from hls.schedule.memory import Storage
+
+
+def ready(node: Node, start: int, period: int, carried: bool = False) -> int:
+    if node.latency > 0:
+        return (start // period + node.latency) * period
+    if carried:
+        return (start // period + 1) * period
+    return start + node.delay
+
+
+def fit(node: Node, start: int, period: int) -> int:
+    """The earliest start at or after `start` where a chained operator does not cross a cycle edge."""
+    if node.latency == 0 and start % period + node.delay > period:
+        return (start // period + 1) * period
+    return start
+
+
+def required_start(src: Node, src_start: int, distance: int, lag: int, period: int, ii: int) -> int:
+    """Earliest start of an edge's destination given its source's start (and the II for distances)."""
+    if lag == DATA:
+        bound = ready(src, src_start, period, carried=distance > 0)
+    else:
+        bound = (src_start // period + lag) * period
+    return bound - distance * ii * period
+
+
+def occupied_states(nodes: list[Node], times: list[int], period: int) -> int:
+    """States an iteration (or a straight-line stretch) spans: last cycle any operator is busy, plus 1.
+    A stretch of chained operators alone that fits in cycle 0 takes no state of its own."""
+    last = 0
+    for node, start in zip(nodes, times, strict=True):
+        cycle = start // period
+        if node.latency > 0 or node.access is not None or cycle > 0:
+            last = max(last, cycle + max(node.latency, 1))
+    return last
+
+
+def port_limits(storage: Storage, is_store: bool) -> tuple[int, int]:
+    """(accesses of this direction, accesses in total) a bank takes per cycle."""
+    reads, writes, total = storage.ports
+    return (writes if is_store else reads), total
+
+
+def heights(nodes: list[Node], period: int) -> list[int]:
+    """Cycles from each node to the end of the longest distance-0 path it starts: the list priority."""
+    height = [0] * len(nodes)
+    for node in reversed(nodes):
+        own = max(node.latency, 1 if node.access is not None else 0)
+        height[node.index] = max(height[node.index], own)
+        for src, distance, _ in node.preds:
+            if distance == 0:
+                height[src] = max(height[src], height[node.index] + max(nodes[src].latency, 0))
+    return height
