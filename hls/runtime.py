@@ -149,6 +149,16 @@ def convert(t: ScalarType, value: Any) -> Any:
     return t.convert(value)
 
 
+def fixed_div(a: Any, b: Any, t: FixedType) -> Fraction:
+    """ap_fixed `/`: the exact quotient truncated toward zero to the result's fraction bits.
+
+    The result type (hls.types.fixed_binop_type) always holds the quotient, so nothing wraps.
+    """
+    quotient = Fraction(exact_value(a)) / Fraction(exact_value(b))
+    scaled = quotient / t.lsb
+    return Fraction(int(scaled)) * t.lsb  # int() truncates toward zero
+
+
 def truediv(a: Any, b: Any) -> np.float64:
     """Integer `/` as the hardware computes it: both operands rounded to float64, then divided.
 

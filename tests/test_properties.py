@@ -34,7 +34,7 @@ INT_OPS = {"add": "a + b", "sub": "a - b", "mul": "a * b", "floordiv": "a // d",
            "vlshift": "a << (b & 7)", "vrshift": "a >> (b & 7)", "min": "min(a, b)", "max": "max(a, b)",
            "neg": "-a", "inv": "~b", "abs": "abs(a)", "truediv": "a / d"}
 INT_CMPS = {"lt": "a < b", "le": "a <= b", "eq": "a == b", "ge": "a >= b"}
-FIXED_OPS = {"add": "a + b", "sub": "a - b", "mul": "a * b", "min": "min(a, b)", "max": "max(a, b)",
+FIXED_OPS = {"add": "a + b", "sub": "a - b", "mul": "a * b", "div": "a / d", "min": "min(a, b)", "max": "max(a, b)",
              "neg": "-a"}
 FLOAT_OPS = {"add": "a + b", "sub": "a - b", "mul": "a * b", "div": "a / d", "min": "min(a, b)",
              "max": "max(a, b)", "neg": "-a"}

@@ -7,7 +7,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from hls.backend.ctype import CType, carrier_of, ctype_of, declared_array, spelling
-from hls.backend.expr import PREC, Expr, cast_to, pure_expr
+from hls.backend.expr import HELPERS, PREC, Expr, cast_to, pure_expr
 from hls.backend.names import Namer
 from hls.backend.pragmas import directive_pragma, loop_pragmas
 from hls.backend.ranges import in_bounds
@@ -119,8 +119,7 @@ class FunctionEmitter:
         return "".join(parts)
 
     def note_helpers(self, text: str) -> None:
-        for helper in ("hls_floordiv", "hls_floormod", "hls_div", "hls_mod", "hls_abs", "hls_min", "hls_max",
-                       "hls_wide_to_double"):
+        for helper in HELPERS:
             if helper + "<" in text:
                 self.helpers.add(helper)
 

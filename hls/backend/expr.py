@@ -17,6 +17,10 @@ from hls.ir import BinaryOp, CastOp, CompareOp, ConstantOp, LogicOp, MathOp, Sel
 from hls.ir.core import Op
 from hls.types import BoolType, FixedType, FloatType, IntType, int_union
 
+# helper templates the kernel preamble defines when used (in this order); the first group is checked in csim
+CSIM_CHECKED = frozenset({"hls_floordiv", "hls_floormod", "hls_div", "hls_mod", "hls_fixed_div", "hls_index"})
+HELPERS = ("hls_floordiv", "hls_floormod", "hls_div", "hls_mod", "hls_fixed_div", "hls_abs", "hls_min", "hls_max",
+           "hls_wide_to_double", "hls_index")
 PREC = {"primary": 16, "unary": 15, "mul": 13, "add": 12, "shift": 11, "rel": 10, "eq": 9, "band": 8,
         "xor": 7, "bor": 6, "land": 5, "lor": 4, "cond": 3}
 BIN_C = {"add": ("+", "add"), "sub": ("-", "add"), "mul": ("*", "mul"), "div": ("/", "mul"),
@@ -90,6 +94,8 @@ def binary_expr(op: BinaryOp, a: Expr, b: Expr) -> Expr:
     kind = op.kind
     ta, tb = op.lhs.type, op.rhs.type
     ctype = ctype_of(result)
+    if isinstance(result, FixedType) and kind == "div":
+        return combine(f"hls_fixed_div<{ctype.spelling}>({a.text}, {b.text})", "primary", ctype, a, b)
     if isinstance(result, BoolType) or isinstance(result, (FloatType, FixedType)):
         if kind in ("min", "max"):
             return minmax_expr(kind, a, b, ctype)

@@ -11,14 +11,12 @@ import jinja2
 
 from hls.backend.ctype import ctype_of, spelling, storage_ctype
 from hls.backend.emit import EmittedFunction, FunctionEmitter
+from hls.backend.expr import CSIM_CHECKED, HELPERS
 from hls.backend.names import Namer
 from hls.backend.pragmas import interface_pragma
 from hls.errors import HLSTypeError
 from hls.ir import DirectiveOp, Module
 from hls.types import ArrayType, BoolType, FixedType, FloatType, IntType
-
-HELPER_ORDER = ("hls_floordiv", "hls_floormod", "hls_div", "hls_mod", "hls_abs", "hls_min", "hls_max",
-                "hls_wide_to_double", "hls_index")
 
 
 @lru_cache(maxsize=1)
@@ -77,11 +75,11 @@ def emit_module(module: Module, origin: str = "") -> CppDesign:
     header_name = f"{top_c}.h"
     top_emitted = emitted[-1]
     needs_fixed = any(_uses_fixed(f) for f in module.functions.values())
-    divides = bool(helpers & {"hls_floordiv", "hls_floormod", "hls_div", "hls_mod", "hls_index"})
+    divides = bool(helpers & CSIM_CHECKED)
     header = render_template("kernel.h.j2", guard=f"HLS_{top_c.upper()}_H", prototype=top_emitted.signature,
                              fixed=needs_fixed, divides=divides)
     kernel_cpp = render_template("kernel.cpp.j2", header=header_name, origin=origin,
-                                 helpers=[h for h in HELPER_ORDER if h in helpers],
+                                 helpers=[h for h in HELPERS if h in helpers], csim_checked=divides,
                                  functions=[{"signature": ("static " if e is not top_emitted else "") + e.signature,
                                              "body": e.body} for e in emitted])
     ports = port_specs(top, top_emitted)

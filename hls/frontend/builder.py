@@ -38,6 +38,7 @@ from hls.ir.core import Op
 from hls.types import (
     ArrayType,
     BoolType,
+    FixedType,
     FloatType,
     HLSType,
     IntType,
@@ -104,7 +105,8 @@ class GoldenInfo:
     int_true_div: set[int] = field(default_factory=set)
     var_shl: dict[int, IntType] = field(default_factory=dict)
     math_calls: dict[int, tuple[str, FloatType]] = field(default_factory=dict)
-    value_types: dict[int, ScalarType] = field(default_factory=dict)  # results Python would leave untyped
+    value_types: dict[int, ScalarType] = field(default_factory=dict)
+    fixed_div: dict[int, FixedType] = field(default_factory=dict)  # results Python would leave untyped
     return_type: ScalarType | None = None
     arg_types: list[HLSType] = field(default_factory=list)
     arg_names: list[str] = field(default_factory=list)
@@ -492,6 +494,8 @@ class FunctionBuilder(ast.NodeVisitor):
         self.note_literals(node, (node.left, lhs), (node.right, rhs), result)
         if kind == "div" and isinstance(lhs.type, (IntType, BoolType)) and isinstance(rhs.type, (IntType, BoolType)):
             self.info.int_true_div.add(id(node))
+        if kind == "div" and isinstance(result.type, FixedType):
+            self.info.fixed_div[id(node)] = result.type
         if kind == "shl" and not isinstance(getattr(rhs, "op", None), ConstantOp):
             self.info.var_shl[id(node)] = result.type
         return result

@@ -90,6 +90,9 @@ class GoldenRewriter(ast.NodeTransformer):
         self.generic_visit(node)
         if key in self.info.int_true_div:
             return self.helper("truediv", [node.left, node.right], node)
+        fixed = self.info.fixed_div.get(key)
+        if fixed is not None:
+            return self.helper("fixed_div", [node.left, node.right, self.const(fixed, node)], node)
         shl_type = self.info.var_shl.get(key)
         if shl_type is not None:
             return self.helper("shl", [node.left, node.right, self.const(shl_type, node)], node)

@@ -150,7 +150,7 @@ class Lowering:
         return float64
 
     def fixed_binary(self, kind: str, a: Value, b: Value, loc: Loc | None) -> Value:
-        if kind not in ("add", "sub", "mul", "min", "max"):
+        if kind not in ("add", "sub", "mul", "div", "min", "max"):
             raise UnsupportedError(f"operator '{kind}' on fixed-point values is not supported yet; "
                                    "convert to a float or an integer first", loc)
         fa, fb = fixed_of(a.type), fixed_of(b.type)
