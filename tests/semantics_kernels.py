@@ -73,3 +73,23 @@ def overflowing(a: hls.int16[8], out: hls.int8[8]) -> hls.int8:
         h = hls.uint8(a[i] * 1103515245 + 12345)
         out[i] = out[i] + h - h
     return total
+
+
+@hls.kernel
+def nep50(a: hls.int8[4], f: hls.float32[4], out: hls.int16[4], g: hls.float32[4]):
+    for i in range(4):
+        out[i] = a[i] + 200
+        g[i] = f[i] + 3.0
+
+
+@hls.kernel
+def wide_shift_counts(a: hls.int16[32], n: hls.uint5[32], r: hls.int16[32], l: hls.int16[32]):
+    for i in range(32):
+        r[i] = a[i] >> n[i]
+        l[i] = a[i] << n[i]
+
+
+@hls.kernel
+def fused(a: hls.float32[4], x: hls.float32[4], y: hls.float32[4], out: hls.float32[4]):
+    for i in range(4):
+        out[i] = a[i] * x[i] + y[i]
