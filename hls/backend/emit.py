@@ -10,7 +10,6 @@ from hls.backend.ctype import CType, carrier_of, ctype_of, declared_array, spell
 from hls.backend.expr import HELPERS, PREC, Expr, cast_to, pure_expr
 from hls.backend.names import Namer
 from hls.backend.pragmas import directive_pragma, loop_pragmas
-from hls.backend.ranges import in_bounds
 from hls.ir import (
     AllocOp,
     CallOp,
@@ -27,6 +26,7 @@ from hls.ir import (
     YieldOp,
 )
 from hls.ir.core import Block, Op
+from hls.ir.ranges import in_bounds
 from hls.types import ArrayType, FixedType
 
 MAX_INLINE_DEPTH = 6

@@ -13,8 +13,6 @@ from __future__ import annotations
 
 from typing import Any
 
-from hls.ir import BinaryOp, CastOp, ConstantOp, UnaryOp, Value
-
 ITER = "<iteration>"  # the pipelined loop's iteration number, 0, 1, 2, ...
 
 
@@ -78,37 +76,6 @@ def combine(kind: str, lhs: Affine | None, rhs: Affine | None) -> Affine | None:
         return None
     if kind == "shl" and rhs.is_const and 0 <= rhs.const < 62:
         return lhs.scale(1 << rhs.const)
-    return None
-
-
-def value_range(value: Value, ranges: dict[Value, tuple[int, int]], depth: int = 0) -> tuple[int, int] | None:
-    """Inclusive integer range of `value` from constants and the ranges of induction variables."""
-    if value in ranges:
-        return ranges[value]
-    op = getattr(value, "op", None)
-    if isinstance(op, ConstantOp) and isinstance(op.value, int):
-        return (int(op.value), int(op.value))
-    if depth > 32 or op is None:
-        return None
-    if isinstance(op, CastOp):
-        return value_range(op.operands[0], ranges, depth + 1)
-    if isinstance(op, UnaryOp) and op.kind == "neg":
-        inner = value_range(op.operands[0], ranges, depth + 1)
-        return None if inner is None else (-inner[1], -inner[0])
-    if isinstance(op, BinaryOp) and op.kind in ("add", "sub", "mul", "min", "max"):
-        a = value_range(op.lhs, ranges, depth + 1)
-        b = value_range(op.rhs, ranges, depth + 1)
-        if a is None or b is None:
-            return None
-        if op.kind == "add":
-            return (a[0] + b[0], a[1] + b[1])
-        if op.kind == "sub":
-            return (a[0] - b[1], a[1] - b[0])
-        if op.kind in ("min", "max"):
-            pick = min if op.kind == "min" else max
-            return (pick(a[0], b[0]), pick(a[1], b[1]))
-        products = [x * y for x in a for y in b]
-        return (min(products), max(products))
     return None
 
 

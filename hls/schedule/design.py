@@ -21,7 +21,8 @@ from dataclasses import dataclass, replace
 
 from hls.errors import HLSError
 from hls.ir import Block, CallOp, DirectiveOp, ForOp, Function, IfOp, Module, Op, ReturnOp, Value, YieldOp
-from hls.schedule.affine import trip_range, value_range
+from hls.ir.ranges import value_range
+from hls.schedule.affine import trip_range
 from hls.schedule.deps import add_memory_edges
 from hls.schedule.graph import Graph, GraphBuilder
 from hls.schedule.listsched import list_schedule
@@ -119,7 +120,7 @@ class DesignScheduler:
         given = loop.attrs.get("tripcount")
         if given:
             return given["min"], given["max"]
-        lb, ub, step = (value_range(v, scope.ranges) for v in (loop.lb, loop.ub, loop.step))
+        lb, ub, step = (value_range(v, scope.ranges, use_types=False) for v in (loop.lb, loop.ub, loop.step))
         if lb is None or ub is None or step is None or step[0] != step[1] or step[0] == 0:
             return None, None
         return trip_range(lb, ub, step[0])

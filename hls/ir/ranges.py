@@ -1,15 +1,14 @@
-"""Value ranges of index expressions, to prove array accesses in bounds at compile time.
-
-An access whose index range is not proven inside the array gets a csim-only check (the synthesized
-code is unchanged): C++ would read or write outside the array, Python mode raises IndexError.
-"""
+"""Value ranges of integer IR values: one analysis for the backend (proving array indices in bounds)
+and the scheduler (trip counts of loops whose bounds depend on enclosing loops)."""
 
 from __future__ import annotations
 
-from hls.ir import BinaryOp, BlockArg, CastOp, ConstantOp, ForOp, SelectOp, UnaryOp, Value
+from hls.ir.core import BlockArg, Value
+from hls.ir.ops import BinaryOp, CastOp, ConstantOp, ForOp, SelectOp, UnaryOp
 from hls.types import BoolType, IntType
 
 Range = tuple[int, int]
+MAX_DEPTH = 32
 
 
 def type_range(value: Value) -> Range | None:
@@ -21,10 +20,17 @@ def type_range(value: Value) -> Range | None:
     return None
 
 
-def value_range(value: Value, depth: int = 0) -> Range | None:
-    """A sound [lo, hi] for an integer value, or None when nothing is known."""
-    fallback = type_range(value)
-    if depth > 16:
+def value_range(value: Value, known: dict[Value, Range] | None = None, use_types: bool = True,
+                depth: int = 0) -> Range | None:
+    """A sound inclusive [lo, hi] for an integer value, or None when nothing is known.
+
+    `known` gives ranges the caller already has (e.g. loop counters with a tripcount); with
+    `use_types` a value about which nothing else is known falls back to the range of its type.
+    """
+    if known and value in known:
+        return known[value]
+    fallback = type_range(value) if use_types else None
+    if depth > MAX_DEPTH:
         return fallback
     op = getattr(value, "op", None)
     if isinstance(value, BlockArg):
@@ -35,17 +41,18 @@ def value_range(value: Value, depth: int = 0) -> Range | None:
     if isinstance(op, ConstantOp) and isinstance(op.value, int):
         return (int(op.value), int(op.value))
     if isinstance(op, BinaryOp):
-        return binary_range(op, depth) or fallback
+        return binary_range(op, known, use_types, depth) or fallback
     if isinstance(op, CastOp):
-        inner = value_range(op.operands[0], depth + 1)
-        if inner is not None and fallback is not None and fallback[0] <= inner[0] and inner[1] <= fallback[1]:
+        inner = value_range(op.operands[0], known, use_types, depth + 1)
+        target = type_range(value)
+        if inner is not None and (target is None or target[0] <= inner[0] and inner[1] <= target[1]):
             return inner
-        return fallback
+        return target if inner is not None else fallback
     if isinstance(op, SelectOp):
-        a, b = (value_range(v, depth + 1) for v in op.operands[1:])
+        a, b = (value_range(v, known, use_types, depth + 1) for v in op.operands[1:])
         return (min(a[0], b[0]), max(a[1], b[1])) if a and b else fallback
     if isinstance(op, UnaryOp) and op.kind == "neg":
-        inner = value_range(op.operands[0], depth + 1)
+        inner = value_range(op.operands[0], known, use_types, depth + 1)
         return (-inner[1], -inner[0]) if inner else fallback
     return fallback
 
@@ -54,16 +61,15 @@ def iv_range(loop: ForOp) -> Range | None:
     bounds = loop.const_bounds()
     if bounds is None:
         return None
-    lb, ub, step = bounds
-    values = range(lb, ub, step)
+    values = range(*bounds)
     if len(values) == 0:
         return None
     return (min(values[0], values[-1]), max(values[0], values[-1]))
 
 
-def binary_range(op: BinaryOp, depth: int) -> Range | None:
-    a = value_range(op.lhs, depth + 1)
-    b = value_range(op.rhs, depth + 1)
+def binary_range(op: BinaryOp, known: dict[Value, Range] | None, use_types: bool, depth: int) -> Range | None:
+    a = value_range(op.lhs, known, use_types, depth + 1)
+    b = value_range(op.rhs, known, use_types, depth + 1)
     if a is None or b is None:
         return None
     if op.kind == "add":
@@ -77,7 +83,9 @@ def binary_range(op: BinaryOp, depth: int) -> Range | None:
         pick = min if op.kind == "min" else max
         return (pick(a[0], b[0]), pick(a[1], b[1]))
     if op.kind == "shr" and b[0] >= 0:
-        return (a[0] >> b[0], a[1] >> b[0]) if a[0] >= 0 else (a[0] >> b[0], a[1] >> b[0] if a[1] >= 0 else a[1])
+        low = a[0] >> b[1] if a[0] >= 0 else a[0] >> b[0]  # shifting more shrinks toward 0 or -1
+        high = a[1] >> b[0] if a[1] >= 0 else a[1] >> b[1]
+        return (low, high)
     if op.kind == "and" and (a[0] >= 0 or b[0] >= 0):
         return (0, min(x[1] for x in (a, b) if x[0] >= 0))
     if op.kind == "mod" and b[0] > 0:
