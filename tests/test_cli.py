@@ -54,3 +54,14 @@ def test_verification_mismatch_exit_code(tmp_path):
     # kernel itself verifies, so exit 0
     result = hls("csim", f"{src}:k")
     assert result.returncode == 0, result.stderr
+
+
+def test_demo_runs_an_example_end_to_end(tmp_path):
+    import shutil
+
+    shutil.copy(ROOT / "examples" / "dot.py", tmp_path / "dot.py")
+    result = hls("demo", str(tmp_path), "--out", str(tmp_path / "out"))
+    assert result.returncode == 0, result.stderr
+    assert "csim == golden on a, b, return" in result.stdout
+    assert "loop_i II=1" in result.stdout and "make csim passed" in result.stdout
+    assert (tmp_path / "out" / "dot" / "run_hls.tcl").is_file()
