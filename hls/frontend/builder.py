@@ -8,31 +8,25 @@ mean exactly what the C++ does (casts at assignments, typed float literals, ...)
 from __future__ import annotations
 
 import ast
-import math
 from dataclasses import dataclass, field
 from typing import Any
 
-import numpy as np
-
 from hls.errors import HLSError, HLSTypeError, Loc, UnsupportedError
 from hls.frontend.lower import Lowering, float64
-from hls.frontend.scan import assigned_names
 from hls.frontend.source import MISSING, KernelSource, static_eval, try_static
+from hls.frontend.tables import BINOPS, CMPOPS, UNOPS, UNSUPPORTED
 from hls.ir import (
     AllocOp,
     Block,
-    CallOp,
     ConstantOp,
     ForOp,
     Function,
-    IfOp,
     LoadOp,
     Module,
     ReturnOp,
     RomOp,
     StoreOp,
     Value,
-    YieldOp,
 )
 from hls.ir.core import Op
 from hls.types import (
@@ -44,48 +38,6 @@ from hls.types import (
     IntType,
     ScalarType,
 )
-
-BINOPS = {ast.Add: "add", ast.Sub: "sub", ast.Mult: "mul", ast.Div: "div", ast.FloorDiv: "floordiv",
-          ast.Mod: "mod", ast.BitAnd: "and", ast.BitOr: "or", ast.BitXor: "xor", ast.LShift: "shl",
-          ast.RShift: "shr", ast.Pow: "pow"}
-CMPOPS = {ast.Lt: "lt", ast.LtE: "le", ast.Gt: "gt", ast.GtE: "ge", ast.Eq: "eq", ast.NotEq: "ne"}
-UNOPS = {ast.USub: "neg", ast.Invert: "invert", ast.Not: "not"}
-MATH_NAMES = {"sqrt", "exp", "log", "sin", "cos", "tanh", "floor", "ceil", "fabs", "pow"}
-
-UNSUPPORTED = {
-    ast.While: "`while` loops have no static trip count; use `for i in range(N)` (with `break`-free logic)",
-    ast.Try: "`try` has no hardware meaning; kernels cannot raise or catch exceptions",
-    ast.With: "`with` blocks are not supported in kernels",
-    ast.Lambda: "lambdas are not supported; write a separate @hls.kernel function",
-    ast.ListComp: "list comprehensions are not supported; use hls.zeros and a for loop",
-    ast.SetComp: "set comprehensions are not supported in kernels",
-    ast.DictComp: "dict comprehensions are not supported in kernels",
-    ast.GeneratorExp: "generator expressions are not supported; use a for loop",
-    ast.Yield: "generators (`yield`) are not supported in kernels",
-    ast.YieldFrom: "generators (`yield from`) are not supported in kernels",
-    ast.Await: "`await` is not supported in kernels",
-    ast.AsyncFor: "`async for` is not supported in kernels",
-    ast.AsyncWith: "`async with` is not supported in kernels",
-    ast.AsyncFunctionDef: "async functions are not supported in kernels",
-    ast.Global: "`global` is not supported: kernels cannot write module state; pass an array argument",
-    ast.Nonlocal: "`nonlocal` is not supported: kernels cannot write enclosing state",
-    ast.FunctionDef: "nested functions are not supported; define another @hls.kernel at module level",
-    ast.ClassDef: "classes are not supported in kernels",
-    ast.Dict: "dict values are not supported in kernels; use arrays",
-    ast.List: "list values are not supported in kernels; use hls.zeros or a module-level numpy array",
-    ast.Set: "set values are not supported in kernels",
-    ast.JoinedStr: "strings are not supported in kernels",
-    ast.Break: "`break` is not supported: loops need a static trip count; guard the body with `if`",
-    ast.Continue: "`continue` is not supported; guard the rest of the body with `if`",
-    ast.Delete: "`del` is not supported in kernels",
-    ast.Raise: "`raise` is not supported in kernels",
-    ast.Assert: "`assert` is not supported in kernels",
-    ast.Import: "imports inside kernels are not supported; import at module level",
-    ast.ImportFrom: "imports inside kernels are not supported; import at module level",
-    ast.Starred: "`*` unpacking is not supported in kernels",
-    ast.NamedExpr: "`:=` is not supported in kernels",
-    ast.Slice: "slices are not supported; index every dimension with a scalar",
-}
 
 
 @dataclass
@@ -424,51 +376,6 @@ class FunctionBuilder(ast.NodeVisitor):
             return self.read_name(node)
         return self.captured(node)
 
-    def captured(self, node: ast.Name) -> Value:
-        obj = try_static(node, self.src)
-        if obj is MISSING:
-            raise self.error(f"unknown name {node.id!r}", node)
-        if isinstance(obj, np.ndarray):
-            return self.rom(node.id, obj, node)
-        if isinstance(obj, (bool, int, float, np.number, np.bool_)):
-            return self.constant_value(obj, node)
-        raise self.error(f"{node.id!r} ({type(obj).__name__}) cannot be used as a value in a kernel; "
-                         "captured values must be numbers or numpy arrays", node, UnsupportedError)
-
-    def rom(self, name: str, data: np.ndarray, node: ast.AST) -> Value:
-        if name in self.roms:
-            return self.roms[name]
-        elem = NUMPY_TYPES.get(data.dtype.str[1:]) if data.dtype.kind in "biuf" else None
-        if elem is None or data.ndim == 0:
-            raise self.error(f"captured array {name!r} has dtype {data.dtype}; use bool, int8..64, uint8..64, "
-                             "float32 or float64 arrays", node)
-        t = ArrayType(elem, tuple(data.shape))
-        op = RomOp(t, data.copy(), name, self.loc)
-        entry = self.func.body.block
-        op.parent = entry
-        entry.ops.insert(len(self.roms), op)
-        self.roms[name] = op.result
-        self.info.captured_arrays[name] = t
-        return op.result
-
-    def constant_value(self, value: Any, node: ast.AST) -> Value:
-        if isinstance(value, (bool, np.bool_)):
-            return self.lower.constant(bool(value), self.loc)
-        if isinstance(value, (int, np.integer)):
-            value = int(value)
-            if not -(2**1023) <= value < 2**1023:
-                raise self.error("integer constant too wide (over 1024 bits)", node)
-            return self.lower.constant(value, self.loc)
-        if isinstance(value, np.floating):
-            t = FloatType(32) if value.dtype == np.float32 else FloatType(64)
-            return self.lower.float_const(float(value), t, self.loc)
-        if isinstance(value, float):
-            if not math.isfinite(value):
-                raise self.error(f"constant {value} is not finite", node, UnsupportedError)
-            self.info.float_literals[id(node)] = float64
-            return self.lower.float_const(value, float64, self.loc, weak=True)
-        raise self.error(f"constant {value!r} is not a number", node, UnsupportedError)
-
     def visit_Constant(self, node: ast.Constant) -> Value:
         if isinstance(node.value, (str, bytes)) or node.value is None or node.value is Ellipsis:
             raise self.error(f"{type(node.value).__name__} values are not supported in kernels", node,
@@ -578,89 +485,30 @@ class FunctionBuilder(ast.NodeVisitor):
 
     # ---- sub-kernels ---------------------------------------------------------------------------
 
+    def visit_If(self, node: ast.If) -> None:
+        from hls.frontend.branches import lower_if
+
+        lower_if(self, node)
+
+    def captured(self, node: ast.Name) -> Value:
+        from hls.frontend.captures import captured
+
+        return captured(self, node)
+
+    def constant_value(self, value: Any, node: ast.AST) -> Value:
+        from hls.frontend.captures import constant_value
+
+        return constant_value(self, value, node)
+
     def call_kernel(self, kernel: Any, node: ast.Call, want_result: bool) -> Value | None:
-        from hls.frontend.build import build_function
+        from hls.frontend.calls import call_kernel
 
-        if node.keywords:
-            raise self.error("sub-kernel calls take positional arguments only", node, UnsupportedError)
-        callee_func = kernel.__hls_kernel__
-        if callee_func in self.compiling:
-            raise self.error(f"recursive call to kernel {callee_func.__name__!r}: hardware has no call stack",
-                             node, UnsupportedError)
-        callee = build_function(kernel, self.module, self.compiling)
-        params = callee.args
-        if len(node.args) != len(params):
-            raise self.error(f"kernel {callee.name!r} takes {len(params)} arguments, got {len(node.args)}", node)
-        args = []
-        for param, arg_node in zip(params, node.args, strict=True):
-            value = self.expr(arg_node)
-            if isinstance(param.type, ArrayType):
-                if value.type != param.type:
-                    raise self.error(f"argument {param.name!r} of {callee.name!r} must be {param.type}, got "
-                                     f"{value.type}", arg_node)
-                args.append(value)
-            else:
-                args.append(self.lower.assign(value, param.type, self.src.loc(arg_node),
-                                              f"argument {param.name!r} of {callee.name!r}"))
-        results = [callee.return_type] if callee.return_type is not None else []
-        call = CallOp(callee.name, args, results, self.loc)
-        self.block.append(call)
-        if want_result:
-            if not results:
-                raise self.error(f"kernel {callee.name!r} returns nothing", node)
-            return call.result
-        return None
-
-    # ---- control flow --------------------------------------------------------------------------
+        return call_kernel(self, kernel, node, want_result)
 
     def visit_For(self, node: ast.For) -> None:
         from hls.frontend.loops import lower_for
 
         lower_for(self, node)
-
-    def visit_If(self, node: ast.If) -> None:
-        cond = self.condition(node.test)
-        assigned = assigned_names(node.body) | assigned_names(node.orelse)
-        before = dict(self.env)
-        then_block, then_env = self.branch(node.body, before)
-        else_block, else_env = self.branch(node.orelse, before)
-        names = sorted(n for n in assigned if not self.is_array_name(n, before) and (
-            n in before or (n in then_env and n in else_env)))
-        types = []
-        for n in names:
-            var = before.get(n) or then_env[n]
-            types.append(var.type)
-        self.yield_into(then_block, [then_env.get(n, before.get(n)) for n in names], types)
-        self.yield_into(else_block, [else_env.get(n, before.get(n)) for n in names], types)
-        op = IfOp(cond, types, list(names), self.loc)
-        for region, block in zip(op.regions, (then_block, else_block), strict=True):
-            region.block = block
-            block.parent = region
-        self.block.append(op)
-        self.env = before
-        for n, result, t in zip(names, op.results, types, strict=True):
-            self.env[n] = Var(result, t)
-        self.loop_locals |= {n for n in assigned if n not in self.env}
-
-    def is_array_name(self, name: str, env: dict[str, Var]) -> bool:
-        return name in env and env[name].is_array
-
-    def branch(self, stmts: list[ast.stmt], env: dict[str, Var]) -> tuple[Block, dict[str, Var]]:
-        saved_block = self.block
-        block = Block()
-        self.block, self.env = block, dict(env)
-        self.visit_body(stmts)
-        result = self.env
-        self.block = saved_block
-        return block, result
-
-    def yield_into(self, block: Block, variables: list[Var | None], types: list[HLSType]) -> None:
-        saved, self.block = self.block, block
-        values = []
-        for var, t in zip(variables, types, strict=True):
-            values.append(self.lower.assign(var.value, t, self.loc, "branch result"))
-        self.emit(YieldOp(values, self.loc))
-        self.block = saved
 
     def unique_label(self, iv_name: str) -> str:
         base = "loop_" + (iv_name.strip("_") or "i")
@@ -675,10 +523,3 @@ class FunctionBuilder(ast.NodeVisitor):
         loop = ForOp(lb, ub, step, inits, iv_type, iv_name, names, self.loc)
         loop.attrs["label"] = self.unique_label(iv_name)
         return loop
-
-
-NUMPY_TYPES: dict[str, ScalarType] = {
-    "b1": BoolType(), "i1": IntType(8, True), "i2": IntType(16, True), "i4": IntType(32, True),
-    "i8": IntType(64, True), "u1": IntType(8, False), "u2": IntType(16, False), "u4": IntType(32, False),
-    "u8": IntType(64, False), "f4": FloatType(32), "f8": FloatType(64),
-}

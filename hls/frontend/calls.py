@@ -5,13 +5,14 @@ from __future__ import annotations
 import ast
 import builtins
 import math
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from hls.errors import HLSTypeError, UnsupportedError
-from hls.frontend.builder import MATH_NAMES, is_kernel
+from hls.frontend.builder import is_kernel
 from hls.frontend.source import MISSING, static_eval, try_static
-from hls.ir import Value
-from hls.types import ScalarType
+from hls.frontend.tables import MATH_NAMES
+from hls.ir import CallOp, Value
+from hls.types import ArrayType, ScalarType
 
 if TYPE_CHECKING:
     from hls.frontend.builder import FunctionBuilder
@@ -98,3 +99,39 @@ def math_call(b: FunctionBuilder, name: str, node: ast.Call) -> Value:
     result = b.lower.math(name, [b.expr(a) for a in node.args], b.loc)
     b.info.math_calls[id(node)] = (name, result.type)
     return result
+
+
+def call_kernel(b: FunctionBuilder, kernel: Any, node: ast.Call, want_result: bool) -> Value | None:
+    from hls.frontend.build import build_function
+
+    if node.keywords:
+        raise b.error("sub-kernel calls take positional arguments only", node, UnsupportedError)
+    callee_func = kernel.__hls_kernel__
+    if callee_func in b.compiling:
+        raise b.error(f"recursive call to kernel {callee_func.__name__!r}: hardware has no call stack",
+                         node, UnsupportedError)
+    callee = build_function(kernel, b.module, b.compiling)
+    params = callee.args
+    if len(node.args) != len(params):
+        raise b.error(f"kernel {callee.name!r} takes {len(params)} arguments, got {len(node.args)}", node)
+    args = []
+    for param, arg_node in zip(params, node.args, strict=True):
+        value = b.expr(arg_node)
+        if isinstance(param.type, ArrayType):
+            if value.type != param.type:
+                raise b.error(f"argument {param.name!r} of {callee.name!r} must be {param.type}, got "
+                                 f"{value.type}", arg_node)
+            args.append(value)
+        else:
+            args.append(b.lower.assign(value, param.type, b.src.loc(arg_node),
+                                          f"argument {param.name!r} of {callee.name!r}"))
+    results = [callee.return_type] if callee.return_type is not None else []
+    call = CallOp(callee.name, args, results, b.loc)
+    b.block.append(call)
+    if want_result:
+        if not results:
+            raise b.error(f"kernel {callee.name!r} returns nothing", node)
+        return call.result
+    return None
+
+# ---- control flow --------------------------------------------------------------------------

@@ -85,6 +85,12 @@ class GoldenRewriter(ast.NodeTransformer):
         self.generic_visit(node)
         return node
 
+    def visit_Compare(self, node: ast.Compare) -> ast.AST:
+        # numpy scalars compare to np.bool_, whose arithmetic is not bool's (np.True_ + np.True_ is
+        # True, not 2; -np.True_ raises); the hardware's comparison result is a bool (uint1)
+        self.generic_visit(node)
+        return self.helper("boolean", [node], node)
+
     def visit_BinOp(self, node: ast.BinOp) -> ast.AST:
         key = id(node)
         self.generic_visit(node)
@@ -120,6 +126,11 @@ def make_golden(src: KernelSource, info: GoldenInfo) -> Callable[..., Any]:
     module = ast.Module(body=[fdef], type_ignores=[])
     ast.fix_missing_locations(module)
     namespace = dict(src.namespace)
+    for name, value in src.namespace.items():
+        if isinstance(value, (np.integer, np.bool_)):
+            # the frontend reads a captured numpy integer as an exact constant (as a literal);
+            # numpy's own fixed-width scalar arithmetic would wrap, raise or add bools like `or`
+            namespace[name] = value.item()
     for name, t in info.captured_arrays.items():
         namespace[name] = runtime.ArrayView(np.asarray(src.namespace[name]), t.elem, readonly=True, name=name)
     namespace.update(rewriter.consts)

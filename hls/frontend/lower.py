@@ -182,7 +182,7 @@ class Lowering:
                                        loc)
             if n == 0:
                 return self.constant(1, loc)
-            result = a
+            result = a = self.as_int(a, loc)  # True ** 1 is the int 1 in Python
             for _ in range(n - 1):
                 result = self.binary("mul", result, a, loc)
             return result

@@ -1,0 +1,63 @@
+"""`if`/`elif`/`else` -> hls.if, whose results are the variables either branch assigns."""
+
+from __future__ import annotations
+
+import ast
+from typing import TYPE_CHECKING
+
+from hls.frontend.scan import assigned_names
+from hls.ir import Block, IfOp, YieldOp
+from hls.types import HLSType
+
+if TYPE_CHECKING:
+    from hls.frontend.builder import FunctionBuilder, Var  # noqa: F401
+
+
+def lower_if(b: FunctionBuilder, node: ast.If) -> None:
+    from hls.frontend.builder import Var
+
+    cond = b.condition(node.test)
+    assigned = assigned_names(node.body) | assigned_names(node.orelse)
+    before = dict(b.env)
+    then_block, then_env = branch(b, node.body, before)
+    else_block, else_env = branch(b, node.orelse, before)
+    names = sorted(n for n in assigned if not is_array_name(n, before) and (
+        n in before or (n in then_env and n in else_env)))
+    types = []
+    for n in names:
+        var = before.get(n) or then_env[n]
+        types.append(var.type)
+    yield_into(b, then_block, [then_env.get(n, before.get(n)) for n in names], types)
+    yield_into(b, else_block, [else_env.get(n, before.get(n)) for n in names], types)
+    op = IfOp(cond, types, list(names), b.loc)
+    for region, block in zip(op.regions, (then_block, else_block), strict=True):
+        region.block = block
+        block.parent = region
+    b.block.append(op)
+    b.env = before
+    for n, result, t in zip(names, op.results, types, strict=True):
+        b.env[n] = Var(result, t)
+    b.loop_locals |= {n for n in assigned if n not in b.env}
+
+
+def is_array_name(name: str, env: dict[str, Var]) -> bool:
+    return name in env and env[name].is_array
+
+
+def branch(b: FunctionBuilder, stmts: list[ast.stmt], env: dict[str, Var]) -> tuple[Block, dict[str, Var]]:
+    saved_block = b.block
+    block = Block()
+    b.block, b.env = block, dict(env)
+    b.visit_body(stmts)
+    result = b.env
+    b.block = saved_block
+    return block, result
+
+
+def yield_into(b: FunctionBuilder, block: Block, variables: list[Var | None], types: list[HLSType]) -> None:
+    saved, b.block = b.block, block
+    values = []
+    for var, t in zip(variables, types, strict=True):
+        values.append(b.lower.assign(var.value, t, b.loc, "branch result"))
+    b.emit(YieldOp(values, b.loc))
+    b.block = saved

@@ -1,0 +1,45 @@
+"""Operator tables and the messages for Python constructs kernels cannot contain."""
+
+import ast
+
+BINOPS = {ast.Add: "add", ast.Sub: "sub", ast.Mult: "mul", ast.Div: "div", ast.FloorDiv: "floordiv",
+          ast.Mod: "mod", ast.BitAnd: "and", ast.BitOr: "or", ast.BitXor: "xor", ast.LShift: "shl",
+          ast.RShift: "shr", ast.Pow: "pow"}
+CMPOPS = {ast.Lt: "lt", ast.LtE: "le", ast.Gt: "gt", ast.GtE: "ge", ast.Eq: "eq", ast.NotEq: "ne"}
+UNOPS = {ast.USub: "neg", ast.Invert: "invert", ast.Not: "not"}
+MATH_NAMES = {"sqrt", "exp", "log", "sin", "cos", "tanh", "floor", "ceil", "fabs", "pow"}
+
+UNSUPPORTED = {
+    ast.While: "`while` loops have no static trip count; use `for i in range(N)` (with `break`-free logic)",
+    ast.Try: "`try` has no hardware meaning; kernels cannot raise or catch exceptions",
+    ast.With: "`with` blocks are not supported in kernels",
+    ast.Lambda: "lambdas are not supported; write a separate @hls.kernel function",
+    ast.ListComp: "list comprehensions are not supported; use hls.zeros and a for loop",
+    ast.SetComp: "set comprehensions are not supported in kernels",
+    ast.DictComp: "dict comprehensions are not supported in kernels",
+    ast.GeneratorExp: "generator expressions are not supported; use a for loop",
+    ast.Yield: "generators (`yield`) are not supported in kernels",
+    ast.YieldFrom: "generators (`yield from`) are not supported in kernels",
+    ast.Await: "`await` is not supported in kernels",
+    ast.AsyncFor: "`async for` is not supported in kernels",
+    ast.AsyncWith: "`async with` is not supported in kernels",
+    ast.AsyncFunctionDef: "async functions are not supported in kernels",
+    ast.Global: "`global` is not supported: kernels cannot write module state; pass an array argument",
+    ast.Nonlocal: "`nonlocal` is not supported: kernels cannot write enclosing state",
+    ast.FunctionDef: "nested functions are not supported; define another @hls.kernel at module level",
+    ast.ClassDef: "classes are not supported in kernels",
+    ast.Dict: "dict values are not supported in kernels; use arrays",
+    ast.List: "list values are not supported in kernels; use hls.zeros or a module-level numpy array",
+    ast.Set: "set values are not supported in kernels",
+    ast.JoinedStr: "strings are not supported in kernels",
+    ast.Break: "`break` is not supported: loops need a static trip count; guard the body with `if`",
+    ast.Continue: "`continue` is not supported; guard the rest of the body with `if`",
+    ast.Delete: "`del` is not supported in kernels",
+    ast.Raise: "`raise` is not supported in kernels",
+    ast.Assert: "`assert` is not supported in kernels",
+    ast.Import: "imports inside kernels are not supported; import at module level",
+    ast.ImportFrom: "imports inside kernels are not supported; import at module level",
+    ast.Starred: "`*` unpacking is not supported in kernels",
+    ast.NamedExpr: "`:=` is not supported in kernels",
+    ast.Slice: "slices are not supported; index every dimension with a scalar",
+}
