@@ -149,6 +149,11 @@ def convert(t: ScalarType, value: Any) -> Any:
     return t.convert(value)
 
 
+def boolean(value: Any) -> bool:
+    """A comparison's result as a Python bool (numpy scalars give np.bool_, which adds like `or`)."""
+    return bool(value)
+
+
 def fixed_div(a: Any, b: Any, t: FixedType) -> Fraction:
     """ap_fixed `/`: the exact quotient truncated toward zero to the result's fraction bits.
 

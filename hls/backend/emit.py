@@ -212,8 +212,17 @@ class FunctionEmitter:
                 self.line("return;")
         elif isinstance(op, AllocOp):
             name = self.namer.fresh(op.result.name)
-            self.line(f"{declared_array(op.result.type, name)} = {{}};")
-            self.bind(op.result, Expr(name, PREC["primary"], ctype_of(op.result.type.elem)))
+            t = op.result.type
+            if ctype_of(t.elem).kind in ("native", "float", "bool"):
+                self.line(f"{declared_array(t, name)} = {{}};")
+            else:
+                # `= {}` runs ap_int/ap_fixed's default constructor, which leaves the value undefined:
+                # hls.zeros promises zeros, so store them (Vitis needs the same loop)
+                self.line(f"{declared_array(t, name)};")
+                ivs = [self.namer.fresh("z") for _ in t.shape]
+                loops = "".join(f"for (int {iv} = 0; {iv} < {n}; {iv}++) " for iv, n in zip(ivs, t.shape, strict=True))
+                self.line(f"{loops}{name}{''.join(f'[{iv}]' for iv in ivs)} = 0;")
+            self.bind(op.result, Expr(name, PREC["primary"], ctype_of(t.elem)))
         elif isinstance(op, RomOp):
             self.rom(op)
         elif isinstance(op, DirectiveOp):

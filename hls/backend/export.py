@@ -128,6 +128,7 @@ def _number(name: str, value: Any) -> float:
 
 def check_design(design: Any) -> None:
     """The backend promises C identifiers; check anyway, since they become file names and Tcl words."""
+    design.check_boundary()
     names = [design.top] + [p.c_name for p in design.ports]
     for name in names:
         if not isinstance(name, str) or not _IDENT_RE.fullmatch(name):

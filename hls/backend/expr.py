@@ -206,6 +206,10 @@ def cast_expr(op: CastOp, a: Expr) -> Expr:
         wide = cast_to(a, CType("native", 64, True))
         return cast_to(wide, ctype)
     if isinstance(target, IntType) and isinstance(src, FixedType):
+        if src.int_bits <= 0:
+            # every value lies in (-1, 1), so truncation toward zero gives 0; the header's
+            # to_ap_int_base() is wrong there (I < 0 leaves its result unset, I == 0 overflows it)
+            return cast_to(Expr("0", PREC["primary"], CType("native", 32, True)), ctype)
         return cast_to(combine(f"{a.at(PREC['primary'])}.to_ap_int_base()", "primary",
                                CType("ap", max(src.int_bits, 1), src.signed), a), ctype)
     return cast_to(a, ctype)

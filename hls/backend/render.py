@@ -56,6 +56,17 @@ class CppDesign:
     return_type: Any
     return_storage: str | None
     functions: dict[str, str] = field(default_factory=dict)
+    boundary_errors: list[tuple[str, Any]] = field(default_factory=list)  # (message, loc): ports csim cannot carry
+
+    def check_boundary(self) -> None:
+        """Raise for a port that cannot cross the csim/testbench boundary (int64 and float64 carriers).
+
+        Checked where values cross (csim, export), not when emitting: the C++ itself is valid, and a
+        sub-kernel with wide parameters must still run in Python mode and be called from a kernel.
+        """
+        if self.boundary_errors:
+            message, loc = self.boundary_errors[0]
+            raise HLSTypeError(message, loc)
 
     @property
     def sources(self) -> dict[str, str]:
@@ -82,12 +93,14 @@ def emit_module(module: Module, origin: str = "") -> CppDesign:
                                  helpers=[h for h in HELPERS if h in helpers], csim_checked=divides,
                                  functions=[{"signature": ("static " if e is not top_emitted else "") + e.signature,
                                              "body": e.body} for e in emitted])
-    ports = port_specs(top, top_emitted)
+    errors: list[tuple[str, Any]] = []
+    ports = port_specs(top, top_emitted, errors)
     ret_storage = storage_ctype(top.return_type) if top.return_type is not None else None
     bridge = render_template("bridge.cpp.j2", header=header_name, top=top_c, ports=ports,
                              ret_type=spelling(top.return_type) if top.return_type is not None else None,
                              ret_storage=ret_storage, ret_kind=_kind(top.return_type), divides=divides)
-    return CppDesign(top_c, header_name, kernel_cpp, header, bridge, ports, top.return_type, ret_storage)
+    return CppDesign(top_c, header_name, kernel_cpp, header, bridge, ports, top.return_type, ret_storage,
+                     boundary_errors=errors)
 
 
 def _kind(t: Any) -> str | None:
@@ -105,17 +118,18 @@ def _uses_fixed(func) -> bool:
     return any(isinstance(getattr(t, "elem", t), FixedType) for t in types)
 
 
-def port_specs(func, emitted: EmittedFunction) -> list[PortSpec]:
+def port_specs(func, emitted: EmittedFunction, errors: list[tuple[str, Any]]) -> list[PortSpec]:
+    """The top's ports; those csim cannot carry are recorded in `errors` (see CppDesign.check_boundary)."""
     ports = []
     for arg, c_name in zip(func.args, emitted.arg_names, strict=True):
         t = arg.type
         elem = t.elem if isinstance(t, ArrayType) else t
         if isinstance(elem, IntType) and elem.width > 64:
-            raise HLSTypeError(f"argument {arg.name!r}: {elem} is wider than 64 bits; csim and testbench "
-                               "ports support up to 64-bit integers", func.loc)
+            errors.append((f"argument {arg.name!r}: {elem} is wider than 64 bits; csim and testbench ports "
+                           "support up to 64-bit integers", func.loc))
         if isinstance(elem, FixedType) and elem.width > 53:
-            raise HLSTypeError(f"argument {arg.name!r}: {elem} is wider than 53 bits and cannot travel "
-                               "exactly as float64 at the csim boundary", func.loc)
+            errors.append((f"argument {arg.name!r}: {elem} is wider than 53 bits and cannot travel exactly as "
+                           "float64 at the csim boundary", func.loc))
         c_type = spelling(elem)
         storage = storage_ctype(elem)
         zero_copy = isinstance(elem, (FloatType, BoolType)) or (isinstance(elem, IntType) and c_type == storage)

@@ -16,6 +16,7 @@ class CompiledKernel:
     """A built csim library for one design; `run` checks arguments before any native code runs."""
 
     def __init__(self, design: Any, extra_flags: tuple[str, ...] = ()):
+        design.check_boundary()
         self.design = design
         self.path = build_shared_library(design.sources, extra_flags=extra_flags, tag="csim")
         params = [f"{p.storage} {'*' if p.is_array else ''}" for p in design.ports]

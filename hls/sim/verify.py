@@ -21,11 +21,14 @@ def random_value(t: ScalarType | ArrayType, rng: np.random.Generator) -> Any:
         if elem.width <= 63:
             values = rng.integers(elem.min, elem.max, size=shape, endpoint=True, dtype=np.int64)
         else:
-            raw = rng.integers(0, 2**63, size=shape, dtype=np.int64).astype(np.uint64) * np.uint64(2)
-            values = elem.convert(raw)
+            # two 32-bit halves: every bit pattern of 64 bits, odd values included
+            high, low = (rng.integers(0, 2**32, size=shape, dtype=np.int64).astype(np.uint64) for _ in range(2))
+            values = elem.convert((high << np.uint64(32)) | low)
         values = np.asarray(values).astype(elem.storage_dtype)
     elif isinstance(elem, FixedType):
-        raw = rng.integers(elem.raw_min, elem.raw_max, size=shape, endpoint=True, dtype=np.int64)
+        # AP_SAT_SYM saturates the most negative code to -max, so no assignment can produce it
+        low = elem.raw_min + (1 if elem.signed and elem.overflow == "AP_SAT_SYM" and elem.width > 1 else 0)
+        raw = rng.integers(low, elem.raw_max, size=shape, endpoint=True, dtype=np.int64)
         values = raw.astype(np.float64) * float(elem.lsb)
     elif isinstance(elem, FloatType):
         values = rng.uniform(-1.0, 1.0, size=shape).astype(elem.storage_dtype)

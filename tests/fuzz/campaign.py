@@ -1,0 +1,316 @@
+"""A differential fuzzing campaign: generate kernels, verify golden vs csim, shrink the failures.
+
+    python -m tests.fuzz.campaign --count 200 --seed 1 [--out DIR] [--batch 8] [--jobs 2]
+
+Each kernel gets seed `S * 1_000_000 + i`: its text and its random inputs both follow from it, so
+`fail_<seed>.py` reproduces with `kernel.verify(seed=<seed>)`. Kernels are checked in batches (one top
+kernel calling several generated kernels, so one g++ run covers many); a failing or crashing batch is
+re-run kernel by kernel, which keeps every failure attributable to one generated kernel. Kernels
+that use libm are batched separately and compared with a tolerance; all others bit-exactly.
+
+Prints `fuzz: N kernels, P passed, M mismatches, C crashes, R rejected` and exits 1 when M + C > 0.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import shutil
+import signal
+import subprocess
+import sys
+import tempfile
+import time
+from concurrent.futures import ThreadPoolExecutor
+from dataclasses import asdict, dataclass, field
+from pathlib import Path
+from typing import Any
+
+from tests.fuzz.generator import Unit, batch_top, generate, module_text
+from tests.fuzz.shrink import ShrinkStats, shrink
+
+ROOT = Path(__file__).resolve().parents[2]
+EXACT = (0.0, 0.0)  # rtol, atol: without libm, floats must match bit for bit
+TOLERANT = (1e-4, 1e-5)  # libm results may differ in the last bits between numpy and glibc
+SEED_STRIDE = 1_000_000
+
+
+@dataclass
+class Failure:
+    seed: int
+    status: str
+    kind: str
+    message: str
+    source: str  # the module text that fails (the whole batch for a batch-only failure)
+    kernel: str
+    tolerances: tuple[float, float]
+    minimized: str | None = None
+    minimized_message: str | None = None
+    path: Path | None = None
+
+
+@dataclass
+class CampaignResult:
+    count: int = 0
+    passed: int = 0
+    mismatches: int = 0
+    crashes: int = 0
+    rejected: int = 0
+    batch_only: int = 0
+    failures: list[Failure] = field(default_factory=list)
+    rejections: list[tuple[int, str]] = field(default_factory=list)
+    seconds: float = 0.0
+
+    def summary(self) -> str:
+        line = (f"fuzz: {self.count} kernels, {self.passed} passed, {self.mismatches} mismatches, "
+                f"{self.crashes} crashes, {self.rejected} rejected")
+        if self.batch_only:
+            line += f", {self.batch_only} batch-only failures"
+        return line
+
+    @property
+    def ok(self) -> bool:
+        return self.mismatches + self.crashes + self.batch_only == 0
+
+
+class Runner:
+    """Starts workers (one process per job, its own session so a timeout kills its g++ too)."""
+
+    def __init__(self, workdir: Path, timeout: float):
+        self.workdir = workdir
+        self.timeout = timeout
+        self.counter = 0
+        self.active: dict[int, subprocess.Popen[bytes]] = {}
+        self.stopped = False
+
+    def stop(self) -> None:
+        """Kill the workers still running (each leads its own process group: its g++ goes too)."""
+        self.stopped = True
+        for pid in list(self.active):
+            try:
+                os.killpg(pid, signal.SIGKILL)
+            except ProcessLookupError:
+                pass
+
+    def next_name(self, prefix: str) -> str:
+        self.counter += 1  # only called from the coordinating thread
+        return f"{prefix}{self.counter}"
+
+    def run(self, job: dict[str, Any], name: str, env: dict[str, str] | None = None) -> dict[str, Any]:
+        job_path = self.workdir / f"{name}.job.json"
+        result_path = self.workdir / f"{name}.result.json"
+        job = {**job, "dir": str(self.workdir), "name": name}
+        job_path.write_text(json.dumps(job))
+        cmd = [sys.executable, "-m", "tests.fuzz.worker", str(job_path), str(result_path)]
+        env = dict(os.environ if env is None else env)
+        env["PYTHONPATH"] = os.pathsep.join(filter(None, [str(ROOT), env.get("PYTHONPATH", "")]))
+        if self.stopped:
+            raise KeyboardInterrupt
+        proc = subprocess.Popen(cmd, cwd=ROOT, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                                start_new_session=True)
+        self.active[proc.pid] = proc
+        try:
+            out, err = proc.communicate(timeout=self.timeout)
+        except subprocess.TimeoutExpired:
+            os.killpg(proc.pid, signal.SIGKILL)
+            proc.communicate()
+            return {"error": {"status": "crash", "kind": "timeout",
+                              "message": f"worker exceeded {self.timeout:.0f} s"}}
+        finally:
+            self.active.pop(proc.pid, None)
+        if self.stopped:
+            raise KeyboardInterrupt
+        if proc.returncode != 0 or not result_path.is_file():
+            how = f"signal {-proc.returncode}" if proc.returncode < 0 else f"exit code {proc.returncode}"
+            tail = (err or b"").decode(errors="replace")[-3000:]
+            return {"error": {"status": "crash", "kind": f"worker died ({how})",
+                              "message": f"worker died ({how})\n{tail}"}}
+        return json.loads(result_path.read_text())
+
+
+def unit_job(units: list[Unit], batch: bool, tolerances: tuple[float, float]) -> dict[str, Any]:
+    return {"units": [asdict(u) for u in units], "batch": batch, "rtol": tolerances[0], "atol": tolerances[1]}
+
+
+def tolerances_of(unit: Unit) -> tuple[float, float]:
+    return TOLERANT if unit.tolerant else EXACT
+
+
+def batches(units: list[Unit], size: int) -> list[list[Unit]]:
+    """Chunks of at most `size` units, exact and tolerant kernels never mixed."""
+    out: list[list[Unit]] = []
+    for group in ([u for u in units if not u.tolerant], [u for u in units if u.tolerant]):
+        out += [group[i:i + size] for i in range(0, len(group), size)]
+    return out
+
+
+def run_campaign(count: int, seed: int, out: Path | None = None, batch: int = 8, jobs: int | None = None,
+                 timeout: float = 600.0, shrink_checks: int = 150, shrink_seconds: float = 600.0,
+                 log: Any = None, keep: bool = False) -> CampaignResult:
+    """Generate, check, classify and shrink; reproducers go to `out` (when given)."""
+    started = time.monotonic()
+    say = log or (lambda text: None)
+    jobs = jobs or os.cpu_count() or 1
+    workdir = Path(tempfile.mkdtemp(prefix="hls-fuzz-"))
+    runner = Runner(workdir, timeout)
+    result = CampaignResult(count=count)
+    units = [generate(seed * SEED_STRIDE + i) for i in range(count)]
+    by_seed = {u.seed: u for u in units}
+    verdicts: dict[int, dict[str, str]] = {}
+    batch_failures: list[tuple[list[Unit], dict[str, str]]] = []
+    try:
+        groups = batches(units, max(1, batch))
+        named = [(g, runner.next_name("b")) for g in groups]
+        done = [0]
+
+        def run_group(item: tuple[list[Unit], str]) -> dict[str, Any]:
+            outcome = runner.run(unit_job(item[0], batch > 1, tolerances_of(item[0][0])), item[1])
+            done[0] += len(item[0])
+            failed = "error" in outcome or (outcome.get("batch") or {}).get("status", "pass") != "pass" or any(
+                v["status"] not in ("pass", "untested") for v in outcome["members"].values())
+            say(f"fuzz: {done[0]}/{count} kernels checked{' (failures to look at)' if failed else ''}")
+            return outcome
+
+        with ThreadPoolExecutor(max_workers=jobs) as pool:
+            outcomes = list(pool.map(run_group, named))
+        retry: list[Unit] = []
+        for (group, _), outcome in zip(named, outcomes, strict=True):
+            if "error" in outcome:
+                retry += group
+                batch_failures.append((group, outcome["error"]))
+                continue
+            for unit in group:
+                v = outcome["members"][str(unit.seed)]
+                if v["status"] == "untested":
+                    retry.append(unit)
+                else:
+                    verdicts[unit.seed] = v
+            if outcome.get("batch") and outcome["batch"]["status"] != "pass":
+                batch_failures.append((group, outcome["batch"]))
+        if retry:
+            say(f"fuzz: re-running {len(retry)} kernels of failing batches one by one")
+            named_single = [(u, runner.next_name("s")) for u in retry]
+            with ThreadPoolExecutor(max_workers=jobs) as pool:
+                singles = list(pool.map(lambda item: runner.run(unit_job([item[0]], False, tolerances_of(item[0])),
+                                                                item[1]), named_single))
+            for (unit, _), outcome in zip(named_single, singles, strict=True):
+                verdicts[unit.seed] = outcome["error"] if "error" in outcome else outcome["members"][str(unit.seed)]
+        for unit in units:
+            v = verdicts[unit.seed]
+            status = v["status"]
+            if status == "pass":
+                result.passed += 1
+            elif status == "rejected":
+                result.rejected += 1
+                result.rejections.append((unit.seed, v["message"]))
+            else:
+                if status == "mismatch":
+                    result.mismatches += 1
+                else:
+                    result.crashes += 1
+                result.failures.append(Failure(unit.seed, status, v["kind"], v["message"], module_text([unit]),
+                                               unit.kernel, tolerances_of(unit)))
+        for group, v in batch_failures:
+            if all(verdicts[u.seed]["status"] in ("pass", "rejected") for u in group):
+                result.batch_only += 1
+                result.failures.append(Failure(group[0].seed, v["status"], v["kind"], v["message"],
+                                               module_text(group, top=batch_top(group)), "fuzz_batch",
+                                               tolerances_of(group[0])))
+        for failure in result.failures:
+            say(f"fuzz: seed {failure.seed}: {failure.status} ({failure.kind}): "
+                f"{failure.message.splitlines()[0][:300] if failure.message else ''}")
+        if shrink_checks > 0 and result.failures:
+            shrink_all(result.failures, runner, jobs, shrink_checks, shrink_seconds, say)
+        if out is not None and result.failures:
+            out.mkdir(parents=True, exist_ok=True)
+            for failure in result.failures:
+                failure.path = write_reproducer(out, failure, by_seed.get(failure.seed))
+                say(f"fuzz: wrote {failure.path}")
+    finally:
+        runner.stop()
+        if not keep:
+            shutil.rmtree(workdir, ignore_errors=True)
+    result.seconds = time.monotonic() - started
+    return result
+
+
+def shrink_all(failures: list[Failure], runner: Runner, jobs: int, max_checks: int, seconds: float,
+               say: Any) -> None:
+    """Minimize every failure (in parallel), in a private csim cache: candidates are one-offs."""
+    cache = runner.workdir / "shrink-cache"
+    cache.mkdir(exist_ok=True)
+    env = dict(os.environ, HLS_CACHE_DIR=str(cache))
+    names = iter(range(10**9))
+
+    def minimize(failure: Failure) -> None:
+        if failure.kernel == "fuzz_batch":
+            return  # a batch-only failure is kept whole: the interaction is the point
+
+        def still_fails(text: str) -> bool:
+            job = {"text": text, "kernel": failure.kernel, "seed": failure.seed, "rtol": failure.tolerances[0],
+                   "atol": failure.tolerances[1]}
+            outcome = runner.run(job, f"x{failure.seed}_{next(names)}", env)
+            v = outcome.get("error") or outcome["members"][str(failure.seed)]
+            if v["status"] == failure.status and v["kind"] == failure.kind:
+                failure.minimized_message = v["message"]
+                return True
+            return False
+
+        stats = ShrinkStats()
+        failure.minimized = shrink(failure.source, still_fails, max_checks=max_checks, time_limit=seconds,
+                                   stats=stats)
+        say(f"fuzz: seed {failure.seed} shrunk in {stats.checks} checks ({stats.accepted} edits kept): "
+            f"{len(failure.source.splitlines())} -> {len(failure.minimized.splitlines())} lines")
+
+    with ThreadPoolExecutor(max_workers=jobs) as pool:
+        list(pool.map(minimize, failures))
+
+
+def write_reproducer(out: Path, failure: Failure, unit: Unit | None) -> Path:
+    """`fail_<seed>.py`: the minimized module, the failure it shows and how to run it."""
+    text = failure.minimized or failure.source
+    rtol, atol = failure.tolerances
+    message = (failure.minimized_message or failure.message).strip()
+    doc = [f"Fuzz failure, seed {failure.seed}: {failure.status} ({failure.kind}).", "",
+           "Original failure:", *("    " + line for line in failure.message.strip().splitlines()[:20])]
+    if failure.minimized is not None:
+        doc += ["", "After shrinking:", *("    " + line for line in message.splitlines()[:20])]
+    doc += ["", f"Run: python {out.name}/fail_{failure.seed}.py (from the repository root)"]
+    body = '"""' + "\n".join(doc).replace('"""', "'''").replace("\\", "\\\\") + '\n"""\n\n' + text.rstrip("\n")
+    call = f"{failure.kernel}.verify(seed={failure.seed}, rtol={rtol!r}, atol={atol!r})"
+    if failure.kernel == "fuzz_batch":
+        call = "raise SystemExit('a batch-only failure: rerun it through tests.fuzz.worker')"
+    body += f'\n\n\nif __name__ == "__main__":\n    {call}\n    print("no failure")\n'
+    path = out / f"fail_{failure.seed}.py"
+    path.write_text(body)
+    return path
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(prog="python -m tests.fuzz.campaign", description=__doc__.splitlines()[0])
+    parser.add_argument("--count", type=int, default=200, help="kernels to generate (default 200)")
+    parser.add_argument("--seed", type=int, default=1, help="campaign seed (default 1)")
+    parser.add_argument("--out", type=Path, default=Path("fuzz-failures"),
+                        help="where fail_<seed>.py reproducers go (default ./fuzz-failures)")
+    parser.add_argument("--batch", type=int, default=8, help="kernels per compiled design (default 8; 1 = none)")
+    parser.add_argument("--jobs", type=int, default=None, help="parallel workers (default: CPU count)")
+    parser.add_argument("--timeout", type=float, default=600.0, help="seconds per worker (default 600)")
+    parser.add_argument("--shrink-checks", type=int, default=150,
+                        help="predicate runs per failure when shrinking; 0 disables shrinking (default 150)")
+    parser.add_argument("--shrink-seconds", type=float, default=600.0, help="time limit per failure (default 600)")
+    parser.add_argument("--keep", action="store_true", help="keep the temporary work directory")
+    args = parser.parse_args(argv)
+    signal.signal(signal.SIGTERM, lambda *_: sys.exit(143))  # run the clean-up (workers, temp files)
+    result = run_campaign(args.count, args.seed, args.out, batch=args.batch, jobs=args.jobs, timeout=args.timeout,
+                          shrink_checks=args.shrink_checks, shrink_seconds=args.shrink_seconds,
+                          log=lambda text: print(text, flush=True), keep=args.keep)
+    for seed, message in result.rejections:
+        print(f"fuzz: seed {seed} rejected: {message.splitlines()[0][:300]}")
+    print(f"fuzz: {result.seconds:.0f} s")
+    print(result.summary())
+    return 0 if result.ok else 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())

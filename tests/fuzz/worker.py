@@ -1,0 +1,167 @@
+"""Runs generated kernels in a process of its own and writes a JSON verdict per kernel.
+
+Why a separate process: csim loads the generated C++ into the interpreter, so a kernel that
+crashes (a segfault, an assertion in the ap_types headers) would take the whole campaign with it.
+The campaign starts `python -m tests.fuzz.worker JOB.json RESULT.json`; a worker that dies or hangs
+is itself the verdict ("crash").
+
+Job (JSON): {"dir": folder for module files, "name": file stem, "units": [unit dicts], "batch": bool,
+"rtol", "atol"} or, for a shrink candidate, {"dir", "name", "text": whole module, "kernel", "seed",
+"rtol", "atol"}. Result: {"members": {seed: verdict}, "batch": verdict or null}, where a verdict is
+{"status": "pass" | "mismatch" | "crash" | "rejected" | "untested", "kind": short signature,
+"message": text}.
+"""
+
+from __future__ import annotations
+
+import importlib.util
+import json
+import sys
+import traceback
+import warnings
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from hls.errors import CompileError, HLSError, HLSTypeError, SimulationError, UnsupportedError, VerificationError
+from tests.fuzz.generator import Unit, batch_top, module_text
+
+MAX_MESSAGE = 4000
+
+
+def verdict(status: str, kind: str = "", message: str = "") -> dict[str, str]:
+    return {"status": status, "kind": kind, "message": message[:MAX_MESSAGE]}
+
+
+def classify(exc: BaseException, stage: str) -> dict[str, str]:
+    """The verdict for an exception raised at `stage` ("compile", "golden" or "verify").
+
+    Frontend rejections (UnsupportedError, HLSTypeError) are "rejected": the generator produced
+    something outside the language, or the frontend refuses a valid program. An internal compiler
+    error is reported through UnsupportedError but is a crash. A mismatch is a VerificationError;
+    everything else (C++ that does not compile, a csim fault, Python mode raising on a kernel the
+    frontend accepted, any non-HLSError) is a crash.
+    """
+    text = f"{type(exc).__name__}: {exc}"
+    if isinstance(exc, VerificationError):
+        return verdict("mismatch", "VerificationError", text)
+    if isinstance(exc, (UnsupportedError, HLSTypeError)) and "internal compiler error" not in str(exc):
+        return verdict("rejected", f"{stage}:{type(exc).__name__}", text)
+    if isinstance(exc, (CompileError, SimulationError)) or not isinstance(exc, HLSError):
+        detail = "" if isinstance(exc, HLSError) else "\n" + "".join(traceback.format_exception(exc))[-2000:]
+        return verdict("crash", f"{stage}:{type(exc).__name__}", text + detail)
+    return verdict("crash", f"{stage}:{type(exc).__name__}", text)
+
+
+def load_module(path: Path, name: str) -> Any:
+    spec = importlib.util.spec_from_file_location(name, path)
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+def member_inputs(kernel: Any, seed: int) -> list[Any]:
+    """A kernel's inputs as `kernel.verify(seed=seed)` draws them, so a batch and a single run agree."""
+    return kernel.random_inputs(seed)
+
+
+def precheck(kernel: Any, seed: int) -> dict[str, str] | None:
+    """Frontend and Python mode alone (no C++): a verdict when either fails, else None."""
+    try:
+        kernel.compile()
+    except Exception as exc:  # noqa: BLE001 - every failure is a verdict
+        return classify(exc, "compile")
+    try:
+        kernel(*member_inputs(kernel, seed))
+    except Exception as exc:  # noqa: BLE001
+        return classify(exc, "golden")
+    return None
+
+
+def check_single(kernel: Any, seed: int, rtol: float, atol: float) -> dict[str, str]:
+    failed = precheck(kernel, seed)
+    if failed is not None:
+        return failed
+    try:
+        kernel.verify(seed=seed, rtol=rtol, atol=atol)
+    except Exception as exc:  # noqa: BLE001
+        return classify(exc, "verify")
+    return verdict("pass")
+
+
+def check_batch(job: dict[str, Any]) -> dict[str, Any]:
+    folder = Path(job["dir"])
+    units = [Unit(**u) for u in job["units"]]
+    members: dict[str, dict[str, str]] = {}
+    pre_path = folder / f"{job['name']}_pre.py"
+    pre_path.write_text(module_text(units))
+    try:
+        pre = load_module(pre_path, f"{job['name']}_pre")
+    except Exception as exc:  # noqa: BLE001 - the generator wrote invalid Python
+        failed = classify(exc, "import")
+        return {"members": {str(u.seed): failed for u in units}, "batch": None}
+    good = []
+    for unit in units:
+        failed = precheck(getattr(pre, unit.kernel), unit.seed)
+        if failed is not None:
+            members[str(unit.seed)] = failed
+        else:
+            good.append(unit)
+    if not good:
+        return {"members": members, "batch": None}
+    if not job.get("batch", True) or len(good) == 1:
+        for unit in good:
+            members[str(unit.seed)] = check_single(getattr(pre, unit.kernel), unit.seed, job["rtol"], job["atol"])
+        return {"members": members, "batch": None}
+    path = folder / f"{job['name']}.py"
+    path.write_text(module_text(good, top=batch_top(good)))
+    batch_verdict = verdict("pass")
+    try:
+        module = load_module(path, job["name"])
+        inputs: list[Any] = []
+        for unit in good:
+            kernel = getattr(module, unit.kernel)
+            inputs += member_inputs(kernel, unit.seed)
+            if unit.ret is not None:
+                ret_type = kernel.compile().return_type
+                inputs.append(np.zeros(1, dtype=ret_type.storage_dtype))
+        module.fuzz_batch.verify(*inputs, rtol=job["rtol"], atol=job["atol"])
+    except Exception as exc:  # noqa: BLE001
+        batch_verdict = classify(exc, "verify")
+    status = "pass" if batch_verdict["status"] == "pass" else "untested"
+    for unit in good:
+        members[str(unit.seed)] = verdict(status)
+    return {"members": members, "batch": batch_verdict}
+
+
+def check_text(job: dict[str, Any]) -> dict[str, Any]:
+    """One module text (a shrink candidate) and the kernel in it to verify."""
+    path = Path(job["dir"]) / f"{job['name']}.py"
+    path.write_text(job["text"])
+    try:
+        module = load_module(path, job["name"])
+        kernel = getattr(module, job["kernel"])
+    except Exception as exc:  # noqa: BLE001
+        return {"members": {str(job["seed"]): classify(exc, "import")}, "batch": None}
+    return {"members": {str(job["seed"]): check_single(kernel, job["seed"], job["rtol"], job["atol"])},
+            "batch": None}
+
+
+def run_job(job: dict[str, Any]) -> dict[str, Any]:
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        with np.errstate(all="ignore"):
+            return check_text(job) if "text" in job else check_batch(job)
+
+
+def main(argv: list[str]) -> int:
+    job = json.loads(Path(argv[0]).read_text())
+    result = run_job(job)
+    Path(argv[1]).write_text(json.dumps(result))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))
