@@ -126,10 +126,39 @@ class FloatType(ScalarType):
 
     def convert(self, value: Any) -> Any:
         if isinstance(value, np.ndarray):
+            if self.bits == 32 and value.dtype == object:
+                flat = [self.convert(v) for v in value.ravel()]
+                return np.array(flat, dtype=np.float32).reshape(value.shape)
             return value.astype(self.storage_dtype)
+        if self.bits == 32 and isinstance(value, (int, Fraction)) and not isinstance(value, bool):
+            return exact_to_float32(value)
         if isinstance(value, Fraction):
             value = float(value)
         return self.storage_dtype.type(value)
+
+
+def exact_to_float32(value: int | Fraction) -> np.float32:
+    """An exact int or Fraction rounded to float32 once, to nearest even, as C++ converts an integer
+    and ap_fixed::to_float() a fixed-point value.
+
+    np.float32(v) rounds a Python int or a Fraction to float64 first; when that lands exactly on a
+    float32 tie the second rounding can go the wrong way (2**60 + 2**36 + 1 gives 2**60). Rounding to
+    float64 cannot cross a float32 midpoint (midpoints are float64 values), so only a tie needs care.
+    """
+    if isinstance(value, int) and -(2**53) <= value <= 2**53:
+        return np.float32(value)  # exact in float64: one rounding
+    try:
+        d = float(value)
+    except OverflowError:
+        return np.float32(np.inf if value > 0 else -np.inf)
+    with np.errstate(over="ignore"):
+        f = np.float32(d)
+    if not np.isfinite(f) or float(f) == d or Fraction(d) == value:
+        return f
+    other = np.nextafter(f, np.float32(np.inf) if float(f) < d else np.float32(-np.inf))
+    if not np.isfinite(other) or Fraction(float(f)) + Fraction(float(other)) != 2 * Fraction(d):
+        return f
+    return max(f, other) if value > Fraction(d) else min(f, other)
 
 
 @dataclass(frozen=True)

@@ -19,7 +19,7 @@ from tests.fuzz.generator import batch_top, generate, module_text
 from tests.fuzz.shrink import ShrinkStats, shrink
 
 CAMPAIGN_SEED = 20261129
-CAMPAIGN_COUNT = 36
+CAMPAIGN_COUNT = 60
 
 
 def load(path: Path, name: str):
@@ -160,7 +160,7 @@ def test_worker_classifies_a_pass_and_a_rejection(tmp_path):
 
 def test_bounded_campaign_is_clean(tmp_path):
     """A fixed-seed campaign (the same kernels every run, so the csim cache makes reruns fast)."""
-    result = run_campaign(CAMPAIGN_COUNT, CAMPAIGN_SEED, out=tmp_path, batch=6, jobs=2, shrink_checks=0)
+    result = run_campaign(CAMPAIGN_COUNT, CAMPAIGN_SEED, out=tmp_path, batch=8, jobs=2, shrink_checks=0)
     details = "\n".join(f"seed {f.seed}: {f.status} ({f.kind}): {f.message[:500]}" for f in result.failures)
     details += "\n".join(f"seed {s} rejected: {m[:300]}" for s, m in result.rejections)
     assert result.ok and result.rejected == 0, result.summary() + "\n" + details

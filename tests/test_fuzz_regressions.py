@@ -4,6 +4,8 @@ Each test pins inputs that trigger the original failure, so it does not depend o
 on the random input stream staying the same.
 """
 
+from pathlib import Path
+
 import numpy as np
 import pytest
 
@@ -89,3 +91,97 @@ def test_fixed_with_no_integer_bits_truncates_to_zero():
         fr.tiny_fixed_to_int.csim(a, b, c, out)
         assert out.tolist() == [0] * 9
         fr.tiny_fixed_to_int.verify(a, b, c, np.zeros(9, dtype=np.uint16))
+
+
+def test_double_negation_is_not_a_decrement():
+    a = np.array([5, -7, 2**31 - 1, -(2**31)], dtype=np.int32)
+    f = np.array([0.5, -1.5, 0.0, 3.25], dtype=np.float32)
+    out, g = np.zeros(4, dtype=np.int64), np.zeros(4, dtype=np.float32)
+    assert fr.double_negation(a, f, out, g) == 0
+    assert out.tolist() == [12, -7, 2**31 + 4294967294, -(2**31) + 7]
+    fr.double_negation.verify(a, f, np.zeros(4, dtype=np.int64), np.zeros(4, dtype=np.float32), rtol=0, atol=0)
+
+
+def test_select_between_wide_products_compiles():
+    for seed in range(3):
+        fr.select_of_wide_product.verify(seed=seed)
+
+
+def test_conversions_below_half_an_lsb_do_not_abort(tmp_path):
+    """Run in a worker process: before the fix the ap_private assertion aborted the interpreter."""
+    from tests.fuzz.campaign import Runner
+
+    text = Path(fr.__file__).read_text()
+    outcome = Runner(tmp_path, timeout=300).run(
+        {"text": text, "kernel": "below_half_lsb", "seed": 3, "rtol": 0.0, "atol": 0.0}, "half_lsb")
+    assert "error" not in outcome, outcome
+    assert outcome["members"]["3"]["status"] == "pass", outcome["members"]["3"]
+    flags = np.array([True, True, False, True])
+    small = np.array([-8, 7, 1, -1], dtype=np.int8)
+    tiny = np.array([-0.00390625, 0.0, 0.0029296875, -0.0009765625])
+    outs = [np.zeros(4) for _ in range(3)]
+    assert fr.below_half_lsb(flags, small, tiny, *outs) == 0
+    assert outs[0].tolist() == [0.0] * 4 and outs[2].tolist() == [0.0] * 4
+    outcome = Runner(tmp_path, timeout=300).run(
+        {"text": text + "\n\nbelow_half_lsb.verify(np.array([True, True, False, True]), np.array([-8, 7, 1, -1], "
+                 "dtype=np.int8), np.array([-0.00390625, 0.0, 0.0029296875, -0.0009765625]), np.zeros(4), "
+                 "np.zeros(4), np.zeros(4))\n", "kernel": "below_half_lsb", "seed": 4, "rtol": 0.0, "atol": 0.0},
+        "half_lsb_given")
+    assert outcome["members"]["4"]["status"] == "pass", outcome
+
+
+def test_wide_integers_round_to_float32_once():
+    tie = 2**60 + 2**36  # a float32 midpoint; one more unit must round up
+    assert float(hls.float32(tie + 1)) == 2**60 + 2**37 and float(hls.float32(tie)) == 2**60
+    assert float(hls.float32(-(tie + 1))) == -(2**60 + 2**37)
+    assert float(hls.float32(np.array([tie + 1], dtype=object))[0]) == 2**60 + 2**37
+    a = np.array([tie + 1, -(tie + 1)], dtype=np.int64)
+    x = np.array([0.0, float(2**60)], dtype=np.float32)
+    out, flags = np.zeros(8, dtype=np.float32), np.zeros(2, dtype=bool)
+    fr.int_to_float32_once(a, x, out, flags)
+    assert out[0] == 2**60 + 2**37 and out[2] == 2**60 + 2**37 and out[4] == 2**62 + 2**39
+    fr.int_to_float32_once.verify(a, x, np.zeros(8, dtype=np.float32), np.zeros(2, dtype=bool), rtol=0, atol=0)
+    fr.int_to_float32_once.verify(seed=5, rtol=0, atol=0)
+
+
+def test_fixed_division_reaching_min():
+    a, d = np.array([-0.125, -0.125]), np.array([-1, 1], dtype=np.int8)
+    x, y = np.array([-32.0, -32.0]), np.array([-0.0009765625, 0.0009765625])
+    q, r = np.zeros(2), np.zeros(2)
+    fr.fixed_div_min(a, d, x, y, q, r)
+    assert q.tolist() == [0.125, -0.125] and r.tolist() == [32768.0, -32768.0]
+    fr.fixed_div_min.verify(a, d, x, y, np.zeros(2), np.zeros(2))
+
+
+def test_float32_augmented_assignment_with_literal():
+    a = np.array([0.000618054, 1.0, -3.7, 1e-3], dtype=np.float32)
+    out = np.zeros(4, dtype=np.float32)
+    fr.float32_augmented_literal(a.copy(), out)
+    acc = np.float32(1)
+    for i in range(4):
+        acc = np.float32(np.float32(acc * np.float32(1.1)) - np.float32(0.7))
+        assert out[i] == acc
+    fr.float32_augmented_literal.verify(a, np.zeros(4, dtype=np.float32), rtol=0, atol=0)
+    for seed in range(3):
+        fr.float32_augmented_literal.verify(seed=seed, rtol=0, atol=0)
+
+
+def test_float32_compares_with_its_literal_rounded():
+    for values, expected in (([0.1, 0.1], [True, False, True, True]), ([0.1, -1.0], [True, True, True, False])):
+        x = np.array(values, dtype=np.float32)
+        out = np.zeros(4, dtype=bool)
+        fr.float32_literal_compare(x, out)
+        assert out.tolist() == expected
+        fr.float32_literal_compare.verify(x, np.zeros(4, dtype=bool))
+
+
+def test_fixed_compares_with_unsigned_by_value():
+    f, g = np.array([-0.75, 3.5]), np.array([-0.75, 5.0])
+    u32, u64 = np.array([5, 3], dtype=np.uint32), np.array([1841703110588163464, 5], dtype=np.uint64)
+    w, uf = np.array([2**39, 4], dtype=np.uint64), np.array([0.5, 3.0])
+    out = np.zeros(12, dtype=bool)
+    fr.fixed_vs_unsigned(f, g, u32, u64, w, uf, out)
+    assert out.tolist() == [False, False, True, True, False, False, True, True, True, False, False, True]
+    fr.fixed_vs_unsigned.verify(f, g, u32, u64, w, uf, np.zeros(12, dtype=bool))
+    for seed in range(3):
+        fr.fixed_vs_unsigned.verify(seed=seed)

@@ -7,7 +7,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from hls.backend.ctype import CType, carrier_of, ctype_of, declared_array, spelling
-from hls.backend.expr import HELPERS, PREC, Expr, cast_to, pure_expr
+from hls.backend.expr import HELPERS, PREC, Expr, cast_to, fixed_source, pure_expr
 from hls.backend.names import Namer
 from hls.backend.pragmas import directive_pragma, loop_pragmas
 from hls.ir import (
@@ -236,7 +236,9 @@ class FunctionEmitter:
     def assignable(self, expr: Expr, target_type) -> Expr:
         """Conversion into a declared type happens by C++ assignment; fixed<-float needs nothing."""
         target = ctype_of(target_type)
-        if expr.ctype == target or target.kind in ("ap", "fixed"):
+        if target.kind == "fixed" and expr.ctype != target:
+            return fixed_source(expr, target.fixed)
+        if expr.ctype == target or target.kind == "ap":
             return expr
         if target.kind == "native" and expr.ctype.kind == "native":
             return expr if target.int_type.contains(expr.ctype.int_type) else cast_to(expr, target)

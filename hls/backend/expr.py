@@ -15,12 +15,12 @@ import numpy as np
 from hls.backend.ctype import CType, ctype_of, exact_ctype, promote
 from hls.ir import BinaryOp, CastOp, CompareOp, ConstantOp, LogicOp, MathOp, SelectOp, UnaryOp
 from hls.ir.core import Op
-from hls.types import BoolType, FixedType, FloatType, IntType, int_union
+from hls.types import BoolType, FixedType, FloatType, IntType, fixed_binop_type, fixed_of, int_union
 
 # helper templates the kernel preamble defines when used (in this order); the first group is checked in csim
 CSIM_CHECKED = frozenset({"hls_floordiv", "hls_floormod", "hls_div", "hls_mod", "hls_fixed_div", "hls_index"})
 HELPERS = ("hls_floordiv", "hls_floormod", "hls_div", "hls_mod", "hls_fixed_div", "hls_abs", "hls_min", "hls_max",
-           "hls_wide_to_double", "hls_index")
+           "hls_wide_to_float", "hls_index")
 PREC = {"primary": 16, "unary": 15, "mul": 13, "add": 12, "shift": 11, "rel": 10, "eq": 9, "band": 8,
         "xor": 7, "bor": 6, "land": 5, "lor": 4, "cond": 3}
 BIN_C = {"add": ("+", "add"), "sub": ("-", "add"), "mul": ("*", "mul"), "div": ("/", "mul"),
@@ -52,17 +52,42 @@ def cast_to(e: Expr, target: CType) -> Expr:
     """An explicit conversion, spelled as a C cast for natives and a constructor for ap types."""
     if e.ctype == target:
         return e
+    if target.kind == "fixed":
+        e = fixed_source(e, target.fixed)
     if target.kind in ("native", "float", "bool"):
         if e.ctype.kind == "ap" and e.ctype.width > 64 and target.kind == "float":
-            # a C cast goes through 64 bits and to_double() is wrong above 2**63: round in a helper
+            # a C cast goes through 64 bits and to_double() is wrong above 2**63: round in a helper,
+            # straight to the target (through double, a float32 would be rounded twice)
             w = e.ctype.width + 1
-            wide = combine(f"hls_wide_to_double<{w}>(ap_int<{w}>({e.text}))", "primary", CType("float", 64), e)
-            return wide if target.width == 64 else cast_to(wide, target)
+            return combine(f"hls_wide_to_float<{target.spelling}, {w}>(ap_int<{w}>({e.text}))", "primary", target, e)
         if e.ctype.kind == "fixed" and target.kind == "float":
             method = "to_float" if target.width == 32 else "to_double"
             return combine(f"{e.at(PREC['primary'])}.{method}()", "primary", target, e)
         return combine(f"({target.spelling}){e.at(PREC['unary'])}", "unary", target, e)
     return combine(f"{target.spelling}({e.text})", "primary", target, e)
+
+
+def fixed_source(e: Expr, target: FixedType) -> Expr:
+    """`e`, widened if needed so that converting it into `target` cannot abort the program.
+
+    ap_fixed's operator= reads the source's bit F2 - F - 1 (the half-lsb bit) for every rounding
+    mode, even when that bit lies above the source's MSB (all of the source is below half an lsb of
+    the target: a bool into ap_fixed<6, 8, AP_RND_MIN_INF>), and ap_private asserts on it. Adding
+    integer bits (a sign or zero extension) keeps the value and puts the bit inside the source.
+    """
+    c = e.ctype
+    if target.quant == "AP_TRN" or c.kind == "float":
+        return e
+    if c.kind == "fixed":
+        width, frac, signed = c.fixed.width, c.fixed.frac_bits, c.fixed.signed
+    else:  # native, ap, bool: ap_fixed converts them as ap_fixed<W, W>
+        width, frac, signed = c.width, 0, c.signed and c.kind != "bool"
+    if (target.quant == "AP_TRN_ZERO" and not signed) or frac - target.frac_bits <= width:
+        return e
+    width = frac - target.frac_bits
+    if c.kind == "fixed":
+        return cast_to(e, CType("fixed", width, signed, FixedType(width, width - frac, signed)))
+    return cast_to(e, CType("ap", width, signed))
 
 
 def int_range_ok(c: CType, t: IntType) -> bool:
@@ -95,6 +120,12 @@ def binary_expr(op: BinaryOp, a: Expr, b: Expr) -> Expr:
     ta, tb = op.lhs.type, op.rhs.type
     ctype = ctype_of(result)
     if isinstance(result, FixedType) and kind == "div":
+        fa = a.ctype.fixed
+        if fa is not None and fa.signed:
+            # the header's division overflows on MIN / -1 (ap_fixed<4, 4>(-8) / -1 gave -8 although the
+            # quotient type holds 8): one more integer bit in the dividend keeps its value and the result
+            wide = FixedType(fa.width + 1, fa.int_bits + 1, True)
+            a = cast_to(a, CType("fixed", wide.width, True, wide))
         return combine(f"hls_fixed_div<{ctype.spelling}>({a.text}, {b.text})", "primary", ctype, a, b)
     if isinstance(result, BoolType) or isinstance(result, (FloatType, FixedType)):
         if kind in ("min", "max"):
@@ -163,6 +194,12 @@ def compare_expr(op: CompareOp, a: Expr, b: Expr) -> Expr:
     ta, tb = op.operands[0].type, op.operands[1].type
     if isinstance(ta, (IntType, BoolType)) and isinstance(tb, (IntType, BoolType)):
         a, b = exact_operands(a, b, ta, tb, int_union(ir_int(ta), ir_int(tb)))
+    elif isinstance(ta, FixedType) or isinstance(tb, FixedType):
+        # the header aligns the two raw integers and compares those, and a signed raw against a wider
+        # unsigned one compares as unsigned (ap_fixed<16, 8>(-0.75) >= 5u was true): compare both in
+        # one type that holds them exactly
+        joined = ctype_of(fixed_binop_type("max", fixed_of(ta), fixed_of(tb)))
+        a, b = cast_to(a, joined), cast_to(b, joined)
     sym, prec = CMP_C[op.kind]
     return combine(f"{a.at(PREC[prec] + 1)} {sym} {b.at(PREC[prec] + 1)}", prec, CType("bool", 1, False), a, b)
 
@@ -180,7 +217,7 @@ def unary_expr(op: UnaryOp, a: Expr) -> Expr:
     if isinstance(result, FloatType):
         if op.kind == "abs":
             return combine(f"std::fabs({a.text})", "primary", ctype, a)
-        return combine(f"-{a.at(PREC['unary'])}", "unary", ctype, a)
+        return combine(f"-{negand(a)}", "unary", ctype, a)
     if op.kind == "abs":
         wide = ctype if result.__class__ is FixedType else exact_ctype(result)
         return combine(f"hls_abs<{wide.spelling}>({a.text})", "primary", wide, a)
@@ -192,7 +229,13 @@ def unary_expr(op: UnaryOp, a: Expr) -> Expr:
     else:
         a = cast_to(a, ctype)
     actual = promote(a.ctype) or a.ctype
-    return combine(f"{sym}{a.at(PREC['unary'])}", "unary", actual, a)
+    return combine(f"{sym}{negand(a) if sym == '-' else a.at(PREC['unary'])}", "unary", actual, a)
+
+
+def negand(a: Expr) -> str:
+    """The operand of a unary minus: `-` before `-x` (a negation or a negative literal) reads as `--`."""
+    text = a.at(PREC["unary"])
+    return f"({text})" if text.startswith("-") else text
 
 
 def cast_expr(op: CastOp, a: Expr) -> Expr:
@@ -219,6 +262,11 @@ def select_expr(op: SelectOp, c: Expr, a: Expr, b: Expr) -> Expr:
     ctype = ctype_of(op.result.type)
     if a.ctype != ctype or b.ctype != ctype:
         a, b = cast_to(a, ctype), cast_to(b, ctype)
+    if ctype.kind in ("ap", "fixed"):
+        # `?:` needs both arms of one C++ type, and ap arithmetic widens beyond the modelled type
+        # (ap_int<117> * ap_int<117> is ap_int<234>): construct compound arms explicitly
+        a, b = (combine(f"{ctype.spelling}({e.text})", "primary", ctype, e) if e.prec < PREC["primary"] else e
+                for e in (a, b))
     return combine(f"{c.at(PREC['lor'])} ? {a.at(PREC['cond'])} : {b.at(PREC['cond'])}", "cond", ctype, c, a, b)
 
 

@@ -59,6 +59,7 @@ class GoldenInfo:
     math_calls: dict[int, tuple[str, FloatType]] = field(default_factory=dict)
     value_types: dict[int, ScalarType] = field(default_factory=dict)
     fixed_div: dict[int, FixedType] = field(default_factory=dict)  # results Python would leave untyped
+    int_to_float: dict[int, FloatType] = field(default_factory=dict)  # ints the C++ casts to a float
     return_type: ScalarType | None = None
     arg_types: list[HLSType] = field(default_factory=list)
     arg_names: list[str] = field(default_factory=list)
@@ -256,13 +257,36 @@ class FunctionBuilder(ast.NodeVisitor):
         if isinstance(node.target, ast.Subscript):
             memref, indices = self.access(node.target)
             old = self.emit(LoadOp(memref, indices, self.loc))
-            self.store_value(memref, indices, self.lower.binary(kind, old, self.expr(node.value), self.loc))
+            self.store_value(memref, indices, self.augmented(kind, old, node.value))
             return
         if not isinstance(node.target, ast.Name):
             raise self.error("only variables and array elements can be updated", node.target, UnsupportedError)
         current = self.read_name(node.target)
-        self.assign_name(node.target, self.lower.binary(kind, current, self.expr(node.value), self.loc), None,
-                         node)
+        self.assign_name(node.target, self.augmented(kind, current, node.value), None, node)
+
+    def augmented(self, kind: str, current: Value, value_node: ast.AST) -> Value:
+        value = self.expr(value_node)
+        result = self.lower.binary(kind, current, value, self.loc)
+        self.note_literals(value_node, (value_node, value), result)  # `x32 *= 0.1` multiplies by 0.1f
+        if kind in ("add", "sub", "mul", "div"):
+            self.note_int_to_float(result.type, (value_node, value))
+        return result
+
+    def adopt_literals(self, target: Any, *pairs: tuple[ast.AST, Value]) -> None:
+        """Float literals among `pairs` take `target`'s precision in Python mode, as the lowering gave
+        them in C++ (`x32 == 0.1` compares with 0.1f; a float64 0.1 would never equal a float32)."""
+        if isinstance(target, FloatType):
+            for child, value in pairs:
+                if id(child) in self.info.float_literals and isinstance(value.type, FloatType):
+                    self.info.float_literals[id(child)] = target
+
+    def note_int_to_float(self, target: Any, *pairs: tuple[ast.AST, Value]) -> None:
+        """Ints meeting a float are cast to it by the C++; Python mode converts them the same way
+        (left to numpy, a wide Python int is rounded to float64 first, then to float32 again)."""
+        if isinstance(target, FloatType):
+            for child, value in pairs:
+                if isinstance(value.type, (IntType, BoolType)):
+                    self.info.int_to_float[id(child)] = target
 
     def assign_name(self, target: ast.Name, value: Value, declared: ScalarType | None, node: ast.AST) -> None:
         name = target.id
@@ -399,6 +423,8 @@ class FunctionBuilder(ast.NodeVisitor):
         lhs, rhs = self.expr(node.left), self.expr(node.right)
         result = self.lower.binary(kind, lhs, rhs, self.loc)
         self.note_literals(node, (node.left, lhs), (node.right, rhs), result)
+        if kind in ("add", "sub", "mul", "div"):
+            self.note_int_to_float(result.type, (node.left, lhs), (node.right, rhs))
         if kind == "div" and isinstance(lhs.type, (IntType, BoolType)) and isinstance(rhs.type, (IntType, BoolType)):
             self.info.int_true_div.add(id(node))
         if kind == "div" and isinstance(result.type, FixedType):
@@ -435,7 +461,7 @@ class FunctionBuilder(ast.NodeVisitor):
         return self.lower.unary(UNOPS[type(node.op)], self.expr(operand), self.loc)
 
     def visit_Compare(self, node: ast.Compare) -> Value:
-        left = self.expr(node.left)
+        left, left_node = self.expr(node.left), node.left
         result = None
         for op, right_node in zip(node.ops, node.comparators, strict=True):
             kind = CMPOPS.get(type(op))
@@ -444,9 +470,12 @@ class FunctionBuilder(ast.NodeVisitor):
                                  UnsupportedError)
             right = self.expr(right_node)
             cmp = self.lower.compare(kind, left, right, self.loc)
-            self.note_literals(node, (node.left, left), (right_node, right))
+            if isinstance(left.type, FloatType) or isinstance(right.type, FloatType):
+                target = self.lower.float_target(left, right)  # what both sides are compared in
+                self.adopt_literals(target, (left_node, left), (right_node, right))
+                self.note_int_to_float(target, (left_node, left), (right_node, right))
             result = cmp if result is None else self.lower.logic("land", result, cmp, self.loc)
-            left = right
+            left, left_node = right, right_node
         return result
 
     def visit_BoolOp(self, node: ast.BoolOp) -> Value:
@@ -464,7 +493,10 @@ class FunctionBuilder(ast.NodeVisitor):
     def visit_IfExp(self, node: ast.IfExp) -> Value:
         cond = self.condition(node.test)
         a, b = self.expr(node.body), self.expr(node.orelse)
-        return self.lower.select(cond, a, b, self.loc)
+        result = self.lower.select(cond, a, b, self.loc)
+        self.adopt_literals(result.type, (node.body, a), (node.orelse, b))
+        self.note_int_to_float(result.type, (node.body, a), (node.orelse, b))
+        return result
 
     def condition(self, node: ast.AST) -> Value:
         if isinstance(node, ast.BoolOp):

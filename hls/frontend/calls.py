@@ -38,8 +38,10 @@ def lower_call(b: FunctionBuilder, node: ast.Call) -> Value:
     if target in (min, max):
         if node.keywords or len(node.args) < 2:
             raise b.error(f"{target.__name__}() takes two or more scalar arguments", node, UnsupportedError)
-        result = b.lower.minmax(target.__name__, [b.expr(a) for a in node.args], b.loc)
+        values = [b.expr(a) for a in node.args]
+        result = b.lower.minmax(target.__name__, values, b.loc)
         b.info.value_types[id(node)] = result.type  # Python returns the winning operand unconverted
+        b.note_int_to_float(result.type, *zip(node.args, values, strict=True))
         return result
     if target is abs:
         return b.lower.absolute(single_arg(b, node), b.loc)

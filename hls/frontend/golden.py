@@ -38,6 +38,14 @@ class GoldenRewriter(ast.NodeTransformer):
         site = f"{self.file}:{getattr(node, 'lineno', 0)}"
         return self.helper("cast", [self.const(t, node), value, self.const(site, node)], node)
 
+    def visit(self, node: ast.AST) -> Any:
+        key = id(node)
+        new = super().visit(node)
+        t = self.info.int_to_float.get(key)
+        if t is not None:  # an int the C++ casts to a float: convert it as exactly (hls.types)
+            return self.helper("convert", [self.const(t, node), new], node)
+        return new
+
     def visit_FunctionDef(self, node: ast.FunctionDef) -> ast.FunctionDef:
         node.decorator_list = []
         node.returns = None

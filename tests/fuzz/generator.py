@@ -233,6 +233,7 @@ class Generator:
         self.seed = seed
         self.rng = random.Random(seed)
         self.libm = self.rng.random() < 0.3
+        self.big = self.rng.random() < 0.35  # a larger kernel: more statements, deeper expressions
         self.used_libm = False
         self.module_lines: list[str] = []
         self.module_vars: list[Var] = []
@@ -297,12 +298,15 @@ class Generator:
     def new_const(self, kind: str) -> Var:
         name = self.module_name("K")
         if kind == "int":
-            value = self.pick((3, -7, 100, 255, -128, 1 << 20, (1 << 40) + 3, -(1 << 33)))
-            text = str(value) if self.chance(0.7) else f"np.int64({value})"
+            value = self.pick((3, -7, 100, 255, -128, 1 << 20, (1 << 40) + 3, -(1 << 33), (1 << 63) + 5))
+            # numpy scalars too: Python mode must not let numpy's fixed-width arithmetic decide
+            fits = [d for d, lo, hi in (("int8", -128, 127), ("int64", -(1 << 63), (1 << 63) - 1),
+                                        ("uint64", 0, (1 << 64) - 1), ("uint16", 0, 65535)) if lo <= value <= hi]
+            text = str(value) if self.chance(0.5) else f"np.{self.pick(fits)}({value})"
             var = Var(name, Ty("int", bits_of(value), True), "const", const=value)
         elif kind == "bool":
             value = self.chance(0.5)
-            text = str(value)
+            text = str(value) if self.chance(0.5) else f"np.bool_({value})"
             var = Var(name, Ty("bool"), "const", const=value)
         else:
             value = self.pick((0.75, -2.5, 0.1, 1000.0, 1e-05))
@@ -378,8 +382,11 @@ class Generator:
         elif roll < 0.85:
             value = (1 << self.rng.randint(1, 64)) + self.pick((-1, 0, 1))
             value = -value if self.chance(0.3) else value
-        elif roll < 0.95:
+        elif roll < 0.91:
             value = self.rng.randint(-(1 << 63), (1 << 63) - 1)
+        elif roll < 0.95:  # just above a float32 midpoint, beyond float64's precision: one rounding only
+            k = self.rng.randint(54, 63)
+            value = ((1 << k) + (1 << (k - 24)) + self.pick((1, 3))) * self.pick((1, -1))
         else:
             value = self.rng.randint(1 << 64, 1 << 90) * self.pick((1, -1))
         return Ex(str(value), "int", bits_of(value), atom=value >= 0, weak=True)
@@ -412,7 +419,7 @@ class Generator:
 
     def ex(self, kind: str, depth: int, taint_ok: bool = False) -> Ex:
         """An expression of `kind`; `taint_ok` allows libm results in it."""
-        if depth <= 0 or self.chance(0.2):
+        if depth <= 0 or self.chance(0.12 if self.big else 0.2):
             return self.leaf(kind, taint_ok)
         productions = PRODUCTIONS[kind]
         if kind == "float" and taint_ok and self.libm and self.chance(0.3):
@@ -562,7 +569,7 @@ class Generator:
         family = self.pick((("int", "int"), ("int", "bool"), ("bool", "bool"), ("fixed", "fixed"),
                             ("fixed", "int"), ("float", "float"), ("float", "int"), ("fixed", "bool"),
                             ("int", "int")))
-        count = 3 if self.chance(0.2) else 2
+        count = 3 if self.chance(0.3) else 2
         parts = [self.ex(self.pick(family), depth) for _ in range(count)]
         parts = [self.floatable(p) if "float" in family else p for p in parts]
         text = parts[0].p()
@@ -895,11 +902,11 @@ class Generator:
             return op, self.fixed_operand(self.rng.randint(0, 2)).text
         if allow_float_add and self.fn.float_adds + self.fn.trip <= FLOAT_ADDS and self.chance(0.8):
             self.fn.float_adds += self.fn.trip
-            e = self.float_operand(self.rng.randint(0, 2), taint_ok)
+            e = self.float_literal() if self.chance(0.25) else self.float_operand(self.rng.randint(0, 2), taint_ok)
             if float_bound(e) > VAR_BOUND:
                 e = self.clamp(e, VAR_BOUND)
             return self.pick(("+=", "-=")), e.text
-        e = self.float_operand(self.rng.randint(0, 2), taint_ok)
+        e = self.float_literal() if self.chance(0.25) else self.float_operand(self.rng.randint(0, 2), taint_ok)
         if float_bound(e) > 1.0:
             e = self.clamp(e, 1.0)
         return "*=", e.text
@@ -995,7 +1002,7 @@ class Generator:
         size = self.rng.randint(1, min(budget - 1, 3))
         lines += self.block(size, indent + 1)
         used += size
-        if self.chance(0.3) and budget - used >= 1:
+        if self.chance(0.45) and budget - used >= 1:
             lines.append(f"{pad}elif {self.condition(self.rng.randint(0, 2)).text}:")
             lines += self.block(1, indent + 1)
             used += 1
@@ -1174,7 +1181,7 @@ class Generator:
         lines = []
         if self.chance(0.05):
             lines.append("    hls.pipeline(ii=1)")
-        lines += self.block(self.rng.randint(3, 10), 1)
+        lines += self.block(self.rng.randint(6, 18) if self.big else self.rng.randint(3, 10), 1)
         if ret is not None:
             taint_ok = ret.kind == "float" and self.libm
             lines.append(f"    return {self.coerce(self.any_ex(self.rng.randint(1, 3), taint_ok=taint_ok), ret)}")
