@@ -232,3 +232,21 @@ def fixed_vs_unsigned(f: hls.ap_fixed[16, 8][2], g: hls.ap_fixed[48, 32][2], u32
         out[6 * i + 3] = uf[i] > f[i]
         out[6 * i + 4] = g[i] == u32[i]
         out[6 * i + 5] = max(f[i], uf[i]) > u32[i]
+
+
+# Backend: a loop bound that loads from memory was inlined into the C++ loop condition, which runs
+# every iteration, so `for i in range(a[0] & 7): a[0] = 6 + i` kept going after the store (Python
+# evaluates range() once). Found by `make fuzz N=1000 SEED=11` (seed 11000706). Fixed in
+# hls/backend/emit.py (such a bound is read once, before the loop).
+@hls.kernel
+def bound_read_once(a0: hls.int17[2], b: hls.int32[8]) -> hls.int32:
+    for i0 in range(a0[0] & 7):
+        a0[0] = 6 + i0
+    n = b[0] & 7
+    total = hls.int32(0)
+    for j in range(b[1] & 3, n):
+        b[1] = 0
+        b[0] = 7
+        n = n + 1
+        total += j
+    return total + n

@@ -185,3 +185,14 @@ def test_fixed_compares_with_unsigned_by_value():
     fr.fixed_vs_unsigned.verify(f, g, u32, u64, w, uf, np.zeros(12, dtype=bool))
     for seed in range(3):
         fr.fixed_vs_unsigned.verify(seed=seed)
+
+
+def test_loop_bound_is_read_once():
+    for first in (1, 3, 7, 8):
+        a = np.array([first, 0], dtype=np.int32)
+        b = np.array([5, 2, 0, 0, 0, 0, 0, 0], dtype=np.int32)
+        fr.bound_read_once.verify(a, b)
+        fr.bound_read_once(a, b)
+        assert a[0] == (first if first & 7 == 0 else 6 + (first & 7) - 1)
+    for seed in range(4):
+        fr.bound_read_once.verify(seed=seed)

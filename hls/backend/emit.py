@@ -274,6 +274,12 @@ class FunctionEmitter:
             self.bind(res, expr)
             carried.append(name)
         lb, ub, step = (self.use(v) for v in (op.lb, op.ub, op.step))
+        if ub.has_load:
+            # the condition runs every iteration, but Python evaluates range() once, and the body may
+            # store to what the bound reads (range(a[0] & 7) with a[0] = ... inside): read it once
+            name = self.namer.fresh("bound")
+            self.line(f"{ub.ctype.spelling} {name} = {ub.text};")
+            ub = Expr(name, PREC["primary"], ub.ctype, reads=frozenset({name}))
         iv = self.namer.fresh(op.iv.name)
         carrier = carrier_of(op.iv.type)
         self.bind(op.iv, Expr(iv, PREC["primary"], carrier, reads=frozenset({iv})))

@@ -162,7 +162,6 @@ def run_campaign(count: int, seed: int, out: Path | None = None, batch: int = 8,
     runner = Runner(workdir, timeout)
     result = CampaignResult(count=count)
     units = [generate(seed * SEED_STRIDE + i) for i in range(count)]
-    by_seed = {u.seed: u for u in units}
     verdicts: dict[int, dict[str, str]] = {}
     batch_failures: list[tuple[list[Unit], dict[str, str]]] = []
     try:
@@ -231,7 +230,7 @@ def run_campaign(count: int, seed: int, out: Path | None = None, batch: int = 8,
         if out is not None and result.failures:
             out.mkdir(parents=True, exist_ok=True)
             for failure in result.failures:
-                failure.path = write_reproducer(out, failure, by_seed.get(failure.seed))
+                failure.path = write_reproducer(out, failure)
                 say(f"fuzz: wrote {failure.path}")
     finally:
         runner.stop()
@@ -273,7 +272,7 @@ def shrink_all(failures: list[Failure], runner: Runner, jobs: int, max_checks: i
         list(pool.map(minimize, failures))
 
 
-def write_reproducer(out: Path, failure: Failure, unit: Unit | None) -> Path:
+def write_reproducer(out: Path, failure: Failure) -> Path:
     """`fail_<seed>.py`: the minimized module, the failure it shows and how to run it."""
     text = failure.minimized or failure.source
     rtol, atol = failure.tolerances
