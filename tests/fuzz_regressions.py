@@ -250,3 +250,25 @@ def bound_read_once(a0: hls.int17[2], b: hls.int32[8]) -> hls.int32:
         n = n + 1
         total += j
     return total + n
+
+
+LIMITS = np.array([2.909, 2.958, 2.159], dtype=np.float64)
+RND_SAT = hls.ap_ufixed[16, 6, "AP_RND", "AP_SAT"]
+
+
+# Backend: a loop-carried local initialised from the enclosing loop's variable (`acc0: hls.int32 = i0`,
+# a no-op cast in C++, or the variable itself) took over the C++ variable `i0`, so the inner loop's
+# updates clobbered the outer loop counter. Found by a 1000-kernel campaign (seed 12000244). Fixed in
+# hls/backend/emit.py (for_op takes over only a variable of the init's own).
+@hls.kernel
+def carried_from_loop_variable(a2: RND_SAT[4, 4], n: hls.int32, out: hls.int32[8]):
+    for i0 in range(6, 4, -1):
+        acc0: hls.int32 = i0
+        for _i1 in range(0, 2):
+            acc0 = LIMITS[2] < i0
+        a2[1, 0] = acc0
+    for i in range(n & 7):
+        acc = i
+        for j in range(3):
+            acc = acc * 2 + j
+        out[i] = acc

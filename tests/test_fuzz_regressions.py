@@ -196,3 +196,12 @@ def test_loop_bound_is_read_once():
         assert a[0] == (first if first & 7 == 0 else 6 + (first & 7) - 1)
     for seed in range(4):
         fr.bound_read_once.verify(seed=seed)
+
+
+def test_carried_local_does_not_clobber_the_loop_variable():
+    a2, out = np.zeros((4, 4)), np.zeros(8, dtype=np.int32)
+    fr.carried_from_loop_variable(a2, 7, out)
+    assert a2[1, 0] == 1.0 and out.tolist() == [8 * i + 4 for i in range(7)] + [0]
+    fr.carried_from_loop_variable.verify(np.zeros((4, 4)), 7, np.zeros(8, dtype=np.int32))
+    for seed in range(3):
+        fr.carried_from_loop_variable.verify(seed=seed)

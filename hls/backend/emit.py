@@ -53,6 +53,7 @@ class FunctionEmitter:
         self.depth = 1
         self.helpers: set[str] = set()
         self.top_pragmas = top_pragmas
+        self.ivs: set[int] = set()  # induction variables: the loop header reads them, beyond their uses
 
     # ---- entry ---------------------------------------------------------------------------------
 
@@ -262,8 +263,11 @@ class FunctionEmitter:
         carried = []
         for arg, init, res in zip(op.carried, op.inits, op.results, strict=True):
             ctype = ctype_of(arg.type)
+            # a pending init may be another value's variable under a no-op cast (acc = i0), and an
+            # induction variable is read by its loop header: only a variable of init's own is taken over
+            owned = id(init) not in self.pending and id(init) not in self.ivs
             init_expr = self.use(init)
-            if len(init.uses) == 1 and init_expr.reads == {init_expr.text} and init_expr.ctype == ctype \
+            if owned and len(init.uses) == 1 and init_expr.reads == {init_expr.text} and init_expr.ctype == ctype \
                     and not isinstance(init.type, ArrayType):
                 name = init_expr.text  # the loop takes over a variable nothing else reads afterwards
             else:
@@ -283,6 +287,7 @@ class FunctionEmitter:
         iv = self.namer.fresh(op.iv.name)
         carrier = carrier_of(op.iv.type)
         self.bind(op.iv, Expr(iv, PREC["primary"], carrier, reads=frozenset({iv})))
+        self.ivs.add(id(op.iv))
         step_value = op.step.op.value
         cond = "<" if step_value > 0 else ">"
         inc = f"{iv}++" if step_value == 1 else f"{iv}--" if step_value == -1 else \
