@@ -5,6 +5,7 @@ reads like hand-written HLS C++; everything else becomes a named local from the 
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from fractions import Fraction
 
 from hls.backend.ctype import CType, carrier_of, ctype_of, declared_array, spelling
 from hls.backend.expr import HELPERS, PREC, Expr, cast_to, fixed_source, pure_expr
@@ -27,7 +28,7 @@ from hls.ir import (
 )
 from hls.ir.core import Block, Op
 from hls.ir.ranges import in_bounds
-from hls.types import ArrayType, FixedType
+from hls.types import ArrayType, BoolType, FixedType, FloatType
 
 MAX_INLINE_DEPTH = 6
 
@@ -367,12 +368,11 @@ def _ctype_or_int(t) -> CType:
 
 
 def _rom_value(v, elem):
+    """A ROM element as the exact Python value its ConstantOp holds."""
     if isinstance(elem, FixedType):
-        from fractions import Fraction
-
         return Fraction(v)
-    if elem.__class__.__name__ == "FloatType":
+    if isinstance(elem, FloatType):
         return float(v)
-    if elem.__class__.__name__ == "BoolType":
+    if isinstance(elem, BoolType):
         return bool(v)
     return int(v)
