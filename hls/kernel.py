@@ -16,6 +16,7 @@ from hls.backend.render import CppDesign, emit_module
 from hls.errors import HLSError, OverflowReport, OverflowWarning, SimulationError
 from hls.frontend.build import build_module
 from hls.frontend.golden import make_golden
+from hls.frontend.source import enclosing_names
 from hls.ir import Module, print_module, verify_module
 from hls.passes import run_passes
 from hls.types import ArrayType, HLSType, ScalarType
@@ -40,6 +41,7 @@ class Kernel:
             raise HLSError(f"@hls.kernel decorates plain functions, got {type(func).__name__}")
         functools.update_wrapper(self, func)
         self.__hls_kernel__ = func
+        self.__hls_enclosing__ = enclosing_names(func)  # read as they are when the decorator runs
         self._compiled: Compiled | None = None
         self._csim: dict[tuple[str, ...], Any] = {}
 

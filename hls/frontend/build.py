@@ -13,7 +13,7 @@ from hls.ir import Function, Module
 def build_function(kernel: Any, module: Module, compiling: tuple[Any, ...] = ()) -> Function:
     """Build `kernel` into `module` once (callees are added before their callers)."""
     func = kernel.__hls_kernel__
-    src = parse_kernel(func)
+    src = parse_kernel(func, getattr(kernel, "__hls_enclosing__", None))
     existing = module.functions.get(src.tree.name)
     if existing is not None:
         if existing.attrs.get("py_func") is not func:
@@ -29,7 +29,7 @@ def build_function(kernel: Any, module: Module, compiling: tuple[Any, ...] = ())
 def build_module(kernel: Any) -> tuple[Module, GoldenInfo, KernelSource]:
     """The top kernel's module, the facts its golden model needs, and its parsed source."""
     func = kernel.__hls_kernel__
-    src = parse_kernel(func)
+    src = parse_kernel(func, getattr(kernel, "__hls_enclosing__", None))
     module = Module(src.tree.name)
     builder = FunctionBuilder(src, module, (func,))
     result = builder.build()

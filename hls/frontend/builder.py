@@ -128,11 +128,13 @@ class FunctionBuilder(ast.NodeVisitor):
             if arg.annotation is None:
                 raise self.error(f"argument {arg.arg!r} needs a type annotation, e.g. `{arg.arg}: hls.int32` "
                                  "or `hls.float32[64]`", arg)
-            types.append(self.annotation(arg.annotation, f"argument {arg.arg!r}", allow_array=True))
+            types.append(self.annotation(arg.annotation, f"argument {arg.arg!r}", allow_array=True,
+                                         resolved=self.src.annotations.get(arg.arg, MISSING)))
             names.append(arg.arg)
         ret = None
         if tree.returns is not None and not (isinstance(tree.returns, ast.Constant) and tree.returns.value is None):
-            ret = self.annotation(tree.returns, "return type", allow_array=False)
+            ret = self.annotation(tree.returns, "return type", allow_array=False,
+                                  resolved=self.src.annotations.get("return", MISSING))
         self.func = Function(tree.name, types, names, ret, self.src.loc(tree))
         self.info.arg_types, self.info.arg_names, self.info.return_type = types, names, ret
         self.block = self.func.body.block
@@ -163,11 +165,14 @@ class FunctionBuilder(ast.NodeVisitor):
         if args.defaults:
             raise self.error("default argument values are not supported", args.defaults[0], UnsupportedError)
 
-    def annotation(self, node: ast.AST, what: str, allow_array: bool) -> HLSType:
-        try:
-            value = static_eval(node, self.src, f"the annotation of {what}")
-        except UnsupportedError as exc:
-            raise HLSTypeError(exc.message, exc.loc) from None
+    def annotation(self, node: ast.AST, what: str, allow_array: bool, resolved: Any = MISSING) -> HLSType:
+        """The hls type an annotation names; `resolved` is the value Python itself evaluated, if any."""
+        value = resolved
+        if value is MISSING:
+            try:
+                value = static_eval(node, self.src, f"the annotation of {what}")
+            except UnsupportedError as exc:
+                raise HLSTypeError(exc.message, exc.loc) from None
         if value in (int, float, bool):
             raise self.error(f"{what}: Python `{value.__name__}` has no fixed width; use an hls type such as "
                              "hls.int32, hls.float32 or hls.bool_", node)

@@ -6,6 +6,7 @@ import ast
 import builtins
 import inspect
 import operator
+import sys
 import textwrap
 from dataclasses import dataclass, field
 from typing import Any
@@ -22,6 +23,7 @@ class KernelSource:
     tree: ast.FunctionDef
     text: str
     namespace: dict[str, Any] = field(default_factory=dict)
+    annotations: dict[str, Any] = field(default_factory=dict)  # argument/return annotations Python evaluated
 
     def loc(self, node: ast.AST) -> Loc:
         return Loc(self.file, getattr(node, "lineno", 0), getattr(node, "col_offset", 0),
@@ -29,7 +31,34 @@ class KernelSource:
                    getattr(node, "lineno", None) else None)
 
 
-def parse_kernel(func: Any) -> KernelSource:
+def enclosing_names(func: Any, depth: int = 12) -> dict[str, Any]:
+    """The enclosing function's names as they are now (call this when the decorator runs).
+
+    Python resolves a kernel's free names in the enclosing function first; names used only in
+    annotations are not closure cells, so they are read from the frame that executed the `def`
+    (found by its code object holding the function's code), then the closure cells are added.
+    Module-level kernels have no enclosing names: their globals are read when first compiled.
+    """
+    names: dict[str, Any] = {}
+    frame = sys._getframe(1)
+    for _ in range(depth):
+        if frame is None:
+            break
+        if func.__code__ in frame.f_code.co_consts:
+            if frame.f_locals is not frame.f_globals:
+                names.update(frame.f_locals)
+            break
+        frame = frame.f_back
+    del frame
+    for name, cell in zip(func.__code__.co_freevars, func.__closure__ or (), strict=True):
+        try:
+            names[name] = cell.cell_contents
+        except ValueError:  # a cell not assigned yet
+            pass
+    return names
+
+
+def parse_kernel(func: Any, enclosing: dict[str, Any] | None = None) -> KernelSource:
     file = inspect.getsourcefile(func) or inspect.getfile(func)
     try:
         lines, first = inspect.getsourcelines(func)
@@ -50,14 +79,10 @@ def parse_kernel(func: Any) -> KernelSource:
     if not isinstance(fdef, ast.FunctionDef):
         raise UnsupportedError("a kernel must be a plain `def` function (not async, not a lambda)",
                                Loc(file, getattr(fdef, "lineno", first), getattr(fdef, "col_offset", indent)))
-    namespace = dict(func.__globals__)
-    if func.__closure__:
-        for name, cell in zip(func.__code__.co_freevars, func.__closure__, strict=True):
-            try:
-                namespace[name] = cell.cell_contents
-            except ValueError:
-                pass
-    return KernelSource(func, file, fdef, text, namespace)
+    namespace = {**func.__globals__, **(enclosing if enclosing is not None else enclosing_names(func))}
+    annotations = {name: value for name, value in getattr(func, "__annotations__", {}).items()
+                   if not isinstance(value, str)}  # strings (PEP 563) are evaluated from the namespace
+    return KernelSource(func, file, fdef, text, namespace, annotations)
 
 
 _BINOPS = {ast.Add: operator.add, ast.Sub: operator.sub, ast.Mult: operator.mul,
