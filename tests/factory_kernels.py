@@ -38,3 +38,54 @@ def make_local_annotation(T):  # noqa: N803
         return x
 
     return widen
+
+
+def make_adder(W, S):  # noqa: N803
+    @hls.kernel
+    def adder(a: hls.ap_int[W]) -> hls.ap_int[W]:
+        return a + S
+
+    return adder
+
+
+ADDERS = [make_adder(8, 2), make_adder(16, 1), make_adder(8, 3)]
+
+
+@hls.kernel
+def use_adders(a: hls.int8) -> hls.int32:
+    x = ADDERS[0](a)
+    y = ADDERS[1](a)
+    z = ADDERS[2](a)
+    return x + y + z
+
+
+def make_scaler(T, N, II):  # noqa: N803
+    """One kernel, eight instances: element type, length and pipeline II are factory parameters."""
+
+    @hls.kernel
+    def scale(a: T[N], out: T[N]):
+        for i in range(N):
+            hls.pipeline(ii=II)
+            out[i] = T(a[i] * 3)
+
+    return scale
+
+
+SCALERS = [make_scaler(t, n, ii) for t, n, ii in [
+    (hls.int8, 4, 1), (hls.int16, 4, 2), (hls.uint8, 8, 1), (hls.int9, 8, 1),
+    (hls.ap_fixed[16, 6], 4, 1), (hls.float32, 4, 1), (hls.int32, 2, 3), (hls.uint12, 6, 1)]]
+
+
+@hls.kernel
+def eight(a0: hls.int8[4], o0: hls.int8[4], a1: hls.int16[4], o1: hls.int16[4], a2: hls.uint8[8],
+          o2: hls.uint8[8], a3: hls.int9[8], o3: hls.int9[8], a4: hls.ap_fixed[16, 6][4],
+          o4: hls.ap_fixed[16, 6][4], a5: hls.float32[4], o5: hls.float32[4], a6: hls.int32[2], o6: hls.int32[2],
+          a7: hls.uint12[6], o7: hls.uint12[6]):
+    SCALERS[0](a0, o0)
+    SCALERS[1](a1, o1)
+    SCALERS[2](a2, o2)
+    SCALERS[3](a3, o3)
+    SCALERS[4](a4, o4)
+    SCALERS[5](a5, o5)
+    SCALERS[6](a6, o6)
+    SCALERS[7](a7, o7)

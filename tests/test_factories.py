@@ -2,7 +2,11 @@
 
 from __future__ import annotations
 
+import subprocess
+import sys
+
 import numpy as np
+import pytest
 
 import hls
 from tests import factory_kernels as fk
@@ -43,3 +47,34 @@ def test_enclosing_names_read_at_decoration_time(tmp_path):
         return narrow
 
     assert make()(300) == 44
+
+
+def test_factory_instances_get_distinct_readable_names():
+    assert fk.use_adders(100) == fk.use_adders.csim(100) == hls.int8(102) + 101 + hls.int8(103)
+    cpp = fk.use_adders.cpp
+    for name in ("adder(", "adder_16_1(", "adder_8_3("):
+        assert name in cpp
+    fk.use_adders.verify()
+
+
+def test_user_set_name_names_the_function():
+    k = fk.make_adder(12, 5)
+    k.__name__ = "adder_w12"
+    assert "adder_w12(" in k.cpp
+    bad = fk.make_adder(12, 6)
+    bad.__name__ = "not valid"
+    with pytest.raises(hls.HLSTypeError, match="not a C..? identifier"):
+        _ = bad.cpp
+
+
+def test_eight_instances_verify_and_export_in_one_project(tmp_path):
+    result = fk.eight.verify(seed=3)
+    assert len(result["compared"]) == 16
+    cpp = fk.eight.cpp
+    names = [f.name for f in fk.eight.compile().module.functions.values()]
+    assert len(set(names)) == 9 and "scale" in names and "scale_int16_4_2" in names
+    assert cpp.count("#pragma HLS pipeline II=2") == 1 and cpp.count("#pragma HLS pipeline II=3") == 1
+    project = fk.eight.export(tmp_path / "prj")
+    run = subprocess.run(["make", "-C", str(project), "csim", f"PYTHON={sys.executable}"], capture_output=True,
+                         text=True, timeout=300)
+    assert run.returncode == 0, run.stdout + run.stderr

@@ -13,7 +13,7 @@ from typing import Any
 
 from hls.errors import HLSError, HLSTypeError, Loc, UnsupportedError
 from hls.frontend.lower import Lowering, float64
-from hls.frontend.source import MISSING, KernelSource, static_eval, try_static
+from hls.frontend.source import MISSING, KernelSource, call_target, static_eval, try_static
 from hls.frontend.tables import BINOPS, CMPOPS, UNOPS, UNSUPPORTED
 from hls.ir import (
     AllocOp,
@@ -135,7 +135,7 @@ class FunctionBuilder(ast.NodeVisitor):
         if tree.returns is not None and not (isinstance(tree.returns, ast.Constant) and tree.returns.value is None):
             ret = self.annotation(tree.returns, "return type", allow_array=False,
                                   resolved=self.src.annotations.get("return", MISSING))
-        self.func = Function(tree.name, types, names, ret, self.src.loc(tree))
+        self.func = Function(self.src.name, types, names, ret, self.src.loc(tree))
         self.info.arg_types, self.info.arg_names, self.info.return_type = types, names, ret
         self.block = self.func.body.block
         for arg, t, name in zip(self.func.args, types, names, strict=True):
@@ -195,7 +195,7 @@ class FunctionBuilder(ast.NodeVisitor):
     def visit_Expr(self, node: ast.Expr) -> None:
         call = node.value
         if isinstance(call, ast.Call):
-            target = try_static(call.func, self.src)
+            target = call_target(call.func, self.src)
             from hls.directives import DIRECTIVES
 
             if target is not MISSING and DIRECTIVES.get(getattr(target, "__name__", None)) is target:

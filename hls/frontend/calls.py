@@ -9,7 +9,7 @@ from typing import TYPE_CHECKING, Any
 
 from hls.errors import HLSTypeError, UnsupportedError
 from hls.frontend.builder import is_kernel
-from hls.frontend.source import MISSING, static_eval, try_static
+from hls.frontend.source import MISSING, call_target
 from hls.frontend.tables import MATH_NAMES
 from hls.ir import CallOp, Value
 from hls.types import ArrayType, ScalarType
@@ -23,9 +23,7 @@ IMPURE = {print: "print has no hardware meaning; kernels cannot do I/O",
 
 
 def lower_call(b: FunctionBuilder, node: ast.Call) -> Value:
-    target = try_static(node.func, b.src)
-    if target is MISSING and isinstance(node.func, ast.Subscript):
-        target = static_eval(node.func, b.src, "type")  # hls.ap_fixed[16, 6](x)
+    target = call_target(node.func, b.src)
     if isinstance(target, ScalarType):
         return type_call(b, target, node)
     if is_kernel(target):

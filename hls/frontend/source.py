@@ -24,6 +24,11 @@ class KernelSource:
     text: str
     namespace: dict[str, Any] = field(default_factory=dict)
     annotations: dict[str, Any] = field(default_factory=dict)  # argument/return annotations Python evaluated
+    enclosing: dict[str, Any] = field(default_factory=dict)  # the enclosing function's names (factories)
+    name: str = ""  # the Function's name: the def's, or the one the user set, made unique in its module
+
+    def __post_init__(self) -> None:
+        self.name = self.name or self.tree.name
 
     def loc(self, node: ast.AST) -> Loc:
         return Loc(self.file, getattr(node, "lineno", 0), getattr(node, "col_offset", 0),
@@ -79,10 +84,10 @@ def parse_kernel(func: Any, enclosing: dict[str, Any] | None = None) -> KernelSo
     if not isinstance(fdef, ast.FunctionDef):
         raise UnsupportedError("a kernel must be a plain `def` function (not async, not a lambda)",
                                Loc(file, getattr(fdef, "lineno", first), getattr(fdef, "col_offset", indent)))
-    namespace = {**func.__globals__, **(enclosing if enclosing is not None else enclosing_names(func))}
+    enclosing = enclosing_names(func) if enclosing is None else enclosing
     annotations = {name: value for name, value in getattr(func, "__annotations__", {}).items()
                    if not isinstance(value, str)}  # strings (PEP 563) are evaluated from the namespace
-    return KernelSource(func, file, fdef, text, namespace, annotations)
+    return KernelSource(func, file, fdef, text, {**func.__globals__, **enclosing}, annotations, enclosing)
 
 
 _BINOPS = {ast.Add: operator.add, ast.Sub: operator.sub, ast.Mult: operator.mul,
@@ -154,6 +159,15 @@ def try_static(node: ast.AST, src: KernelSource) -> Any:
             return _MISSING
         return getattr(base, node.attr, _MISSING)
     return _MISSING
+
+
+def call_target(node: ast.AST, src: KernelSource) -> Any:
+    """What a call calls: a name or attribute chain, or a subscript of one (`hls.ap_fixed[16, 6](x)`,
+    `ADDERS[2](a)`); _MISSING when it is not known at compile time."""
+    target = try_static(node, src)
+    if target is _MISSING and isinstance(node, ast.Subscript):
+        target = static_eval(node, src, "the called function")
+    return target
 
 
 MISSING = _MISSING
