@@ -82,8 +82,13 @@ class ArrayView:
         converted = cast(self.elem, value)
         self.data[idx] = float(converted) if isinstance(self.elem, FixedType) else converted
 
+    @property
+    def ndim(self) -> int:
+        return self.data.ndim
+
     def __iter__(self):
-        raise TypeError("iterate over range(len(...)) instead of the array: hardware loops need bounds")
+        """Elements of a 1-D array, rows (views) of an N-D one: `for v in a` as the kernel reads it."""
+        return (self[i] for i in range(self.data.shape[0]))
 
     def __repr__(self) -> str:
         return f"ArrayView({self.name}: {self.elem}{list(self.data.shape)})"

@@ -97,8 +97,8 @@ def list_comprehension(a: hls.int32[8]):
 
 
 @hls.kernel
-def iterates_array(a: hls.int32[8]):
-    for v in a:  # E iterates_array
+def iterates_array(a: hls.int32[8], n: hls.int32):
+    for v in n:  # E iterates_array
         a[0] = v
 
 
@@ -307,7 +307,7 @@ def python_float_annotation(a: hls.float32[8], x: float):  # E python_float_anno
 
 @hls.kernel
 def tuple_unpack(a: hls.int32[8]):
-    x, y = a[0], a[1]  # E tuple_unpack
+    x, y = a[0], a[1], a[3]  # E tuple_unpack
     a[2] = x + y
 
 

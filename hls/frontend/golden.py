@@ -54,12 +54,26 @@ class GoldenRewriter(ast.NodeTransformer):
         self.generic_visit(node)
         return node
 
-    def visit_Assign(self, node: ast.Assign) -> ast.AST:
+    def visit_Assign(self, node: ast.Assign) -> ast.AST | list[ast.stmt]:
         self.generic_visit(node)
-        t = self.info.assign_types.get(id(node))
-        if t is not None:
-            node.value = self.cast(node.value, t, node)
+        target = node.targets[0]
+        if len(node.targets) > 1:  # `a = b = x`: x once, each target converted to its own type
+            temp = ast.copy_location(ast.Name(id="__hls_chain", ctx=ast.Store()), node)
+            statements: list[ast.stmt] = [ast.copy_location(ast.Assign(targets=[temp], value=node.value), node)]
+            for each in node.targets:
+                value = self.assigned(ast.copy_location(ast.Name(id="__hls_chain", ctx=ast.Load()), node), each)
+                statements.append(ast.copy_location(ast.Assign(targets=[each], value=value), node))
+            return statements
+        if isinstance(target, (ast.Tuple, ast.List)) and isinstance(node.value, (ast.Tuple, ast.List)):
+            node.value.elts = [self.assigned(v, t) for v, t in zip(node.value.elts, target.elts, strict=True)]
+            return node
+        node.value = self.assigned(node.value, node)
         return node
+
+    def assigned(self, value: ast.expr, key: ast.AST) -> ast.expr:
+        """`value` converted as the assignment recorded at `key` converts it (or unchanged)."""
+        t = self.info.assign_types.get(id(key))
+        return self.cast(value, t, key) if t is not None else value
 
     def visit_AnnAssign(self, node: ast.AnnAssign) -> ast.AST:
         t = self.info.assign_types.get(id(node))
@@ -115,6 +129,9 @@ class GoldenRewriter(ast.NodeTransformer):
     def visit_Call(self, node: ast.Call) -> ast.AST:
         key = id(node)
         self.generic_visit(node)
+        t = self.info.arg_casts.get(key)
+        if t is not None:  # int(x): Python truncates toward zero, as the C++ conversion does
+            return self.helper("convert", [self.const(t, node), node.args[0]], node)
         entry = self.info.math_calls.get(key)
         if entry is not None:
             name, t = entry
