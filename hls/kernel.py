@@ -79,7 +79,10 @@ class Kernel:
         if len(args) != len(compiled.arg_types):
             raise SimulationError(f"{self.__name__} takes {len(compiled.arg_types)} arguments, got {len(args)}")
         views = [golden_arg(n, t, a) for n, t, a in zip(compiled.arg_names, compiled.arg_types, args, strict=True)]
-        return compiled.golden(*views)
+        try:
+            return compiled.golden(*views)
+        except (ZeroDivisionError, IndexError, ValueError, OverflowError) as exc:
+            raise SimulationError(f"in Python mode: {exc}", runtime.kernel_location(exc.__traceback__)) from None
 
     # ---- C simulation --------------------------------------------------------------------------
 

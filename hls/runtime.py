@@ -13,6 +13,7 @@ from typing import Any
 
 import numpy as np
 
+from hls.errors import Loc
 from hls.types import (
     ArrayType,
     BoolType,
@@ -193,3 +194,20 @@ def math_call(name: str, t: FloatType, *args: Any) -> Any:
     converted = [t.convert(a) for a in args]
     with np.errstate(all="ignore"):
         return t.convert(_MATH[name](*converted))
+
+
+GOLDEN_CODES: set[Any] = set()  # the code objects of golden models, to find the kernel line of an error
+
+
+def kernel_location(tb: Any) -> Loc | None:
+    """The innermost kernel statement in a traceback (file, line and column, as Python records them)."""
+    found = None
+    while tb is not None:
+        code = tb.tb_frame.f_code
+        if code in GOLDEN_CODES:
+            line, end_line, col, end_col = tb.tb_lineno, None, 0, None
+            if hasattr(code, "co_positions"):  # Python 3.11+: the column of the failing expression
+                line, end_line, col, end_col = list(code.co_positions())[tb.tb_lasti // 2]
+            found = Loc(code.co_filename, line or tb.tb_lineno, col or 0, end_col if end_line == line else None)
+        tb = tb.tb_next
+    return found

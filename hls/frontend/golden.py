@@ -162,5 +162,7 @@ def make_golden(src: KernelSource, info: GoldenInfo) -> Callable[..., Any]:
     namespace["__hls_rt"] = runtime
     code = compile(module, src.file, "exec")
     exec(code, namespace)  # noqa: S102 - the user's own kernel, rewritten
-    return namespace[fdef.name]
+    golden = namespace[fdef.name]
+    runtime.GOLDEN_CODES.add(golden.__code__)
+    return golden
 
