@@ -7,6 +7,7 @@ Python's negative wrap-around, because the C++ has none.
 
 from __future__ import annotations
 
+import functools
 import sys
 from fractions import Fraction
 from typing import Any
@@ -14,6 +15,7 @@ from typing import Any
 import numpy as np
 
 from hls.errors import Loc
+from hls.ir.ops import MATH_FUNCS
 from hls.types import (
     ArrayType,
     BoolType,
@@ -185,15 +187,24 @@ def shl(value: int, count: int, t: IntType) -> int:
     return t.convert(value << count)
 
 
-_MATH = {"sqrt": np.sqrt, "exp": np.exp, "log": np.log, "sin": np.sin, "cos": np.cos, "tanh": np.tanh,
-         "floor": np.floor, "ceil": np.ceil, "fabs": np.fabs, "pow": np.power}
+@functools.lru_cache(maxsize=1)
+def libm() -> Any:
+    """The C maths library the csim binary calls (std::exp(float) is expf): numpy's own vectorised
+    exp/log/sin differ from it by an ulp here and there, so the golden model calls the same functions."""
+    import ctypes.util
+
+    import cffi
+
+    ffi = cffi.FFI()
+    ffi.cdef("".join(f"float {name}f(float{', float' * (name == 'pow')}); "
+                     f"double {name}(double{', double' * (name == 'pow')});" for name in MATH_FUNCS))
+    return ffi.dlopen(ctypes.util.find_library("m") or "libm.so.6")
 
 
 def math_call(name: str, t: FloatType, *args: Any) -> Any:
     """math.* at the precision of the C++ overload (float32 stays float32, as std::exp(float))."""
-    converted = [t.convert(a) for a in args]
-    with np.errstate(all="ignore"):
-        return t.convert(_MATH[name](*converted))
+    function = getattr(libm(), name + ("f" if t.bits == 32 else ""))
+    return t.convert(function(*(float(t.convert(a)) for a in args)))
 
 
 GOLDEN_CODES: set[Any] = set()  # the code objects of golden models, to find the kernel line of an error

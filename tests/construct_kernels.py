@@ -3,6 +3,8 @@ chained assignment, int(), iteration over arrays, enumerate and zip."""
 
 from __future__ import annotations
 
+import math
+
 import hls
 
 PIPE = 0
@@ -92,3 +94,13 @@ def chooses(a: hls.int16) -> hls.int16:
     else:
         y = undefined_name  # noqa: F821 - never compiled: the branch is not taken
     return y if PIPE == 0 else y * 2
+
+
+@hls.kernel
+def recursive_filter(x: hls.float32[256], y: hls.float32[256]):
+    """A recursive filter through every float32 maths function: one ulp per call would compound."""
+    acc = hls.float32(0.0)
+    for i in range(256):
+        acc = hls.float32(0.9) * acc + math.exp(x[i]) * math.sin(x[i]) - math.log(math.fabs(x[i]) + 1.0) \
+            + math.tanh(acc) + math.pow(math.fabs(x[i]), hls.float32(0.3)) + math.cos(acc) + math.sqrt(math.fabs(x[i]))
+        y[i] = acc

@@ -81,3 +81,12 @@ def test_tuple_loop_is_unrolled_with_constant_values():
     a = np.arange(3, 11, dtype=np.int16)
     assert ck.tuple_loop(a, np.float32(3.0)) == 1 * 3 + 5 + 4 * 3 + 1 + 4
     assert "for (" not in ck.tuple_loop.cpp.split("{", 1)[1]  # no loop left: three copies of the body
+
+
+def test_float32_maths_bit_exact_with_csim():
+    x = np.random.default_rng(0).standard_normal(256).astype(np.float32)
+    golden, csim = np.zeros(256, np.float32), np.zeros(256, np.float32)
+    ck.recursive_filter(x, golden)
+    ck.recursive_filter.csim(x, csim)
+    assert np.isfinite(golden).all()
+    assert golden.view(np.uint32).tolist() == csim.view(np.uint32).tolist()
