@@ -222,3 +222,19 @@ def kernel_location(tb: Any) -> Loc | None:
             found = Loc(code.co_filename, line or tb.tb_lineno, col or 0, end_col if end_line == line else None)
         tb = tb.tb_next
     return found
+
+
+def format_value(t: Any, value: Any) -> str:
+    """One printed value, spelled as the C++ printf of csim spells it (see backend print_format)."""
+    if t is None:
+        return str(value)
+    if isinstance(t, BoolType):
+        return "True" if value else "False"
+    if isinstance(t, IntType):
+        return str(int(value))
+    digits = 9 if isinstance(t, FloatType) and t.bits == 32 else 17
+    return f"{float(value):.{digits}g}"
+
+
+def kernel_print(types: tuple[Any, ...], sep: str, end: str, *values: Any) -> None:
+    print(sep.join(format_value(t, v) for t, v in zip(types, values, strict=True)), end=end, flush=True)

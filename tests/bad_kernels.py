@@ -29,7 +29,7 @@ def calls_python(a: hls.int32[8]):
 
 @hls.kernel
 def uses_print(a: hls.int32[8]):
-    print(a[0])  # E uses_print
+    a[1] = print(a[0])  # E uses_print
 
 
 @hls.kernel
@@ -334,3 +334,14 @@ def and_of_numbers(a: hls.int32[8]):
 @hls.kernel
 def bool_invert(a: hls.bool_[8]):
     a[0] = ~a[1]  # E bool_invert
+
+
+@hls.kernel
+def prints_array(a: hls.int32[8]):
+    print("a =", a)  # E prints_array
+
+
+@hls.kernel
+def zip_strict_lengths(a: hls.int32[8], b: hls.int32[6]):
+    for x, y in zip(a, b, strict=True):  # E zip_strict_lengths
+        a[0] = x + y

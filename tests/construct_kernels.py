@@ -104,3 +104,14 @@ def recursive_filter(x: hls.float32[256], y: hls.float32[256]):
         acc = hls.float32(0.9) * acc + math.exp(x[i]) * math.sin(x[i]) - math.log(math.fabs(x[i]) + 1.0) \
             + math.tanh(acc) + math.pow(math.fabs(x[i]), hls.float32(0.3)) + math.cos(acc) + math.sqrt(math.fabs(x[i]))
         y[i] = acc
+
+
+@hls.kernel
+def traced(a: hls.int16[4], f: hls.float32, x: hls.ap_fixed[12, 4], u: hls.uint8) -> hls.int32:
+    s: hls.int32 = 0
+    for i in range(4):
+        s += a[i]
+        print("i =", i, "s:", s, a[i] > 0, end=";\n")
+    wide = hls.ap_uint[100](u) << 90
+    print(f, f * 3, x, wide, -wide, u, '100% "done"\t', 2.5, 7, sep="|")
+    return s

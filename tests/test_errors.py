@@ -26,7 +26,9 @@ CASES = [
     # name, exception, message fragment, token the caret must start at
     ("while_loop", hls.UnsupportedError, "use `for i in range(N)`", "while"),
     ("calls_python", hls.UnsupportedError, "call to 'helper' is not supported", "helper"),
-    ("uses_print", hls.UnsupportedError, "print has no hardware meaning", "print"),
+    ("uses_print", hls.UnsupportedError, "print() is a statement", "print"),
+    ("prints_array", hls.UnsupportedError, "print() prints scalars and strings", "a)"),
+    ("zip_strict_lengths", hls.HLSTypeError, "strict=True) of arrays of different lengths [6, 8]", "zip"),
     ("missing_annotation", hls.HLSTypeError, "argument 'a' needs a type annotation", "a, b"),
     ("python_int_annotation", hls.HLSTypeError, "Python `int` has no fixed width", "int)"),
     ("index_out_of_bounds", hls.HLSTypeError, "index 8 is out of bounds for dimension 0 of size 8", "8]"),

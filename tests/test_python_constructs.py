@@ -90,3 +90,17 @@ def test_float32_maths_bit_exact_with_csim():
     ck.recursive_filter.csim(x, csim)
     assert np.isfinite(golden).all()
     assert golden.view(np.uint32).tolist() == csim.view(np.uint32).tolist()
+
+
+def test_print_in_python_mode_and_csim_alike(capfd):
+    args = (np.array([1, -2, 3, 4], np.int16), np.float32(0.1), 1.25, 200)
+    assert ck.traced(*args) == 6
+    golden = capfd.readouterr().out
+    assert ck.traced.csim(*args) == 6
+    csim = capfd.readouterr().out
+    assert golden == csim
+    assert golden.startswith("i = 0 s: 1 True;\ni = 1 s: -1 False;\n")
+    assert f"|{2**97 + 2**96 + 2**93}|-{2**97 + 2**96 + 2**93}|200|" in golden
+    assert golden.endswith('|100% "done"\t|2.5|7\n')
+    cpp = ck.traced.cpp
+    assert cpp.count("#ifndef __SYNTHESIS__\n") >= 2 and "std::printf(" in cpp  # synthesis never sees it

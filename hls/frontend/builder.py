@@ -77,6 +77,7 @@ class GoldenInfo:
     math_calls: dict[int, tuple[str, FloatType]] = field(default_factory=dict)
     value_types: dict[int, ScalarType] = field(default_factory=dict)
     arg_casts: dict[int, IntType] = field(default_factory=dict)  # int(x): the call becomes a conversion of x
+    prints: dict[int, tuple] = field(default_factory=dict)  # print(): (type or None per argument, sep, end)
     fixed_div: dict[int, FixedType] = field(default_factory=dict)  # results Python would leave untyped
     int_to_float: dict[int, FloatType] = field(default_factory=dict)  # ints the C++ casts to a float
     return_type: ScalarType | None = None
@@ -250,6 +251,11 @@ class FunctionBuilder(ast.NodeVisitor):
                 return
             if is_kernel(target):
                 self.call_kernel(target, call, want_result=False)
+                return
+            if target is print:
+                from hls.frontend.calls import lower_print
+
+                lower_print(self, call)
                 return
             self.expr(call)  # unsupported calls raise their own, more specific error
         if isinstance(call, ast.Constant) and isinstance(call.value, str):

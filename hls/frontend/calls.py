@@ -12,13 +12,13 @@ from hls.errors import HLSTypeError, UnsupportedError
 from hls.frontend.builder import is_kernel
 from hls.frontend.source import MISSING, call_target
 from hls.frontend.tables import MATH_NAMES
-from hls.ir import CallOp, Value
+from hls.ir import CallOp, PrintOp, Value
 from hls.types import ArrayType, BoolType, FixedType, FloatType, IntType, ScalarType
 
 if TYPE_CHECKING:
     from hls.frontend.builder import FunctionBuilder
 
-IMPURE = {print: "print has no hardware meaning; kernels cannot do I/O",
+IMPURE = {print: "print() is a statement (a debugging aid); it has no value",
           open: "open() is not supported: kernels cannot do file I/O",
           input: "input() is not supported in kernels"}
 
@@ -81,6 +81,32 @@ def single_arg(b: FunctionBuilder, node: ast.Call) -> Value:
     if node.keywords or len(node.args) != 1:
         raise b.error(f"{ast.unparse(node.func)}() takes exactly one argument", node)
     return b.expr(node.args[0])
+
+
+def lower_print(b: FunctionBuilder, node: ast.Call) -> None:
+    """`print(...)` as a statement: literal strings and scalar values, printed in Python mode and in
+    csim (the C++ prints under #ifndef __SYNTHESIS__, so synthesis never sees it)."""
+    options = {"sep": " ", "end": "\n"}
+    for keyword in node.keywords:
+        value = b.static(keyword.value, f"print's {keyword.arg}") if keyword.arg in options else None
+        if not isinstance(value, str):
+            raise b.error("print() takes only sep= and end= strings as keywords", keyword.value, UnsupportedError)
+        options[keyword.arg] = value
+    values, parts, types = [], [], []
+    for arg in node.args:
+        if isinstance(arg, ast.Constant) and isinstance(arg.value, str):
+            parts.append(arg.value)
+            types.append(None)
+            continue
+        value = b.expr(arg)
+        if not isinstance(value.type, ScalarType):
+            raise b.error("print() prints scalars and strings; print array elements one by one", arg,
+                          UnsupportedError)
+        values.append(value)
+        parts.append(None)
+        types.append(value.type)
+    b.info.prints[id(node)] = (tuple(types), options["sep"], options["end"])
+    b.emit(PrintOp(values, tuple(parts), options["sep"], options["end"], b.loc))
 
 
 def int_call(b: FunctionBuilder, node: ast.Call) -> Value:

@@ -129,6 +129,11 @@ class GoldenRewriter(ast.NodeTransformer):
     def visit_Call(self, node: ast.Call) -> ast.AST:
         key = id(node)
         self.generic_visit(node)
+        printed = self.info.prints.get(key)
+        if printed is not None:  # formatted exactly as the C++ printf does
+            types, sep, end = printed
+            return self.helper("kernel_print", [self.const(types, node), self.const(sep, node), self.const(end, node),
+                                                *node.args], node)
         t = self.info.arg_casts.get(key)
         if t is not None:  # int(x): Python truncates toward zero, as the C++ conversion does
             return self.helper("convert", [self.const(t, node), node.args[0]], node)
