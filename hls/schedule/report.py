@@ -305,6 +305,10 @@ class Report:
 
         return report_fragment(self)
 
+    def _repr_pretty_(self, printer: Any, cycle: bool) -> None:
+        """IPython's plain-text view: the tables, not the dataclass fields."""
+        printer.text(str(self))
+
     # ---- side by side -----------------------------------------------------------------------------
 
     def compare(self, other: Report) -> str:
