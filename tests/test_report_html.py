@@ -137,3 +137,38 @@ def test_cli_report_html(tmp_path, capsys):
     assert 'class="schedule"' in out.read_text(encoding="utf-8")
     assert main(["report", "--html", str(tmp_path), str(ROOT / "examples" / "gemm.py") + ":gemm"]) == 2
     assert "directory" in capsys.readouterr().err
+
+
+@hls.kernel
+def wide(a: hls.int32[8, 512], out: hls.int32[8]):
+    for i in range(8):
+        hls.pipeline(ii=1)
+        s = hls.int32(0)
+        for j in range(512):
+            s += a[i, j] * 3
+        out[i] = s
+
+
+def test_chart_keeps_the_earliest_operators_of_a_large_body():
+    loop = wide.report().loops[0]
+    assert loop.ops_total >= 3 * 512 and len(loop.ops) == 200  # 512 reads, products, sums
+    assert [op.start for op in loop.ops] == sorted(op.start for op in loop.ops)
+    assert f"the first 200 of {loop.ops_total} operators" in wide.report().to_html()
+
+
+def test_vitis_report_page():
+    """A report read from Vitis's csynth.xml has no per-op schedule or call graph: the page says so."""
+    from hls.schedule import load_report
+
+    report = load_report(ROOT / "tests" / "fixtures" / "csynth" / "gemm_tcl")
+    assert any(loop.ii is not None for loop in report.loops)
+    text = report.to_html()
+    assert "Vitis HLS report" in text and "no per-operator schedule" in text
+    assert "No call graph in this report" in text and '<tr class="total">' in text
+
+
+def test_kernel_repr_shows_a_compile_error():
+    from tests.bad_kernels import while_loop
+
+    shown = while_loop._repr_html_()
+    assert shown.startswith("<pre>") and "while" in shown and "bad_kernels.py" in shown

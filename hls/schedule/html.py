@@ -243,10 +243,13 @@ def schedule_section(report: Report, source: SourceListing) -> str:
         if not loop.ops:
             continue
         title = f"{loop.label} ({loop.where}): II {loop.ii}, iteration latency {loop.depth} cycles"
-        more = f" (the first {len(loop.ops[:200])} of {len(loop.ops)} operators)" if len(loop.ops) > 200 else ""
-        charts.append(f'<h3>{html.escape(title + more)}</h3><div class="chart" data-loop="{_esc(loop.label)}">'
+        if loop.ops_total > len(loop.ops):
+            title += f" (the first {len(loop.ops)} of {loop.ops_total} operators)"
+        charts.append(f'<h3>{html.escape(title)}</h3><div class="chart" data-loop="{_esc(loop.label)}">'
                       f"{schedule_chart(loop, usable, source.anchor)}</div>")
     if not charts:
+        if any(loop.ii is not None for loop in report.loops):
+            return '<p class="muted">This report has no per-operator schedule (csynth.xml carries none).</p>'
         return '<p class="muted">No pipelined loop was scheduled.</p>'
     legend = ('<p class="legend"><span><i style="background:#4e79a7"></i>memory access</span>'
               '<span><i style="background:#f28e2b"></i>pipelined operator</span>'

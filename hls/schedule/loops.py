@@ -27,6 +27,7 @@ if TYPE_CHECKING:
     from hls.schedule.design import DesignScheduler, Scope
 
 MAX_LISTED_PATH = 6
+MAX_SCHEDULED_OPS = 200  # operators of one iteration kept for the report's chart (the earliest ones)
 
 
 def _burstable(nodes: list[Node]) -> bool:
@@ -88,7 +89,7 @@ def pipelined_loop(design: DesignScheduler, loop: ForOp, scope: Scope, report: L
     report.limiter, site = limiter(result, target, graph, design.lib.usable_ns)
     if site is not None and site.op is not None and site.op.loc is not None:
         report.limiter_file, report.limiter_line = site.op.loc.file, site.op.loc.line
-    report.ops = scheduled_ops(graph, result.times)
+    report.ops, report.ops_total = scheduled_ops(graph, result.times)
     latency = Span(*(None if t is None else 0 if t == 0 else (t - 1) * result.ii + result.depth for t in trip))
     report.latency_min, report.latency_max = latency.min, latency.max
     design.tally.add_schedule(scope.module, graph, result.times, result.ii, result.depth)
@@ -131,16 +132,18 @@ def _where(node: Node) -> str:
     return "?" if loc is None else f"{os.path.basename(loc.file)}:{loc.line}"
 
 
-def scheduled_ops(graph: Graph, times: list[int]) -> list[ScheduledOp]:
-    """The iteration's operators with their start cycles, as plain data for the report's chart.
+def scheduled_ops(graph: Graph, times: list[int]) -> tuple[list[ScheduledOp], int]:
+    """The iteration's operators with their start cycles, as plain data for the report's chart: the
+    earliest MAX_SCHEDULED_OPS of them (a fully unrolled body can have 10^5), and how many there are.
 
     Wires (casts and index arithmetic that take neither a cycle nor any delay) are left out: they
     occupy nothing, and Vitis's schedule viewer does not draw them either.
     """
+    drawn = sorted((start, node.index) for node, start in zip(graph.nodes, times, strict=True)
+                   if node.latency > 0 or node.delay > 0 or node.access is not None)
     ops = []
-    for node, start in zip(graph.nodes, times, strict=True):
-        if node.latency == 0 and node.delay == 0 and node.access is None:
-            continue
+    for start, index in drawn[:MAX_SCHEDULED_OPS]:
+        node = graph.nodes[index]
         loc = node.op.loc if node.op is not None else None
         text = None
         if loc is not None and loc.end_col is not None:
@@ -150,7 +153,7 @@ def scheduled_ops(graph: Graph, times: list[int]) -> list[ScheduledOp]:
                                loc.file if loc else None, loc.line if loc else None,
                                node.access.storage.name if node.access is not None else None,
                                round(start % graph.period / 1000, 3), round(node.delay / 1000, 3)))
-    return ops
+    return ops, len(drawn)
 
 
 def limiter(result: ModuloResult, target: int | None, graph: Graph, usable_ns: float) -> tuple[str | None, Node | None]:

@@ -128,7 +128,8 @@ class LoopReport:
     notes: list[str] = field(default_factory=list)
     limiter_file: str | None = None  # the source line the limiter names
     limiter_line: int | None = None
-    ops: list[ScheduledOp] = field(default_factory=list)  # pipelined loops: one iteration's schedule
+    ops: list[ScheduledOp] = field(default_factory=list)  # pipelined loops: one iteration's schedule,
+    ops_total: int = 0  # the earliest operators of it only when there are more than this list holds
 
     @property
     def ii_met(self) -> bool | None:
@@ -150,7 +151,7 @@ class LoopReport:
                 "ii_met": self.ii_met, "pipelined": self.pipelined, "level": self.level,
                 "function": self.function, "res_mii": self.res_mii, "rec_mii": self.rec_mii,
                 "notes": list(self.notes), "limiter_file": self.limiter_file, "limiter_line": self.limiter_line,
-                "ops": [op.to_dict() for op in self.ops]}
+                "ops": [op.to_dict() for op in self.ops], "ops_total": self.ops_total}
 
 
 def write_text(path: str | os.PathLike[str], text: str) -> None:
@@ -348,7 +349,7 @@ def _loop_from_dict(d: dict[str, Any]) -> LoopReport:
                       pipelined=d.get("pipelined", "no"), level=d.get("level", 0), function=d.get("function"),
                       res_mii=d.get("res_mii"), rec_mii=d.get("rec_mii"), notes=list(d.get("notes", [])),
                       limiter_file=d.get("limiter_file"), limiter_line=d.get("limiter_line"),
-                      ops=[ScheduledOp(**op) for op in d.get("ops", [])])
+                      ops=[ScheduledOp(**op) for op in d.get("ops", [])], ops_total=d.get("ops_total", 0))
 
 
 def _trip(loop: LoopReport) -> str:

@@ -21,7 +21,6 @@ LABEL_W = 300
 ROW_H = 20
 AXIS_H = 30
 CHART_W = 720
-MAX_ROWS = 200
 MAX_LABEL = 34
 
 
@@ -52,7 +51,7 @@ def op_label(op: ScheduledOp) -> str:
 def schedule_chart(loop: LoopReport, usable_ns: float, link: Link) -> str:
     """One row per operator of the iteration, a bar from its start cycle over its latency; the II
     boundary (where the next iteration starts) as a dashed line over a shaded band."""
-    ops = sorted(loop.ops, key=lambda op: (op.start, op.offset_ns))[:MAX_ROWS]
+    ops = sorted(loop.ops, key=lambda op: (op.start, op.offset_ns))
     span = max([loop.depth or 1, *(op.start + max(op.latency, 1) for op in ops)])
     cw = max(4.0, min(48.0, CHART_W / span))
     width = LABEL_W + span * cw + 20
