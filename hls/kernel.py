@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import functools
+import html
 import inspect
 import os
 import warnings
@@ -103,6 +104,15 @@ class Kernel:
 
         return schedule_module(self.compile().module, clock_ns=clock_ns, part=part, flow=flow,
                                pipeline_loops=pipeline_loops)
+
+    def _repr_html_(self) -> str:
+        """Jupyter: the C++ (highlighted) and the report page inline; an HLSError shows as its message."""
+        from hls.schedule.html import kernel_fragment
+
+        try:
+            return kernel_fragment(self.report(), self.cpp)
+        except HLSError as exc:
+            return f"<pre>{html.escape(str(exc))}</pre>"
 
     def export(self, path: Any, part: str = "xcu250-figd2104-2L-e", clock_ns: float = 3.33, inputs: Any = None,
                flow: str = "vitis", seed: int = 0, overwrite: bool = False) -> Any:
