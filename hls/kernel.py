@@ -15,7 +15,7 @@ import numpy as np
 from hls import runtime
 from hls.backend.render import CppDesign, emit_module
 from hls.errors import HLSError, OverflowReport, OverflowWarning, SimulationError
-from hls.frontend.build import build_module
+from hls.frontend.build import build_module, names_used, spell_value
 from hls.frontend.golden import make_golden
 from hls.frontend.source import enclosing_names
 from hls.ir import Module, print_module, verify_module
@@ -43,8 +43,27 @@ class Kernel:
         functools.update_wrapper(self, func)
         self.__hls_kernel__ = func
         self.__hls_enclosing__ = enclosing_names(func)  # read as they are when the decorator runs
+        self.__hls_params__: dict[str, Any] = {}  # compile-time parameters set by specialize()
         self._compiled: Compiled | None = None
         self._csim: dict[tuple[str, ...], Any] = {}
+
+    def specialize(self, **params: Any) -> Kernel:
+        """A copy of this kernel with compile-time names rebound: `total.specialize(N=16, T=hls.int8)`.
+
+        The names may be module globals or enclosing-function names the kernel uses (in annotations,
+        shapes, bounds, directive options or as constants); the copy gets its own C++ name
+        (`total_16_int8`) unless `__name__` is set on it.
+        """
+        func = self.__hls_kernel__
+        unknown = sorted(set(params) - names_used(func))
+        if unknown:
+            raise HLSError(f"specialize(): {func.__name__} does not use {', '.join(map(repr, unknown))}")
+        copy = Kernel(func)
+        copy.__hls_enclosing__ = {**self.__hls_enclosing__, **params}
+        copy.__hls_params__ = {**self.__hls_params__, **params}
+        suffix = "_".join(part for part in (spell_value(v) for v in params.values()) if part)
+        copy.__name__ = f"{self.__name__}_{suffix}" if suffix else self.__name__
+        return copy
 
     # ---- compilation ---------------------------------------------------------------------------
 

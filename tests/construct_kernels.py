@@ -115,3 +115,24 @@ def traced(a: hls.int16[4], f: hls.float32, x: hls.ap_fixed[12, 4], u: hls.uint8
     wide = hls.ap_uint[100](u) << 90
     print(f, f * 3, x, wide, -wide, u, '100% "done"\t', 2.5, 7, sep="|")
     return s
+
+
+N = 8
+ELEM = hls.int16
+
+
+@hls.kernel
+def total(a: ELEM[N]) -> hls.int32:
+    s: hls.int32 = 0
+    for i in range(N):
+        hls.pipeline(ii=max(N // 8, 1))
+        s += a[i]
+    return s
+
+
+@hls.kernel
+def two_totals(a: hls.int8[16], b: hls.int16[8]) -> hls.int32:
+    return TOTAL_16_INT8(a) + total(b)
+
+
+TOTAL_16_INT8 = total.specialize(N=16, ELEM=hls.int8)

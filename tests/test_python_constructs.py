@@ -104,3 +104,17 @@ def test_print_in_python_mode_and_csim_alike(capfd):
     assert golden.endswith('|100% "done"\t|2.5|7\n')
     cpp = ck.traced.cpp
     assert cpp.count("#ifndef __SYNTHESIS__\n") >= 2 and "std::printf(" in cpp  # synthesis never sees it
+
+
+def test_specialize_rebinds_compile_time_names():
+    big = ck.total.specialize(N=16, ELEM=hls.int8)
+    assert big.__name__ == "total_16_int8"
+    data = np.arange(-8, 8, dtype=np.int8)
+    assert big(data) == big.csim(data) == int(data.sum())
+    assert "int8_t a[16]" in big.cpp and "II=2" in big.cpp
+    assert ck.total(np.arange(8, dtype=np.int16)) == 28  # the original is unchanged
+    ck.two_totals.verify(seed=4)
+    names = list(ck.two_totals.compile().module.functions)
+    assert sorted(names) == ["total", "total_16_int8", "two_totals"]
+    with pytest.raises(hls.HLSError, match="does not use 'M'"):
+        ck.total.specialize(M=3)
