@@ -5,6 +5,8 @@ from __future__ import annotations
 
 import math
 
+import numpy as np
+
 import hls
 
 PIPE = 0
@@ -136,3 +138,20 @@ def two_totals(a: hls.int8[16], b: hls.int16[8]) -> hls.int32:
 
 
 TOTAL_16_INT8 = total.specialize(N=16, ELEM=hls.int8)
+
+
+COEFFS = np.array([3, -1, 4, 1, -5], dtype=np.int8)
+
+
+@hls.kernel
+def rom_and_fresh_arrays(a: hls.int16[5]) -> hls.int32:
+    s: hls.int32 = 0
+    for k, c in enumerate(COEFFS):  # a module-level numpy array is a ROM; it can be iterated too
+        s += c * a[k]
+    for c2, x in zip(COEFFS, a, strict=True):
+        s += c2 - x
+    for w in (1, 2):
+        buf = hls.zeros((2,), hls.int16)  # a fresh array in each copy of the body, as in Python
+        buf[0] += w
+        s += buf[0] * 10
+    return s

@@ -118,3 +118,12 @@ def test_specialize_rebinds_compile_time_names():
     assert sorted(names) == ["total", "total_16_int8", "two_totals"]
     with pytest.raises(hls.HLSError, match="does not use 'M'"):
         ck.total.specialize(M=3)
+
+
+def test_rom_iteration_and_fresh_arrays_in_tuple_loops():
+    """Fuzz regressions: enumerate over a module-level numpy array; hls.zeros inside a tuple loop."""
+    a = np.array([1, 2, 3, 4, 5], dtype=np.int16)
+    c = [3, -1, 4, 1, -5]
+    expected = sum(k * x for k, x in zip(c, [1, 2, 3, 4, 5], strict=True)) + (sum(c) - 15) + 10 + 20
+    assert ck.rom_and_fresh_arrays(a) == ck.rom_and_fresh_arrays.csim(a) == expected
+    ck.rom_and_fresh_arrays.verify(seed=9)

@@ -19,7 +19,7 @@ import numpy as np
 
 from hls.errors import UnsupportedError
 from hls.frontend.loops import lower_for
-from hls.frontend.source import MISSING, call_target
+from hls.frontend.source import MISSING, call_target, try_static
 from hls.ir import LoadOp, Value
 from hls.types import ArrayType, FloatType, int_union, literal_int_type
 
@@ -51,7 +51,21 @@ def lower_iteration(b: FunctionBuilder, node: ast.For) -> None:
 
 
 def _is_array(b: FunctionBuilder, node: ast.AST) -> bool:
-    return isinstance(node, ast.Name) and node.id in b.env and b.env[node.id].is_array
+    return _array_var(b, node) is not None
+
+
+def _array_var(b: FunctionBuilder, node: ast.AST) -> Any:
+    """The kernel array (argument, local, or module-level numpy ROM) a name refers to, else None."""
+    from hls.frontend.builder import Var
+
+    if not isinstance(node, ast.Name):
+        return None
+    if node.id in b.env:
+        return b.env[node.id] if b.env[node.id].is_array else None
+    if node.id not in b.kernel_names and isinstance(try_static(node, b.src), np.ndarray):
+        value = b.expr(node)  # the ROM
+        return Var(value, value.type, is_array=True)
+    return None
 
 
 def lower_enumerate(b: FunctionBuilder, node: ast.For) -> None:
@@ -83,7 +97,7 @@ def lower_zip(b: FunctionBuilder, node: ast.For, target: ast.AST, call: ast.Call
     for arg in call.args:
         if not _is_array(b, arg):
             raise b.error("zip() arguments must be arrays of the kernel", arg, UnsupportedError)
-    lengths = {b.env[arg.id].type.shape[0] for arg in call.args}
+    lengths = {_array_var(b, arg).type.shape[0] for arg in call.args}
     if any(b.static(k.value, "zip's strict") for k in call.keywords) and len(lengths) > 1:
         raise b.error(f"zip(..., strict=True) of arrays of different lengths {sorted(lengths)}", call)
     lower_arrays(b, node, list(zip(names, call.args, strict=True)), index_name)
@@ -96,7 +110,8 @@ def lower_arrays(b: FunctionBuilder, node: ast.For, pairs: list[tuple[ast.Name, 
         if name.id in b.env:
             raise b.error(f"loop variable {name.id!r} reuses the name of a variable defined earlier; rename it",
                           name, UnsupportedError)
-    count = min(b.env[array.id].type.shape[0] for _, array in pairs)
+    arrays = {array.id: _array_var(b, array) for _, array in pairs}
+    count = min(var.type.shape[0] for var in arrays.values())
     iv = index_name or _fresh(b, f"{pairs[0][0].id}_i")
     loop = ast.For(target=ast.Name(id=iv, ctx=ast.Store()),
                    iter=ast.Call(func=ast.Name(id="range", ctx=ast.Load()), args=[ast.Constant(count)], keywords=[]),
@@ -106,7 +121,7 @@ def lower_arrays(b: FunctionBuilder, node: ast.For, pairs: list[tuple[ast.Name, 
 
     def bind(index: Value) -> None:
         for name, array in pairs:
-            bind_element(b, name.id, b.env[array.id], index)
+            bind_element(b, name.id, arrays[array.id], index)
 
     lower_for(b, loop, prologue=bind)
     b.loop_locals |= {name.id for name, _ in pairs}
@@ -150,7 +165,10 @@ def unroll_tuple(b: FunctionBuilder, node: ast.For, values: list[Any]) -> None:
             if isinstance(element, ast.Constant):
                 b.info.float_literals[id(element)] = vtype
     saved = b.consts.get(name, MISSING)
+    before = set(b.env)
     for value in values:
+        for fresh in [n for n in b.env if n not in before and b.env[n].is_array]:
+            del b.env[fresh]  # `buf = hls.zeros(...)` in the body: a new array in each copy, as in Python
         b.consts[name] = value
         if vtype is not None:
             b.env[name] = Var(b.lower.assign(b.constant_value(value, node.target), vtype, b.loc, "loop value"),
