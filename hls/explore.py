@@ -321,8 +321,8 @@ def check_picklable(factory: Any, rows: list[Row], name: str) -> None:
 def run_all(pool: concurrent.futures.Executor, fn: Callable[..., dict[str, Any]], jobs: list[tuple[Any, ...]],
             description: str) -> list[dict[str, Any]]:
     """Submit every job, wait with a progress bar, return results in job order (failures as errors)."""
-    futures = [pool.submit(fn, *job) for job in jobs]
-    with progress.task(description, total=len(futures)) as advance:
+    with progress.task(description, total=len(jobs)) as advance:  # before submitting: workers are silenced
+        futures = [pool.submit(fn, *job) for job in jobs]
         for _ in concurrent.futures.as_completed(futures):
             advance(1)
     results = []

@@ -120,6 +120,13 @@ class Kernel:
         Wraps and saturations of declared values in the golden model are reported once per source
         line as an `hls.OverflowWarning` (an `hls.OverflowReport` error when strict).
         """
+        from hls import progress
+
+        with progress.task(f"verifying {self.__name__} (golden model and csim)"):
+            return self._verify(args, golden, rtol, atol, seed, strict_overflow)
+
+    def _verify(self, args: tuple[Any, ...], golden: Any, rtol: float, atol: float, seed: int,
+                strict_overflow: bool | None) -> dict[str, Any]:
         from hls.sim.verify import compare
 
         compiled = self.compile()
