@@ -1,6 +1,7 @@
-"""Kernel factories for the design-space exploration tests (module level, so worker processes import them)."""
+"""Kernel factories for the design-space exploration tests (module level, so worker processes import them).
 
-from __future__ import annotations
+No `from __future__ import annotations` here: `vector` needs its annotation evaluated at `def` time.
+"""
 
 import hls
 
@@ -38,3 +39,14 @@ def broken(size: int) -> hls.Kernel:
             x[i] = x[i] * 2
 
     return scale
+
+
+def vector(n: int) -> hls.Kernel:
+    """`n` appears only in the signature: it is no closure cell of `fill`, Python's evaluation gives the shape."""
+
+    @hls.kernel
+    def fill(x: hls.int32[n]):
+        for i in range(4):
+            x[i] = i
+
+    return fill

@@ -15,7 +15,7 @@ import pytest
 
 import hls
 from hls.explore import Row, pareto_front
-from tests.explore_kernels import broken, matmul
+from tests.explore_kernels import broken, matmul, vector
 
 ROOT = Path(__file__).resolve().parent.parent
 STANDINS = ROOT / "tests" / "fixtures" / "vitis_standins.tcl"
@@ -49,6 +49,14 @@ def test_closure_values_are_directive_options():
     assert "#pragma HLS pipeline II=2" in cpp
     assert "type=cyclic factor=4 dim=2" in cpp
     assert matmul(1, 1, 4).cpp != cpp
+
+
+def test_a_factory_parameter_used_only_in_the_signature():
+    """Regression: `n` in `x: hls.int32[n]` is no closure cell of the kernel (unknown name before)."""
+    assert "n" not in vector(8).__hls_kernel__.__code__.co_freevars
+    assert "x[8]" in vector(8).cpp and "x[16]" in vector(16).cpp
+    result = hls.explore(vector, {"n": [4, 8]}, executor=concurrent.futures.ThreadPoolExecutor())
+    assert all(row.ok for row in result.rows)
 
 
 def test_64_points_local_pool_and_dask_give_identical_tables(local_run, dask_client):

@@ -128,11 +128,11 @@ class FunctionBuilder(ast.NodeVisitor):
             if arg.annotation is None:
                 raise self.error(f"argument {arg.arg!r} needs a type annotation, e.g. `{arg.arg}: hls.int32` "
                                  "or `hls.float32[64]`", arg)
-            types.append(self.annotation(arg.annotation, f"argument {arg.arg!r}", allow_array=True))
+            types.append(self.annotation(arg.annotation, f"argument {arg.arg!r}", allow_array=True, key=arg.arg))
             names.append(arg.arg)
         ret = None
         if tree.returns is not None and not (isinstance(tree.returns, ast.Constant) and tree.returns.value is None):
-            ret = self.annotation(tree.returns, "return type", allow_array=False)
+            ret = self.annotation(tree.returns, "return type", allow_array=False, key="return")
         self.func = Function(tree.name, types, names, ret, self.src.loc(tree))
         self.info.arg_types, self.info.arg_names, self.info.return_type = types, names, ret
         self.block = self.func.body.block
@@ -163,11 +163,16 @@ class FunctionBuilder(ast.NodeVisitor):
         if args.defaults:
             raise self.error("default argument values are not supported", args.defaults[0], UnsupportedError)
 
-    def annotation(self, node: ast.AST, what: str, allow_array: bool) -> HLSType:
+    def annotation(self, node: ast.AST, what: str, allow_array: bool, key: str | None = None) -> HLSType:
+        """The hls type an annotation names. `key` ("x" or "return") is the signature entry it belongs to."""
         try:
             value = static_eval(node, self.src, f"the annotation of {what}")
-        except UnsupportedError as exc:
-            raise HLSTypeError(exc.message, exc.loc) from None
+        except (HLSTypeError, UnsupportedError) as exc:
+            # A name used only in the signature (a factory's `n` in `hls.int32[n]`) is not a closure
+            # cell of the kernel; Python evaluated the annotation at `def` time, so take its value.
+            value = getattr(self.src.func, "__annotations__", {}).get(key, MISSING) if key else MISSING
+            if value is MISSING or isinstance(value, str):
+                raise HLSTypeError(exc.message, exc.loc) from None
         if value in (int, float, bool):
             raise self.error(f"{what}: Python `{value.__name__}` has no fixed width; use an hls type such as "
                              "hls.int32, hls.float32 or hls.bool_", node)
