@@ -22,6 +22,7 @@ import concurrent.futures
 import hashlib
 import itertools
 import math
+import numbers
 import os
 import pickle
 import random
@@ -96,7 +97,21 @@ class Objective:
     """The resource cost the front is taken against: `name` for tables, `cost(row)` for numbers."""
 
     name: str
-    cost: Callable[[Row], float | None]
+    measure: Callable[[Row], Any]
+
+    def cost(self, row: Row) -> float | None:
+        """The row's cost; None for a row without an estimate."""
+        if not row.ok or row.lut is None:
+            return None
+        try:
+            value = self.measure(row)
+        except Exception as exc:
+            raise HLSError(f"objective {self.name!r} raised on row #{row.index}: {type(exc).__name__}: {exc}") \
+                from None
+        if isinstance(value, bool) or not isinstance(value, numbers.Real) or not math.isfinite(value):
+            raise HLSError(f"objective {self.name!r} gave {value!r} for row #{row.index}; it must return a "
+                           "finite number")
+        return value
 
 
 def make_objective(objective: Any) -> Objective:
@@ -113,10 +128,10 @@ def make_objective(objective: Any) -> Objective:
             raise HLSError(f"objective weights {dict(objective)!r}: keys must be among {', '.join(RESOURCES)} "
                            "and weights finite numbers")
         name = " + ".join(f"{w:g}*{k}" for k, w in weights.items())
-        return Objective(name, lambda row: None if row.lut is None else
-                         sum(w * (getattr(row, k) or 0) for k, w in weights.items()))
+        return Objective(name, lambda row: sum(w * getattr(row, k) for k, w in weights.items()))
     if callable(objective):
-        return Objective(getattr(objective, "__name__", "cost"), lambda row: None if not row.ok else objective(row))
+        name = getattr(objective, "__name__", "cost")
+        return Objective("cost" if name == "<lambda>" else name, objective)
     raise HLSError(f"objective {objective!r} must be a resource name, a mapping of weights or a callable")
 
 
@@ -273,7 +288,7 @@ def explore(factory: Callable[..., Kernel], space: Mapping[str, Sequence[Any]], 
             synthesise(pool, factory, top_rows(result, top_k), options, vitis_dir)
     finally:
         if own:
-            pool.shutdown(wait=True)
+            pool.shutdown(wait=True, cancel_futures=True)  # after an interrupt, drop the points not started
     return result
 
 
@@ -321,8 +336,8 @@ def check_picklable(factory: Any, rows: list[Row], name: str) -> None:
 def run_all(pool: concurrent.futures.Executor, fn: Callable[..., dict[str, Any]], jobs: list[tuple[Any, ...]],
             description: str) -> list[dict[str, Any]]:
     """Submit every job, wait with a progress bar, return results in job order (failures as errors)."""
-    with progress.task(description, total=len(jobs)) as advance:  # before submitting: workers are silenced
-        futures = [pool.submit(fn, *job) for job in jobs]
+    futures = [pool.submit(fn, *job) for job in jobs]  # a fork pool forks here, before the display's thread
+    with progress.task(description, total=len(jobs)) as advance:
         for _ in concurrent.futures.as_completed(futures):
             advance(1)
     results = []
@@ -426,7 +441,7 @@ def synthesise_point(factory: Callable[..., Any], params: dict[str, Any], option
 
 def synthesise(pool: concurrent.futures.Executor, factory: Any, rows: list[Row], options: dict[str, Any],
                vitis_dir: str | os.PathLike[str] | None) -> None:
-    root = Path(vitis_dir) if vitis_dir is not None else Path(tempfile.mkdtemp(prefix="hls-explore-"))
+    root = Path(vitis_dir).resolve() if vitis_dir is not None else Path(tempfile.mkdtemp(prefix="hls-explore-"))
     root.mkdir(parents=True, exist_ok=True)
     for row in rows:
         row.project = str(root / f"point_{row.index}")

@@ -167,12 +167,13 @@ def strict_overflow(enabled: bool = True) -> None:
 
 
 def report_overflows(events: dict[str, Any], strict: bool) -> None:
+    """Warn (or raise) once per overflowing source line; the warning points at the caller of verify()."""
     for site, (t, before, after) in events.items():
         message = f"{site}: {before} does not fit {t} and became {after}; write an explicit conversion " \
                   f"(hls.{t}(...)) if the wrap is intended"
         if strict:
             raise OverflowReport(message)
-        warnings.warn(message, OverflowWarning, stacklevel=3)
+        warnings.warn(message, OverflowWarning, stacklevel=4)
 
 
 def golden_arg(name: str, t: HLSType, value: Any) -> Any:

@@ -19,7 +19,8 @@ from typing import Any
 DELAY = 2.0  # seconds a task must last before anything is drawn
 
 _LOCK = threading.Lock()
-_BUSY = [0]  # tasks (shown or not) and silenced regions open in this process
+_BUSY = [0]  # tasks (shown or not) open in this process: one display at a time
+_THREAD = threading.local()  # .silenced: silenced() regions open in this thread
 
 
 def enabled() -> bool:
@@ -40,7 +41,7 @@ def _ignore(count: int = 1) -> None:
 def task(description: str, total: int | None = None) -> Iterator[Callable[[int], None]]:
     """Show `description` (with a bar when `total` is known) while the block runs; yields `advance(n=1)`."""
     with _LOCK:
-        show = _BUSY[0] == 0 and enabled()
+        show = _BUSY[0] == 0 and not getattr(_THREAD, "silenced", 0) and enabled()
         _BUSY[0] += 1
     try:
         if not show:
@@ -58,14 +59,12 @@ def task(description: str, total: int | None = None) -> Iterator[Callable[[int],
 
 @contextlib.contextmanager
 def silenced() -> Iterator[None]:
-    """No progress from this process while the block runs (used by exploration workers)."""
-    with _LOCK:
-        _BUSY[0] += 1
+    """No progress from this thread while the block runs (exploration workers: the caller shows the bar)."""
+    _THREAD.silenced = getattr(_THREAD, "silenced", 0) + 1
     try:
         yield
     finally:
-        with _LOCK:
-            _BUSY[0] -= 1
+        _THREAD.silenced -= 1
 
 
 class _Display:

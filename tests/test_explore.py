@@ -175,6 +175,12 @@ def test_objectives():
     by_dsp = hls.explore(matmul, {"ii": [1, 3], "unroll": [1, 8], "partition": [1, 8]}, lambda row: row.dsp,
                          executor=concurrent.futures.ThreadPoolExecutor(2))
     assert all(by_dsp.cost(row) == row.dsp for row in by_dsp.rows)
+    by_dsp.objective.measure = lambda row: "many"
+    with pytest.raises(hls.HLSError, match="must return a finite number"):
+        assert by_dsp.pareto is None  # never reached: raises
+    by_dsp.objective.measure = lambda row: 1 // 0
+    with pytest.raises(hls.HLSError, match="raised on row #0: ZeroDivisionError"):
+        str(by_dsp)
     for bad in ("luts", {"luts": 1}, {"lut": float("nan")}, 3):
         with pytest.raises(hls.HLSError, match="objective"):
             hls.explore(matmul, {"ii": [1]}, bad)
