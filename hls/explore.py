@@ -183,7 +183,7 @@ class Exploration:
         checked = any(row.verified is not None for row in self.rows)
         synthesised = any(row.vitis is not None or row.vitis_error for row in self.rows)
         own_column = self.objective.name not in RESOURCES  # a plain resource already has its column
-        headers = ["#", *self.space, "latency min", "latency max", "interval", "DSP", "BRAM", "FF", "LUT",
+        headers = ["#", *self.space, "latency min", "latency max", "interval max", "DSP", "BRAM", "FF", "LUT",
                    *[self.objective.name] * own_column, "front"]
         headers += ["csim"] * checked + ["vitis latency", "vitis LUT"] * synthesised + ["error"]
         cells = []

@@ -27,8 +27,8 @@ def enabled() -> bool:
     """True when progress may be drawn: stderr is a terminal and HLS_QUIET is not set."""
     if os.environ.get("HLS_QUIET", "").strip() not in ("", "0"):
         return False
-    try:
-        return os.isatty(sys.stderr.fileno())
+    try:  # the stream's own answer: a notebook's stderr is no terminal even where its fd 2 is one
+        return bool(sys.stderr.isatty())
     except (AttributeError, OSError, ValueError):
         return False
 
