@@ -249,10 +249,14 @@ def explore(factory: Callable[..., Kernel], space: Mapping[str, Sequence[Any]], 
             **report_options: Any) -> Exploration:
     """Estimate `factory(**point)` for every point of `space` (or `sample` of them, drawn with `seed`).
 
-    `report_options` (clock_ns, part, flow, pipeline_loops) go to `Kernel.report` and, for
-    `vitis=True`, to `Kernel.export`. Without `executor` a local ProcessPoolExecutor is used, which
+    `objective`: the cost the Pareto front weighs against latency (see the module docstring).
+    `executor`: where points run; without one a local ProcessPoolExecutor (shut down afterwards), which
     needs a factory defined at module level in an importable module (pickled by reference); for a
-    lambda or a nested function pass `executor=concurrent.futures.ThreadPoolExecutor()`.
+    lambda or a nested function pass `executor=concurrent.futures.ThreadPoolExecutor()`. `verify`:
+    csim each distinct design on random inputs drawn with `seed`. `vitis`, `top_k`, `vitis_dir`:
+    synthesise the `top_k` best points in `vitis_dir/point_<index>` (default: a new temporary
+    directory). `report_options` (clock_ns, part, flow, pipeline_loops) go to `Kernel.report` and,
+    but for pipeline_loops, to `Kernel.export`.
     """
     if not callable(factory):
         raise HLSError(f"factory must be a function returning an hls.Kernel, got {type(factory).__name__}")
@@ -271,10 +275,10 @@ def explore(factory: Callable[..., Kernel], space: Mapping[str, Sequence[Any]], 
     rows = [Row(i, point(axes, i)) for i in indices]
     name = getattr(factory, "__qualname__", repr(factory))
     own = executor is None
+    if own or isinstance(executor, concurrent.futures.ProcessPoolExecutor):
+        check_picklable(factory, rows, name)
     pool = executor or concurrent.futures.ProcessPoolExecutor(max_workers=min(len(rows), os.cpu_count() or 1))
     try:
-        if isinstance(pool, concurrent.futures.ProcessPoolExecutor):
-            check_picklable(factory, rows, name)
         options = dict(report_options)
         results = run_all(pool, estimate_point, [(factory, row.params, options) for row in rows],
                           f"exploring {name}")
