@@ -250,7 +250,7 @@ def explore(factory: Callable[..., Kernel], space: Mapping[str, Sequence[Any]], 
     """Estimate `factory(**point)` for every point of `space` (or `sample` of them, drawn with `seed`).
 
     `objective`: the cost the Pareto front weighs against latency (see the module docstring).
-    `executor`: where points run; without one a local ProcessPoolExecutor (shut down afterwards), which
+    `executor`: where points run (see `open_executor`); without one a local ProcessPoolExecutor, which
     needs a factory defined at module level in an importable module (pickled by reference); for a
     lambda or a nested function pass `executor=concurrent.futures.ThreadPoolExecutor()`. `verify`:
     csim each distinct design on random inputs drawn with `seed`. `vitis`, `top_k`, `vitis_dir`:
@@ -274,10 +274,9 @@ def explore(factory: Callable[..., Kernel], space: Mapping[str, Sequence[Any]], 
     indices = sample_indices(total, sample, seed)
     rows = [Row(i, point(axes, i)) for i in indices]
     name = getattr(factory, "__qualname__", repr(factory))
-    own = executor is None
-    if own or isinstance(executor, concurrent.futures.ProcessPoolExecutor):
+    if executor is None or isinstance(executor, concurrent.futures.ProcessPoolExecutor):
         check_picklable(factory, rows, name)
-    pool = executor or concurrent.futures.ProcessPoolExecutor(max_workers=min(len(rows), os.cpu_count() or 1))
+    pool, close = open_executor(executor, len(rows))
     try:
         options = dict(report_options)
         results = run_all(pool, estimate_point, [(factory, row.params, options) for row in rows],
@@ -291,9 +290,33 @@ def explore(factory: Callable[..., Kernel], space: Mapping[str, Sequence[Any]], 
         if vitis:
             synthesise(pool, factory, top_rows(result, top_k), options, vitis_dir)
     finally:
-        if own:
-            pool.shutdown(wait=True, cancel_futures=True)  # after an interrupt, drop the points not started
+        close()
     return result
+
+
+def open_executor(executor: Any, jobs: int) -> tuple[concurrent.futures.Executor, Callable[[], None]]:
+    """The executor to use and how to release it: None (a local process pool, shut down after), any
+    Executor (left running), a Dask Client (its executor) or a Dask scheduler address (a Client of our own)."""
+    if executor is None:
+        pool = concurrent.futures.ProcessPoolExecutor(max_workers=min(jobs, os.cpu_count() or 1))
+        return pool, lambda: pool.shutdown(wait=True, cancel_futures=True)  # interrupted: drop the rest
+    if isinstance(executor, concurrent.futures.Executor):
+        return executor, lambda: None
+    if callable(getattr(executor, "get_executor", None)):  # a distributed.Client
+        return executor.get_executor(), lambda: None
+    if isinstance(executor, str):
+        try:
+            import distributed
+        except ImportError:
+            raise HLSError(f"executor={executor!r} is a Dask scheduler address, which needs Dask: "
+                           "pip install 'hls[dask]'") from None
+        try:
+            client = distributed.Client(executor, timeout="20s")
+        except (OSError, TimeoutError, ValueError) as exc:
+            raise HLSError(f"cannot connect to the Dask scheduler at {executor!r}: {exc}") from None
+        return client.get_executor(), client.close
+    raise HLSError(f"executor must be a concurrent.futures.Executor, a Dask Client or a Dask scheduler address, "
+                   f"got {type(executor).__name__}")
 
 
 def check_space(space: Any) -> dict[str, list[Any]]:

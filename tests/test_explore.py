@@ -9,6 +9,7 @@ import json
 import os
 import re
 import stat
+import sys
 from pathlib import Path
 
 import pytest
@@ -69,6 +70,22 @@ def test_64_points_local_pool_and_dask_give_identical_tables(local_run, dask_cli
     assert str(on_dask) == str(result)
     assert on_dask.to_dict() == result.to_dict()
     json.dumps(result.to_dict())  # plain data
+
+
+def test_a_dask_client_or_scheduler_address_is_an_executor(local_run, dask_client):
+    small = {"ii": [1, 3], "unroll": [2, 8], "partition": [1, 4]}
+    expected = str(hls.explore(matmul, small, executor=concurrent.futures.ThreadPoolExecutor(2)))
+    assert str(hls.explore(matmul, small, executor=dask_client)) == expected
+    assert str(hls.explore(matmul, small, executor=dask_client.scheduler.address)) == expected
+    assert dask_client.status == "running"  # a client given is left open
+
+
+def test_a_scheduler_address_without_dask_names_the_extra(monkeypatch):
+    monkeypatch.setitem(sys.modules, "distributed", None)  # import fails as if not installed
+    with pytest.raises(hls.HLSError, match=r"hls\[dask\]"):
+        hls.explore(matmul, {"ii": [1]}, executor="tcp://127.0.0.1:8786")
+    with pytest.raises(hls.HLSError, match="executor must be"):
+        hls.explore(matmul, {"ii": [1]}, executor=4)
 
 
 def test_pareto_front_is_the_set_of_non_dominated_rows(local_run):
@@ -198,7 +215,7 @@ def test_verify_checks_each_distinct_design_once(monkeypatch):
         return real(factory, params, seed)
 
     monkeypatch.setattr(explore_module, "verify_point", counting)
-    result = hls.explore(shifter, {"offset": [0, 1], "pipe": [1, 2, 3]}, verify=True,
+    result = hls.explore(shifter, {"offset": [0, 1], "pipe": [2, 3]}, verify=True,
                          executor=concurrent.futures.ThreadPoolExecutor(2))
     designs = {row.design for row in result.rows}
     assert all(row.ok for row in result.rows) and None not in designs
