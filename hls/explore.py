@@ -73,6 +73,11 @@ class Row:
     def ok(self) -> bool:
         return self.error is None
 
+    @property
+    def message(self) -> str:
+        """What went wrong with this point, if anything: the estimate's error, else csim's, else Vitis's."""
+        return self.error or self.verify_error or self.vitis_error or ""
+
     def to_dict(self) -> dict[str, Any]:
         return {"index": self.index, "params": {k: plain(v) for k, v in self.params.items()},
                 "latency": {"min": self.latency_min, "max": self.latency_max},
@@ -196,7 +201,7 @@ class Exploration:
                 line.append({None: "", True: "pass", False: "FAIL"}[row.verified])
             if synthesised:
                 line += _vitis_cells(row)
-            line.append(first_line(row.error or row.verify_error or row.vitis_error or ""))
+            line.append(first_line(row.message))
             cells.append(line)
         return headers, cells
 

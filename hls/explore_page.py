@@ -22,6 +22,7 @@ body { font-family: system-ui, sans-serif; margin: 1.5em; color: #222; }
 table { border-collapse: collapse; font-size: 13px; }
 th, td { border: 1px solid #ccc; padding: 2px 6px; text-align: right; }
 th { background: #f0f0f0; }
+td.msg { text-align: left; }
 tr.front td { background: #fff2cc; }
 svg .point { fill: #8aa4c8; stroke: #34527a; }
 svg .point.front { fill: #e4572e; stroke: #7a1f0a; }
@@ -100,8 +101,9 @@ def html_table(result: Exploration) -> str:
     body = []
     for row, line in zip(result.rows, cells, strict=True):
         cls = ' class="front"' if row.index in front else ""
-        body.append(f"<tr{cls}>" + "".join(f"<td>{html.escape('' if c is None else str(c))}</td>" for c in line)
-                    + "</tr>")
+        cells = "".join(f"<td>{html.escape('' if c is None else str(c))}</td>" for c in line[:-1])
+        cells += f'<td class="msg" title="{html.escape(row.message)}">{html.escape(str(line[-1]))}</td>'
+        body.append(f"<tr{cls}>{cells}</tr>")
     return f'<table class="exploration"><thead><tr>{head}</tr></thead><tbody>{"".join(body)}</tbody></table>'
 
 
