@@ -52,6 +52,18 @@ def test_closure_values_are_directive_options():
     assert matmul(1, 1, 4).cpp != cpp
 
 
+def test_closure_values_are_loop_bounds():
+    def make(n):
+        @hls.kernel
+        def ramp(x: hls.int32[16]):
+            for i in range(n):
+                x[i] = i
+
+        return ramp
+
+    assert [make(n).report().loops[0].trip_max for n in (4, 12)] == [4, 12]
+
+
 def test_a_factory_parameter_used_only_in_the_signature():
     """Regression: `n` in `x: hls.int32[n]` is no closure cell of the kernel (unknown name before)."""
     assert "n" not in vector(8).__hls_kernel__.__code__.co_freevars
