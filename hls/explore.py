@@ -1,10 +1,11 @@
 """Design-space exploration: `hls.explore(factory, space)` estimates every directive variant of a kernel.
 
-`factory` is a plain function of directive parameters returning an `hls.Kernel` (its closure values
-may be used as directive options and loop bounds); `space` maps each parameter to its list of
-values. Every point of the Cartesian product (or a seeded sample of `sample` points) is built and
-scheduled on a `concurrent.futures.Executor` -- a local process pool by default, or any other such
-as `ThreadPoolExecutor()` or a Dask cluster's `client.get_executor()` -- and becomes one `Row`.
+`factory` is a plain function of directive parameters returning an `hls.Kernel` (its parameters
+may be used as directive options, loop bounds and array sizes); `space` maps each parameter to its
+list of values. Every point of the Cartesian product (or a seeded sample of `sample` points) is
+built and scheduled on a `concurrent.futures.Executor` -- a local process pool by default, any other
+such as `ThreadPoolExecutor()`, or a Dask cluster (a `distributed.Client` or a scheduler address)
+-- and becomes one `Row`.
 A point that raises gives a row holding the error; it never stops the exploration. Rows are in the
 order of the space whatever the executor, so two runs print identical tables.
 
@@ -39,6 +40,7 @@ from typing import Any
 from hls import progress
 from hls.errors import HLSError
 from hls.kernel import Kernel
+from hls.schedule.report import table
 
 RESOURCES = ("dsp", "bram18k", "ff", "lut", "uram")
 REPORT_OPTIONS = ("clock_ns", "part", "flow", "pipeline_loops")
@@ -206,8 +208,6 @@ class Exploration:
         return headers, cells
 
     def __str__(self) -> str:
-        from hls.schedule.report import table
-
         headers, cells = self.table_rows()
         sampled = f" (sampled from {self.total})" if len(self.rows) < self.total else ""
         lines = [f"exploration of {self.name}: {len(self.rows)} points{sampled}; front (*) of latency max "
