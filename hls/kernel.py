@@ -154,6 +154,13 @@ class Kernel:
         Wraps and saturations of declared values in the golden model are reported once per source
         line as an `hls.OverflowWarning` (an `hls.OverflowReport` error when strict).
         """
+        from hls import progress
+
+        with progress.task(f"verifying {self.__name__} (golden model and csim)"):
+            return self._verify(args, golden, rtol, atol, seed, strict_overflow)
+
+    def _verify(self, args: tuple[Any, ...], golden: Any, rtol: float, atol: float, seed: int,
+                strict_overflow: bool | None) -> dict[str, Any]:
         from hls.sim.verify import compare
 
         compiled = self.compile()
@@ -194,12 +201,13 @@ def strict_overflow(enabled: bool = True) -> None:
 
 
 def report_overflows(events: dict[str, Any], strict: bool) -> None:
+    """Warn (or raise) once per overflowing source line; the warning points at the caller of verify()."""
     for site, (t, before, after) in events.items():
         message = f"{site}: {before} does not fit {t} and became {after}; write an explicit conversion " \
                   f"(hls.{t}(...)) if the wrap is intended"
         if strict:
             raise OverflowReport(message)
-        warnings.warn(message, OverflowWarning, stacklevel=3)
+        warnings.warn(message, OverflowWarning, stacklevel=4)
 
 
 def golden_arg(name: str, t: HLSType, value: Any) -> Any:
