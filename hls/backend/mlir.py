@@ -204,9 +204,10 @@ class FunctionEmitter:
         zero = b.float_const(0.0, t.elem.bits) if isinstance(t.elem, FloatType) else \
             b.int_const(0, 1 if isinstance(t.elem, BoolType) else t.elem.width)
         ivs = []
-        for extent in t.shape:
+        bounds = [(b.index_const(0), b.index_const(extent), b.index_const(1)) for extent in t.shape]  # outside
+        for lo, hi, step in bounds:
             iv = b.fresh("z")
-            b.line(f"scf.for {iv} = {b.index_const(0)} to {b.index_const(extent)} step {b.index_const(1)} {{")
+            b.line(f"scf.for {iv} = {lo} to {hi} step {step} {{")
             b.depth += 1
             ivs.append(iv)
         b.line(f"memref.store {zero}, {name}[{', '.join(ivs)}]", f" : {mlir_type(t)}")

@@ -7,16 +7,12 @@ the rounding increment; the rounded value is then wrapped or saturated by the ov
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
 from hls.backend.mlir_builder import mlir_type
+from hls.backend.mlir_scalar import QUANT_INC, ScalarLowering, Wide, unsupported
 from hls.ir import CastOp
 from hls.types import BoolType, FixedType, FloatType, IntType, as_int, fixed_of
 
 MAX_EXPONENT = {32: 128, 64: 1024}  # every finite float of that width is below 2**this
-
-if TYPE_CHECKING:
-    from hls.backend.mlir_scalar import ScalarLowering
 
 
 def convert(s: ScalarLowering, op: CastOp, v: str) -> str:
@@ -57,7 +53,7 @@ def from_float(s: ScalarLowering, op: CastOp, v: str, src: FloatType, dst) -> st
         return s.b.cast(name, v, f"{mlir_type(src)}", mlir_type(dst), op.result.name)
     if isinstance(dst, IntType):  # C++ truncates toward zero through int64, then wraps
         wide = s.b.cast("arith.fptosi", v, f"{mlir_type(src)}", "i64", op.result.name)
-        return s.resize(wide, IntType(64, True), dst.width, op.result.name)
+        return s.resize(wide, Wide(64, True), dst.width, op.result.name)
     return float_to_fixed(s, op, v, src, dst)
 
 
@@ -105,16 +101,14 @@ def fixed_convert(s: ScalarLowering, op: CastOp, v: str, src: FixedType, dst: Fi
 
 def quantize_overflow(s: ScalarLowering, op: CastOp, trunc: str, ww: int, dst: FixedType, bits: dict) -> str:
     """floor + increment (QUANT_INC), then the overflow mode on the `ww`-bit rounded value."""
-    from hls.backend.mlir_scalar import QUANT_INC, unsupported
-
-    if dst.overflow == "AP_WRAP_SM":
-        raise unsupported(op, f"conversion to {dst}: the AP_WRAP_SM overflow mode")
+    if dst.overflow == "AP_WRAP_SM" and not dst.signed:
+        raise unsupported(op, f"conversion to {dst}: ap_ufixed with AP_WRAP_SM (the ap_fixed header exits)")
     formula = QUANT_INC[dst.quant] if bits else None
     q = trunc
     if formula is not None:
         cache: dict[str, str] = {}
         bits = dict(bits, pos=lambda: s.int_op("arith.xori", term("neg"), s.const(1, 1), 1, "pos"),
-                    odd=lambda: s.resize(trunc, IntType(ww, True), 1))
+                    odd=lambda: s.resize(trunc, Wide(ww, True), 1))
 
         def term(f) -> str:
             if isinstance(f, str):
@@ -126,12 +120,12 @@ def quantize_overflow(s: ScalarLowering, op: CastOp, trunc: str, ww: int, dst: F
         inc = s.resize(term(formula), BoolType(), ww)
         q = s.int_op("arith.addi", trunc, inc, ww, "rounded")
     if dst.overflow == "AP_WRAP" and dst.sat_bits == 0:
-        return s.resize(q, IntType(ww, True), dst.width, op.result.name)
-    word = s.resize(q, IntType(ww, True), dst.width)
-    return saturate(s, op, q, word, ww, dst)
+        return s.resize(q, Wide(ww, True), dst.width, op.result.name)
+    word = s.resize(q, Wide(ww, True), dst.width)
+    return saturate(s, op, q, word, ww, dst, trunc)
 
 
-def saturate(s: ScalarLowering, op: CastOp, q: str, word: str, ww: int, dst: FixedType) -> str:
+def saturate(s: ScalarLowering, op: CastOp, q: str, word: str, ww: int, dst: FixedType, trunc: str) -> str:
     """hls/fixed.py _overflow: out-of-range values become the mode's fixed word."""
     w, sat = dst.width, dst.sat_bits
     sym = dst.overflow == "AP_SAT_SYM" and dst.signed
@@ -148,6 +142,8 @@ def saturate(s: ScalarLowering, op: CastOp, q: str, word: str, ww: int, dst: Fix
                                                       f"i{w}"), w)
     elif dst.overflow == "AP_WRAP":
         fixed = s.int_op("arith.ori", word, s.const(top, w), w)
+    elif dst.overflow == "AP_WRAP_SM":
+        fixed = sign_magnitude(s, q, word, ww, dst, trunc)
     elif dst.signed:
         low = msb | 1 if dst.overflow == "AP_SAT_SYM" else msb
         fixed = s.select(None, [over, s.const(msb - 1, w), s.const(low, w)], f"i{w}")
@@ -155,3 +151,28 @@ def saturate(s: ScalarLowering, op: CastOp, q: str, word: str, ww: int, dst: Fix
         fixed = s.select(None, [over, s.const(mask, w), s.const(0, w)], f"i{w}")
     out = s.int_op("arith.ori", over, under, 1, "overflow")
     return s.b.op("arith.select", f"{out}, {fixed}, {word}", f"i{w}", op.result.name)
+
+
+def sign_magnitude(s: ScalarLowering, q: str, word: str, ww: int, dst: FixedType, trunc: str) -> str:
+    """AP_WRAP_SM (hls/fixed.py _wrap_sign_magnitude): complement the word by the header's rule, then
+    force the N saturation bits."""
+    w, sat = dst.width, dst.sat_bits
+    msb = 1 << (w - 1)
+    inverted = s.int_op("arith.xori", word, s.const(-1, w), w)
+    new_msb = s.cmpi("slt", word, s.const(0, w), w)
+    neg = s.cmpi("slt", q, s.const(0, ww), ww)
+    if sat == 0:  # the first deleted bit above the MSB of the pre-rounding floor
+        bit = s.int_op("arith.andi", trunc, s.const(1 << w, ww), ww)
+        deleted = s.cmpi("ne", bit, s.const(0, ww), ww)
+        return s.select(None, [s.int_op("arith.xori", deleted, new_msb, 1), inverted, word], f"i{w}")
+    if sat == 1:
+        flipped = s.select(None, [s.int_op("arith.xori", neg, new_msb, 1), inverted, word], f"i{w}")
+        kept = s.int_op("arith.andi", flipped, s.const(~msb, w), w)
+        return s.int_op("arith.ori", kept, s.select(None, [neg, s.const(msb, w), s.const(0, w)], f"i{w}"), w)
+    top = ((1 << sat) - 1) << (w - sat)
+    low_bit = s.int_op("arith.andi", word, s.const(1 << (w - sat), w), w)
+    low_sat = s.cmpi("ne", low_bit, s.const(0, w), w)
+    same = s.int_op("arith.xori", s.int_op("arith.xori", low_sat, neg, 1), s.const(1, 1), 1)
+    flipped = s.select(None, [same, inverted, word], f"i{w}")
+    kept = s.int_op("arith.andi", flipped, s.const(~top, w), w)
+    return s.int_op("arith.ori", kept, s.select(None, [neg, s.const(msb, w), s.const(top ^ msb, w)], f"i{w}"), w)

@@ -12,12 +12,13 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable
+from dataclasses import dataclass
 
 from hls.backend.mlir_builder import Builder, elem_attrs, mlir_type
 from hls.errors import UnsupportedError
 from hls.ir import BinaryOp, CastOp, CompareOp, ConstantOp, LogicOp, MathOp, SelectOp, UnaryOp
 from hls.ir.core import Op
-from hls.types import BoolType, FixedType, FloatType, IntType, ScalarType, as_int, fixed_of, int_union
+from hls.types import BoolType, FixedType, FloatType, ScalarType, as_int, fixed_of, int_union
 
 # op kind -> (signed variant, unsigned variant) on integers; float variant (None: a rule below)
 INT_OPS = {"add": ("arith.addi", "arith.addi"), "sub": ("arith.subi", "arith.subi"),
@@ -41,6 +42,14 @@ QUANT_INC = {"AP_TRN": None, "AP_RND": "qb", "AP_RND_ZERO": ("and", "qb", ("or",
              "AP_TRN_ZERO": ("and", "neg", ("or", "qb", "sticky"))}
 
 
+@dataclass(frozen=True)
+class Wide:
+    """An intermediate integer of any width (IntType stops at 1024 bits; exact intermediates may not)."""
+
+    width: int
+    signed: bool
+
+
 def unsupported(op: Op, what: str) -> UnsupportedError:
     return UnsupportedError(f"the MLIR export cannot express {op.name} ({what})", op.loc)
 
@@ -62,9 +71,9 @@ class ScalarLowering:
 
     # ---- integer helpers -----------------------------------------------------------------------
 
-    def resize(self, v: str, t: ScalarType, width: int, hint: str | None = None) -> str:
+    def resize(self, v: str, t: ScalarType | Wide, width: int, hint: str | None = None) -> str:
         """`v` of int/bool/fixed type t as a `width`-bit integer: extended by t's signedness, or truncated."""
-        src = as_int(t) if not isinstance(t, FixedType) else t
+        src = t if isinstance(t, (FixedType, Wide)) else as_int(t)
         if width == src.width:
             return v
         if v in self.b.int_values:  # fold: the constant at the new width
@@ -151,7 +160,7 @@ class ScalarLowering:
             signs = self.int_op("arith.xori", self.cmpi("slt", r, zero, w), self.cmpi("slt", cw, zero, w), 1)
             fix = self.int_op("arith.andi", nonzero, signs, 1)
             r = self.select(None, [fix, self.int_op("arith.addi", r, cw, w), r], f"i{w}")
-        return self.resize(r, IntType(w, True), result.width)
+        return self.resize(r, Wide(w, True), result.width)
 
     def shift(self, op: BinaryOp, a: str, c: str) -> str:
         """ap_int shifts: a count at or past the width gives 0 (or the sign for >>), never poison."""
@@ -170,7 +179,9 @@ class ScalarLowering:
         cw = max(tc.width, w.bit_length() + 1)
         cv = self.resize(c, tc, cw)
         inside = self.cmpi("ult", cv, self.const(w, cw), cw)
-        shifted = self.int_op(name, av, self.resize(cv, IntType(cw, False), w), w)
+        # the count is zeroed when out of range too, so no shift is ever given a poison-producing count
+        count_w = self.select(None, [inside, self.resize(cv, Wide(cw, False), w), self.const(0, w)], f"i{w}")
+        shifted = self.int_op(name, av, count_w, w)
         fill = self.int_op(name, av, self.const(w - 1, w), w) if op.kind == "shr" and ta.signed else self.const(0, w)
         return self.select(op, [inside, shifted, fill])
 
@@ -184,7 +195,7 @@ class ScalarLowering:
             ww = max(w, fa.width + max(fb.frac_bits, 0), fb.width) + 1
             num = self.align(a, fa, fa.frac_bits + max(fb.frac_bits, 0), ww)
             q = self.int_op("arith.divsi", num, self.resize(c, fb, ww), ww, op.result.name)
-            return self.resize(q, IntType(ww, True), w)
+            return self.resize(q, Wide(ww, True), w)
         av, cv = self.align(a, fa, result.frac_bits, w), self.align(c, fb, result.frac_bits, w)
         if op.kind in FIXED_OPS:
             return self.int_op(FIXED_OPS[op.kind], av, cv, w, op.result.name)
@@ -244,7 +255,7 @@ class ScalarLowering:
     # ---- conversions ---------------------------------------------------------------------------
 
     def cast(self, op: CastOp, args: list[str]) -> str:
-        from hls.backend.mlir_fixed import convert
+        from hls.backend.mlir_fixed import convert  # conversions live beside the fixed-point rules they share
 
         return convert(self, op, args[0])
 
