@@ -1,0 +1,153 @@
+"""MLIR export: every example parses and verifies in xdsl, mlir-opt round-trips it where installed, op
+selection follows the operand types, and xdsl's interpreter computes what the golden model computes."""
+
+import os
+import re
+import subprocess
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+import hls
+from hls.cli import main
+from tests import mlir_kernels as mk
+from tests.conftest import EXAMPLES, ROOT
+from tests.mlir_support import interpret, interpretable, parse
+
+NAMES = [p.stem for p in EXAMPLES]
+UPSTREAM = ("builtin.", "func.", "scf.", "arith.", "memref.", "math.")
+
+
+def fresh_inputs(inputs):
+    return [a.copy() if isinstance(a, np.ndarray) else a for a in inputs]
+
+
+def assert_interpreter_matches_golden(kernel, seed):
+    inputs = kernel.random_inputs(seed)
+    golden_args = fresh_inputs(inputs)
+    expected = kernel(*golden_args)
+    ret, arrays = interpret(kernel, fresh_inputs(inputs))
+    golden_arrays = [a for a in golden_args if isinstance(a, np.ndarray)]
+    assert len(arrays) == len(golden_arrays)
+    for got, want in zip(arrays, golden_arrays, strict=True):
+        np.testing.assert_array_equal(got, np.asarray(want.tolist(), dtype=object))
+    assert ret == expected
+
+
+@pytest.mark.parametrize("name", NAMES)
+def test_example_mlir_parses_and_verifies_in_xdsl(examples, name):
+    module = parse(examples[name].KERNEL.mlir)
+    names = {op.name for op in module.walk()}
+    assert "func.func" in names
+    assert all(n.startswith(UPSTREAM) for n in names), sorted(names)
+
+
+def mlir_opt() -> str | None:
+    """`mlir-opt`, or Debian's versioned `mlir-opt-N`, from PATH."""
+    for folder in os.environ.get("PATH", "").split(os.pathsep):
+        found = sorted(Path(folder).glob("mlir-opt*")) if Path(folder).is_dir() else []
+        for path in found:
+            if re.fullmatch(r"mlir-opt(-[0-9]+)?", path.name) and os.access(path, os.X_OK):
+                return str(path)
+    return None
+
+
+@pytest.mark.skipif(mlir_opt() is None, reason="mlir-opt is not on PATH (Debian: apt-get install mlir-19-tools)")
+@pytest.mark.parametrize("name", NAMES)
+def test_example_mlir_round_trips_through_mlir_opt(examples, name):
+    first = subprocess.run([mlir_opt()], input=examples[name].KERNEL.mlir, capture_output=True, text=True)
+    assert first.returncode == 0, first.stderr
+    second = subprocess.run([mlir_opt()], input=first.stdout, capture_output=True, text=True)
+    assert second.returncode == 0, second.stderr
+    assert second.stdout == first.stdout
+
+
+@pytest.mark.parametrize("name", NAMES)
+def test_integer_example_runs_in_xdsl_interpreter_like_golden(examples, name):
+    kernel = examples[name].KERNEL
+    if not interpretable(kernel):
+        pytest.skip("floats: xdsl's interpreter computes float32 ops in float64, so it is no exact reference")
+    assert_interpreter_matches_golden(kernel, seed=1)
+
+
+@pytest.mark.parametrize("name", ["signedness", "odd_widths", "carried_if", "fixed_modes", "calls_rom"])
+@pytest.mark.parametrize("seed", [0, 1, 2])
+def test_targeted_kernel_runs_in_xdsl_interpreter_like_golden(name, seed):
+    assert_interpreter_matches_golden(getattr(mk, name), seed)
+
+
+def test_signed_and_unsigned_variants_come_from_operand_types():
+    text = mk.signedness.mlir
+    for op in ("arith.divui", "arith.remui", "arith.floordivsi", "arith.remsi", "arith.shrui", "arith.shrsi",
+               "arith.minui", "arith.maxsi", "arith.cmpi ult", "arith.cmpi slt", "arith.extui", "arith.extsi"):
+        assert op in text, op
+    # uint8 < int8 compares in i9 after extui/extsi, never as 8-bit signless values
+    assert re.search(r"arith\.cmpi slt, %\S+, %\S+ : i9", text)
+    # Python %: the remainder moves to the divisor's sign (remsi, then a select of r + b)
+    assert re.search(r"arith\.remsi[\s\S]*arith\.select", text)
+
+
+def test_odd_widths_stay_exact():
+    text = mk.odd_widths.mlir
+    assert "%x: memref<8xi9>" in text and "%u: memref<8xi12>" in text and "%y: memref<8xi33>" in text
+    assert "arith.extsi %v : i9 to i21" in text  # int9 * uint12 -> int21 exactly
+    assert "arith.extui %v_1 : i12 to i21" in text
+
+
+def test_carried_values_and_if_results():
+    text = mk.carried_if.mlir
+    assert re.search(r"%neg, %pos = scf\.for %i = %c0 to %c32 step %c1 iter_args\(%neg_1 = %c0_i32, %pos_1 = "
+                     r"%c0_i32\) -> \(i32, i32\)", text)
+    assert re.search(r"%neg_2, %pos_2 = scf\.if %\S+ -> \(i32, i32\)", text)
+    # range(31, -1, -2): a counter over the 16 trips, the induction variable computed from it
+    assert re.search(r"scf\.for %k_n = %c0 to %c16 step %c1", text)
+    assert re.search(r"%k = arith\.subi %c31, %offset : index", text)
+
+
+def test_fixed_point_is_raw_integers_with_format_attributes():
+    text = mk.fixed_modes.mlir
+    fmt = ('hls.fixed = {frac_bits = 4 : i64, int_bits = 4 : i64, overflow = "AP_SAT", quant = "AP_RND", '
+           'sat_bits = 0 : i64, signed = true}')
+    assert f"%y: memref<16xi8> {{{fmt}}}" in text
+    assert "%x: memref<16xi10> {hls.fixed = {frac_bits = 7 : i64, int_bits = 3 : i64" in text
+    assert f"{{{fmt}}} : i8" in text  # the op that computes a Q_RND value carries its format too
+
+
+def test_subkernel_calls_and_roms():
+    text = mk.calls_rom.mlir
+    assert text.index("func.func @scaled(") < text.index("func.func @calls_rom(")
+    assert re.search(r"%\S+ = func\.call @scaled\(%\S+, %\S+\) : \(i16, i16\) -> \(i32\)", text)
+    assert 'sym_name = "calls_rom_LUT"' in text and "constant}>" in text
+    assert "dense<[3, -7, 11, 0, 250, -128, 5, 9]> : tensor<8xi16>" in text
+    assert "memref.get_global @calls_rom_LUT : memref<8xi16>" in text
+    assert "attributes {hls.top = true}" in text.split("func.func @calls_rom(")[1].split("\n")[0]
+
+
+def test_directives_become_discardable_attributes():
+    text = mk.directives.mlir
+    assert ('%a: memref<64xi32> {hls.array_partition = {dim = 1 : i64, factor = 4 : i64, type = "cyclic"}, '
+            'hls.interface = {bundle = "gmem0", mode = "m_axi"}}') in text
+    assert ('} {hls.label = "loop_i", hls.pipeline = {ii = 2 : i64}, hls.tripcount = {max = 64 : i64, '
+            'min = 1 : i64}}') in text
+    assert "%n_idx = arith.index_cast %n : i32 to index" in text
+
+
+def test_example_names_follow_python_variables(examples):
+    text = examples["dot"].KERNEL.mlir
+    assert "%acc = scf.for %i = %c0 to %c128 step %c1 iter_args(%acc_1 = %c0_i32) -> (i32) {" in text
+    assert "} {hls.label = \"loop_i\", hls.pipeline = {ii = 1 : i64}}" in text
+
+
+def test_inexpressible_op_raises_unsupported_error_with_location():
+    with pytest.raises(hls.UnsupportedError) as info:
+        _ = mk.wrap_sm_unsigned.mlir
+    message = str(info.value)
+    assert "mlir_kernels.py:" in message and "hls.cast" in message and "AP_WRAP_SM" in message
+
+
+def test_cli_emit_mlir(capsys):
+    assert main(["emit", "--mlir", str(ROOT / "tests" / "mlir_kernels.py") + ":carried_if"]) == 0
+    assert capsys.readouterr().out == mk.carried_if.mlir
+    assert main(["emit", "--mlir", str(ROOT / "tests" / "mlir_kernels.py") + ":wrap_sm_unsigned"]) == 2
+    assert "AP_WRAP_SM" in capsys.readouterr().err
