@@ -1,5 +1,7 @@
 """Kernels for the MLIR export tests: signedness, odd widths, carried values, fixed-point modes, calls."""
 
+import math
+
 import numpy as np
 
 import hls
@@ -103,3 +105,37 @@ def directives(a: hls.int32[64], n: hls.int32) -> hls.int32:
         hls.unroll()
         a[j] = acc
     return acc
+
+
+@hls.kernel
+def small_gemm(A: hls.float32[8, 8], B: hls.float32[8, 8], C: hls.float32[8, 8]):
+    for i in range(8):
+        for j in range(8):
+            acc = hls.float32(0.0)
+            for k in range(8):
+                hls.pipeline(ii=1)
+                acc += A[i, k] * B[k, j]
+            C[i, j] = acc
+
+
+F_SAT = hls.ap_fixed[12, 4, "AP_RND_CONV", "AP_SAT"]
+
+
+@hls.kernel
+def float_casts(x: hls.float32[16], d: hls.float64[16], n: hls.int12[16], u: hls.uint40[16], i: hls.int16[16],
+                f: hls.float32[16, 6], g: hls.float64[16, 2], q: F_SAT[16], w: hls.ap_fixed[10, 6][16],
+                h: F_SAT[16], b: hls.bool_[16]):
+    for k in range(16):
+        f[k, 0] = n[k] + x[k]                       # sitofp, addf
+        f[k, 1] = hls.float32(u[k])                 # uitofp of 40 bits: one rounding
+        f[k, 2] = hls.float32(d[k])                 # truncf
+        f[k, 3] = min(x[k], -x[k]) / 3.0            # cmpf + select, negf, divf
+        f[k, 4] = math.sqrt(abs(x[k])) + math.floor(x[k])
+        f[k, 5] = hls.float32(q[k])                 # fixed -> float
+        g[k, 0] = d[k] * x[k]                       # extf
+        g[k, 1] = n[k] / (i[k] | 1)                 # int / int is float64
+        i[k] = hls.int16(x[k] * 100.0)              # fptosi, then wrap
+        q[k] = F_SAT(x[k] * 0.3)                    # float -> fixed: floor, fraction bits, saturate
+        w[k] = d[k] / 8.0                           # float -> fixed: wrap
+        h[k] = F_SAT(n[k] / 512.0)                  # exact halves: round-half-to-even decides
+        b[k] = x[k] > d[k] and x[k] != 0.0

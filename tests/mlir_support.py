@@ -12,7 +12,8 @@ from typing import Any
 
 import numpy as np
 
-from hls.types import ArrayType, BoolType, FixedType, FloatType, IntType
+from hls.ir import MathOp
+from hls.types import ArrayType, BoolType, FixedType, FloatType, IntType, exact_to_float32
 
 xdsl = __import__("pytest").importorskip("xdsl", reason="xdsl is in the dev extra: pip install -e '.[dev]'")
 
@@ -113,6 +114,73 @@ class MissingArith(InterpreterFunctions):
         return (ShapedArray(TypedPtr.new([0] * int(np.prod(shape)), xtype=t.get_element_type()), shape),)
 
 
+def _float(value: Any, t: Any) -> builtin.FloatAttr:
+    return builtin.FloatAttr(float(value), t)  # rounds to the type, to nearest even
+
+
+def _f64(fn, *args: float) -> float:
+    """A float64 numpy computation without Python's exceptions (inf and NaN come out as IEEE says)."""
+    with np.errstate(all="ignore"):
+        return float(fn(*(np.float64(a) for a in args)))
+
+
+FLOAT_UNARY = {arith.NegfOp: np.negative, math.AbsFOp: np.fabs, math.FloorOp: np.floor,
+               math.CeilOp: np.ceil, math.SqrtOp: np.sqrt, math.ExpOp: np.exp, math.LogOp: np.log,
+               math.SinOp: np.sin, math.CosOp: np.cos, math.TanhOp: np.tanh}
+
+
+class MissingFloat(InterpreterFunctions):
+    """Float ops computed in float64 and rounded once to the result type: exact for negf, divf, sqrt,
+    floor, ceil, fabs and the conversions (float64 holds a float32 quotient or root well enough that
+    one rounding to float32 is correct); exp, log, sin, ... are as precise as numpy's float64 libm."""
+
+    @impl(arith.DivfOp)
+    def divf(self, interp, op, args):
+        return (_float(_f64(np.divide, args[0].value.data, args[1].value.data), op.result.type),)
+
+    @impl(math.PowFOp)
+    def powf(self, interp, op, args):
+        return (_float(_f64(np.power, args[0].value.data, args[1].value.data), op.result.type),)
+
+    @impl(arith.SIToFPOp)
+    def sitofp(self, interp, op, args):
+        return (_exact_float(_signed(args[0].value.data, _width(op.input.type)), op.result.type),)
+
+    @impl(arith.UIToFPOp)
+    def uitofp(self, interp, op, args):
+        return (_exact_float(_unsigned(args[0].value.data, _width(op.input.type)), op.result.type),)
+
+    @impl(arith.FPToSIOp)
+    def fptosi(self, interp, op, args):
+        return (_int(int(args[0].value.data), op.result.type),)  # truncates toward zero
+
+    @impl(arith.ExtFOp)
+    def extf(self, interp, op, args):
+        return (_float(args[0].value.data, op.result.type),)
+
+    @impl(arith.TruncFOp)
+    def truncf(self, interp, op, args):
+        return (_float(args[0].value.data, op.result.type),)
+
+
+def _unary_impl(fn):
+    def run(self, interp, op, args):
+        return (_float(_f64(fn, args[0].value.data), op.result.type),)
+    return run
+
+
+for _op, _fn in FLOAT_UNARY.items():
+    setattr(MissingFloat, f"run_{_op.__name__}", impl(_op)(_unary_impl(_fn)))
+MissingFloat = register_impls(MissingFloat)
+
+
+def _exact_float(value: int, t: Any) -> builtin.FloatAttr:
+    """An integer rounded once to f32/f64 (float() then f32 would round twice above 2**53)."""
+    if isinstance(t, builtin.Float32Type):
+        return builtin.FloatAttr(float(exact_to_float32(value)), t)
+    return builtin.FloatAttr(float(value), t)
+
+
 def storage_to_raw(value: Any, t: Any) -> int:
     """A golden-model scalar (int, bool, or a fixed-point value) as the integer the MLIR carries."""
     if isinstance(t, FixedType):
@@ -121,7 +189,9 @@ def storage_to_raw(value: Any, t: Any) -> int:
 
 
 def raw_to_storage(raw: int, t: Any) -> Any:
-    """The MLIR's integer back as the golden model's value (two's complement or plain per the type)."""
+    """The MLIR's value back as the golden model's (two's complement or plain per the type)."""
+    if isinstance(t, FloatType):
+        return float(raw)
     width = t.width if isinstance(t, (IntType, FixedType)) else 1
     v = _signed(raw, width) if getattr(t, "signed", False) else _unsigned(raw, width)
     if isinstance(t, FixedType):
@@ -130,16 +200,19 @@ def raw_to_storage(raw: int, t: Any) -> Any:
 
 
 def interpretable(kernel: Any) -> bool:
-    """Integer, bool and fixed-point kernels without floats (xdsl's float ops compute in float64 only)."""
+    """Whether every array fits the interpreter's memory (xdsl packs elements with `struct`: 64 bits at most)."""
     module = kernel.compile().module
-    values = [a for f in module.functions.values() for a in f.args]
-    values += [r for f in module.functions.values() for op in f.walk() for r in op.results]
-    types = [v.type.elem if isinstance(v.type, ArrayType) else v.type for v in values]
     arrays = [a.type.elem for f in module.functions.values() for a in f.args if isinstance(a.type, ArrayType)]
     arrays += [op.result.type.elem for f in module.functions.values() for op in f.walk()
                if len(op.results) == 1 and isinstance(op.result.type, ArrayType)]
-    # xdsl packs memref elements with `struct`: 64 bits at most
-    return not any(isinstance(t, FloatType) for t in types) and all(mlir_width(t) <= 64 for t in arrays)
+    return all(isinstance(t, FloatType) or mlir_width(t) <= 64 for t in arrays)
+
+
+def uses_libm(kernel: Any) -> bool:
+    """exp, log, sin, ...: neither numpy nor the C library rounds these correctly, so compare with a tolerance."""
+    module = kernel.compile().module
+    return any(isinstance(op, MathOp) and op.func not in ("sqrt", "floor", "ceil", "fabs")
+               for f in module.functions.values() for op in f.walk())
 
 
 def interpret(kernel: Any, inputs: list[Any]) -> tuple[Any, list[Any]]:
@@ -147,21 +220,34 @@ def interpret(kernel: Any, inputs: list[Any]) -> tuple[Any, list[Any]]:
     compiled = kernel.compile()
     interp = Interpreter(parse(kernel.mlir))
     for functions in (arith_interp.ArithFunctions(), scf_interp.ScfFunctions(), memref_interp.MemRefFunctions(),
-                      func_interp.FuncFunctions(), MissingArith()):
+                      func_interp.FuncFunctions(), MissingArith(), MissingFloat()):
         interp.register_implementations(functions)
     values = []
     for arg, t in zip(inputs, compiled.arg_types, strict=True):
         if isinstance(t, ArrayType):
-            elem = builtin.IntegerType(mlir_width(t.elem))
-            flat = [_signed(storage_to_raw(v, t.elem), mlir_width(t.elem)) for v in np.asarray(arg).ravel()]
+            elem = xdsl_type(t.elem)
+            flat = [to_xdsl(v, t.elem).value.data for v in np.asarray(arg).ravel()]
             values.append(ShapedArray(TypedPtr.new(flat, xtype=elem), list(t.shape)))
         else:
-            values.append(_int(storage_to_raw(arg, t), builtin.IntegerType(mlir_width(t))))
+            values.append(to_xdsl(arg, t))
     results = interp.call_op(compiled.module.top, tuple(values))
     arrays = [np.array([raw_to_storage(v, t.elem) for v in value.data], dtype=object).reshape(t.shape)
               for value, t in zip(values, compiled.arg_types, strict=True) if isinstance(t, ArrayType)]
     ret = raw_to_storage(results[0].value.data, compiled.return_type) if results else None
     return ret, arrays
+
+
+def xdsl_type(t: Any) -> Any:
+    if isinstance(t, FloatType):
+        return builtin.Float32Type() if t.bits == 32 else builtin.Float64Type()
+    return builtin.IntegerType(mlir_width(t))
+
+
+def to_xdsl(value: Any, t: Any) -> Any:
+    """A golden-model scalar as the interpreter's runtime value."""
+    if isinstance(t, FloatType):
+        return builtin.FloatAttr(float(value), xdsl_type(t))
+    return _int(storage_to_raw(value, t), xdsl_type(t))
 
 
 def mlir_width(t: Any) -> int:
