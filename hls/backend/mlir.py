@@ -76,9 +76,9 @@ def dense(data, t: ArrayType) -> str:
             if text is None:
                 raise UnsupportedError(f"ROM of {t} holds {v}, which MLIR's dense literal cannot spell")
             return text
-        if isinstance(t.elem, BoolType):
-            return "true" if v else "false"
         raw = int(v / t.elem.lsb) if isinstance(t.elem, FixedType) else int(v)
+        if isinstance(t.elem, BoolType) or t.elem.width == 1:
+            return "true" if raw else "false"
         width = t.elem.width
         raw &= (1 << width) - 1
         return str(raw - (1 << width) if width > 1 and raw >> (width - 1) else raw)

@@ -42,7 +42,7 @@ def to_float(s: ScalarLowering, op: CastOp, v: str, src, dst: FloatType) -> str:
     width = src.width if isinstance(src, (IntType, FixedType)) else 1
     f = s.b.cast(name, v, f"i{width}", mlir_type(dst), op.result.name)
     if isinstance(src, FixedType) and src.frac_bits:
-        scale = s.b.float_const(2.0 ** -src.frac_bits, dst.bits, "scale")
+        scale = pow2(s, op, -src.frac_bits, dst.bits)
         f = s.b.op("arith.mulf", f"{f}, {scale}", mlir_type(dst), op.result.name)
     return f
 
@@ -57,12 +57,19 @@ def from_float(s: ScalarLowering, op: CastOp, v: str, src: FloatType, dst) -> st
     return float_to_fixed(s, op, v, src, dst)
 
 
+def pow2(s: ScalarLowering, op: CastOp, exp: int, bits: int) -> str:
+    """2**exp as an f32/f64 constant: the scale between a raw mantissa and its value."""
+    if not -MAX_EXPONENT[bits] + 2 <= exp < MAX_EXPONENT[bits]:  # a normal float: multiplying by it is exact
+        raise unsupported(op, f"a fixed-point scale of 2**{exp} is no normal float{bits}")
+    return s.b.float_const(2.0 ** exp, bits, "scale")
+
+
 def float_to_fixed(s: ScalarLowering, op: CastOp, v: str, src: FloatType, dst: FixedType) -> str:
     """x * 2**F split into floor and fraction (both exact in floating point), then the integer path."""
     ft = mlir_type(src)
     scaled = v
     if dst.frac_bits:
-        scale = s.b.float_const(2.0 ** dst.frac_bits, src.bits, "scale")
+        scale = pow2(s, op, dst.frac_bits, src.bits)
         scaled = s.b.op("arith.mulf", f"{v}, {scale}", ft, "scaled")
     floor = s.b.op("math.floor", scaled, ft, "floor")
     frac = s.b.op("arith.subf", f"{scaled}, {floor}", ft, "frac")
@@ -85,6 +92,9 @@ def float_to_fixed(s: ScalarLowering, op: CastOp, v: str, src: FloatType, dst: F
 def fixed_convert(s: ScalarLowering, op: CastOp, v: str, src: FixedType, dst: FixedType) -> str:
     """Exact integer conversion of a raw value between binary points, rounded and overflowed per dst."""
     drop = src.frac_bits - dst.frac_bits
+    if drop <= 0 and dst.overflow == "AP_WRAP" and dst.sat_bits == 0:  # no rounding, plain wrap: in W bits
+        x = s.resize(v, src, dst.width, op.result.name if not drop else None)
+        return s.int_op("arith.shli", x, s.const(-drop, dst.width), dst.width, op.result.name) if drop else x
     ww = max(src.width + max(-drop, 0), dst.width) + 2
     x = s.resize(v, src, ww)
     if drop <= 0:

@@ -76,9 +76,9 @@ class ScalarLowering:
         src = t if isinstance(t, (FixedType, Wide)) else as_int(t)
         if width == src.width:
             return v
-        if v in self.b.int_values:  # fold: the constant at the new width
-            value = self.b.int_values[v]
-            return self.const(value if src.signed or value >= 0 else value + (1 << src.width), width)
+        if v in self.b.int_values:  # fold: the constant's bits, read with the source's signedness, at the new width
+            bits = self.b.int_values[v] & ((1 << src.width) - 1)
+            return self.const(_signed_bits(bits, src.width) if src.signed else bits, width)
         if width > src.width:
             name = "arith.extsi" if src.signed else "arith.extui"
         else:
@@ -110,7 +110,10 @@ class ScalarLowering:
             found = self.b.cached(("fixed", raw, t))
             if found is not None:
                 return found
-            name = self.b.op("arith.constant", str(raw), f"i{t.width}", "cst", elem_attrs(t))
+            literal = ("true" if raw else "false") if t.width == 1 else str(raw)
+            name = self.b.op("arith.constant", literal, f"i{t.width}", "cst", elem_attrs(t))
+            if t.width == 1:  # i1 constants carry no type in MLIR's syntax
+                self.b.defs[name].tail = ""
             return self.b.remember(("fixed", raw, t), name)
         width = 1 if isinstance(t, BoolType) else t.width
         return self.const(int(value), width)
@@ -270,5 +273,6 @@ def _base(v: str) -> str:
 
 
 def _signed_bits(value: int, width: int) -> int:
+    """The two's-complement reading of the low `width` bits (a 1-bit signed value is 0 or -1)."""
     value &= (1 << width) - 1
-    return value - (1 << width) if width > 1 and value >> (width - 1) else value
+    return value - (1 << width) if value >> (width - 1) else value
