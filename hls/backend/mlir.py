@@ -140,8 +140,12 @@ class FunctionEmitter:
 
     def block(self, block: Block) -> None:
         for op in block.ops:
-            self.b.loc = op.loc
-            self.op(op)
+            try:
+                self.op(op)
+            except UnsupportedError as exc:
+                if exc.loc is not None or op.loc is None:
+                    raise
+                raise UnsupportedError(exc.message, op.loc) from None  # e.g. a type without an MLIR form
 
     def operand(self, v: Value) -> str:
         """The SSA name of `v`; constants are spelled where used (reused within a region, never dead)."""

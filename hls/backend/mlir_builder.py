@@ -11,7 +11,7 @@ from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import Any
 
-from hls.errors import Loc, UnsupportedError
+from hls.errors import UnsupportedError
 from hls.types import ArrayType, BoolType, FixedType, FloatType, HLSType, IntType
 
 _NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_$.]*")
@@ -50,7 +50,10 @@ def attr_text(value: Any) -> str:
     if isinstance(value, int):
         return f"{value} : i64"
     if isinstance(value, float):
-        return f"{float_text(value)} : f64"
+        text = float_text(value)
+        if text is None:
+            raise UnsupportedError(f"an attribute value of {value} has no MLIR spelling")
+        return f"{text} : f64"
     if isinstance(value, Fraction):
         return f'"{value}"'
     if isinstance(value, str):
@@ -63,11 +66,11 @@ def attr_text(value: Any) -> str:
     raise TypeError(f"no MLIR attribute for {value!r}")
 
 
-def float_text(value: float) -> str:
-    """A float literal MLIR reads back exactly: repr with a '.', or the bit pattern for inf/NaN."""
+def float_text(value: float) -> str | None:
+    """A decimal float literal MLIR reads back exactly (repr with a '.'); None for inf/NaN, which have none."""
     text = repr(float(value))
     if text in ("inf", "-inf", "nan"):
-        return None  # type: ignore[return-value]  # the caller spells these as hex
+        return None
     if "e" in text and "." not in text:
         mantissa, exp = text.split("e")
         text = f"{mantissa}.0e{exp}"
@@ -103,7 +106,6 @@ class Builder:
         self.defs: dict[str, Line] = {}
         self.int_values: dict[str, int] = {}  # integer constants by SSA name (signed reading), for folding
         self.scopes: list[dict[Any, str]] = [{}]
-        self.loc: Loc | None = None
 
     # ---- names and scopes ----------------------------------------------------------------------
 
