@@ -139,3 +139,10 @@ def float_casts(x: hls.float32[16], d: hls.float64[16], n: hls.int12[16], u: hls
         w[k] = d[k] / 8.0                           # float -> fixed: wrap
         h[k] = F_SAT(n[k] / 512.0)                  # exact halves: round-half-to-even decides
         b[k] = x[k] > d[k] and x[k] != 0.0
+
+
+@hls.kernel
+def coarse_fixed(a: hls.int32[8], c: hls.ap_ufixed[6, 8][8], out: hls.uint2[8]):
+    for i in range(8):
+        c[i] = hls.ap_ufixed[6, 8](a[i])          # lsb 4: rounds away two integer bits
+        out[i] = hls.uint2(c[i] * c[i])           # lsb 16: every bit is shifted out of 2 bits (fuzz seed 0)

@@ -93,6 +93,8 @@ def fixed_convert(s: ScalarLowering, op: CastOp, v: str, src: FixedType, dst: Fi
     """Exact integer conversion of a raw value between binary points, rounded and overflowed per dst."""
     drop = src.frac_bits - dst.frac_bits
     if drop <= 0 and dst.overflow == "AP_WRAP" and dst.sat_bits == 0:  # no rounding, plain wrap: in W bits
+        if -drop >= dst.width:  # every bit shifted out (and shli would be poison)
+            return s.const(0, dst.width)
         x = s.resize(v, src, dst.width, op.result.name if not drop else None)
         return s.int_op("arith.shli", x, s.const(-drop, dst.width), dst.width, op.result.name) if drop else x
     ww = max(src.width + max(-drop, 0), dst.width) + 2
