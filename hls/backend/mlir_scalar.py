@@ -268,8 +268,8 @@ def _hint(v: str) -> str:
 
 
 def _base(v: str) -> str:
-    """`%acc_3` -> `acc`: the variable a widened copy is named after."""
-    return re.sub(r"_[0-9]+$", "", _hint(v)) or "v"
+    """`%acc_3` -> `acc`, `%r_i6` -> `r`: the variable a widened copy is named after."""
+    return re.sub(r"(_i[0-9]+)?(_[0-9]+)?$", "", _hint(v)) or "v"
 
 
 def _signed_bits(value: int, width: int) -> int:
