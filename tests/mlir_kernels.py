@@ -146,3 +146,11 @@ def coarse_fixed(a: hls.int32[8], c: hls.ap_ufixed[6, 8][8], out: hls.uint2[8]):
     for i in range(8):
         c[i] = hls.ap_ufixed[6, 8](a[i])          # lsb 4: rounds away two integer bits
         out[i] = hls.uint2(c[i] * c[i])           # lsb 16: every bit is shifted out of 2 bits (fuzz seed 0)
+
+
+@hls.kernel
+def one_bit(a: hls.int48[2], ones: hls.int1[4], f: hls.ap_fixed[1, 1][4]) -> hls.int53:
+    for i in range(4):
+        ones[i] = hls.int1(i & 1)                  # int1 holds 0 and -1
+        f[i] = hls.ap_fixed[1, 1](-1)
+    return (LUT[a[0] % 3] << 5) // (-1)          # a signed 1-bit constant -1 (fuzz seed 63)

@@ -86,7 +86,7 @@ def test_example_runs_in_xdsl_interpreter_like_golden(examples, name):
 
 
 @pytest.mark.parametrize("name", ["signedness", "odd_widths", "carried_if", "fixed_modes", "calls_rom", "small_gemm",
-                                  "float_casts", "coarse_fixed"])
+                                  "float_casts", "coarse_fixed", "one_bit"])
 @pytest.mark.parametrize("seed", [0, 1, 2])
 def test_targeted_kernel_runs_in_xdsl_interpreter_like_golden(name, seed):
     assert_interpreter_matches_golden(getattr(mk, name), seed)
