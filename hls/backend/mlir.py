@@ -8,7 +8,7 @@ upstream dialect has become discardable `hls.*` attributes.
 
 from __future__ import annotations
 
-from hls.backend.mlir_builder import Builder, attr_text, elem_attrs, float_text, mlir_type
+from hls.backend.mlir_builder import Builder, attr_text, elem_attrs, float_text, mlir_type, signed_bits
 from hls.backend.mlir_loops import loop_header
 from hls.backend.mlir_scalar import ScalarLowering, unsupported
 from hls.errors import UnsupportedError
@@ -79,9 +79,7 @@ def dense(data, t: ArrayType) -> str:
         raw = int(v / t.elem.lsb) if isinstance(t.elem, FixedType) else int(v)
         if isinstance(t.elem, BoolType) or t.elem.width == 1:
             return "true" if raw else "false"
-        width = t.elem.width
-        raw &= (1 << width) - 1
-        return str(raw - (1 << width) if width > 1 and raw >> (width - 1) else raw)
+        return str(signed_bits(raw, t.elem.width))
 
     def nest(a) -> str:
         return "[" + ", ".join(nest(x) for x in a) + "]" if getattr(a, "ndim", 0) else scalar(a)
@@ -114,7 +112,7 @@ class FunctionEmitter:
     def emit(self) -> None:
         b, func = self.b, self.func
         b.start_function()
-        directives = [op for op in func.body.block.ops if isinstance(op, DirectiveOp)]
+        directives = [op for op in func.walk() if isinstance(op, DirectiveOp)]
         params = []
         for arg in func.args:
             name = self.values[id(arg)] = b.fresh(arg.name)

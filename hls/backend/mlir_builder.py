@@ -37,6 +37,12 @@ def fixed_attr(t: FixedType) -> dict[str, Any]:
             "overflow": t.overflow, "sat_bits": t.sat_bits}
 
 
+def signed_bits(value: int, width: int) -> int:
+    """The two's-complement reading of the low `width` bits: how an iW literal is written (i1: 0 or -1)."""
+    value &= (1 << width) - 1
+    return value - (1 << width) if value >> (width - 1) else value
+
+
 def elem_attrs(t: HLSType) -> dict[str, Any]:
     """Attributes a value of type t carries: the fixed-point format of it or of its elements."""
     elem = t.elem if isinstance(t, ArrayType) else t
@@ -168,9 +174,7 @@ class Builder:
 
     def int_const(self, value: int, width: int) -> str:
         """An iW constant; the literal is the signed reading of the W-bit pattern (valid for any W)."""
-        value &= (1 << width) - 1
-        if width > 1 and value >> (width - 1):
-            value -= 1 << width
+        value = signed_bits(value, width)
         key = ("int", value, width)
         found = self.cached(key)
         if found is not None:

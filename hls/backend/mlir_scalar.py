@@ -14,7 +14,7 @@ import re
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from hls.backend.mlir_builder import Builder, elem_attrs, mlir_type
+from hls.backend.mlir_builder import Builder, elem_attrs, mlir_type, signed_bits
 from hls.errors import UnsupportedError
 from hls.ir import BinaryOp, CastOp, CompareOp, ConstantOp, LogicOp, MathOp, SelectOp, UnaryOp
 from hls.ir.core import Op
@@ -78,7 +78,7 @@ class ScalarLowering:
             return v
         if v in self.b.int_values:  # fold: the constant's bits, read with the source's signedness, at the new width
             bits = self.b.int_values[v] & ((1 << src.width) - 1)
-            return self.const(_signed_bits(bits, src.width) if src.signed else bits, width)
+            return self.const(signed_bits(bits, src.width) if src.signed else bits, width)
         if width > src.width:
             name = "arith.extsi" if src.signed else "arith.extui"
         else:
@@ -106,7 +106,7 @@ class ScalarLowering:
         if isinstance(t, FloatType):
             return self.b.float_const(value, t.bits)
         if isinstance(t, FixedType):  # the raw mantissa; not shared with an integer constant of equal bits
-            raw = _signed_bits(int(value / t.lsb), t.width)
+            raw = signed_bits(int(value / t.lsb), t.width)
             found = self.b.cached(("fixed", raw, t))
             if found is not None:
                 return found
@@ -270,9 +270,3 @@ def _hint(v: str) -> str:
 def _base(v: str) -> str:
     """`%acc_3` -> `acc`, `%r_i6` -> `r`: the variable a widened copy is named after."""
     return re.sub(r"(_i[0-9]+)?(_[0-9]+)?$", "", _hint(v)) or "v"
-
-
-def _signed_bits(value: int, width: int) -> int:
-    """The two's-complement reading of the low `width` bits (a 1-bit signed value is 0 or -1)."""
-    value &= (1 << width) - 1
-    return value - (1 << width) if value >> (width - 1) else value
