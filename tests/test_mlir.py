@@ -54,17 +54,28 @@ def test_example_mlir_parses_and_verifies_in_xdsl(examples, name):
     assert all(n.startswith(UPSTREAM) for n in names), sorted(names)
 
 
-def mlir_opt() -> str | None:
-    """`mlir-opt`, or Debian's versioned `mlir-opt-N`, from PATH."""
+def mlir_tool(name: str) -> str | None:
+    """An MLIR tool from PATH: `mlir-opt`, or Debian's versioned `mlir-opt-N` (likewise mlir-translate)."""
     for folder in os.environ.get("PATH", "").split(os.pathsep):
-        found = sorted(Path(folder).glob("mlir-opt*")) if Path(folder).is_dir() else []
+        found = sorted(Path(folder).glob(f"{name}*")) if Path(folder).is_dir() else []
         for path in found:
-            if re.fullmatch(r"mlir-opt(-[0-9]+)?", path.name) and os.access(path, os.X_OK):
+            if re.fullmatch(rf"{name}(-[0-9]+)?", path.name) and os.access(path, os.X_OK):
                 return str(path)
     return None
 
 
-@pytest.mark.skipif(mlir_opt() is None, reason="mlir-opt is not on PATH (Debian: apt-get install mlir-19-tools)")
+def mlir_opt() -> str | None:
+    return mlir_tool("mlir-opt")
+
+
+NO_MLIR_OPT = "mlir-opt is not on PATH (Debian: apt-get install mlir-19-tools)"
+# upstream passes from these dialects down to the LLVM dialect (arith-expand: floordivsi has no direct lowering)
+TO_LLVM = ["--arith-expand", "--convert-math-to-libm", "--convert-scf-to-cf", "--convert-math-to-llvm",
+           "--expand-strided-metadata", "--finalize-memref-to-llvm", "--convert-arith-to-llvm",
+           "--convert-cf-to-llvm", "--convert-func-to-llvm", "--reconcile-unrealized-casts"]
+
+
+@pytest.mark.skipif(mlir_opt() is None, reason=NO_MLIR_OPT)
 @pytest.mark.parametrize("name", NAMES)
 def test_example_mlir_round_trips_through_mlir_opt(examples, name):
     first = subprocess.run([mlir_opt()], input=examples[name].KERNEL.mlir, capture_output=True, text=True)
@@ -72,6 +83,24 @@ def test_example_mlir_round_trips_through_mlir_opt(examples, name):
     second = subprocess.run([mlir_opt()], input=first.stdout, capture_output=True, text=True)
     assert second.returncode == 0, second.stderr
     assert second.stdout == first.stdout
+
+
+@pytest.mark.skipif(mlir_opt() is None, reason=NO_MLIR_OPT)
+@pytest.mark.parametrize("kernel", [*(f"examples/{n}" for n in NAMES), "signedness", "fixed_modes", "float_casts",
+                                    "carried_if", "calls_rom", "odd_widths"])
+def test_mlir_lowers_to_llvm_with_upstream_passes(examples, kernel):
+    """The upstream conversion passes accept the export (widths, floor division, math, memrefs, calls), and
+    mlir-translate, where installed, turns the result into LLVM IR."""
+    k = examples[kernel.split("/")[1]].KERNEL if kernel.startswith("examples/") else getattr(mk, kernel)
+    lowered = subprocess.run([mlir_opt(), *TO_LLVM], input=k.mlir, capture_output=True, text=True)
+    assert lowered.returncode == 0, lowered.stderr
+    dialects = set(re.findall(r"\b(arith|scf|memref|math|func|cf)\.[a-z_]+", lowered.stdout))
+    assert not dialects, dialects  # everything is in the llvm dialect now
+    translate = mlir_tool("mlir-translate")
+    if translate is not None:
+        ir = subprocess.run([translate, "--mlir-to-llvmir"], input=lowered.stdout, capture_output=True, text=True)
+        assert ir.returncode == 0, ir.stderr
+        assert f"@{k.__name__}(" in ir.stdout
 
 
 # gemm's 262,144 inner iterations take over a minute in xdsl's interpreter; small_gemm (below) runs the same ops
