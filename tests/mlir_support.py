@@ -1,8 +1,11 @@
-"""Test support for the MLIR export: parse with xdsl, and run integer kernels in xdsl's interpreter.
+"""Test support for the MLIR export: parse with xdsl, and run kernels in xdsl's interpreter.
 
-xdsl 0.75's interpreter lacks a few of the arith ops the export uses (the extensions and truncation,
-the unsigned division family, min/max, memref.alloca); they are defined here from the MLIR arith
-specification (LangRef), on the interpreter's own value representation.
+xdsl 0.75's interpreter lacks several ops the export uses (the integer extensions and truncation, the
+unsigned division family, min/max, memref.alloca, divf, the int/float conversions, most of `math`).
+They are defined here from the MLIR LangRef's definitions on the interpreter's own value types:
+integers as two's-complement `IntegerAttr`s, floats computed in float64 and rounded once to the
+result type by `FloatAttr` (xdsl's own addf/subf/mulf do the same), which is the correctly rounded
+float32 result for + - * / and sqrt.
 """
 
 from __future__ import annotations
@@ -130,9 +133,8 @@ FLOAT_UNARY = {arith.NegfOp: np.negative, math.AbsFOp: np.fabs, math.FloorOp: np
 
 
 class MissingFloat(InterpreterFunctions):
-    """Float ops computed in float64 and rounded once to the result type: exact for negf, divf, sqrt,
-    floor, ceil, fabs and the conversions (float64 holds a float32 quotient or root well enough that
-    one rounding to float32 is correct); exp, log, sin, ... are as precise as numpy's float64 libm."""
+    """Float ops in float64, rounded once to the result type: exact for negf, divf, sqrt, floor, ceil,
+    fabs and the conversions; exp, log, sin, ... are as precise as numpy's float64 ones."""
 
     @impl(arith.DivfOp)
     def divf(self, interp, op, args):
