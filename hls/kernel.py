@@ -89,6 +89,13 @@ class Kernel:
         return self.compile().design.kernel_cpp
 
     @property
+    def mlir(self) -> str:
+        """The kernel and its sub-kernels in upstream MLIR dialects (docs/mlir.md)."""
+        from hls.backend.mlir import emit_mlir
+
+        return emit_mlir(self.compile().module)
+
+    @property
     def header(self) -> str:
         return self.compile().design.header
 
