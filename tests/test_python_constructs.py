@@ -127,3 +127,15 @@ def test_rom_iteration_and_fresh_arrays_in_tuple_loops():
     expected = sum(k * x for k, x in zip(c, [1, 2, 3, 4, 5], strict=True)) + (sum(c) - 15) + 10 + 20
     assert ck.rom_and_fresh_arrays(a) == ck.rom_and_fresh_arrays.csim(a) == expected
     ck.rom_and_fresh_arrays.verify(seed=9)
+
+
+@pytest.mark.parametrize("name", ["fib", "swaps", "chained", "truncations", "iterate", "tuple_loop", "traced",
+                                  "rom_and_fresh_arrays", "two_totals"])
+def test_constructs_export_mlir_that_xdsl_verifies(name):
+    from tests.mlir_support import parse
+
+    kernel = getattr(ck, name)
+    module = parse(kernel.mlir)
+    assert any(op.name == "func.func" for op in module.walk())
+    if name == "traced":
+        assert "printf" not in kernel.mlir  # print() is csim-only

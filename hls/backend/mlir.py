@@ -22,6 +22,7 @@ from hls.ir import (
     IfOp,
     LoadOp,
     Module,
+    PrintOp,
     ReturnOp,
     RomOp,
     StoreOp,
@@ -153,7 +154,8 @@ class FunctionEmitter:
 
     def op(self, op: Op) -> None:
         b = self.b
-        if isinstance(op, (ForOp, IfOp, LoadOp, StoreOp, AllocOp, RomOp, CallOp, ReturnOp, DirectiveOp, YieldOp)):
+        if isinstance(op, (ForOp, IfOp, LoadOp, StoreOp, AllocOp, RomOp, CallOp, ReturnOp, DirectiveOp, YieldOp,
+                           PrintOp)):
             getattr(self, type(op).__name__.removesuffix("Op").lower() + "_op")(op)
             return
         if isinstance(op, ConstantOp):
@@ -244,6 +246,9 @@ class FunctionEmitter:
                         f" : {', '.join(mlir_type(v.type) for v in values)}")
         else:
             self.b.line(name)
+
+    def print_op(self, op: PrintOp) -> None:
+        """print() is a csim-only debugging aid (no synthesis meaning): the export leaves it out."""
 
     def directive_op(self, op: DirectiveOp) -> None:
         """Directives on arguments and the function went into the signature; local arrays get them here."""
