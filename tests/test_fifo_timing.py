@@ -238,9 +238,10 @@ def test_engine_matches_the_cycle_by_cycle_reference(seed):
     assert {k: v.tolist() for k, v in result.issue.items()} == {p.name: t for p, t in zip(procs, issued, strict=True)}
     if deadlock is None:
         assert result.process_times == times
-    # The uncompiled loop (what runs without numba) gives the same answer.
+    # The plain loop (small designs, or no numba) and the compiled one give the same answer.
     region = Region(procs, fifos)
     _same(region.timing(region.depth_vector(None), python=True), result)
+    _same(region.timing(region.depth_vector(None), python=False), result)
 
 
 @settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])

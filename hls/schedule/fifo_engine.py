@@ -91,6 +91,9 @@ def issue_all(off: Any, nominal: Any, partner: Any, proc_of: Any, tail: Any, suc
 
 
 _COMPILED: Any = None
+# Loading numba and the cached compiled loop costs about a second; the plain loop does ~3x10^5 accesses
+# per second. Below this much work (accesses x expected runs) the plain loop finishes first.
+COMPILE_WORTH = 300_000
 
 
 def _kernel() -> tuple[Any, bool]:
@@ -107,13 +110,16 @@ def _kernel() -> tuple[Any, bool]:
 
 
 def run(off: np.ndarray, nominal: np.ndarray, partner: np.ndarray, proc_of: np.ndarray, tail: np.ndarray,
-        succ_off: np.ndarray, succ: np.ndarray, pending: np.ndarray,
-        python: bool = False) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
-    """Run the loop; returns (times, ptr, shift, finish) as int64 arrays. `python=True` forces the
-    uncompiled loop (the bench compares both)."""
+        succ_off: np.ndarray, succ: np.ndarray, pending: np.ndarray, python: bool | None = None,
+        work: int = 0) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+    """Run the loop; returns (times, ptr, shift, finish) as int64 arrays. `python`: True forces the plain
+    loop, False the compiled one when numba is there, None picks by `work` (accesses over all the runs
+    the caller expects) unless the compiled loop is loaded already."""
     processes = len(off) - 1
-    kernel, compiled = _kernel()
-    if python or not compiled:
+    if python is None:
+        python = _COMPILED is None and max(work, len(nominal)) < COMPILE_WORTH
+    kernel, compiled = (issue_all, False) if python else _kernel()
+    if not compiled:
         lists = [a.tolist() for a in (off, nominal, partner, proc_of, tail, succ_off, succ, pending)]
         times, ptr, shift, finish = [0] * len(nominal), [0] * processes, [0] * processes, [0] * processes
         issue_all(*lists, times, ptr, shift, finish, *([0] * processes for _ in range(4)))

@@ -185,11 +185,14 @@ class Region:
         self._depth = depth.copy()
         return self._partner
 
-    def timing(self, depth: np.ndarray, python: bool = False, peaks: bool = True) -> TimingResult:
-        """Time the region at these depths (one per FIFO); `peaks=False` skips the occupancy (sizing)."""
+    def timing(self, depth: np.ndarray, python: bool | None = None, peaks: bool = True,
+               runs: int = 1) -> TimingResult:
+        """Time the region at these depths (one per FIFO); `peaks=False` skips the occupancy (sizing);
+        `python` and `runs` (how many timings the caller expects) choose the loop (fifo_engine.run)."""
         partner = self.partners(depth)
         times, ptr, shift, finish = fifo_engine.run(self.off, self.nominal, partner, self.proc_of, self.tail,
-                                                    self.succ_off, self.succ, self.pending, python=python)
+                                                    self.succ_off, self.succ, self.pending, python,
+                                                    runs * len(self.nominal))
         return self._result(times, ptr, shift, finish, peaks)
 
     def _result(self, times: np.ndarray, ptr: np.ndarray, shift: np.ndarray, finish: np.ndarray,
@@ -277,7 +280,9 @@ def size_fifos(processes: list[ProcessTrace], fifos: list[FifoSpec]) -> dict[str
     """
     region = Region(processes, fifos)
     deep = np.array([max(len(w), MIN_DEPTH) for w in region.writes], np.int64)
-    best = region.timing(deep)
+    # About how many re-timings the search below takes (picks the compiled loop when it pays off).
+    runs = 2 + 2 * len(fifos) + sum(int(math.log2(len(w) + 1)) for w in region.writes)
+    best = region.timing(deep, runs=runs)
     if best.deadlock:
         raise HLSError("the region deadlocks even with unbounded FIFOs, no depth fixes it: "
                        + describe_deadlock(best.deadlock))
@@ -286,7 +291,7 @@ def size_fifos(processes: list[ProcessTrace], fifos: list[FifoSpec]) -> dict[str
     def good(k: int, depth: int) -> bool:
         trial = current.copy()
         trial[k] = depth
-        result = region.timing(trial, peaks=False)
+        result = region.timing(trial, peaks=False, runs=runs)
         return not result.deadlock and result.latency <= best.latency and result.interval <= best.interval
 
     for k in range(len(fifos)):
