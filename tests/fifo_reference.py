@@ -69,10 +69,13 @@ def _blocked(processes, fifos, issued, start, end):
     return out
 
 
-def random_design(seed: int, processes: int = 10, fifos: int = 10, items: int = 50, depth: int = 2):
+def random_design(seed: int, processes: int = 10, fifos: int = 10, items: int = 50, depth: int = 2,
+                  handoff: bool = False):
     """A chain of `processes` stages joined by FIFOs, plus bypass FIFOs from stage 0 to later stages up
     to `fifos` in all; each stage has its own II, start offset and burstiness. Every FIFO carries
-    `items` items, so the design has 2 * fifos * items accesses."""
+    `items` items, so the design has 2 * fifos * items accesses. `handoff` adds a process without
+    FIFO accesses ("pp", a ping-pong buffer filler) that a random stage waits for, and sometimes makes
+    a stage wait for stage 0 as well (a deadlock when stage 0 fills a FIFO that stage reads)."""
     import numpy as np
 
     rng = np.random.default_rng(seed)
@@ -95,4 +98,9 @@ def random_design(seed: int, processes: int = 10, fifos: int = 10, items: int = 
         nominal_array = np.maximum.accumulate(np.array(nominal, np.int64)) if nominal else np.zeros(0, np.int64)
         end = int(nominal_array[-1]) + 3 if len(nominal_array) else 1
         traces.append(ProcessTrace(f"p{p}", np.array(fifo, np.int32), np.array(write, bool), nominal_array, end))
+    if handoff:
+        waiting = traces[int(rng.integers(1, processes))]
+        waiting.after = ["pp", "p0"] if rng.integers(0, 2) else ["pp"]
+        empty = np.zeros(0, np.int64)
+        traces.append(ProcessTrace("pp", empty.astype(np.int32), empty.astype(bool), empty, int(rng.integers(5, 40))))
     return traces, specs

@@ -120,6 +120,9 @@ def test_read_of_a_fifo_nobody_writes_is_blocked_on_empty():
     result = simulate([streaming("c", 0, False, 3, line=7)], [FifoSpec("q", 8, 2)])
     assert result.deadlock == [("c", "q", "empty", 0, 7)]
     assert result.latency == 0 and result.process_times == {}
+    assert result.to_dict() == {"latency": 0, "interval": 0, "processes": {}, "peak": {"q": 0},
+                                "deadlock": [{"process": "c", "fifo": "q", "waits_on": "empty", "access": 0,
+                                              "line": 7}]}
 
 
 def test_write_nobody_reads_is_blocked_on_full_after_depth_items():
@@ -210,6 +213,9 @@ def test_bad_regions_raise_clear_errors():
     bad = ProcessTrace("p", np.zeros(2, np.int32), np.ones(2, bool), np.array([3, 1]), 5)
     with pytest.raises(HLSError, match="non-decreasing"):
         simulate([bad], fifos)
+    short = ProcessTrace("p", np.zeros(2, np.int32), np.ones(2, bool), np.array([1, 3]), 3)
+    with pytest.raises(HLSError, match="below end"):
+        simulate([short], fifos)
     with pytest.raises(HLSError, match="FIFO index 3"):
         simulate([streaming("p", 3, True, 1)], fifos)
 
@@ -226,12 +232,13 @@ def _same(a, b) -> None:
     assert {k: v.tolist() for k, v in a.issue.items()} == {k: v.tolist() for k, v in b.issue.items()}
 
 
-@pytest.mark.parametrize("seed", range(12))
+@pytest.mark.parametrize("seed", range(16))
 def test_engine_matches_the_cycle_by_cycle_reference(seed):
     procs, fifos = random_design(seed, processes=int(3 + seed % 4), fifos=int(4 + seed % 4), items=12,
-                                 depth=1 + seed % 3)
+                                 depth=1 + seed % 3, handoff=seed >= 12)
     if seed % 4 == 3:  # some designs where a FIFO is read more often than written: a deadlock
-        procs[-1] = loop(procs[-1].name, [(int(procs[-1].fifo[0]), False, 0)], 13, 1)
+        last = max(i for i, p in enumerate(procs) if len(p.fifo))
+        procs[last] = loop(procs[last].name, [(int(procs[last].fifo[0]), False, 0)], 13, 1)
     result = simulate(procs, fifos)
     times, issued, deadlock = reference(procs, fifos)
     assert result.deadlock == deadlock
@@ -257,6 +264,17 @@ def test_deeper_fifos_never_deadlock_more_nor_finish_later(seed, base, extra):
         assert second.latency <= first.latency
         for name, (_, end) in second.process_times.items():
             assert end <= first.process_times[name][1]
+            assert np.all(second.issue[name] <= first.issue[name])
+
+
+@pytest.mark.parametrize("seed", range(4))
+def test_depths_at_the_peaks_of_a_run_change_nothing(seed):
+    procs, fifos = random_design(seed, processes=5, fifos=7, items=30, handoff=seed % 2 == 1)
+    deep = simulate(procs, fifos, {f.name: 30 for f in fifos})
+    assert deep.deadlock is None
+    at_peaks = simulate(procs, fifos, {name: max(peak, 1) for name, peak in deep.peak.items()})
+    _same(at_peaks, deep)
+    assert any(peak < 30 for peak in deep.peak.values())  # the peaks are a real reduction
 
 
 def test_sizing_result_keeps_best_latency_and_each_fifo_is_minimal():

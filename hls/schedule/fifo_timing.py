@@ -71,12 +71,25 @@ class ProcessTrace:
 
 @dataclass
 class TimingResult:
+    """A timed run. `process_times` {name: (start, end)} and `latency`/`interval` cover the processes
+    that ended; `deadlock` lists (process, FIFO, "empty" | "full", access index, line) of every process
+    stopped at a FIFO access, None when all ended; `issue` holds each process's issue cycles (the
+    accesses that issued); `peak` the largest occupancy of each FIFO."""
+
     latency: int
     interval: int
     process_times: dict[str, tuple[int, int]]
     peak: dict[str, int]
     deadlock: list[tuple[str, str, str, int, int | None]] | None = None
-    issue: dict[str, np.ndarray] = field(default_factory=dict)  # issue cycle of each access that issued
+    issue: dict[str, np.ndarray] = field(default_factory=dict)
+
+    def to_dict(self) -> dict:
+        """Plain JSON-able data (without the per-access issue cycles)."""
+        blocked = [{"process": p, "fifo": f, "waits_on": state, "access": i, "line": line}
+                   for p, f, state, i, line in self.deadlock or []]
+        return {"latency": self.latency, "interval": self.interval,
+                "processes": {n: {"start": s, "end": e} for n, (s, e) in self.process_times.items()},
+                "peak": dict(self.peak), "deadlock": blocked or None}
 
 
 class Region:
@@ -115,7 +128,7 @@ class Region:
             lines_ok = p.lines is None or len(p.lines) == len(nominal)
             if not (len(p.fifo) == len(p.write) == len(nominal)) or not lines_ok:
                 raise HLSError(f"process {p.name!r}: fifo, write, nominal (and lines) must have one entry per access")
-            if len(nominal) and (np.any(np.diff(nominal) < 0) or nominal[0] < 0 or p.end < nominal[-1] + 1):
+            if not _cycles_ok(nominal, p.end):
                 raise HLSError(f"process {p.name!r}: nominal cycles must be non-negative, non-decreasing and "
                                f"below end ({p.end})")
         if len(self.fifo) and (self.fifo.min() < 0 or self.fifo.max() >= len(self.fifos)):
@@ -237,6 +250,12 @@ def simulate(processes: list[ProcessTrace], fifos: list[FifoSpec],
     """Time a dataflow region with its declared FIFO depths, or `depths` overriding some of them."""
     region = Region(processes, fifos)
     return region.timing(region.depth_vector(depths))
+
+
+def _cycles_ok(nominal: np.ndarray, end: int) -> bool:
+    if len(nominal) == 0:
+        return end >= 0
+    return bool(nominal[0] >= 0 and np.all(np.diff(nominal) >= 0) and end >= nominal[-1] + 1)
 
 
 def _concat(parts: list[np.ndarray]) -> np.ndarray:
