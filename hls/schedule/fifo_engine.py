@@ -102,10 +102,13 @@ def _kernel() -> tuple[Any, bool]:
     if _COMPILED is None:
         try:
             import numba
-        except ImportError:
+        except (ImportError, OSError):  # not installed, or built for another numpy / llvmlite
             _COMPILED = False
         else:
-            _COMPILED = numba.njit(cache=True, nogil=True)(issue_all)
+            try:
+                _COMPILED = numba.njit(cache=True, nogil=True)(issue_all)
+            except RuntimeError:  # no writable cache directory: compile in every process instead
+                _COMPILED = numba.njit(nogil=True)(issue_all)
     return (_COMPILED, True) if _COMPILED is not False else (issue_all, False)
 
 
