@@ -70,12 +70,14 @@ def _blocked(processes, fifos, issued, start, end):
 
 
 def random_design(seed: int, processes: int = 10, fifos: int = 10, items: int = 50, depth: int = 2,
-                  handoff: bool = False):
+                  handoff: bool = False, batch: bool = False):
     """A chain of `processes` stages joined by FIFOs, plus bypass FIFOs from stage 0 to later stages up
     to `fifos` in all; each stage has its own II, start offset and burstiness. Every FIFO carries
     `items` items, so the design has 2 * fifos * items accesses. `handoff` adds a process without
     FIFO accesses ("pp", a ping-pong buffer filler) that a random stage waits for, and sometimes makes
-    a stage wait for stage 0 as well (a deadlock when stage 0 fills a FIFO that stage reads)."""
+    a stage wait for stage 0 as well (a deadlock when stage 0 fills a FIFO that stage reads). `batch`
+    makes each stage move its items in groups of 1, 2, 3 or 5 (all reads of a group, then all writes),
+    so that shallow bypass FIFOs deadlock."""
     import numpy as np
 
     rng = np.random.default_rng(seed)
@@ -88,13 +90,15 @@ def random_design(seed: int, processes: int = 10, fifos: int = 10, items: int = 
         ins = [k for k, (_, dst) in enumerate(edges) if dst == p]
         outs = [k for k, (src, _) in enumerate(edges) if src == p]
         ii, lead, burst = int(rng.integers(1, 4)), int(rng.integers(0, 5)), int(rng.integers(1, 5))
+        cycles = [lead + item * ii + (item // burst) * int(rng.integers(0, 3)) for item in range(items)]
+        group = int(rng.choice([1, 2, 3, 5])) if batch else 1
         fifo, write, nominal = [], [], []
-        for item in range(items):
-            cycle = lead + item * ii + (item // burst) * int(rng.integers(0, 3))
+        for first in range(0, items, group):
             for k in ins + outs:
-                fifo.append(k)
-                write.append(k in outs)
-                nominal.append(cycle + (2 if k in outs else 0))
+                for item in range(first, min(first + group, items)):
+                    fifo.append(k)
+                    write.append(k in outs)
+                    nominal.append(cycles[item] + (2 if k in outs else 0))
         nominal_array = np.maximum.accumulate(np.array(nominal, np.int64)) if nominal else np.zeros(0, np.int64)
         end = int(nominal_array[-1]) + 3 if len(nominal_array) else 1
         traces.append(ProcessTrace(f"p{p}", np.array(fifo, np.int32), np.array(write, bool), nominal_array, end))
