@@ -278,17 +278,25 @@ def test_depths_at_the_peaks_of_a_run_change_nothing(seed):
     assert any(peak < 30 for peak in deep.peak.values())  # the peaks are a real reduction
 
 
+@pytest.mark.parametrize("goal", ["both", "interval", "latency"])
 @pytest.mark.parametrize("batch", [False, True])
-def test_sizing_result_keeps_best_latency_and_each_fifo_is_minimal(batch):
-    procs, fifos = random_design(5, processes=6, fifos=8, items=40, batch=batch)
-    depths = size_fifos(procs, fifos)
+def test_sizing_result_keeps_the_goal_and_each_fifo_is_minimal(batch, goal):
+    procs, fifos = random_design(0, processes=6, fifos=8, items=40, batch=batch)
+    depths = size_fifos(procs, fifos, goal)
     deep = simulate(procs, fifos, {f.name: 40 for f in fifos})
-    sized = simulate(procs, fifos, depths)
-    assert sized.deadlock is None and sized.latency == deep.latency and sized.interval == deep.interval
+
+    def reaches(result) -> bool:
+        return (not result.deadlock and (goal == "interval" or result.latency <= deep.latency)
+                and (goal == "latency" or result.interval <= deep.interval))
+
+    assert reaches(simulate(procs, fifos, depths))
     for name, depth in depths.items():
-        if depth > 1:
-            less = simulate(procs, fifos, {**depths, name: depth - 1})
-            assert less.deadlock or less.latency > deep.latency or less.interval > deep.interval
+        assert depth == 1 or not reaches(simulate(procs, fifos, {**depths, name: depth - 1}))
+
+
+def test_size_fifos_rejects_an_unknown_goal():
+    with pytest.raises(HLSError, match="goal 'area'"):
+        size_fifos([streaming("p", 0, True, 2), streaming("c", 0, False, 2)], [FifoSpec("q", 8, 2)], "area")
 
 
 def test_compiled_kernel_is_used_when_numba_is_installed():

@@ -287,9 +287,12 @@ def _has_cycle(succ: list[list[int]]) -> bool:
     return seen < len(succ)
 
 
-def size_fifos(processes: list[ProcessTrace], fifos: list[FifoSpec]) -> dict[str, int]:
+GOALS = ("both", "interval", "latency")
+
+
+def size_fifos(processes: list[ProcessTrace], fifos: list[FifoSpec], goal: str = "both") -> dict[str, int]:
     """Per FIFO, the smallest depth at which the region does not deadlock and keeps the latency and
-    interval it has with every FIFO as deep as the items it carries.
+    interval (or only the one `goal` names) it has with every FIFO as deep as the items it carries.
 
     Start from each FIFO's peak occupancy in that unbounded run (a depth that changes nothing), then per
     FIFO in declaration order a binary search on its depth with the others at their current values
@@ -297,6 +300,8 @@ def size_fifos(processes: list[ProcessTrace], fifos: list[FifoSpec]) -> dict[str
     (the interval is not strictly monotone: it is measured from a process's first access). Every
     accepted configuration was simulated, so the result is verified, not inferred.
     """
+    if goal not in GOALS:
+        raise HLSError(f"size_fifos goal {goal!r}: expected one of {', '.join(GOALS)}")
     region = Region(processes, fifos)
     deep = np.array([max(len(w), MIN_DEPTH) for w in region.writes], np.int64)
     # About how many re-timings the search below takes (picks the compiled loop when it pays off).
@@ -311,7 +316,8 @@ def size_fifos(processes: list[ProcessTrace], fifos: list[FifoSpec]) -> dict[str
         trial = current.copy()
         trial[k] = depth
         result = region.timing(trial, peaks=False, runs=runs)
-        return not result.deadlock and result.latency <= best.latency and result.interval <= best.interval
+        return not result.deadlock and (goal == "interval" or result.latency <= best.latency) and (
+            goal == "latency" or result.interval <= best.interval)
 
     for k in range(len(fifos)):
         low, high = MIN_DEPTH, int(current[k])
