@@ -3,8 +3,8 @@
 A worklist over processes. A process runs its accesses until one waits on an access of another process
 that has not issued yet; it then parks on that process's wait list and is woken when that process
 issues anything. Each access is issued exactly once and each wake-up follows an issue, so the work is
-O(accesses + wake-ups). The constraint of access i is the issue time of `partner[i]` plus one cycle
-(the FIFO's write -> read or read -> write latency); `partner[i] == NO_PARTNER` means unconstrained,
+O(accesses + wake-ups). The constraint of access i is the issue time of `partner[i]` plus
+FIFO_LATENCY (the FIFO's write -> read or read -> write latency); `partner[i] == NO_PARTNER` means unconstrained,
 `NEVER` means the partner access does not exist (the process blocks there forever).
 
 The loop is plain Python over flat int64 arrays so that numba can compile it (the `fast` extra): about
@@ -17,6 +17,10 @@ from typing import Any
 
 import numpy as np
 
+# Cycles from a write to the read of that item, and from a read to the write that reuses its slot. 1 is
+# LightningSim's figure for shift-register FIFOs (it uses 2 for RAM FIFOs); kept at 1 for every FIFO so
+# that timing stays monotone in depth when a deeper FIFO moves from SRL to RAM (a model choice).
+FIFO_LATENCY = 1
 NO_PARTNER = -1
 NEVER = -2
 NOT_FINISHED = -1
@@ -57,7 +61,7 @@ def issue_all(off: Any, nominal: Any, partner: Any, proc_of: Any, tail: Any, suc
                     wait_head[q] = p
                     wait_for[p] = j
                     break
-                c = times[j] + 1 - nominal[i]
+                c = times[j] + FIFO_LATENCY - nominal[i]
                 if c > s:
                     s = c
             elif j == NEVER:

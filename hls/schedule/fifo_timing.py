@@ -9,8 +9,8 @@ nothing stalled (`nominal`, from the process's schedule), as Python mode records
   of the process by the same amount. This is in-order issue, a simplification of a stalled pipelined
   loop (Vitis stalls the whole pipeline on a blocked FIFO, so later iterations shift together; the
   model ignores that operations already in flight before the blocked one could still complete).
-- Read k of a FIFO issues at least `FIFO_LATENCY` cycle after write k of that FIFO (the item must be
-  in the FIFO); write k issues at least `FIFO_LATENCY` cycle after read k - depth (the slot it needs
+- Read k of a FIFO issues at least `fifo_engine.FIFO_LATENCY` (1) cycle after write k of that FIFO (the
+  item must be in the FIFO); write k issues at least 1 cycle after read k - depth (the slot it needs
   must have been freed). A read whose write never happens blocks on "empty"; a write whose freeing
   read never happens blocks on "full".
 - A process ends at its last access's issue cycle plus (end - nominal of that access); latency = the
@@ -21,6 +21,9 @@ nothing stalled (`nominal`, from the process's schedule), as Python mode records
 - Occupancy of a FIFO at cycle t = writes issued at or before t - reads issued before t (a slot is
   busy from its write's cycle through its read's cycle). With the rule above it never exceeds the
   depth, and a depth >= the peak of a run changes nothing in that run.
+
+Top-level stream arguments are not FIFOs of the region (the testbench or the AXI-stream partner feeds
+and drains them): leave their accesses out of the traces, or a read of one blocks on "empty".
 
 Issue times are a longest path over the accesses (LightningSim's formulation, arXiv 2304.11219),
 computed by the worklist of hls/schedule/fifo_engine.py; the timing is monotone: a deeper FIFO never
@@ -40,10 +43,6 @@ from hls.schedule.memory import bram18_blocks, lutram_luts, uram_blocks
 from hls.schedule.parts import FAMILIES
 from hls.schedule.report import Resources
 
-# Cycles from a write to the read of that item, and from a read to the write that reuses its slot. 1 is
-# LightningSim's figure for shift-register FIFOs (it uses 2 for RAM FIFOs); kept at 1 for every FIFO so
-# that timing stays monotone in depth when a deeper FIFO moves from SRL to RAM (a model choice).
-FIFO_LATENCY = 1
 MIN_DEPTH = 1
 
 
@@ -131,12 +130,12 @@ class Region:
             if not _cycles_ok(nominal, p.end):
                 raise HLSError(f"process {p.name!r}: nominal cycles must be non-negative, non-decreasing and "
                                f"below end ({p.end})")
-        if len(self.fifo) and (self.fifo.min() < 0 or self.fifo.max() >= len(self.fifos)):
-            raise HLSError(f"a trace names FIFO index {int(self.fifo.max())}: the region has {len(self.fifos)}")
+        bad = self.fifo[(self.fifo < 0) | (self.fifo >= len(self.fifos))]
+        if len(bad):
+            raise HLSError(f"a trace names FIFO index {int(bad[0])}: the region has {len(self.fifos)} FIFOs")
 
     def _order_accesses(self) -> None:
         """Per FIFO, the global index of its k-th write and k-th read (one writer, one reader process)."""
-        self.ordinal = np.zeros(len(self.fifo), np.int64)
         self.writes, self.reads = [], []
         for k, spec in enumerate(self.fifos):
             for is_write, into in ((True, self.writes), (False, self.reads)):
@@ -146,7 +145,6 @@ class Region:
                     names = " and ".join(self.processes[o].name for o in owners[:2])
                     raise HLSError(f"FIFO {spec.name!r} is {'written' if is_write else 'read'} by both {names}: "
                                    "a FIFO has one producer and one consumer")
-                self.ordinal[where] = np.arange(len(where))
                 into.append(where)
         self.read_partner = np.full(len(self.fifo), fifo_engine.NO_PARTNER, np.int64)
         for k in range(len(self.fifos)):
