@@ -49,6 +49,8 @@ def test_producer_ii1_consumer_ii2_depth2_exact_issue_times():
     # p: last write at 8, nominal 5, end 6 -> 9; c: last read at 11, nominal 10, end 11 -> 12.
     assert result.process_times == {"p": (0, 9), "c": (0, 12)}
     assert result.latency == 12
+    # Busy times: p 9 - 0; c 12 - (1 - 0), its wait for the first item not counted.
+    assert result.interval == 11
     assert result.peak == {"q": 2}
     assert result.deadlock is None
 
