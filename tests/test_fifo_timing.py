@@ -52,6 +52,8 @@ def test_producer_ii1_consumer_ii2_depth2_exact_issue_times():
     # Busy times: p 9 - 0; c 12 - (1 - 0), its wait for the first item not counted.
     assert result.interval == 11
     assert result.peak == {"q": 2}
+    # c waited 1 cycle on empty (its first read); p slipped 1 cycle at each of writes 3, 4, 5 (full).
+    assert result.stalls == {"q": (1, 3)}
     assert result.deadlock is None
 
 
@@ -73,6 +75,7 @@ def test_three_streaming_stages_overlap():
     assert result.process_times["store"] == (0, n + 2)
     # Each stage is busy 1024 cycles once its first item is in: that is the interval, not 3 * 1024.
     assert result.interval == n
+    assert result.stalls == {"s1": (1, 0), "s2": (2, 0)}
 
 
 N = 16
@@ -124,7 +127,7 @@ def test_read_of_a_fifo_nobody_writes_is_blocked_on_empty():
     assert result.latency == 0 and result.process_times == {}
     assert result.to_dict() == {"latency": 0, "interval": 0, "processes": {}, "peak": {"q": 0},
                                 "deadlock": [{"process": "c", "fifo": "q", "waits_on": "empty", "access": 0,
-                                              "line": 7}]}
+                                              "line": 7}], "stalls": {"q": {"empty": 0, "full": 0}}}
 
 
 def test_write_nobody_reads_is_blocked_on_full_after_depth_items():
@@ -146,6 +149,7 @@ def test_after_starts_a_process_when_its_producers_end():
     assert result.latency == 111
     # interval: the longest busy time; c counts from its first read (101), so 10, a counts 100.
     assert result.interval == 100
+    assert result.stalls == {"q": (101, 0)}  # c waited for b's start; b started late, it did not stall
 
 
 def test_after_waiting_for_a_blocked_process_is_not_reported_as_blocked():
@@ -230,7 +234,7 @@ def test_size_fifos_on_a_design_that_deadlocks_at_any_depth():
 
 def _same(a, b) -> None:
     assert a.latency == b.latency and a.interval == b.interval and a.deadlock == b.deadlock
-    assert a.process_times == b.process_times and a.peak == b.peak
+    assert a.process_times == b.process_times and a.peak == b.peak and a.stalls == b.stalls
     assert {k: v.tolist() for k, v in a.issue.items()} == {k: v.tolist() for k, v in b.issue.items()}
 
 
@@ -268,6 +272,16 @@ def test_deeper_fifos_never_deadlock_more_nor_finish_later(seed, base, extra, ba
         for name, (_, end) in second.process_times.items():
             assert end <= first.process_times[name][1]
             assert np.all(second.issue[name] <= first.issue[name])
+
+
+@pytest.mark.parametrize(("seed", "handoff", "depth"), [(2, False, 4), (6, False, 4), (1, True, 30), (3, True, 30)])
+def test_stalls_add_up_to_every_process_slip(seed, handoff, depth):
+    procs, fifos = random_design(seed, processes=5, fifos=7, items=30, handoff=handoff, batch=True)
+    result = simulate(procs, fifos, {f.name: depth for f in fifos})
+    assert result.deadlock is None
+    slip = sum(end - start - p.end for p, (start, end) in zip(procs, result.process_times.values(), strict=True))
+    assert slip > 0 and sum(e + f for e, f in result.stalls.values()) == slip
+    assert handoff or any(f > 0 for _, f in result.stalls.values())  # shallow FIFOs: writers stalled too
 
 
 @pytest.mark.parametrize("seed", range(4))

@@ -20,7 +20,8 @@ nothing stalled (`nominal`, from the process's schedule), as Python mode records
 - Deadlock: no process can issue its next access; every process stopped at a FIFO access is listed.
 - Occupancy of a FIFO at cycle t = writes issued at or before t - reads issued before t (a slot is
   busy from its write's cycle through its read's cycle). With the rule above it never exceeds the
-  depth, and a depth >= the peak of a run changes nothing in that run.
+  depth, and a depth >= the peak of a run changes nothing in that run. Stalls of a FIFO: the cycles its
+  reader waited on empty and its writer on full (each access's addition to its process's slip).
 
 Top-level stream arguments are not FIFOs of the region (the testbench or the AXI-stream partner feeds
 and drains them): leave their accesses out of the traces, or a read of one blocks on "empty".
@@ -73,7 +74,8 @@ class TimingResult:
     """A timed run. `process_times` {name: (start, end)} and `latency`/`interval` cover the processes
     that ended; `deadlock` lists (process, FIFO, "empty" | "full", access index, line) of every process
     stopped at a FIFO access, None when all ended; `issue` holds each process's issue cycles (the
-    accesses that issued); `peak` the largest occupancy of each FIFO."""
+    accesses that issued); `peak` the largest occupancy of each FIFO; `stalls` per FIFO (cycles its
+    reader waited on empty, cycles its writer waited on full): which FIFO holds the region back."""
 
     latency: int
     interval: int
@@ -81,6 +83,7 @@ class TimingResult:
     peak: dict[str, int]
     deadlock: list[tuple[str, str, str, int, int | None]] | None = None
     issue: dict[str, np.ndarray] = field(default_factory=dict)
+    stalls: dict[str, tuple[int, int]] = field(default_factory=dict)
 
     def to_dict(self) -> dict:
         """Plain JSON-able data (without the per-access issue cycles)."""
@@ -88,7 +91,8 @@ class TimingResult:
                    for p, f, state, i, line in self.deadlock or []]
         return {"latency": self.latency, "interval": self.interval,
                 "processes": {n: {"start": s, "end": e} for n, (s, e) in self.process_times.items()},
-                "peak": dict(self.peak), "deadlock": blocked or None}
+                "peak": dict(self.peak), "deadlock": blocked or None,
+                "stalls": {n: {"empty": e, "full": f} for n, (e, f) in self.stalls.items()}}
 
 
 class Region:
@@ -196,35 +200,49 @@ class Region:
         self._depth = depth.copy()
         return self._partner
 
-    def timing(self, depth: np.ndarray, python: bool | None = None, peaks: bool = True,
+    def timing(self, depth: np.ndarray, python: bool | None = None, details: bool = True,
                runs: int = 1) -> TimingResult:
-        """Time the region at these depths (one per FIFO); `peaks=False` skips the occupancy (sizing);
+        """Time the region at these depths (one per FIFO); `details=False` skips peaks and stalls (sizing);
         `python` and `runs` (how many timings the caller expects) choose the loop (fifo_engine.run)."""
         partner = self.partners(depth)
         times, ptr, shift, finish = fifo_engine.run(self.off, self.nominal, partner, self.proc_of, self.tail,
                                                     self.succ_off, self.succ, self.pending, python,
                                                     runs * len(self.nominal))
-        return self._result(times, ptr, shift, finish, peaks)
+        return self._result(times, ptr, shift, finish, details)
 
     def _result(self, times: np.ndarray, ptr: np.ndarray, shift: np.ndarray, finish: np.ndarray,
-                peaks: bool) -> TimingResult:
+                details: bool) -> TimingResult:
         spans, busy = {}, 0
         for p, proc in enumerate(self.processes):
-            start = int(times[self.off[p]] - self.nominal[self.off[p]]) if ptr[p] > self.off[p] else int(shift[p])
-            if finish[p] != fifo_engine.NOT_FINISHED:
-                spans[proc.name] = (self._start(p, finish), int(finish[p]))
-                busy = max(busy, int(finish[p]) - start)
-        peak = {}
-        if peaks:
-            issued = np.zeros(len(times), bool)
-            for p in range(len(self.processes)):
-                issued[self.off[p]:ptr[p]] = True
-            for k, spec in enumerate(self.fifos):
-                writes, reads = self.writes[k], self.reads[k]
-                peak[spec.name] = _peak(times[writes[issued[writes]]], times[reads[issued[reads]]])
+            if finish[p] == fifo_engine.NOT_FINISHED:
+                continue
+            start, first = self._start(p, finish), self.off[p]
+            counted_from = int(times[first] - self.nominal[first]) if ptr[p] > first else start
+            spans[proc.name] = (start, int(finish[p]))
+            busy = max(busy, int(finish[p]) - counted_from)
+        peak, stalls = self._occupancy(times, ptr, finish) if details else ({}, {})
         latency = max((end for _, end in spans.values()), default=0)
         issue = {proc.name: times[self.off[p]:ptr[p]] for p, proc in enumerate(self.processes)}
-        return TimingResult(latency, busy, spans, peak, self._blocked(ptr, finish) or None, issue)
+        return TimingResult(latency, busy, spans, peak, self._blocked(ptr, finish) or None, issue, stalls)
+
+    def _occupancy(self, times: np.ndarray, ptr: np.ndarray,
+                   finish: np.ndarray) -> tuple[dict[str, int], dict[str, tuple[int, int]]]:
+        """Per FIFO: peak occupancy, and the cycles its reader waited on empty and its writer on full
+        (how much each of its accesses added to its process's stall)."""
+        issued = np.zeros(len(times), bool)
+        slip = times - self.nominal
+        before = np.concatenate([[0], slip[:-1]])
+        for p in range(len(self.processes)):
+            issued[self.off[p]:ptr[p]] = True
+            if ptr[p] > self.off[p]:
+                before[self.off[p]] = self._start(p, finish)
+        lost = slip - before
+        peak, stalls = {}, {}
+        for k, spec in enumerate(self.fifos):
+            writes, reads = self.writes[k][issued[self.writes[k]]], self.reads[k][issued[self.reads[k]]]
+            peak[spec.name] = _peak(times[writes], times[reads])
+            stalls[spec.name] = (int(lost[reads].sum()), int(lost[writes].sum()))
+        return peak, stalls
 
     def _start(self, p: int, finish: np.ndarray) -> int:
         return max((int(finish[self.process_index[name]]) for name in self.processes[p].after), default=0)
@@ -313,7 +331,7 @@ def size_fifos(processes: list[ProcessTrace], fifos: list[FifoSpec], goal: str =
     def good(k: int, depth: int) -> bool:
         trial = current.copy()
         trial[k] = depth
-        result = region.timing(trial, peaks=False, runs=runs)
+        result = region.timing(trial, details=False, runs=runs)
         return not result.deadlock and (goal == "interval" or result.latency <= best.latency) and (
             goal == "latency" or result.interval <= best.interval)
 
