@@ -179,7 +179,7 @@ def shl(value: int, count: int, t: IntType) -> int:
     return t.convert(value << count)
 
 
-_MATH = {"sqrt": np.sqrt, "exp": np.exp, "log": np.log, "sin": np.sin, "cos": np.cos, "tanh": np.tanh,
+MATH = {"sqrt": np.sqrt, "exp": np.exp, "log": np.log, "sin": np.sin, "cos": np.cos, "tanh": np.tanh,
          "floor": np.floor, "ceil": np.ceil, "fabs": np.fabs, "pow": np.power}
 
 
@@ -187,4 +187,4 @@ def math_call(name: str, t: FloatType, *args: Any) -> Any:
     """math.* at the precision of the C++ overload (float32 stays float32, as std::exp(float))."""
     converted = [t.convert(a) for a in args]
     with np.errstate(all="ignore"):
-        return t.convert(_MATH[name](*converted))
+        return t.convert(MATH[name](*converted))

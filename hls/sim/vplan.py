@@ -1,0 +1,285 @@
+"""Which loops of a kernel the numpy golden model may run as whole-array operations.
+
+A loop is *parallel* when no iteration uses what another iteration produces: it carries no value,
+its bounds are the same in every lane of the loops around it, and every pair of accesses to an
+array inside it (at least one a store) provably touches the same element only within one
+iteration. The proof works on affine indices (hls.schedule.affine): some dimension where both
+indices are `a * iv + (the same terms fixed during the loop) + c` with equal `a` and constants that
+cannot meet in another iteration. Indices that involve inner loop counters or data prove nothing.
+
+The analysis also decides whether the interpreter in hls/sim/vexec.py can run the kernel at all
+(supported ops and types, exactly representable in int64 / float64) and whether it is worth it
+(`fast`: every loop that runs element by element sits inside a parallel loop or contains one).
+This lives in the sim stage because it uses the schedule stage's affine forms.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from hls.ir import (
+    AllocOp,
+    BinaryOp,
+    CastOp,
+    CompareOp,
+    ConstantOp,
+    DirectiveOp,
+    ForOp,
+    IfOp,
+    LoadOp,
+    LogicOp,
+    MathOp,
+    ReturnOp,
+    RomOp,
+    SelectOp,
+    StoreOp,
+    UnaryOp,
+    YieldOp,
+)
+from hls.ir.core import BlockArg, Function, Module, Op, Value
+from hls.ir.ranges import value_range
+from hls.passes.evaluate import KINDS
+from hls.schedule.affine import Affine, combine
+from hls.types import ArrayType, BoolType, FixedType, FloatType, IntType, ScalarType
+
+INT64 = (-(1 << 63), (1 << 63) - 1)
+FLOAT_EXACT_BITS = 53  # fixed-point values and the ints mixed with them travel exactly as float64
+PURE = (ConstantOp, BinaryOp, CompareOp, LogicOp, UnaryOp, CastOp, SelectOp, MathOp)
+
+
+class Unsupported(Exception):
+    """The kernel needs the element-by-element model; the message says why."""
+
+
+@dataclass
+class Plan:
+    """The numpy model's view of one kernel: parallel loops, and whether the model applies."""
+
+    func: Function
+    parallel: set[ForOp] = field(default_factory=set)
+    reason: str | None = None  # why the model cannot run the kernel (None: it can)
+    fast: bool = False  # the model is worth using by default
+
+    @property
+    def supported(self) -> bool:
+        return self.reason is None
+
+
+def plan_kernel(module: Module) -> Plan:
+    func = module.top_function
+    plan = Plan(func)
+    try:
+        check_function(func)
+        for op in func.walk():
+            if isinstance(op, ForOp) and is_parallel(op, plan.parallel):
+                plan.parallel.add(op)
+        check_vector_contexts(func, plan.parallel)
+    except Unsupported as exc:
+        plan.reason = str(exc)
+        return plan
+    plan.fast = bool(plan.parallel) and all(serial_is_cheap(op, plan.parallel) for op in func.walk()
+                                            if isinstance(op, ForOp) and op not in plan.parallel)
+    return plan
+
+
+# --------------------------------------------------------------------------------------------------
+# what the interpreter can run exactly
+
+
+def scalar_ok(t: ScalarType) -> bool:
+    if isinstance(t, (BoolType, FloatType)):
+        return True
+    if isinstance(t, IntType):
+        return INT64[0] <= t.min and t.max <= INT64[1]
+    if isinstance(t, FixedType):
+        return t.width <= FLOAT_EXACT_BITS and -900 < t.frac_bits < 900
+    return False
+
+
+def type_ok(t: object) -> bool:
+    if isinstance(t, ArrayType):
+        return scalar_ok(t.elem)
+    return isinstance(t, ScalarType) and scalar_ok(t)
+
+
+def exact_in_float(t: object) -> bool:
+    """Values of `t` are exact as float64 (fixed point, bools and ints up to 53 bits)."""
+    if isinstance(t, IntType):
+        return t.width <= FLOAT_EXACT_BITS
+    return isinstance(t, (FixedType, BoolType))
+
+
+def check_function(func: Function) -> None:
+    for arg in func.args:
+        if not type_ok(arg.type):
+            raise Unsupported(f"argument {arg.name} of type {arg.type}")
+    ops = func.body.block.ops
+    for op in func.walk():
+        check_op(op)
+        if isinstance(op, ReturnOp) and op is not ops[-1]:
+            raise Unsupported("a return before the end of the kernel")
+
+
+def check_op(op: Op) -> None:
+    """Raise Unsupported unless the interpreter computes `op` exactly as the golden model does."""
+    if not isinstance(op, (*PURE, LoadOp, StoreOp, AllocOp, RomOp, ForOp, IfOp, YieldOp, ReturnOp, DirectiveOp)):
+        raise Unsupported(f"{op.name} is not modelled in numpy")
+    for value in [*op.results, *(a for r in op.regions for a in r.block.args)]:
+        if not type_ok(value.type):
+            raise Unsupported(f"{op.name} has a value of type {value.type}")
+    types = [v.type for v in op.operands]
+    t = op.results[0].type if op.results else None
+    if isinstance(op, BinaryOp):
+        check_binary(op, t, types)
+    elif isinstance(op, CompareOp) and not numeric_mix_ok(types, None):
+        raise Unsupported(f"comparison of {types[0]} with {types[1]}")
+    elif isinstance(op, UnaryOp) and op.kind == "invert" and not isinstance(t, IntType):
+        raise Unsupported(f"~ on {t}")
+    elif isinstance(op, CastOp) and isinstance(t, FixedType) and not exact_in_float(types[0]) \
+            and not isinstance(types[0], FloatType):
+        raise Unsupported(f"conversion of {types[0]} to {t}")
+    elif isinstance(op, MathOp) and not all(isinstance(x, (FloatType, IntType, BoolType)) for x in types):
+        raise Unsupported(f"math.{op.func} of {types}")
+
+
+def check_binary(op: BinaryOp, t: object, types: list[object]) -> None:
+    if op.kind not in KINDS.get(type(t), ()):
+        raise Unsupported(f"{op.kind} on {t}")
+    if isinstance(t, FloatType) and not types[0] == types[1] == t:
+        raise Unsupported(f"{op.kind} of {types[0]} and {types[1]} to {t}")
+    if not numeric_mix_ok(types, t):
+        raise Unsupported(f"{op.kind} of {types[0]} and {types[1]}")
+
+
+def numeric_mix_ok(types: list[object], result: object) -> bool:
+    """Operands the numpy forms combine exactly: ints/bools together, one float type, or fixed-point
+    with ints that float64 holds."""
+    everything = [*types, *([result] if result is not None else [])]
+    if isinstance(result, (IntType, BoolType)) or all(isinstance(x, (IntType, BoolType)) for x in everything):
+        return all(isinstance(x, (IntType, BoolType)) for x in everything)
+    if any(isinstance(x, FloatType) for x in everything):
+        return all(x == types[0] for x in types) and (result is None or result == types[0])
+    return all(exact_in_float(x) for x in everything)
+
+
+# --------------------------------------------------------------------------------------------------
+# parallel loops
+
+
+def loop_of(value: Value) -> ForOp | None:
+    if isinstance(value, BlockArg) and value.block.parent is not None:
+        owner = value.block.parent.parent
+        if isinstance(owner, ForOp) and value is owner.iv:
+            return owner
+    return None
+
+
+def inside(op: Op | None, loop: Op) -> bool:
+    while op is not None:
+        if op is loop:
+            return True
+        op = op.parent_op()
+    return False
+
+
+def defining_op(value: Value) -> Op | None:
+    if isinstance(value, BlockArg):
+        return value.block.parent.parent if value.block.parent is not None else None
+    return getattr(value, "op", None)
+
+
+def affine(value: Value, loop: ForOp, depth: int = 0) -> Affine | None:
+    """`value` as an affine form whose symbols are loop counters and values fixed during `loop`."""
+    owner = defining_op(value)
+    if owner is None or not inside(owner, loop) or loop_of(value) is not None:
+        return Affine.symbol(value)  # fixed during the loop, or a loop counter
+    op = getattr(value, "op", None)
+    if depth > 32:
+        return None
+    if isinstance(op, ConstantOp) and isinstance(op.value, (int, bool)):
+        return Affine(const=int(op.value))
+    if isinstance(op, BinaryOp) and isinstance(op.result.type, IntType):
+        return combine(op.kind, affine(op.lhs, loop, depth + 1), affine(op.rhs, loop, depth + 1))
+    if isinstance(op, CastOp) and isinstance(op.result.type, IntType):
+        inner, target = value_range(op.operands[0]), op.result.type
+        if inner is not None and target.min <= inner[0] and inner[1] <= target.max:
+            return affine(op.operands[0], loop, depth + 1)  # a cast that cannot wrap
+    return None
+
+
+def varies_inside(form: Affine, loop: ForOp) -> bool:
+    """The form uses a counter of a loop nested in `loop` (it changes within one iteration)."""
+    return any(isinstance(k, Value) and (inner := loop_of(k)) is not None and inner is not loop
+               and inside(inner, loop) for k in form.terms)
+
+
+def never_across(a: Affine | None, b: Affine | None, loop: ForOp) -> bool:
+    """This dimension alone shows that the two accesses never meet in two different iterations."""
+    if a is None or b is None or varies_inside(a, loop) or varies_inside(b, loop):
+        return False
+    iv = loop.iv
+    if a.without(iv).terms != b.without(iv).terms or a.coeff(iv) != b.coeff(iv):
+        return False
+    coeff, diff = a.coeff(iv), b.const - a.const
+    if coeff == 0:
+        return diff != 0  # never the same element at all
+    bounds = loop.const_bounds()
+    if diff == 0 or bounds is None:
+        return diff == 0
+    stride = coeff * bounds[2]
+    return diff % stride != 0 or abs(diff) >= abs(stride) * len(range(*bounds))
+
+
+def is_parallel(loop: ForOp, known: set[ForOp]) -> bool:
+    if loop.inits or loop.step is None:
+        return False
+    accesses: dict[Value, list[tuple[bool, list[Affine | None]]]] = {}
+    for op in loop.body.ops:
+        for inner in op.walk():
+            if isinstance(inner, (LoadOp, StoreOp)):
+                forms = [affine(i, loop) for i in inner.indices]
+                accesses.setdefault(inner.memref, []).append((isinstance(inner, StoreOp), forms))
+            elif isinstance(inner, (AllocOp, ReturnOp)):
+                return False  # a fresh array per iteration, or leaving the kernel
+    for group in accesses.values():
+        stores = [forms for is_store, forms in group if is_store]
+        for s in stores:
+            for _, other in group:
+                if not any(never_across(x, y, loop) for x, y in zip(s, other, strict=True)):
+                    return False
+    return True
+
+
+def uniform(value: Value, vector: set[ForOp], depth: int = 0) -> bool:
+    """The value is the same in every lane: computed from constants and values outside parallel loops."""
+    owner = defining_op(value)
+    if owner is None or not any(inside(owner, loop) for loop in vector):
+        return True
+    op = getattr(value, "op", None)
+    if isinstance(op, ConstantOp):
+        return True
+    if isinstance(op, PURE) and depth < 32:
+        return all(uniform(v, vector, depth + 1) for v in op.operands)
+    return False
+
+
+def check_vector_contexts(func: Function, parallel: set[ForOp]) -> None:
+    """Loop bounds are lane-uniform (rectangular iteration spaces): a parallel loop around a loop whose
+    bounds depend on its counter runs element by element. Arrays are never allocated per lane."""
+    changed = True
+    while changed:
+        changed = False
+        for op in func.walk():
+            if isinstance(op, ForOp) and not all(uniform(v, parallel) for v in (op.lb, op.ub, op.step)):
+                outer = {p for p in parallel if p is not op and inside(op, p)}
+                parallel -= outer
+                changed = changed or bool(outer)
+    for op in func.walk():
+        if isinstance(op, AllocOp) and any(inside(op, loop) for loop in parallel):
+            raise Unsupported("an array allocated inside an independent loop")
+
+
+def serial_is_cheap(loop: ForOp, parallel: set[ForOp]) -> bool:
+    """An element-by-element loop costs little when it runs on whole arrays (inside a parallel loop)
+    or drives one (contains a parallel loop)."""
+    return any(inside(loop, p) for p in parallel) or any(op in parallel for op in loop.walk())

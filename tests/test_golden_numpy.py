@@ -1,0 +1,174 @@
+"""The numpy golden model (hls/sim/vexec.py) against the element-by-element one, bit for bit.
+
+Both models run on copies of the same inputs; every output array, the return value and the overflow
+events (site, value before and after) must be identical, floats compared by their bits.
+"""
+
+import importlib.util
+
+import numpy as np
+import pytest
+
+import hls
+from hls.kernel import Kernel
+from tests.conftest import EXAMPLES, load_example
+from tests.fuzz.generator import generate, module_text
+
+SEEDS = (0, 1, 2)
+FUZZ_SEEDS = range(150)
+
+
+def same(a, b) -> bool:
+    if isinstance(a, np.ndarray):
+        return isinstance(b, np.ndarray) and a.dtype == b.dtype and a.shape == b.shape and a.tobytes() == b.tobytes()
+    if isinstance(a, np.floating):
+        return type(a) is type(b) and a.tobytes() == b.tobytes()
+    return type(a) is type(b) and a == b
+
+
+def run_model(monkeypatch, kernel: Kernel, inputs: list, mode: str):
+    monkeypatch.setenv("HLS_GOLDEN", mode)
+    assert kernel.golden_model == mode
+    args = [a.copy() if isinstance(a, np.ndarray) else a for a in inputs]
+    try:
+        ret, events = Kernel.run_recording_overflows(kernel, args)
+    except Exception as exc:  # noqa: BLE001 - both models must fail alike
+        return type(exc).__name__, None, None
+    return ret, args, events
+
+
+def assert_models_agree(monkeypatch, kernel: Kernel, inputs: list) -> None:
+    fast = run_model(monkeypatch, kernel, inputs, "numpy")
+    slow = run_model(monkeypatch, kernel, inputs, "python")
+    assert same(fast[0], slow[0]), (fast[0], slow[0])
+    if slow[1] is None:
+        return
+    for k, (a, b) in enumerate(zip(fast[1], slow[1], strict=True)):
+        assert same(a, b), f"argument {k} differs"
+    assert fast[2].keys() == slow[2].keys()
+    for site, (t, before, after) in slow[2].items():
+        assert fast[2][site] == (t, before, after) and type(fast[2][site][1]) is type(before), site
+
+
+@pytest.fixture(scope="module")
+def example_kernels():
+    return {p.stem: load_example(p).KERNEL for p in EXAMPLES}
+
+
+@pytest.mark.parametrize("name", [p.stem for p in EXAMPLES])
+def test_examples_bit_exact(monkeypatch, example_kernels, name):
+    kernel = example_kernels[name]
+    if not kernel.vector_plan.supported:
+        pytest.skip(kernel.vector_plan.reason)
+    for seed in SEEDS:
+        assert_models_agree(monkeypatch, kernel, kernel.random_inputs(seed))
+
+
+def test_most_examples_are_supported(example_kernels):
+    fast = {n for n, k in example_kernels.items() if k.vector_plan.fast}
+    assert {"batchnorm", "vadd", "saxpy", "gemm"} <= fast, fast
+
+
+def load_units(tmp_path, seeds):
+    units = [generate(seed) for seed in seeds]
+    path = tmp_path / "fuzz_units.py"
+    path.write_text(module_text(units))
+    spec = importlib.util.spec_from_file_location("fuzz_units_numpy", path)
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return [(u, getattr(module, u.kernel)) for u in units]
+
+
+def test_fuzz_kernels_bit_exact(monkeypatch, tmp_path):
+    supported = fast = 0
+    for unit, kernel in load_units(tmp_path, FUZZ_SEEDS):
+        plan = kernel.vector_plan
+        if not plan.supported:
+            continue
+        supported += 1
+        fast += plan.fast
+        assert_models_agree(monkeypatch, kernel, kernel.random_inputs(unit.seed))
+    print(f"{supported} of {len(FUZZ_SEEDS)} supported, {fast} fast")
+    assert supported >= 20 and fast >= 1
+
+
+@hls.kernel
+def batchnorm224(x: hls.int9[1, 3, 224, 224], scale: hls.int8[3], bias: hls.int8[3], y: hls.int9[1, 3, 224, 224]):
+    for c in range(3):
+        for h in range(224):
+            for w in range(224):
+                t = hls.int8(x[0, c, h, w])
+                m = hls.int8(t * scale[c])
+                s = hls.int8(m + bias[c])
+                y[0, c, h, w] = s
+
+
+def test_batchnorm_takes_the_numpy_model(monkeypatch):
+    """Not a silent fallback: every loop of the 224 batch-norm runs as whole arrays, and a run never
+    enters the element-by-element golden function."""
+    monkeypatch.delenv("HLS_GOLDEN", raising=False)
+    plan = batchnorm224.vector_plan
+    assert plan.supported and plan.fast and len(plan.parallel) == 3
+    assert batchnorm224.golden_model == "numpy"
+    compiled = batchnorm224.compile()
+
+    def forbidden(*args):
+        raise AssertionError("the element-by-element model ran")
+
+    monkeypatch.setattr(compiled, "golden", forbidden)
+    x, scale, bias, y = batchnorm224.random_inputs(5)
+    batchnorm224(x, scale, bias, y)
+    t = ((x.astype(np.int64) + 128) % 256 - 128) * scale[None, :, None, None]
+    s = ((t + 128) % 256 - 128) + bias[None, :, None, None]
+    assert np.array_equal(y, (s + 128) % 256 - 128)
+
+
+def test_forcing_the_python_model(monkeypatch):
+    monkeypatch.setenv("HLS_GOLDEN", "python")
+    assert batchnorm224.golden_model == "python"
+    monkeypatch.setenv("HLS_GOLDEN", "fast please")
+    with pytest.raises(hls.HLSError, match="HLS_GOLDEN"):
+        _ = batchnorm224.golden_model
+
+
+@hls.kernel
+def shifted(a: hls.int8[8], out: hls.int8[8]):
+    for i in range(7):
+        out[i + 1] = out[i] + a[i]  # reads what the previous iteration wrote
+
+
+@hls.kernel
+def guarded(a: hls.int16[8], b: hls.int16[8], out: hls.int16[8]):
+    for i in range(8):
+        if b[i] != 0:
+            out[i] = a[i] // b[i]
+        else:
+            out[i] = a[7 - i]
+
+
+def test_dependent_loop_is_not_vectorized():
+    assert not shifted.vector_plan.parallel
+
+
+def test_errors_only_in_executing_lanes(monkeypatch):
+    """A guarded division runs where the guard holds; an unguarded zero divisor raises like Python mode."""
+    a = np.arange(8, dtype=np.int16) * 7 - 20
+    b = np.array([3, 0, -2, 0, 5, 1, 0, 4], dtype=np.int16)
+    assert guarded.vector_plan.fast
+    assert_models_agree(monkeypatch, guarded, [a, b, np.zeros(8, np.int16)])
+    assert_models_agree(monkeypatch, batchnorm224, batchnorm224.random_inputs(1))
+
+
+def test_overflow_events_match(monkeypatch):
+    @hls.kernel
+    def wraps(a: hls.int16[4, 4], out: hls.int8[4, 4]):
+        for i in range(4):
+            for j in range(4):
+                v: hls.int8 = a[i, j] * 3
+                out[i, j] = v
+
+    a = np.array([[1, 2, 3, 4], [5, 100, 6, 7], [-100, 1, 1, 1], [0, 0, 0, 90]], dtype=np.int16)
+    assert_models_agree(monkeypatch, wraps, [a, np.zeros((4, 4), np.int8)])
+    _, _, events = run_model(monkeypatch, wraps, [a, np.zeros((4, 4), np.int8)], "numpy")
+    (site, (t, before, after)), = events.items()
+    assert (str(t), before, after) == ("int8", 300, 44)
