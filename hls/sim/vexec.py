@@ -44,7 +44,7 @@ from hls.ir import (
 from hls.ir.core import Block, Op, Value
 from hls.passes.evaluate import COMPARE, VECTOR_ARITH
 from hls.sim.vplan import Plan
-from hls.types import ArrayType, BoolType, FixedType, FloatType, IntType, ScalarType
+from hls.types import ArrayType, BoolType, FixedType, FloatType, IntType, ScalarType, wrap_int64
 
 Lanes = Any  # an ndarray over the current iteration space, or a numpy scalar
 
@@ -68,8 +68,10 @@ def active(ctx: Context, bad: Any) -> Any:
 
 def first_lane(ctx: Context, bad: Any) -> tuple[int, ...] | None:
     """The first executing lane (in element-by-element order) where `bad` holds."""
+    if not np.any(bad):
+        return None
     hits = active(ctx, bad)
-    if not hits.any():
+    if ctx.mask is not None and not hits.any():
         return None
     return tuple(int(i) for i in np.unravel_index(int(np.argmax(hits)), ctx.shape)) if ctx.shape else ()
 
@@ -134,6 +136,8 @@ def convert(ctx: Context, t: ScalarType, src: ScalarType, values: Lanes) -> Lane
             t.convert(lane_value(arr, lane).item())  # raises Python mode's own error
         arr = safe(ctx, arr, bad, 0)
     if isinstance(t, IntType):
+        if arr.dtype.kind in "iub" and t.width < 64:
+            return wrap_int64(arr, t)
         return t.convert(ints(arr)).astype(np.int64)
     return t.convert(arr.astype(np.float64))
 
@@ -180,7 +184,7 @@ def int_special(ctx: Context, kind: str, t: IntType, a: Lanes, b: Lanes) -> Lane
     if kind == "shr":
         return a >> np.minimum(b, 63)
     shifted = np.where(b >= 64, np.int64(0), np.left_shift(a, np.minimum(b, 63)))
-    return t.convert(np.asarray(shifted)).astype(np.int64)
+    return wrap_int64(np.asarray(shifted), t) if t.width < 64 else shifted
 
 
 def unary(op: UnaryOp, a: Lanes) -> Lanes:
@@ -241,6 +245,8 @@ class Runner:
                     return to_python(np.asarray(values[0]).reshape(-1)[0], op.operands[0].type) if values else None
                 return values
             self.op(ctx, op, pos)
+            for value in self.plan.dead_after.get(op, ()):
+                del self.env[value]
         return []
 
     def op(self, ctx: Context, op: Op, pos: int) -> None:

@@ -36,7 +36,7 @@ from hls.ir import (
     UnaryOp,
     YieldOp,
 )
-from hls.ir.core import BlockArg, Function, Module, Op, Value
+from hls.ir.core import Block, BlockArg, Function, Module, Op, Value
 from hls.ir.ranges import value_range
 from hls.passes.evaluate import KINDS
 from hls.schedule.affine import Affine, combine
@@ -59,6 +59,7 @@ class Plan:
     parallel: set[ForOp] = field(default_factory=set)
     reason: str | None = None  # why the model cannot run the kernel (None: it can)
     fast: bool = False  # the model is worth using by default
+    dead_after: dict[Op, list[Value]] = field(default_factory=dict)  # values last used by the op
 
     @property
     def supported(self) -> bool:
@@ -77,6 +78,9 @@ def plan_kernel(module: Module) -> Plan:
     except Unsupported as exc:
         plan.reason = str(exc)
         return plan
+    for op in [None, *func.walk()]:
+        for region in op.regions if op is not None else [func.body]:
+            plan.dead_after.update(last_uses(region.block))
     plan.fast = bool(plan.parallel) and all(serial_is_cheap(op, plan.parallel) for op in func.walk()
                                             if isinstance(op, ForOp) and op not in plan.parallel)
     return plan
@@ -283,3 +287,19 @@ def serial_is_cheap(loop: ForOp, parallel: set[ForOp]) -> bool:
     """An element-by-element loop costs little when it runs on whole arrays (inside a parallel loop)
     or drives one (contains a parallel loop)."""
     return any(inside(loop, p) for p in parallel) or any(op in parallel for op in loop.walk())
+
+
+def last_uses(block: Block) -> dict[Op, list[Value]]:
+    """For each op of the block, the block's values it uses for the last time (so their arrays can go)."""
+    position = {op: k for k, op in enumerate(block.ops)}
+    last: dict[Value, Op] = {}
+    for op in block.ops:
+        for inner in op.walk():
+            for value in inner.operands:
+                owner = getattr(value, "op", None)
+                if owner is not None and owner.parent is block and position[op] > position[owner]:
+                    last[value] = op
+    out: dict[Op, list[Value]] = {}
+    for value, op in last.items():
+        out.setdefault(op, []).append(value)
+    return out
