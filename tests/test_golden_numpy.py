@@ -14,7 +14,7 @@ from hls.kernel import Kernel
 from tests.conftest import EXAMPLES, load_example
 from tests.fuzz.generator import generate, module_text
 
-SEEDS = (0, 1, 2)
+SEEDS = (0, 1)
 FUZZ_SEEDS = range(150)
 
 
@@ -64,9 +64,12 @@ def test_examples_bit_exact(monkeypatch, example_kernels, name):
         assert_models_agree(monkeypatch, kernel, kernel.random_inputs(seed))
 
 
-def test_most_examples_are_supported(example_kernels):
+def test_examples_taking_the_numpy_model(example_kernels):
+    """Independent loop nests take it by default; loops that carry a value at the top run element by
+    element (the model would only add interpretation overhead there)."""
     fast = {n for n, k in example_kernels.items() if k.vector_plan.fast}
-    assert {"batchnorm", "vadd", "saxpy", "gemm"} <= fast, fast
+    assert fast == {"batchnorm", "conv2d", "gemm", "matvec_fixed", "saxpy", "vadd", "subkernel"}, fast
+    assert all(k.vector_plan.supported for k in example_kernels.values())
 
 
 def load_units(tmp_path, seeds):
@@ -80,16 +83,19 @@ def load_units(tmp_path, seeds):
 
 
 def test_fuzz_kernels_bit_exact(monkeypatch, tmp_path):
-    supported = fast = 0
+    """Every generated kernel the numpy model can run (forced with HLS_GOLDEN=numpy), against Python mode;
+    the ones with loops it runs as whole arrays and the ones it takes by default are counted."""
+    supported = vectorized = fast = 0
     for unit, kernel in load_units(tmp_path, FUZZ_SEEDS):
         plan = kernel.vector_plan
         if not plan.supported:
             continue
         supported += 1
+        vectorized += bool(plan.parallel)
         fast += plan.fast
         assert_models_agree(monkeypatch, kernel, kernel.random_inputs(unit.seed))
-    print(f"{supported} of {len(FUZZ_SEEDS)} supported, {fast} fast")
-    assert supported >= 20 and fast >= 1
+    print(f"{supported} of {len(FUZZ_SEEDS)} supported, {vectorized} with whole-array loops, {fast} by default")
+    assert supported >= 0.8 * len(FUZZ_SEEDS) and vectorized >= 0.2 * len(FUZZ_SEEDS) and fast >= 0.1 * len(FUZZ_SEEDS)
 
 
 @hls.kernel
@@ -156,7 +162,7 @@ def test_errors_only_in_executing_lanes(monkeypatch):
     b = np.array([3, 0, -2, 0, 5, 1, 0, 4], dtype=np.int16)
     assert guarded.vector_plan.fast
     assert_models_agree(monkeypatch, guarded, [a, b, np.zeros(8, np.int16)])
-    assert_models_agree(monkeypatch, batchnorm224, batchnorm224.random_inputs(1))
+
 
 
 def test_overflow_events_match(monkeypatch):

@@ -26,6 +26,7 @@ from hls import runtime
 from hls.ir import (
     AllocOp,
     BinaryOp,
+    CallOp,
     CastOp,
     CompareOp,
     ConstantOp,
@@ -43,7 +44,8 @@ from hls.ir import (
 )
 from hls.ir.core import Block, Op, Value
 from hls.passes.evaluate import COMPARE, VECTOR_ARITH
-from hls.sim.vplan import Plan
+from hls.sim import vobject
+from hls.sim.vplan import Plan, native_ok
 from hls.types import ArrayType, BoolType, FixedType, FloatType, IntType, ScalarType, wrap_int64
 
 Lanes = Any  # an ndarray over the current iteration space, or a numpy scalar
@@ -78,7 +80,7 @@ def first_lane(ctx: Context, bad: Any) -> tuple[int, ...] | None:
 
 def lane_value(values: Any, lane: tuple[int, ...]) -> Any:
     arr = np.asarray(values)
-    return arr[tuple(i if n > 1 else 0 for i, n in zip(lane, arr.shape, strict=False))] if arr.ndim else arr
+    return arr[tuple(i if n > 1 else 0 for i, n in zip(lane, arr.shape, strict=False))] if arr.ndim else arr[()]
 
 
 def safe(ctx: Context, values: Any, bad: Any, fill: Any) -> Any:
@@ -91,11 +93,13 @@ def safe(ctx: Context, values: Any, bad: Any, fill: Any) -> Any:
 
 
 def from_storage(data: Any, t: ScalarType) -> Lanes:
+    if not native_ok(t):
+        return vobject.py(data.astype(object) if isinstance(t, IntType) else data, t)
     return data.astype(np.int64) if isinstance(t, IntType) else data
 
 
 def to_storage(values: Lanes, t: ScalarType) -> Any:
-    return np.asarray(values).astype(t.storage_dtype, copy=False)
+    return np.asarray(values).astype(t.storage_dtype, copy=False)  # float() of a Fraction is what Python mode stores
 
 
 def ints(values: Lanes) -> Lanes:
@@ -109,12 +113,14 @@ def to_python(value: Any, t: ScalarType) -> Any:
     if isinstance(t, FloatType):
         return t.storage_dtype.type(value)
     if isinstance(t, FixedType):
-        return Fraction(float(value))
+        return value if isinstance(value, Fraction) else Fraction(float(value))
     return bool(value)
 
 
 def constant(op: ConstantOp) -> Lanes:
     t = op.result.type
+    if not native_ok(t):
+        return vobject.objects(Fraction(op.value) if isinstance(t, FixedType) else op.value)
     if isinstance(t, IntType):
         return np.int64(op.value)
     if isinstance(t, FixedType):
@@ -232,7 +238,8 @@ class Runner:
             self.env[arg] = value.data if isinstance(value, runtime.ArrayView) else \
                 constant_of(arg.type, value)
         with np.errstate(all="ignore"):
-            result = self.block(Context(), func.body.block)
+            values = self.block(Context(), func.body.block)
+        result = to_python(np.asarray(values[0]).reshape(-1)[0], func.return_type) if values else None
         for site, (_, t, before, after) in sorted(self.events.items(), key=lambda e: e[1][0]):
             runtime.OVERFLOWS.record(site, t, before, after)
         return result
@@ -240,10 +247,7 @@ class Runner:
     def block(self, ctx: Context, block: Block) -> list[Any] | Any:
         for pos, op in enumerate(block.ops):
             if isinstance(op, (YieldOp, ReturnOp)):
-                values = [self.get(ctx, v) for v in op.operands]
-                if isinstance(op, ReturnOp):
-                    return to_python(np.asarray(values[0]).reshape(-1)[0], op.operands[0].type) if values else None
-                return values
+                return [self.get(ctx, v) for v in op.operands]
             self.op(ctx, op, pos)
             for value in self.plan.dead_after.get(op, ()):
                 del self.env[value]
@@ -256,7 +260,12 @@ class Runner:
             return self.branch(ctx, op, pos)
         if isinstance(op, StoreOp):
             return self.store(ctx, op)
-        if isinstance(op, AllocOp):
+        if isinstance(op, CallOp):
+            callee = self.plan.functions[op.callee]
+            self.env.update(zip(callee.args, [self.get(ctx, v) for v in op.operands], strict=True))
+            results = self.block(Context(ctx.shape, ctx.mask, (*ctx.path, pos)), callee.body.block)
+            self.env.update(zip(op.results, results, strict=True))
+        elif isinstance(op, AllocOp):
             self.env[op.result] = np.zeros(op.result.type.shape, op.result.type.elem.storage_dtype)
         elif isinstance(op, RomOp):
             self.env[op.result] = np.asarray(op.attrs["data"])
@@ -269,6 +278,10 @@ class Runner:
     def pure(self, ctx: Context, op: Op, pos: int, args: list[Any]) -> Lanes:
         if isinstance(op, ConstantOp):
             return constant(op)
+        if op in self.plan.object_ops and isinstance(op, (BinaryOp, CompareOp, UnaryOp)):
+            if isinstance(op, BinaryOp):
+                return vobject.binary(op, *args, lambda bad, error, v, fill: self.check(ctx, bad, error, v, fill))
+            return vobject.compare(op, *args) if isinstance(op, CompareOp) else vobject.unary(op, args[0])
         if isinstance(op, BinaryOp):
             return binary(ctx, op, *args)
         if isinstance(op, CompareOp):
@@ -283,11 +296,24 @@ class Runner:
             return math(op, args)
         return self.cast(ctx, op, pos, args[0])
 
+    def check(self, ctx: Context, bad: Any, error: Exception, values: Any, fill: Any) -> Any:
+        """Raise `error` if a lane that executes is bad; `values` made harmless in the others."""
+        if first_lane(ctx, bad) is not None:
+            raise error
+        return safe(ctx, values, bad, fill)
+
     def cast(self, ctx: Context, op: CastOp, pos: int, value: Lanes) -> Lanes:
         t, src = op.result.type, op.operands[0].type
-        result = convert(ctx, t, src, value)
-        if self.record and not op.attrs.get("explicit") and op.loc is not None:
-            lane = first_lane(ctx, overflowed(t, src, value, result))
+        record = self.record and not op.attrs.get("explicit") and op.loc is not None and op not in self.plan.silent
+        if op in self.plan.object_ops:
+            if ctx.mask is not None:
+                value = np.where(ctx.mask, value, vobject.objects(0) if np.asarray(value).dtype == object else 0)
+            result, wrapped, value = vobject.convert(t, src, value, record)
+        else:
+            result = convert(ctx, t, src, value)
+            wrapped = overflowed(t, src, value, result) if record else None
+        if record:
+            lane = first_lane(ctx, wrapped)
             if lane is not None:
                 key = (*(lane[e[1]] if isinstance(e, tuple) else e for e in ctx.path), pos)
                 site = f"{op.loc.file}:{op.loc.line}"
@@ -303,12 +329,12 @@ class Runner:
         out = []
         for dim, value in enumerate(op.indices):
             index = ints(self.get(ctx, value))
-            bad = (index < 0) | (index >= data.shape[dim])
+            bad = np.asarray((index < 0) | (index >= data.shape[dim]), dtype=np.bool_)
             lane = first_lane(ctx, bad)
             if lane is not None:
                 raise IndexError(f"{op.memref.name or 'array'}: index {int(lane_value(index, lane))} out of "
                                  f"bounds for dimension {dim} of size {data.shape[dim]}")
-            out.append(safe(ctx, index, bad, 0))
+            out.append(np.asarray(safe(ctx, index, bad, 0)).astype(np.int64, copy=False))
         return tuple(out)
 
     def load(self, ctx: Context, op: LoadOp) -> Lanes:
@@ -369,6 +395,8 @@ class Runner:
 
 def constant_of(t: Any, value: Any) -> Lanes:
     """A scalar kernel argument (already converted by golden_arg) in the numpy model's form."""
+    if not native_ok(t):
+        return vobject.objects(value)
     if isinstance(t, IntType):
         return np.int64(value)
     if isinstance(t, FixedType):

@@ -20,6 +20,7 @@ from dataclasses import dataclass, field
 from hls.ir import (
     AllocOp,
     BinaryOp,
+    CallOp,
     CastOp,
     CompareOp,
     ConstantOp,
@@ -56,7 +57,10 @@ class Plan:
     """The numpy model's view of one kernel: parallel loops, and whether the model applies."""
 
     func: Function
+    functions: dict[str, Function]
     parallel: set[ForOp] = field(default_factory=set)
+    object_ops: set[Op] = field(default_factory=set)  # ops run on Python-mode values (vobject.py)
+    silent: set[Op] = field(default_factory=set)  # conversions Python mode never reports (call arguments)
     reason: str | None = None  # why the model cannot run the kernel (None: it can)
     fast: bool = False  # the model is worth using by default
     dead_after: dict[Op, list[Value]] = field(default_factory=dict)  # values last used by the op
@@ -67,30 +71,54 @@ class Plan:
 
 
 def plan_kernel(module: Module) -> Plan:
-    func = module.top_function
-    plan = Plan(func)
+    plan = Plan(module.top_function, dict(module.functions))
     try:
-        check_function(func)
-        for op in func.walk():
-            if isinstance(op, ForOp) and is_parallel(op, plan.parallel):
-                plan.parallel.add(op)
-        check_vector_contexts(func, plan.parallel)
+        for func in module.functions.values():
+            check_function(func)
+        for func in module.functions.values():
+            plan.parallel |= {op for op in func.walk() if isinstance(op, ForOp) and is_parallel(op, module)}
+        for func in module.functions.values():
+            check_vector_contexts(func, plan.parallel, module)
     except Unsupported as exc:
         plan.reason = str(exc)
         return plan
-    for op in [None, *func.walk()]:
-        for region in op.regions if op is not None else [func.body]:
-            plan.dead_after.update(last_uses(region.block))
-    plan.fast = bool(plan.parallel) and all(serial_is_cheap(op, plan.parallel) for op in func.walk()
-                                            if isinstance(op, ForOp) and op not in plan.parallel)
+    for func in module.functions.values():
+        for op in [None, *func.walk()]:
+            for region in op.regions if op is not None else [func.body]:
+                plan.dead_after.update(last_uses(region.block))
+        plan.object_ops |= {op for op in func.walk() if isinstance(op, PURE) and needs_objects(op)}
+        plan.silent |= {op for op in func.walk() if isinstance(op, CastOp) and op.result.uses
+                        and all(isinstance(user, CallOp) for user in op.result.uses)}
+    serial = [op for f in module.functions.values() for op in f.walk() if isinstance(op, ForOp)
+              and op not in plan.parallel]
+    plan.fast = bool(plan.parallel) and all(serial_is_cheap(op, plan.parallel, module) for op in serial)
     return plan
+
+
+def callees(op: Op, module: Module) -> list[Function]:
+    """The sub-kernels `op` runs (its calls, and theirs)."""
+    found = []
+    for inner in op.walk():
+        if isinstance(inner, CallOp):
+            func = module.functions[inner.callee]
+            found.append(func)
+            for nested in func.body.block.ops:
+                found += callees(nested, module)
+    return found
+
+
+def lane_safe(func: Function) -> bool:
+    """A sub-kernel that can run once for many lanes: no arrays of its own, fixed loop bounds."""
+    return all(not isinstance(op, AllocOp) and not (isinstance(op, ForOp) and op.const_bounds() is None)
+               for op in func.walk())
 
 
 # --------------------------------------------------------------------------------------------------
 # what the interpreter can run exactly
 
 
-def scalar_ok(t: ScalarType) -> bool:
+def native_ok(t: ScalarType) -> bool:
+    """Values of `t` travel exactly in a numpy dtype (else as Python objects, hls/sim/vobject.py)."""
     if isinstance(t, (BoolType, FloatType)):
         return True
     if isinstance(t, IntType):
@@ -102,15 +130,27 @@ def scalar_ok(t: ScalarType) -> bool:
 
 def type_ok(t: object) -> bool:
     if isinstance(t, ArrayType):
-        return scalar_ok(t.elem)
-    return isinstance(t, ScalarType) and scalar_ok(t)
+        return isinstance(t.elem, (BoolType, FloatType, IntType, FixedType))
+    return isinstance(t, (BoolType, FloatType, IntType, FixedType))
 
 
 def exact_in_float(t: object) -> bool:
     """Values of `t` are exact as float64 (fixed point, bools and ints up to 53 bits)."""
     if isinstance(t, IntType):
         return t.width <= FLOAT_EXACT_BITS
-    return isinstance(t, (FixedType, BoolType))
+    return isinstance(t, (FixedType, BoolType)) and native_ok(t)
+
+
+def needs_objects(op: Op) -> bool:
+    """The op runs on Python-mode values per lane: a type numpy does not hold exactly, fixed-point
+    division, or fixed point mixed with integers wider than float64 holds."""
+    types = [v.type for v in [*op.operands, *op.results]]
+    if not all(native_ok(t) for t in types):
+        return True
+    if isinstance(op, BinaryOp) and op.kind == "div" and isinstance(op.result.type, FixedType):
+        return True
+    return any(isinstance(t, FixedType) for t in types) and not all(exact_in_float(t) or isinstance(t, FloatType)
+                                                                   for t in types)
 
 
 def check_function(func: Function) -> None:
@@ -126,7 +166,8 @@ def check_function(func: Function) -> None:
 
 def check_op(op: Op) -> None:
     """Raise Unsupported unless the interpreter computes `op` exactly as the golden model does."""
-    if not isinstance(op, (*PURE, LoadOp, StoreOp, AllocOp, RomOp, ForOp, IfOp, YieldOp, ReturnOp, DirectiveOp)):
+    if not isinstance(op, (*PURE, LoadOp, StoreOp, AllocOp, RomOp, ForOp, IfOp, YieldOp, ReturnOp, DirectiveOp,
+                           CallOp)):
         raise Unsupported(f"{op.name} is not modelled in numpy")
     for value in [*op.results, *(a for r in op.regions for a in r.block.args)]:
         if not type_ok(value.type):
@@ -135,19 +176,19 @@ def check_op(op: Op) -> None:
     t = op.results[0].type if op.results else None
     if isinstance(op, BinaryOp):
         check_binary(op, t, types)
+    elif isinstance(op, CallOp) and len({id(v) for v in op.operands if isinstance(v.type, ArrayType)}) \
+            < sum(isinstance(v.type, ArrayType) for v in op.operands):
+        raise Unsupported("an array passed twice to one sub-kernel")
     elif isinstance(op, CompareOp) and not numeric_mix_ok(types, None):
         raise Unsupported(f"comparison of {types[0]} with {types[1]}")
     elif isinstance(op, UnaryOp) and op.kind == "invert" and not isinstance(t, IntType):
         raise Unsupported(f"~ on {t}")
-    elif isinstance(op, CastOp) and isinstance(t, FixedType) and not exact_in_float(types[0]) \
-            and not isinstance(types[0], FloatType):
-        raise Unsupported(f"conversion of {types[0]} to {t}")
     elif isinstance(op, MathOp) and not all(isinstance(x, (FloatType, IntType, BoolType)) for x in types):
         raise Unsupported(f"math.{op.func} of {types}")
 
 
 def check_binary(op: BinaryOp, t: object, types: list[object]) -> None:
-    if op.kind not in KINDS.get(type(t), ()):
+    if op.kind not in KINDS.get(type(t), ()) and not (op.kind == "div" and isinstance(t, FixedType)):
         raise Unsupported(f"{op.kind} on {t}")
     if isinstance(t, FloatType) and not types[0] == types[1] == t:
         raise Unsupported(f"{op.kind} of {types[0]} and {types[1]} to {t}")
@@ -156,14 +197,14 @@ def check_binary(op: BinaryOp, t: object, types: list[object]) -> None:
 
 
 def numeric_mix_ok(types: list[object], result: object) -> bool:
-    """Operands the numpy forms combine exactly: ints/bools together, one float type, or fixed-point
-    with ints that float64 holds."""
+    """Operands combine as Python mode combines them: ints/bools together, one float type, or fixed
+    point with ints."""
     everything = [*types, *([result] if result is not None else [])]
     if isinstance(result, (IntType, BoolType)) or all(isinstance(x, (IntType, BoolType)) for x in everything):
         return all(isinstance(x, (IntType, BoolType)) for x in everything)
     if any(isinstance(x, FloatType) for x in everything):
         return all(x == types[0] for x in types) and (result is None or result == types[0])
-    return all(exact_in_float(x) for x in everything)
+    return True
 
 
 # --------------------------------------------------------------------------------------------------
@@ -234,8 +275,8 @@ def never_across(a: Affine | None, b: Affine | None, loop: ForOp) -> bool:
     return diff % stride != 0 or abs(diff) >= abs(stride) * len(range(*bounds))
 
 
-def is_parallel(loop: ForOp, known: set[ForOp]) -> bool:
-    if loop.inits or loop.step is None:
+def is_parallel(loop: ForOp, module: Module) -> bool:
+    if loop.inits:
         return False
     accesses: dict[Value, list[tuple[bool, list[Affine | None]]]] = {}
     for op in loop.body.ops:
@@ -245,6 +286,9 @@ def is_parallel(loop: ForOp, known: set[ForOp]) -> bool:
                 accesses.setdefault(inner.memref, []).append((isinstance(inner, StoreOp), forms))
             elif isinstance(inner, (AllocOp, ReturnOp)):
                 return False  # a fresh array per iteration, or leaving the kernel
+            elif isinstance(inner, CallOp) and (any(isinstance(v.type, ArrayType) for v in inner.operands)
+                                                or not all(lane_safe(f) for f in callees(inner, module))):
+                return False  # what a sub-kernel does to an array is not analysed here
     for group in accesses.values():
         stores = [forms for is_store, forms in group if is_store]
         for s in stores:
@@ -267,7 +311,7 @@ def uniform(value: Value, vector: set[ForOp], depth: int = 0) -> bool:
     return False
 
 
-def check_vector_contexts(func: Function, parallel: set[ForOp]) -> None:
+def check_vector_contexts(func: Function, parallel: set[ForOp], module: Module) -> None:
     """Loop bounds are lane-uniform (rectangular iteration spaces): a parallel loop around a loop whose
     bounds depend on its counter runs element by element. Arrays are never allocated per lane."""
     changed = True
@@ -283,10 +327,18 @@ def check_vector_contexts(func: Function, parallel: set[ForOp]) -> None:
             raise Unsupported("an array allocated inside an independent loop")
 
 
-def serial_is_cheap(loop: ForOp, parallel: set[ForOp]) -> bool:
-    """An element-by-element loop costs little when it runs on whole arrays (inside a parallel loop)
-    or drives one (contains a parallel loop)."""
-    return any(inside(loop, p) for p in parallel) or any(op in parallel for op in loop.walk())
+def serial_is_cheap(loop: ForOp, parallel: set[ForOp], module: Module) -> bool:
+    """An element-by-element loop costs little when it runs on whole arrays (inside a parallel loop,
+    or in a sub-kernel called only there) or drives one (contains a parallel loop)."""
+    if any(inside(loop, p) for p in parallel) or any(op in parallel for op in loop.walk()):
+        return True
+    owner = loop
+    while owner.parent_op() is not None:
+        owner = owner.parent_op()
+    name = next((f.name for f in module.functions.values() if owner in f.body.block.ops), None)
+    sites = [op for f in module.functions.values() for op in f.walk()
+             if isinstance(op, CallOp) and op.callee == name]
+    return bool(sites) and all(any(inside(site, p) for p in parallel) for site in sites)
 
 
 def last_uses(block: Block) -> dict[Op, list[Value]]:
