@@ -161,6 +161,29 @@ def overflowed(t: ScalarType, src: ScalarType, before: Lanes, after: Lanes) -> A
     return ~((low <= exact) & (exact < high))
 
 
+def strided_index(index: tuple[Any, ...], shape: tuple[int, ...]) -> tuple[tuple[Any, ...], list[int]] | None:
+    """Basic indexing for an access whose indices are each one value or a progression along its own
+    parallel axis (the common `x[i, j]`): a strided view instead of a gather. The parallel axis of
+    each slice is returned beside it; None when the access needs fancy indexing."""
+    keys: list[Any] = []
+    axes: list[int] = []
+    for arr in index:
+        if arr.size == 1:
+            keys.append(int(arr.reshape(-1)[0]))
+            continue
+        dims = [k for k, n in enumerate(arr.shape) if n > 1]
+        if arr.ndim != len(shape) or len(dims) != 1 or dims[0] in axes:
+            return None
+        flat = arr.reshape(-1)
+        first, step = int(flat[0]), int(flat[1] - flat[0])
+        if step == 0 or not np.array_equal(flat, first + step * np.arange(flat.size)):
+            return None
+        stop = first + step * flat.size
+        keys.append(slice(first, stop if stop >= 0 else None, step))
+        axes.append(dims[0])
+    return tuple(keys), axes
+
+
 # --------------------------------------------------------------------------------------------------
 # pure ops
 
@@ -338,7 +361,13 @@ class Runner:
         return tuple(out)
 
     def load(self, ctx: Context, op: LoadOp) -> Lanes:
-        return from_storage(self.env[op.memref][self.indices(ctx, op)], op.result.type)
+        data, index = self.env[op.memref], self.indices(ctx, op)
+        strided = strided_index(index, ctx.shape)
+        if strided is None:
+            return from_storage(data[index], op.result.type)
+        keys, axes = strided
+        view = data[keys].transpose(np.argsort(axes))
+        return from_storage(view.reshape([n if a in axes else 1 for a, n in enumerate(ctx.shape)]), op.result.type)
 
     def store(self, ctx: Context, op: StoreOp) -> None:
         data, elem = self.env[op.memref], op.memref.type.elem
@@ -347,11 +376,18 @@ class Runner:
         if not ctx.shape:
             data[tuple(int(np.asarray(i).reshape(-1)[0]) for i in index)] = value.reshape(-1)[0]
             return
+        strided = strided_index(index, ctx.shape) if ctx.mask is None else None
+        if strided is not None and all(a in strided[1] for a, n in enumerate(ctx.shape) if n > 1):
+            keys, axes = strided
+            lanes = np.broadcast_to(value, ctx.shape)[tuple(slice(None) if a in axes else 0
+                                                            for a in range(len(ctx.shape)))]
+            data[keys] = lanes.transpose([sorted(axes).index(a) for a in axes])
+            return
         full = np.broadcast_arrays(*index, value, np.empty(ctx.shape, dtype=np.bool_))
         if ctx.mask is not None:
             keep = np.broadcast_to(ctx.mask, ctx.shape)
             data[tuple(i[keep] for i in full[:-2])] = full[-2][keep]
-        else:
+        else:  # lanes write distinct elements (vplan proves it), so the order of a scatter does not matter
             data[tuple(full[:-2])] = full[-2]
 
     # ---- control flow ------------------------------------------------------------------------------

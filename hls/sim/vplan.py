@@ -15,6 +15,7 @@ This lives in the sim stage because it uses the schedule stage's affine forms.
 
 from __future__ import annotations
 
+import functools
 from dataclasses import dataclass, field
 
 from hls.ir import (
@@ -117,6 +118,7 @@ def lane_safe(func: Function) -> bool:
 # what the interpreter can run exactly
 
 
+@functools.cache
 def native_ok(t: ScalarType) -> bool:
     """Values of `t` travel exactly in a numpy dtype (else as Python objects, hls/sim/vobject.py)."""
     if isinstance(t, (BoolType, FloatType)):
