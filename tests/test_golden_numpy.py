@@ -178,3 +178,74 @@ def test_overflow_events_match(monkeypatch):
     _, _, events = run_model(monkeypatch, wraps, [a, np.zeros((4, 4), np.int8)], "numpy")
     (site, (t, before, after)), = events.items()
     assert (str(t), before, after) == ("int8", 300, 44)
+
+
+@hls.kernel
+def shift_copy(a: hls.int32[8], b: hls.int32[8]):
+    for i in range(7):
+        b[i + 1] = a[i]
+
+
+def test_aliased_arguments_run_element_by_element(monkeypatch):
+    """The independence proof assumes distinct arrays: the same array twice takes Python mode."""
+    monkeypatch.delenv("HLS_GOLDEN", raising=False)
+    assert shift_copy.golden_model == "numpy"
+    x = np.arange(8, dtype=np.int32)
+    shift_copy(x, x)
+    assert x.tolist() == [0] * 8  # each iteration reads what the previous one wrote
+
+
+@hls.kernel
+def gather(a: hls.int16[4], idx: hls.int8[6], d: hls.int16[6], out: hls.int16[6]):
+    for i in range(6):
+        out[i] = a[idx[i]] // d[i]
+
+
+def test_errors_match_python_mode(monkeypatch):
+    a = np.array([5, -7, 9, 11], dtype=np.int16)
+    ok = [a, np.array([0, 1, 2, 3, 2, 1], np.int8), np.array([1, 2, 3, -4, 5, 6], np.int16), np.zeros(6, np.int16)]
+    assert_models_agree(monkeypatch, gather, ok)
+    for idx, d, error in (([0, 1, 4, 0, 0, 0], [1] * 6, IndexError), ([0] * 6, [1, 1, 0, 1, 1, 1], ZeroDivisionError)):
+        args = [a, np.array(idx, np.int8), np.array(d, np.int16), np.zeros(6, np.int16)]
+        messages = []
+        for mode in ("numpy", "python"):
+            monkeypatch.setenv("HLS_GOLDEN", mode)
+            with pytest.raises(error) as caught:
+                gather(*[x.copy() for x in args])
+            messages.append(str(caught.value))
+        if error is IndexError:
+            assert messages[0] == messages[1] == "a: index 4 out of bounds for dimension 0 of size 4"
+
+
+@hls.kernel
+def shifts(a: hls.uint7[4], n: hls.uint7[4], b: hls.uint7[4]):
+    for i in range(4):
+        a[i] <<= n[i] & 7
+        b[i] = b[i] << (n[i] & 7)
+
+
+def test_augmented_variable_shift_wraps_in_the_shift(monkeypatch):
+    """`a[i] <<= n` means `a[i] = a[i] << n`: the shift wraps to its type, and neither is reported."""
+    a = np.array([1, 100, 127, 3], np.uint8)
+    n = np.array([0, 3, 7, 2], np.uint8)
+    for mode in ("python", "numpy"):
+        args = [a.copy(), n, a.copy()]
+        _, outs, events = run_model(monkeypatch, shifts, args, mode)
+        assert events == {} and np.array_equal(outs[0], outs[2])
+        assert outs[0].tolist() == [1, (100 << 3) % 128, (127 << 7) % 128, 12]
+
+
+def test_strict_overflow_on_the_numpy_model(monkeypatch):
+    monkeypatch.delenv("HLS_GOLDEN", raising=False)
+    assert batchnorm_wrap.golden_model == "numpy"
+    x = np.full((2, 8), 100, np.int16)
+    with pytest.raises(hls.OverflowReport, match=r"test_golden_numpy.py:\d+: 300 does not fit int8 and became 44"):
+        batchnorm_wrap.verify(x, np.zeros((2, 8), np.int8), strict_overflow=True)
+
+
+@hls.kernel
+def batchnorm_wrap(x: hls.int16[2, 8], y: hls.int8[2, 8]):
+    for c in range(2):
+        for w in range(8):
+            v: hls.int8 = x[c, w] * 3
+            y[c, w] = v
