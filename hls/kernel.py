@@ -81,7 +81,9 @@ class Kernel:
         if self.golden_model == "numpy" and not aliased(views):
             from hls.sim.vexec import run
 
-            return run(self.vector_plan, views)
+            done, result = run(self.vector_plan, views)
+            if done:
+                return result
         return compiled.golden(*views)
 
     @property

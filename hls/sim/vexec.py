@@ -424,8 +424,8 @@ class Runner:
                 mask = lanes if ctx.mask is None else lanes & ctx.mask
                 sub = Context(ctx.shape, mask, (*ctx.path, pos, k))
                 outcomes.append(self.block(sub, block) if np.any(mask) else None)
-            then, other = outcomes
-            results = [np.where(cond, a, b) for a, b in zip(then or other, other or then, strict=True)]
+            then, other = (x if x is not None else y for x, y in (outcomes, outcomes[::-1]))
+            results = [np.where(cond, a, b) for a, b in zip(then, other, strict=True)]
         self.env.update(zip(op.results, results, strict=True))
 
 
@@ -442,6 +442,20 @@ def constant_of(t: Any, value: Any) -> Lanes:
     return t.storage_dtype.type(value)
 
 
-def run(plan: Plan, args: list[Any]) -> Any:
-    """Run the kernel on Python-mode arguments (ArrayViews and converted scalars)."""
-    return Runner(plan, runtime.OVERFLOWS.enabled).run(args)
+PYTHON_ERRORS = (ArithmeticError, ValueError, IndexError)
+
+
+def run(plan: Plan, args: list[Any]) -> tuple[bool, Any]:
+    """Run the kernel on Python-mode arguments (ArrayViews and converted scalars): (True, its result).
+
+    On an error the arrays are put back as they were and the answer is (False, None): Python mode then
+    runs the kernel and raises its own error, or finds none, because the IR computes both sides of
+    `x if c else y` and `c and x` where Python evaluates one.
+    """
+    saved = [(a.data, a.data.copy()) for a in args if isinstance(a, runtime.ArrayView) and not a.readonly]
+    try:
+        return True, Runner(plan, runtime.OVERFLOWS.enabled).run(args)
+    except PYTHON_ERRORS:
+        for data, copy in saved:
+            data[...] = copy
+        return False, None
