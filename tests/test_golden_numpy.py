@@ -5,6 +5,7 @@ events (site, value before and after) must be identical, floats compared by thei
 """
 
 import importlib.util
+import math
 
 import numpy as np
 import pytest
@@ -283,3 +284,31 @@ def batchnorm_wrap(x: hls.int16[2, 8], y: hls.int8[2, 8]):
         for w in range(8):
             v: hls.int8 = x[c, w] * 3
             y[c, w] = v
+
+
+@hls.kernel
+def mixed(a: hls.float32[8, 8], t: hls.ap_fixed[12, 4][8], out: hls.float32[8, 8], low: hls.ap_fixed[12, 4][8]):
+    for i in range(8):
+        for j in range(8):
+            if a[i, j] > 0.0:
+                acc = hls.float32(0)
+                for k in range(3):
+                    acc += math.exp(a[i, k]) * a[k, j]
+                out[i, j] = acc
+            else:
+                out[i, j] = -a[i, j]
+        s = hls.ap_fixed[12, 4](0)
+        for k in range(i):  # bounds that depend on i: the i loop runs element by element
+            s += t[k]
+        low[i] = s
+
+
+def test_predicated_branches_inner_reductions_and_triangular_loops(monkeypatch):
+    plan = mixed.vector_plan
+    loops = {op.attrs["label"]: op in plan.parallel for f in plan.functions.values() for op in f.walk()
+             if op.name == "hls.for"}
+    assert loops == {"loop_i": False, "loop_j": True, "loop_k": False, "loop_k_1": False}, loops
+    rng = np.random.default_rng(3)
+    a = rng.normal(size=(8, 8)).astype(np.float32)
+    t = np.round(rng.uniform(-7.9, 7.9, 8) * 256) / 256
+    assert_models_agree(monkeypatch, mixed, [a, t, np.zeros((8, 8), np.float32), np.zeros(8)])
