@@ -233,7 +233,8 @@ def compare(op: CompareOp, a: Lanes, b: Lanes) -> Lanes:
 
 def math(op: MathOp, args: list[Lanes]) -> Lanes:
     t = op.result.type
-    converted = [t.convert(np.asarray(ints(a))) for a in args]
+    # contiguous operands: numpy picks its (SIMD) libm loop by layout, and a scalar in Python mode is contiguous
+    converted = [np.asarray(t.convert(np.asarray(ints(a)))).copy(order="C") for a in args]
     return t.convert(np.asarray(runtime.MATH[op.func](*converted)))
 
 

@@ -16,6 +16,7 @@ This lives in the sim stage because it uses the schedule stage's affine forms.
 from __future__ import annotations
 
 import functools
+import math
 from dataclasses import dataclass, field
 
 from hls.ir import (
@@ -46,6 +47,7 @@ from hls.types import ArrayType, BoolType, FixedType, FloatType, IntType, Scalar
 
 INT64 = (-(1 << 63), (1 << 63) - 1)
 FLOAT_EXACT_BITS = 53  # fixed-point values and the ints mixed with them travel exactly as float64
+MIN_LANES = 8  # fewer lanes than this, and interpreting the IR costs more than Python mode's statements
 PURE = (ConstantOp, BinaryOp, CompareOp, LogicOp, UnaryOp, CastOp, SelectOp, MathOp)
 
 
@@ -329,10 +331,18 @@ def check_vector_contexts(func: Function, parallel: set[ForOp], module: Module) 
             raise Unsupported("an array allocated inside an independent loop")
 
 
+def lanes(loop: ForOp) -> int:
+    trips = loop.trip_count()
+    return MIN_LANES if trips is None else trips
+
+
 def serial_is_cheap(loop: ForOp, parallel: set[ForOp], module: Module) -> bool:
-    """An element-by-element loop costs little when it runs on whole arrays (inside a parallel loop,
-    or in a sub-kernel called only there) or drives one (contains a parallel loop)."""
-    if any(inside(loop, p) for p in parallel) or any(op in parallel for op in loop.walk()):
+    """An element-by-element loop costs little when it runs on whole arrays (inside parallel loops of
+    enough lanes, or in a sub-kernel called only inside parallel loops) or drives one (contains one)."""
+    around = [p for p in parallel if inside(loop, p)]
+    if around:
+        return math.prod(lanes(p) for p in around) >= MIN_LANES
+    if any(op in parallel and lanes(op) >= MIN_LANES for op in loop.walk()):
         return True
     owner = loop
     while owner.parent_op() is not None:
