@@ -312,3 +312,18 @@ def test_predicated_branches_inner_reductions_and_triangular_loops(monkeypatch):
     a = rng.normal(size=(8, 8)).astype(np.float32)
     t = np.round(rng.uniform(-7.9, 7.9, 8) * 256) / 256
     assert_models_agree(monkeypatch, mixed, [a, t, np.zeros((8, 8), np.float32), np.zeros(8)])
+
+
+@hls.kernel
+def read_then_write(a: hls.float32[4, 8], b: hls.float32[4, 8]):
+    for i in range(4):
+        for j in range(8):
+            v = a[i, j]
+            a[i, j] = v + 1.0
+            b[i, j] = v * 2.0
+
+
+def test_a_value_read_is_not_changed_by_a_later_store(monkeypatch):
+    a = np.arange(32, dtype=np.float32).reshape(4, 8)
+    assert read_then_write.vector_plan.fast
+    assert_models_agree(monkeypatch, read_then_write, [a, np.zeros((4, 8), np.float32)])

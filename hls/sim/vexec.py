@@ -83,7 +83,7 @@ def lane_value(values: Any, lane: tuple[int, ...]) -> Any:
     return arr[tuple(i if n > 1 else 0 for i, n in zip(lane, arr.shape, strict=False))] if arr.ndim else arr[()]
 
 
-def safe(ctx: Context, values: Any, bad: Any, fill: Any) -> Any:
+def safe(values: Any, bad: Any, fill: Any) -> Any:
     """`values` with `fill` where `bad` (lanes that do not execute and would raise)."""
     return np.where(bad, fill, values) if np.any(bad) else values
 
@@ -140,7 +140,7 @@ def convert(ctx: Context, t: ScalarType, src: ScalarType, values: Lanes) -> Lane
         lane = first_lane(ctx, bad)
         if lane is not None:
             t.convert(lane_value(arr, lane).item())  # raises Python mode's own error
-        arr = safe(ctx, arr, bad, 0)
+        arr = safe(arr, bad, 0)
     if isinstance(t, IntType):
         if arr.dtype.kind in "iub" and t.width < 64:
             return wrap_int64(arr, t)
@@ -205,7 +205,7 @@ def int_special(ctx: Context, kind: str, t: IntType, a: Lanes, b: Lanes) -> Lane
         if kind in ("floordiv", "mod"):
             raise ZeroDivisionError("integer division or modulo by zero")
         raise ValueError("negative shift count")
-    b = safe(ctx, b, bad, 1)
+    b = safe(b, bad, 1)
     if kind == "floordiv":
         return a // b
     if kind == "mod":
@@ -324,7 +324,7 @@ class Runner:
         """Raise `error` if a lane that executes is bad; `values` made harmless in the others."""
         if first_lane(ctx, bad) is not None:
             raise error
-        return safe(ctx, values, bad, fill)
+        return safe(values, bad, fill)
 
     def cast(self, ctx: Context, op: CastOp, pos: int, value: Lanes) -> Lanes:
         t, src = op.result.type, op.operands[0].type
@@ -358,7 +358,7 @@ class Runner:
             if lane is not None:
                 raise IndexError(f"{op.memref.name or 'array'}: index {int(lane_value(index, lane))} out of "
                                  f"bounds for dimension {dim} of size {data.shape[dim]}")
-            out.append(np.asarray(safe(ctx, index, bad, 0)).astype(np.int64, copy=False))
+            out.append(np.asarray(safe(index, bad, 0)).astype(np.int64, copy=False))
         return tuple(out)
 
     def load(self, ctx: Context, op: LoadOp) -> Lanes:
@@ -367,8 +367,8 @@ class Runner:
         if strided is None:
             return from_storage(data[index], op.result.type)
         keys, axes = strided
-        view = data[keys].transpose(np.argsort(axes))
-        return from_storage(view.reshape([n if a in axes else 1 for a, n in enumerate(ctx.shape)]), op.result.type)
+        view = data[keys].transpose(np.argsort(axes)).reshape([n if a in axes else 1 for a, n in enumerate(ctx.shape)])
+        return from_storage(view.copy(), op.result.type)  # a copy: a later store must not change what was read
 
     def store(self, ctx: Context, op: StoreOp) -> None:
         data, elem = self.env[op.memref], op.memref.type.elem
