@@ -4,6 +4,7 @@ int9 activations with int8 scale and bias (a benchmark, not a test).
 Rows, each against a baseline measured in the same run on the same inputs:
   golden_numpy_vs_python   the numpy golden model against today's element-by-element model (HLS_GOLDEN=python)
   golden_numpy_vs_numpy_ref  the numpy golden model against a hand-written numpy batch-norm
+  golden_gemm64_numpy_vs_python  the same comparison on examples/gemm.py (a reduction inside parallel loops)
   verify_golden_share      in a verify() with a cold csim build, the golden model's share of the wall time
 
     .venv/bin/python bench/bench_golden.py [--quick]
@@ -117,10 +118,28 @@ def verify_row() -> dict[str, Any]:
                "golden, g++, csim, compare); ratio = verify / golden")
 
 
+def gemm_row() -> dict[str, Any]:
+    """examples/gemm.py (64x64x64 float32): the k loop carries the sum, i and j run as whole arrays."""
+    sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "examples"))
+    from gemm import KERNEL as gemm
+
+    inputs = gemm.random_inputs(0)
+    fast_out = [a.copy() for a in inputs]
+    slow_out = [a.copy() for a in inputs]
+    gemm(*[a.copy() for a in inputs])
+    fast = best_of(3, with_mode("auto", gemm), *fast_out)
+    slow = best_of(1, with_mode("python", gemm), *slow_out)
+    if not all(a.tobytes() == b.tobytes() for a, b in zip(fast_out, slow_out, strict=True)):
+        raise AssertionError("the models disagree on gemm")
+    return row("golden_gemm64_numpy_vs_python", fast, slow, "s", None,
+               "examples/gemm.py 64x64x64 float32: numpy golden model (i, j as arrays, k in order) vs "
+               "element-by-element; ratio = speed-up")
+
+
 def run(quick: bool = False) -> list[dict[str, Any]]:
     rows = golden_rows(quick)
     if not quick:
-        rows.append(verify_row())
+        rows += [gemm_row(), verify_row()]
     return rows
 
 
