@@ -286,7 +286,8 @@ class Runner:
             return self.store(ctx, op)
         if isinstance(op, CallOp):
             callee = self.plan.functions[op.callee]
-            self.env.update(zip(callee.args, [self.get(ctx, v) for v in op.operands], strict=True))
+            args = [self.env[v] if isinstance(v.type, ArrayType) else self.get(ctx, v) for v in op.operands]
+            self.env.update(zip(callee.args, args, strict=True))
             results = self.block(Context(ctx.shape, ctx.mask, (*ctx.path, pos)), callee.body.block)
             self.env.update(zip(op.results, results, strict=True))
         elif isinstance(op, AllocOp):
