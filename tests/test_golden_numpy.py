@@ -327,3 +327,30 @@ def test_a_value_read_is_not_changed_by_a_later_store(monkeypatch):
     a = np.arange(32, dtype=np.float32).reshape(4, 8)
     assert read_then_write.vector_plan.fast
     assert_models_agree(monkeypatch, read_then_write, [a, np.zeros((4, 8), np.float32)])
+
+
+@hls.kernel
+def one_trip(a: hls.int8[4], b: hls.int8[4]):
+    for i in range(1):
+        b[i + 1] = a[i + 2]
+
+
+@hls.kernel
+def doubled(p: hls.int16) -> hls.int8:
+    return p * 2
+
+
+@hls.kernel
+def called_when_negative(a: hls.int16[4], out: hls.int16[4]):
+    for i in range(4):
+        out[i] = doubled(a[i]) if a[i] < 0 else a[i]
+
+
+def test_one_lane_and_values_python_may_not_compute(monkeypatch):
+    assert_models_agree(monkeypatch, one_trip, [np.arange(4, dtype=np.int8), np.zeros(4, np.int8)])
+    # doubled() wraps for 100 but Python never calls it there: no report, whichever model runs
+    a = np.array([100, -3, 7, -100], np.int16)
+    assert called_when_negative.vector_plan.speculative_reports
+    assert_models_agree(monkeypatch, called_when_negative, [a, np.zeros(4, np.int16)])
+    _, _, events = run_model(monkeypatch, called_when_negative, [a, np.zeros(4, np.int16)], "numpy")
+    assert [(before, after) for _, before, after in events.values()] == [(-200, 56)]

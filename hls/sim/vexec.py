@@ -368,7 +368,7 @@ class Runner:
         if strided is None:
             return from_storage(data[index], op.result.type)
         keys, axes = strided
-        view = data[keys].transpose(np.argsort(axes)).reshape([n if a in axes else 1 for a, n in enumerate(ctx.shape)])
+        view = np.asarray(data[keys]).transpose(np.argsort(axes)).reshape([n if a in axes else 1 for a, n in enumerate(ctx.shape)])
         return from_storage(view.copy(), op.result.type)  # a copy: a later store must not change what was read
 
     def store(self, ctx: Context, op: StoreOp) -> None:
@@ -383,7 +383,7 @@ class Runner:
             keys, axes = strided
             lanes = np.broadcast_to(value, ctx.shape)[tuple(slice(None) if a in axes else 0
                                                             for a in range(len(ctx.shape)))]
-            data[keys] = lanes.transpose([sorted(axes).index(a) for a in axes])
+            data[keys] = np.asarray(lanes).transpose([sorted(axes).index(a) for a in axes])
             return
         full = np.broadcast_arrays(*index, value, np.empty(ctx.shape, dtype=np.bool_))
         if ctx.mask is not None:
@@ -454,6 +454,8 @@ def run(plan: Plan, args: list[Any]) -> tuple[bool, Any]:
     runs the kernel and raises its own error, or finds none, because the IR computes both sides of
     `x if c else y` and `c and x` where Python evaluates one.
     """
+    if runtime.OVERFLOWS.enabled and plan.speculative_reports:
+        return False, None  # it could report a wrap in a value Python mode never computes
     saved = [(a.data, a.data.copy()) for a in args if isinstance(a, runtime.ArrayView) and not a.readonly]
     try:
         return True, Runner(plan, runtime.OVERFLOWS.enabled).run(args)

@@ -64,6 +64,7 @@ class Plan:
     parallel: set[ForOp] = field(default_factory=set)
     object_ops: set[Op] = field(default_factory=set)  # ops run on Python-mode values (vobject.py)
     silent: set[Op] = field(default_factory=set)  # conversions Python mode never reports (call arguments)
+    speculative_reports: bool = False  # a reported conversion in a value Python may not compute
     reason: str | None = None  # why the model cannot run the kernel (None: it can)
     fast: bool = False  # the model is worth using by default
     dead_after: dict[Op, list[Value]] = field(default_factory=dict)  # values last used by the op
@@ -92,6 +93,12 @@ def plan_kernel(module: Module) -> Plan:
         plan.object_ops |= {op for op in func.walk() if isinstance(op, PURE) and needs_objects(op)}
         plan.silent |= {op for op in func.walk() if isinstance(op, CastOp) and op.result.uses
                         and all(isinstance(user, CallOp) for user in op.result.uses)}
+    try:
+        plan.speculative_reports = any(reports(op, plan, module) for f in module.functions.values()
+                                       for op in f.walk() if speculative(op))
+    except Unsupported as exc:
+        plan.reason = str(exc)
+        return plan
     serial = [op for f in module.functions.values() for op in f.walk() if isinstance(op, ForOp)
               and op not in plan.parallel]
     plan.fast = bool(plan.parallel) and all(serial_is_cheap(op, plan.parallel, module) for op in serial)
@@ -367,3 +374,30 @@ def last_uses(block: Block) -> dict[Op, list[Value]]:
     for value, op in last.items():
         out.setdefault(op, []).append(value)
     return out
+
+
+def speculative(op: Op, depth: int = 0) -> bool:
+    """Python may not compute the op: its value only feeds a side of `x if c else y` or the right of
+    `c and x` / `c or x`, which the IR evaluates always."""
+    if not op.results or depth > 64:
+        return False
+    for value in op.results:
+        if not value.uses:
+            return False
+        for user in value.uses:
+            guarded = isinstance(user, SelectOp) and user.operands[0] is not value or \
+                isinstance(user, LogicOp) and user.operands[0] is not value
+            if not guarded and not (isinstance(user, (*PURE, CallOp)) and speculative(user, depth + 1)):
+                return False
+    return True
+
+
+def reports(op: Op, plan: Plan, module: Module) -> bool:
+    """Running the op may report a wrap (or store into an array, which a speculative call must not)."""
+    if isinstance(op, CastOp):
+        return not op.attrs.get("explicit") and op not in plan.silent
+    if isinstance(op, CallOp):
+        if any(isinstance(v.type, ArrayType) for v in op.operands):
+            raise Unsupported("a sub-kernel with array arguments called inside an expression")
+        return any(reports(inner, plan, module) for inner in module.functions[op.callee].walk())
+    return False
