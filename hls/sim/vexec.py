@@ -368,7 +368,8 @@ class Runner:
         if strided is None:
             return from_storage(data[index], op.result.type)
         keys, axes = strided
-        view = np.asarray(data[keys]).transpose(np.argsort(axes)).reshape([n if a in axes else 1 for a, n in enumerate(ctx.shape)])
+        view = np.asarray(data[keys]).transpose(np.argsort(axes))
+        view = view.reshape([n if a in axes else 1 for a, n in enumerate(ctx.shape)])
         return from_storage(view.copy(), op.result.type)  # a copy: a later store must not change what was read
 
     def store(self, ctx: Context, op: StoreOp) -> None:

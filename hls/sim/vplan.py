@@ -395,9 +395,18 @@ def speculative(op: Op, depth: int = 0) -> bool:
 def reports(op: Op, plan: Plan, module: Module) -> bool:
     """Running the op may report a wrap (or store into an array, which a speculative call must not)."""
     if isinstance(op, CastOp):
-        return not op.attrs.get("explicit") and op not in plan.silent
+        return not op.attrs.get("explicit") and op not in plan.silent and can_wrap(op.operands[0].type, op.result.type)
     if isinstance(op, CallOp):
         if any(isinstance(v.type, ArrayType) for v in op.operands):
             raise Unsupported("a sub-kernel with array arguments called inside an expression")
         return any(reports(inner, plan, module) for inner in module.functions[op.callee].walk())
     return False
+
+
+def can_wrap(src: object, t: object) -> bool:
+    """A conversion Python mode may report (runtime.overflowed): a value of `src` that `t` does not hold."""
+    if isinstance(src, (FloatType, BoolType)) or isinstance(t, (FloatType, BoolType)):
+        return False
+    if isinstance(t, IntType):
+        return not (isinstance(src, IntType) and t.contains(src))
+    return not (t.min <= src.min and src.max <= t.max)  # fixed point or an int into fixed point
