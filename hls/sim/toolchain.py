@@ -117,6 +117,33 @@ def compiler_env() -> dict[str, str]:
     return env
 
 
+def absolute_arg(path: Path) -> str:
+    """Paths go to g++ only in absolute form, so none can be read as an option or an @response-file."""
+    text = str(path)
+    if not os.path.isabs(text):
+        raise HLSError(f"internal error: build path {text!r} is not absolute")
+    return text
+
+
+def run_compiler(argv: list[str], cwd: Path) -> tuple[int, str]:
+    """Run one compiler command in `cwd` (its scratch files stay there too); return (exit code, output).
+
+    Raises OSError when the compiler cannot be started at all.
+    """
+    proc = subprocess.run(
+        argv,
+        shell=False,
+        cwd=cwd,
+        env={**compiler_env(), "TMPDIR": str(cwd)},
+        stdin=subprocess.DEVNULL,
+        capture_output=True,
+        text=True,
+        errors="replace",
+        check=False,
+    )
+    return proc.returncode, (proc.stdout or "") + (proc.stderr or "")
+
+
 def toolchain_identity() -> str:
     """SHA-256 naming the compiler, its version, CSIM_CXXFLAGS and every header; part of cache keys."""
     return _identity(tuple(compiler()), str(ap_include_dir()))
