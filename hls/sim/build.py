@@ -23,12 +23,19 @@ import cffi
 from hls.errors import CompileError, HLSError
 from hls.sim.cache import cache_root, exclusive, make_private_dir, sha256_file, write_atomic
 from hls.sim.pch import precompiled_header, wants_pch
-from hls.sim.toolchain import CSIM_CXXFLAGS, absolute_arg, ap_include_dir, compiler, run_compiler, toolchain_identity
+from hls.sim.toolchain import (
+    CSIM_CXXFLAGS,
+    absolute_arg,
+    ap_include_dir,
+    compiler,
+    link_flags,
+    run_compiler,
+    toolchain_identity,
+)
 
 MANIFEST = "manifest.json"
 # Bump when the artefact layout or the argv shape changes, so old entries are never reused.
 _FORMAT = "hls-sim-build/2"
-_LINK_FLAGS = ("-fPIC", "-shared")
 # All .cpp sources are #included into this one file (a name no source can have): one parse of the headers.
 UNITY = "hls-unity.cpp"
 
@@ -81,7 +88,7 @@ def cache_key(sources: Mapping[str, str], extra_flags: Sequence[str] = (), tag: 
     doc = {
         "format": _FORMAT,
         "toolchain": toolchain_identity(),
-        "flags": [*CSIM_CXXFLAGS, *_LINK_FLAGS, *extra_flags],
+        "flags": [*CSIM_CXXFLAGS, "-fPIC", *link_flags(), *extra_flags],
         "tag": tag,
         "sources": sorted(sources.items()),
     }
@@ -132,7 +139,7 @@ def _compile(art: Path, lib: Path, sources: Mapping[str, str], flags: tuple[str,
     write_atomic(art / UNITY, "".join(f'#include "{name}"\n' for name in cpps))
     # Errors point the user at the kernel: "kernel.cpp" by convention, else the first .cpp given.
     main = art / next((n for n in cpps if n == "kernel.cpp"), cpps[0])
-    compile_flags = [*CSIM_CXXFLAGS, "-fPIC", *flags]
+    compile_flags = [*CSIM_CXXFLAGS, "-fPIC", *flags]  # the PCH's flags: -shared and the linker do not matter
     pch = precompiled_header(compile_flags) if wants_pch(sources) else None
     fd, tmp_name = tempfile.mkstemp(dir=art, prefix=f".{lib.name}.", suffix=".tmp")
     os.close(fd)
@@ -140,7 +147,7 @@ def _compile(art: Path, lib: Path, sources: Mapping[str, str], flags: tuple[str,
     argv = [
         *compiler(),
         *compile_flags,
-        "-shared",
+        *link_flags(),
         *(["-Winvalid-pch", "-include", absolute_arg(pch)] if pch else []),
         "-I" + absolute_arg(ap_include_dir()),
         "-I" + absolute_arg(art),
