@@ -77,10 +77,15 @@ def test_pch_is_built_once_and_used(compiles: Callable[..., int]) -> None:
     assert PARSED in pch_manifest["compiler_output"]
 
 
-def test_plain_sources_get_no_pch(compiles: Callable[..., int]) -> None:
+def test_plain_or_configuring_sources_get_no_pch(compiles: Callable[..., int]) -> None:
     lib = build_shared_library({"kernel.cpp": 'extern "C" int f(int a) { return a; }\n'})
-    assert compiles() == 1 and compiles("c++-header") == 0 and gch_files() == []
-    assert "-include" not in json.loads((lib.parent / MANIFEST).read_text())["argv"]
+    configured = kernel(1)
+    configured["kernel.h"] = "#define AP_INT_MAX_W 2048\n" + configured["kernel.h"]  # must precede ap_int.h
+    other = build_shared_library(configured)
+    assert compiles() == 2 and compiles("c++-header") == 0 and gch_files() == []
+    for path in (lib, other):
+        assert "-include" not in json.loads((path.parent / MANIFEST).read_text())["argv"]
+    assert PARSED in output_of(other)
 
 
 def test_flag_and_header_changes_rebuild_the_pch(compiles: Callable[..., int], stand_in: Path) -> None:

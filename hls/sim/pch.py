@@ -27,8 +27,11 @@ PCH_INCLUDES: tuple[str, ...] = ("<stdint.h>", "<cmath>", "<vector>", '"ap_int.h
 PCH_NAME = "hls_pch.h"
 _FORMAT = "hls-sim-pch/1"
 _MANIFEST = "manifest.json"
-# Sources that include one of these get the PCH; others (small hand-written C++) compile without it.
+# Sources that include one of these get the PCH; others (small hand-written C++) compile without it,
+# and so do sources that configure the headers with an AP_* macro (e.g. AP_INT_MAX_W): the PCH,
+# force-included first, would come before their #define.
 _WANTS_PCH = re.compile(r'^\s*#\s*include\s*[<"](?:ap_int|ap_fixed)\.h[">]', re.MULTILINE)
+_CONFIGURES_AP = re.compile(r"^\s*#\s*define\s+AP_", re.MULTILINE)
 
 # (gch path, inode, size, mtime_ns) already hashed and matched in this process.
 _CHECKED: set[tuple[str, int, int, int]] = set()
@@ -42,7 +45,8 @@ def pch_text() -> str:
 
 
 def wants_pch(sources: Mapping[str, str]) -> bool:
-    return any(_WANTS_PCH.search(text) for text in sources.values())
+    texts = sources.values()
+    return any(_WANTS_PCH.search(t) for t in texts) and not any(_CONFIGURES_AP.search(t) for t in texts)
 
 
 def pch_key(flags: Sequence[str]) -> str:
