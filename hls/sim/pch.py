@@ -19,10 +19,10 @@ from collections.abc import Mapping, Sequence
 from pathlib import Path
 
 from hls.sim.cache import cache_root, exclusive, make_private_dir, sha256_file, write_atomic
-from hls.sim.toolchain import absolute_arg, ap_include_dir, compiler, run_compiler, toolchain_identity
+from hls.sim.toolchain import absolute_arg, compiler, include_flags, run_compiler, toolchain_identity
 
 # Every header the PCH holds, in order: what generated kernels and bridges include.
-# The hls::stream header belongs here too once it exists (with its -I dir added in `pch_flags`).
+# The hls::stream header belongs here too once it exists (its -I dir goes in toolchain.include_flags).
 PCH_INCLUDES: tuple[str, ...] = ("<stdint.h>", "<cmath>", "<vector>", '"ap_int.h"', '"ap_fixed.h"')
 PCH_NAME = "hls_pch.h"
 _FORMAT = "hls-sim-pch/1"
@@ -100,7 +100,7 @@ def _build(home: Path, flags: Sequence[str], key: str) -> bool:
     os.close(fd)
     tmp = Path(tmp_name)
     gch = home / (PCH_NAME + ".gch")
-    argv = [*compiler(), *flags, "-I" + absolute_arg(ap_include_dir()), "-x", "c++-header",
+    argv = [*compiler(), *flags, *include_flags(), "-x", "c++-header",
             absolute_arg(home / PCH_NAME), "-o", absolute_arg(tmp)]
     try:
         try:

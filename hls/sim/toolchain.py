@@ -156,6 +156,15 @@ def run_compiler(argv: list[str], cwd: Path) -> tuple[int, str]:
     return proc.returncode, (proc.stdout or "") + (proc.stderr or "")
 
 
+def include_flags() -> list[str]:
+    """The -I options of every csim compile and of the PCH (one list, so both always agree).
+
+    The hls::stream header of this package, once it exists, gets its directory added here (and to
+    the identity below, so a change of it re-keys the cache).
+    """
+    return ["-I" + absolute_arg(ap_include_dir())]
+
+
 def toolchain_identity() -> str:
     """SHA-256 naming the compiler, its version, CSIM_CXXFLAGS and every header; part of cache keys."""
     return _identity(tuple(compiler()), str(ap_include_dir()))
