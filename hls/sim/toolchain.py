@@ -19,9 +19,9 @@ from hls.errors import HLSError
 
 # Flags the kernel is compiled with for csim; exported projects reuse them (minus -fPIC/-shared).
 #  -std=c++14            the dialect Vitis HLS csim defaults to; the generated C++ targets it.
-#  -O1                   chosen by bench/csim_opt_levels.py: on the examples it runs as fast as -O2 and
-#                        compiles up to 15 % quicker (ap_fixed-heavy kernels); -O0 runs 3-6x slower and
-#                        builds no faster. Generated code is UB-free, so the level cannot change results.
+#  -O1                   chosen by bench/csim_opt_levels.py (all examples, compiler CPU time, on the PCH):
+#                        builds 4 % quicker than -O2 and runs as fast; -O0 builds 2 % quicker than -O1 but
+#                        runs 3-6x slower. Generated code is UB-free, so the level cannot change results.
 #  -ffp-contract=off     no a*b+c -> fma fusion: numpy rounds each op, so must we (PITFALLS row 18).
 #  -fno-fast-math        explicit IEEE semantics even if someone's specs/defaults say otherwise.
 #  -Wno-unknown-pragmas  `#pragma HLS ...` lines are for Vitis; g++ should not warn about them.
