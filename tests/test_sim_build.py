@@ -260,7 +260,9 @@ def test_nothing_written_outside_cache_dir(tmp_path: Path, monkeypatch: pytest.M
     monkeypatch.setenv("HOME", str(home))
     monkeypatch.setenv("TMPDIR", str(scratch))
     monkeypatch.delenv("XDG_CACHE_HOME", raising=False)
-    path = build_shared_library({**SOURCES, "kernel.cpp": KERNEL + "// isolated\n"})
+    # AP_SOURCES: the precompiled header's build must keep its scratch files in the cache too.
+    path = build_shared_library({**AP_SOURCES, "kernel.cpp": AP_SOURCES["kernel.cpp"] + "// isolated\n"})
+    assert list((tmp_path / "cache" / "pch").glob("*/*/hls_pch.h.gch"))
     load_library(path, CDEF)
     assert os.listdir(home) == [] and os.listdir(scratch) == []
     assert path.is_relative_to(tmp_path / "cache")
