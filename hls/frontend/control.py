@@ -136,13 +136,15 @@ def lower_return(b: FunctionBuilder, value: Value | None) -> None:
 
 
 def start_iteration(b: FunctionBuilder, body: list[ast.stmt]) -> None:
-    """A loop's own break/continue flags start false in every iteration (a set flag ends it)."""
+    """A loop's own break/continue flags start false in every iteration, as does the return flag."""
     own = control_assigned(body)
     for name in (BREAK, CONTINUE):
         if name in own:
             set_flag(b, name, False)
         else:
             b.env.pop(name, None)  # an enclosing loop's flag: not this loop's to read
+    if RETURNED in own:
+        set_flag(b, RETURNED, False)  # an iteration that starts has seen no return (it would have exited)
 
 
 def end_iteration(b: FunctionBuilder, loop: Op, carried: list[str], body: list[ast.stmt]) -> None:

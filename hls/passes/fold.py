@@ -1,6 +1,7 @@
 """Constant folding, so unrolled and specialised code shrinks: ops on constants become constants
 (computed by hls.passes.evaluate, the golden model's semantics); a constant condition picks the branch
-of a select or an `if`; integer x+0, x*1 become x (widened by a cast if narrower than the exact result
+of a select or an `if`; an `if` result yielding one value, or true and false, becomes that value or the
+condition; integer x+0, x*1 become x (widened by a cast if narrower than the exact result
 type) and x*0, x&0 become 0; casts to a value's own type or of a merely widened integer collapse.
 """
 
@@ -9,11 +10,11 @@ from __future__ import annotations
 from collections import deque
 from dataclasses import dataclass
 
-from hls.ir import BinaryOp, CastOp, ConstantOp, IfOp, Module, SelectOp, Value
+from hls.ir import BinaryOp, CastOp, ConstantOp, IfOp, Module, SelectOp, UnaryOp, Value
 from hls.ir.core import Block, Op
 from hls.passes.clone import set_ops
 from hls.passes.evaluate import FOLDABLE, NotFoldable, fold, operand_value
-from hls.types import IntType
+from hls.types import BoolType, IntType
 
 Rewrite = tuple[list[Op], list[Value]]  # ops to insert before the old op, values replacing its results
 IDENTITY_RHS = {"add": 0, "sub": 0, "or": 0, "xor": 0, "shl": 0, "shr": 0, "mul": 1}
@@ -106,6 +107,33 @@ def _rewrite(op: Op) -> Rewrite | None:
     return _fold(op) or (simplify(op) if simplify is not None else None)
 
 
+def _if_results(op: IfOp, kept: list[Op]) -> bool:
+    """A result both branches yield alike is that value; a bool result yielding true and false (a flag
+    set in one branch) is the condition or its negation."""
+    changed = False
+    cond = op.operands[0]
+    for result, a, b in zip(op.results, op.then_block.terminator.operands, op.else_block.terminator.operands,
+                            strict=True):
+        if not result.uses:
+            continue
+        ta, tb = const_op(a), const_op(b)
+        flag = isinstance(result.type, BoolType) and ta is not None and tb is not None
+        if a is b:  # visible in both branches, so defined before the `if`
+            result.replace_all_uses_with(a)
+        elif flag and ta.value is True and tb.value is False:
+            cond.name = cond.name or result.name  # `bool break_flag = a[i] == key;`
+            result.replace_all_uses_with(cond)
+        elif flag and ta.value is False and tb.value is True:
+            negated = UnaryOp("not", cond, BoolType(), op.loc)
+            negated.result.name = result.name
+            kept.append(negated)
+            result.replace_all_uses_with(negated.result)
+        else:
+            continue
+        changed = True
+    return changed
+
+
 def _inline_branch(op: IfOp, pending: deque[Op]) -> None:
     """Queue the taken branch's ops where the `if` was; its yielded values stand for the results."""
     test = const_op(op.operands[0])
@@ -129,6 +157,8 @@ def _fold_block(block: Block) -> bool:
             continue
         for region in op.regions:
             changed |= _fold_block(region.block)
+        if isinstance(op, IfOp):
+            changed |= _if_results(op, kept)
         rewrite = _rewrite(op)
         if rewrite is None:
             kept.append(op)
