@@ -149,7 +149,7 @@ def store_after_break(a: hls.int16[8], b: hls.int16[8]):
 
 
 @hls.kernel
-def counted_while(a: hls.int32[8]) -> hls.int32:
+def counted_while(a: hls.int16[8]) -> hls.int32:
     i = hls.int32(1)
     s = hls.int32(0)
     while i <= 7:
@@ -159,8 +159,8 @@ def counted_while(a: hls.int32[8]) -> hls.int32:
 
 
 @hls.kernel
-def never_entered(a: hls.int32[8], n: hls.int32) -> hls.int32:
-    s = hls.int32(0)
+def never_entered(a: hls.int16[8], n: hls.int32) -> hls.int32:
+    s = hls.int32(a[0])
     while n > 100000:
         hls.loop_tripcount(min=0, max=4)
         n = n - 1
