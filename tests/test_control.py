@@ -8,7 +8,7 @@ import numpy as np
 import pytest
 
 import hls
-from hls.ir import Block, ConstantOp, ForOp, Function, Module, WhileOp, YieldOp, print_module, verify_module
+from hls.ir import ConstantOp, ForOp, Function, Module, WhileOp, YieldOp, print_module, verify_module
 from hls.ir.core import VerifyError
 from hls.ir.ops import ReturnOp
 from hls.sim.toolchain import ap_include_dir, compiler
@@ -17,6 +17,7 @@ from tests import control_kernels as ck
 
 KERNELS = sorted(n for n in dir(ck) if isinstance(getattr(ck, n), hls.Kernel))
 I32 = IntType(32, True)
+BOOL = BoolType()
 
 
 @pytest.mark.parametrize("name", KERNELS)
@@ -120,7 +121,7 @@ def test_ir_of_a_break_and_a_while_loop():
     assert "%break.flag = hls.cmp" in ir and "hls.yield %found_3, %break.flag" in ir
 
 
-def _while(cond_type=BoolType(), exit_flag: bool = False, yield_flag: bool = False) -> Module:
+def _while(cond_type=BOOL, exit_flag: bool = False, yield_flag: bool = False) -> Module:
     func = Function("k", [I32], ["n"], None)
     n = func.args[0]
     loop = WhileOp([n], ["n"], None)
