@@ -231,3 +231,42 @@ def test_report_while_without_tripcount_says_so():
     assert [(lp.trip_min, lp.trip_max) for lp in report.loops] == [(1, 65535)]
     notes = " ".join(ck.row_lengths.report().notes)
     assert "no known trip count" not in notes
+
+
+ORIGINAL = """import hls
+
+
+@hls.kernel
+def k(a: hls.int32[8]):
+    for i in range(8):
+        a[i] = 0
+        break
+"""
+
+
+def _edited_kernel(tmp_path, edited: str):
+    """A kernel whose file changed after import: Python never compiled the edited text (an import would
+    have stopped at its SyntaxError), but the frontend reads it."""
+    import importlib.util
+
+    path = tmp_path / "edited.py"
+    path.write_text(ORIGINAL)
+    spec = importlib.util.spec_from_file_location("edited_kernel_module", path)
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    path.write_text(edited)
+    return module.k, str(path)
+
+
+def test_break_outside_a_loop_is_an_hls_error(tmp_path):
+    kernel, path = _edited_kernel(tmp_path, ORIGINAL.replace("        break", "    a[0] = 1\n    break"))
+    with pytest.raises(hls.UnsupportedError, match="`break` outside a loop") as info:
+        kernel.compile()
+    assert (info.value.loc.file, info.value.loc.line, info.value.loc.col) == (path, 9, 4)
+
+
+def test_source_that_does_not_parse_is_an_hls_error(tmp_path):
+    kernel, path = _edited_kernel(tmp_path, ORIGINAL.replace("range(8):", "range(8)"))
+    with pytest.raises(hls.HLSError, match="does not parse") as info:
+        kernel.compile()
+    assert str(info.value).startswith(f"{path}:6:")

@@ -158,21 +158,24 @@ def end_iteration(b: FunctionBuilder, loop: Op, carried: list[str], body: list[a
             stop = b.lower.logic("lor", stop, flag, b.loc)
         values.append(stop)
         loop.attrs["exit"] = True
-        check_unroll(b, loop, body)
+    options = loop.attrs.get("unroll")
+    if isinstance(loop, WhileOp) and options and not options.get("off"):
+        raise unroll_error(b, body, "hls.unroll() needs a `for` loop over range(...); a `while` loop has no trip "
+                                    "count to unroll")
+    if flags and options and not options.get("off") and not options.get("factor"):
+        raise unroll_error(b, body, "hls.unroll() cannot fully unroll a loop with `break` or `return` inside: "
+                                    "its trip count depends on the data (use hls.unroll(factor=N), or remove the "
+                                    "early exit)")
     b.emit(YieldOp(values, b.loc))
 
 
-def check_unroll(b: FunctionBuilder, loop: Op, body: list[ast.stmt]) -> None:
-    """Full unrolling needs every iteration to run: refuse it at the directive's line."""
-    options = loop.attrs.get("unroll")
-    if not options or options.get("off") or options.get("factor"):
-        return
+def unroll_error(b: FunctionBuilder, body: list[ast.stmt], message: str) -> HLSTypeError:
+    """The error at the hls.unroll() line of `body`."""
     from hls.directives import unroll
 
     node = next((s for s in body if isinstance(s, ast.Expr) and isinstance(s.value, ast.Call)
                  and call_target(s.value.func, b.src) is unroll), None)
-    raise b.error("hls.unroll() cannot fully unroll a loop with `break` or `return` inside: its trip count "
-                  "depends on the data (use hls.unroll(factor=N), or remove the early exit)", node, HLSTypeError)
+    return b.error(message, node, HLSTypeError)
 
 
 def lower_while(b: FunctionBuilder, node: ast.While) -> None:
@@ -202,9 +205,6 @@ def lower_while(b: FunctionBuilder, node: ast.While) -> None:
     b.visit_body(node.body)
     b.loops.pop()
     end_iteration(b, loop, carried, node.body)
-    if loop.attrs.get("unroll") and not loop.attrs["unroll"].get("off"):
-        raise b.error("hls.unroll() needs a `for` loop over range(...); a `while` loop has no trip count to "
-                      "unroll", node, HLSTypeError)
     b.block, b.env = saved_block, saved_env
     for name, result in zip(carried, loop.results, strict=True):
         b.env[name] = Var(result, result.type)
