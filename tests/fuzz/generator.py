@@ -25,6 +25,8 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import TypeVar
 
+from tests.fuzz import control
+
 T = TypeVar("T")
 
 INT_WIDTHS = (1, 2, 3, 4, 5, 7, 8, 9, 11, 12, 13, 15, 16, 17, 24, 31, 32, 33, 40, 47, 48, 53, 63, 64)
@@ -134,6 +136,8 @@ class Fn:
     max_iters: int = MAX_ITERS
     counters: dict[str, int] = field(default_factory=dict)
     local_arrays: int = 0
+    exits: list[bool] = field(default_factory=list)  # per loop in `loops`: may a break/return end it?
+    ret: Ty | None = None  # the kernel's result type (early returns need it)
 
     def fresh(self, prefix: str) -> str:
         n = self.counters.get(prefix, 0)
@@ -846,7 +850,8 @@ class Generator:
             (4 if can_loop and budget >= 2 else 0, self.stmt_for), (2 if budget >= 2 else 0, self.stmt_if),
             (2 if can_loop and budget >= 3 else 0, self.stmt_reduce),
             (1 if fn.local_arrays < 2 else 0, self.stmt_local_array),
-            (1.5 if not fn.helper and len(self.helpers) < 4 and fn.trip <= 16 else 0, self.stmt_call)]
+            (1.5 if not fn.helper and len(self.helpers) < 4 and fn.trip <= 16 else 0, self.stmt_call),
+            *control.options(self, budget, can_loop)]
         return self.weighted(options)(budget, indent)
 
     def stmt_decl(self, budget: int, indent: int) -> tuple[list[str], int]:
@@ -982,12 +987,15 @@ class Generator:
         fn.iters += fn.trip
         fn.loops.append(iv)
         fn.scopes.append({name: iv})
-        lines += self.loop_directives(trip, variable, pad)
+        directives = self.loop_directives(trip, variable, pad)
+        fn.exits.append(not any(d.strip() == "hls.unroll()" for d in directives))
+        lines += directives
         if first is not None:
             lines += first(indent + 1)
         lines += self.block(budget, indent + 1)
         fn.scopes.pop()
         fn.loops.pop()
+        fn.exits.pop()
         fn.trip = saved_trip
         return lines
 
@@ -1178,6 +1186,7 @@ class Generator:
         for p in params:
             fn.declare(p)
         ret = self.scalar_ty(boundary=True) if self.chance(0.5) else None
+        fn.ret = ret
         lines = []
         if self.chance(0.05):
             lines.append("    hls.pipeline(ii=1)")
