@@ -2,6 +2,8 @@
 
 import hls
 
+LIMIT = 4
+
 
 @hls.kernel
 def find_first(a: hls.int16[32], key: hls.int16) -> hls.int32:
@@ -174,3 +176,22 @@ def uses_sub(a: hls.int16[32], key: hls.int16) -> hls.int32:
     if at < 0:
         return 0
     return at + 1
+
+
+@hls.kernel
+def find_2d(a: hls.int8[4, 4], key: hls.int8) -> hls.int32:
+    for i in range(4):
+        for j in range(4):
+            if a[i, j] == key:
+                return i * 4 + j
+    return -1
+
+
+@hls.kernel
+def exit_folds_away(a: hls.int16[8]) -> hls.int32:
+    s = hls.int32(0)
+    for i in range(8):
+        if LIMIT > 100:  # a module constant: the exit folds away
+            break
+        s += a[i]
+    return s

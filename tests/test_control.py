@@ -46,6 +46,18 @@ def test_search_with_break_finds_the_first_index_or_minus_one():
     assert both(ck.uses_sub, a, 9) == 3 and both(ck.uses_sub, a, 8) == 0
 
 
+def test_return_from_nested_loops():
+    a = np.arange(16, dtype=np.int8).reshape(4, 4)
+    assert both(ck.find_2d, a, 9) == 9 and both(ck.find_2d, a, 20) == -1
+    a[3, 3] = 2
+    assert both(ck.find_2d, a, 2) == 2  # the first match, not the last
+
+
+def test_an_exit_that_can_never_happen_is_folded_away():
+    assert "exit=" not in ck.exit_folds_away.ir and "break" not in ck.exit_folds_away.cpp
+    assert loop_trips(ck.exit_folds_away) == [("loop_i", 8, 8)]
+
+
 def test_while_with_data_dependent_exit():
     assert both(ck.collatz, 27) == 111  # the classic long trajectory
     assert both(ck.collatz, 1) == 0 and both(ck.collatz, 0) == 0

@@ -1,8 +1,9 @@
 """Constant folding, so unrolled and specialised code shrinks: ops on constants become constants
 (computed by hls.passes.evaluate, the golden model's semantics); a constant condition picks the branch
 of a select or an `if`; an `if` result yielding one value, or true and false, becomes that value or the
-condition; integer x+0, x*1 become x (widened by a cast if narrower than the exact result
-type) and x*0, x&0 become 0; casts to a value's own type or of a merely widened integer collapse.
+condition; a loop exit flag that is always false goes; integer x+0, x*1 become x (widened by a cast if
+narrower than the exact result type) and x*0, x&0 become 0; casts to a value's own type or of a merely
+widened integer collapse.
 """
 
 from __future__ import annotations
@@ -10,7 +11,7 @@ from __future__ import annotations
 from collections import deque
 from dataclasses import dataclass
 
-from hls.ir import BinaryOp, CastOp, ConstantOp, IfOp, Module, SelectOp, UnaryOp, Value
+from hls.ir import BinaryOp, CastOp, ConstantOp, IfOp, Module, SelectOp, UnaryOp, Value, has_exit
 from hls.ir.core import Block, Op
 from hls.passes.clone import set_ops
 from hls.passes.evaluate import FOLDABLE, NotFoldable, fold, operand_value
@@ -134,6 +135,18 @@ def _if_results(op: IfOp, kept: list[Op]) -> bool:
     return changed
 
 
+def _never_exits(op: Op) -> bool:
+    """A loop whose exit flag folded to false loses it (no `if (false) break;` in the C++)."""
+    if not has_exit(op):
+        return False
+    flag = const_op(op.regions[-1].block.terminator.operands[-1])
+    if flag is None or flag.value:
+        return False
+    op.regions[-1].block.terminator.erase_operand(len(op.results))
+    op.attrs["exit"] = None
+    return True
+
+
 def _inline_branch(op: IfOp, pending: deque[Op]) -> None:
     """Queue the taken branch's ops where the `if` was; its yielded values stand for the results."""
     test = const_op(op.operands[0])
@@ -159,6 +172,7 @@ def _fold_block(block: Block) -> bool:
             changed |= _fold_block(region.block)
         if isinstance(op, IfOp):
             changed |= _if_results(op, kept)
+        changed |= _never_exits(op)
         rewrite = _rewrite(op)
         if rewrite is None:
             kept.append(op)
