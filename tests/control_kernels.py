@@ -195,3 +195,22 @@ def exit_folds_away(a: hls.int16[8]) -> hls.int32:
             break
         s += a[i]
     return s
+
+
+@hls.kernel
+def copy_until_large(a: hls.float32[64], b: hls.float32[64]):
+    for i in range(64):
+        hls.pipeline(ii=1)
+        if a[i] * 2.0 > 100.0:
+            break
+        b[i] = a[i]
+
+
+
+@hls.kernel
+def log2_floor(x: hls.uint32) -> hls.int32:
+    n = hls.int32(0)
+    while x > 1:
+        x = x // 2
+        n += 1
+    return n

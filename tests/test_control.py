@@ -238,11 +238,19 @@ def test_report_pipelined_loop_with_break():
     assert loop.latency_min < loop.latency_max
 
 
+def test_report_pipelined_break_keeps_ii_1_with_stores_after_the_exit_decision():
+    (loop,) = ck.copy_until_large.report().loops
+    assert loop.pipelined == "yes" and loop.ii == 1 and (loop.trip_min, loop.trip_max) == (1, 64)
+    assert any("exit decision" in note for note in loop.notes)
+
+
 def test_report_while_without_tripcount_says_so():
-    report = ck.gcd.report()
-    assert [(lp.trip_min, lp.trip_max) for lp in report.loops] == [(1, 65535)]
-    notes = " ".join(ck.row_lengths.report().notes)
-    assert "no known trip count" not in notes
+    report = ck.log2_floor.report()
+    assert [(lp.trip_min, lp.trip_max) for lp in report.loops] == [(None, None)]
+    assert any("loop_while" in note and "no known trip count" in note for note in report.notes)
+    assert report.latency_max is None
+    assert [(lp.trip_min, lp.trip_max) for lp in ck.gcd.report().loops] == [(1, 65535)]
+    assert both(ck.log2_floor, 1 << 20) == 20 and both(ck.log2_floor, 0) == 0
 
 
 ORIGINAL = """import hls

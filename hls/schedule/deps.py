@@ -37,8 +37,9 @@ def add_carried_scalars(graph: Graph, yields: list[tuple]) -> None:
 def add_exit_edges(graph: Graph, exits: list[int]) -> None:
     """A loop that may end after any iteration (while condition, break, return): the next iteration's
     stores and calls wait for this one's decision (distance 1), since they must not happen after the
-    exit. Loads and arithmetic may start early (speculatively), so only side effects are held back,
-    and the II is at least the time from an iteration's start to its exit decision."""
+    exit. Loads and arithmetic may start early (speculatively), so only side effects are held back:
+    the scheduler moves the stores later (a deeper pipeline) or, when a recurrence pins them, raises
+    the II."""
     for node in graph.nodes:
         if node.op is not None and (node.access is not None and node.access.is_store or node.op.name == "hls.call"):
             node.preds.extend((src, 1, DATA) for src in exits)

@@ -81,6 +81,8 @@ def pipelined_loop(design: DesignScheduler, loop: ForOp | WhileOp, scope: Scope,
         return None
     add_carried_scalars(graph, yields)
     add_exit_edges(graph, exits)
+    if exits:
+        report.notes.append("data-dependent exit: the next iteration's stores wait for this one's exit decision")
     bursts = mark_bursts(graph)
     add_memory_edges(graph, True, trip[1])
     result = modulo_schedule(graph, target)
