@@ -1,9 +1,9 @@
 """Constant folding, so unrolled and specialised code shrinks: ops on constants become constants
 (computed by hls.passes.evaluate, the golden model's semantics); a constant condition picks the branch
 of a select or an `if`; an `if` result yielding one value, or true and false, becomes that value or the
-condition; a loop exit flag that is always false goes; integer x+0, x*1 become x (widened by a cast if
-narrower than the exact result type) and x*0, x&0 become 0; casts to a value's own type or of a merely
-widened integer collapse.
+condition; a loop exit flag that is always false goes; `not` of a comparison is the inverse comparison;
+integer x+0, x*1 become x (widened by a cast if narrower than the exact result type) and x*0, x&0
+become 0; casts to a value's own type or of a merely widened integer collapse.
 """
 
 from __future__ import annotations
@@ -11,11 +11,11 @@ from __future__ import annotations
 from collections import deque
 from dataclasses import dataclass
 
-from hls.ir import BinaryOp, CastOp, ConstantOp, IfOp, Module, SelectOp, UnaryOp, Value, has_exit
+from hls.ir import BinaryOp, CastOp, CompareOp, ConstantOp, IfOp, Module, SelectOp, UnaryOp, Value, has_exit
 from hls.ir.core import Block, Op
 from hls.passes.clone import set_ops
 from hls.passes.evaluate import FOLDABLE, NotFoldable, fold, operand_value
-from hls.types import BoolType, IntType
+from hls.types import BoolType, FloatType, IntType
 
 Rewrite = tuple[list[Op], list[Value]]  # ops to insert before the old op, values replacing its results
 IDENTITY_RHS = {"add": 0, "sub": 0, "or": 0, "xor": 0, "shl": 0, "shr": 0, "mul": 1}
@@ -100,7 +100,26 @@ def _cast(op: CastOp) -> Rewrite | None:
     return [new], [new.result]
 
 
-SIMPLIFY = {CastOp: _cast, SelectOp: _select, BinaryOp: _identity}
+INVERSE = {"eq": "ne", "ne": "eq", "lt": "ge", "ge": "lt", "gt": "le", "le": "gt"}
+
+
+def _not(op: UnaryOp) -> Rewrite | None:
+    """not (a < b) -> a >= b (only == and != for floats, where NaN breaks the others); not not x -> x."""
+    inner = getattr(op.operands[0], "op", None)
+    if op.kind != "not":
+        return None
+    if isinstance(inner, UnaryOp) and inner.kind == "not":
+        return [], [inner.operands[0]]
+    if not isinstance(inner, CompareOp):
+        return None
+    if inner.kind not in ("eq", "ne") and any(isinstance(v.type, FloatType) for v in inner.operands):
+        return None
+    new = CompareOp(INVERSE[inner.kind], *inner.operands, op.loc)
+    new.result.name = op.result.name
+    return [new], [new.result]
+
+
+SIMPLIFY = {CastOp: _cast, SelectOp: _select, BinaryOp: _identity, UnaryOp: _not}
 
 
 def _rewrite(op: Op) -> Rewrite | None:
