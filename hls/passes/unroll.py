@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from hls.ir import BinaryOp, CastOp, ConstantOp, ForOp, Module, Value, YieldOp, has_exit
+from hls.ir import LOOPS, BinaryOp, CastOp, ConstantOp, ForOp, Module, Value, YieldOp, has_exit
 from hls.ir.core import Block
 from hls.passes.clone import ValueMap, clone_attrs, clone_block_into, insert_ops
 from hls.passes.evaluate import static_value
@@ -37,7 +37,7 @@ def _copy_body(loop: ForOp, iv: Value, carried: list[Value], dest: Block, labels
     values = clone_block_into(loop.body, dest, mapping)
     for op in dest.ops[start:]:
         for inner in op.walk():
-            if isinstance(inner, ForOp) and inner.attrs.get("label"):
+            if isinstance(inner, LOOPS) and inner.attrs.get("label"):
                 inner.attrs["label"] = _fresh_label(labels, f"{inner.attrs['label']}_u{copy}")
     return values
 
@@ -129,6 +129,6 @@ class UnrollLoopsPass:
 
     def apply(self, module: Module) -> None:
         for func in module.functions.values():
-            labels = {op.attrs["label"] for op in func.walk() if isinstance(op, ForOp) and op.attrs.get("label")}
+            labels = {op.attrs["label"] for op in func.walk() if isinstance(op, LOOPS) and op.attrs.get("label")}
             while _sweep(func.body.block, labels):
                 pass
