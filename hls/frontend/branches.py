@@ -7,6 +7,7 @@ from typing import TYPE_CHECKING
 
 from hls.frontend.control import control_assigned, zero_of
 from hls.frontend.scan import assigned_names
+from hls.frontend.source import MISSING
 from hls.ir import Block, ConstantOp, IfOp, Value, YieldOp
 from hls.types import HLSType
 
@@ -15,6 +16,10 @@ if TYPE_CHECKING:
 
 
 def lower_if(b: FunctionBuilder, node: ast.If) -> None:
+    decided = b.compile_time(node.test)
+    if decided is not MISSING:  # `if MODE == 1:` on a compile-time constant: only the taken branch is hardware
+        b.visit_body(node.body if decided else node.orelse)
+        return
     build_if(b, b.condition(node.test), node.body, node.orelse)
 
 

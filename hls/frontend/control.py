@@ -210,3 +210,30 @@ def lower_while(b: FunctionBuilder, node: ast.While) -> None:
         b.env[name] = Var(result, result.type)
     b.loop_locals |= {n for n in assigned_names(node.body) if n not in b.env}
 
+
+
+def refuse_exits(b: FunctionBuilder, node: ast.For) -> None:
+    """A loop the frontend unrolls itself (over a tuple of compile-time values) has no hardware loop
+    for a `break` or `continue` to leave, nor a place to stop the copies after a `return`."""
+    for stmt in node.body:
+        for inner in ast.walk(stmt):
+            if isinstance(inner, (ast.Break, ast.Continue, ast.Return)) and control_assigned([inner]) and \
+                    _directly_in(node, inner):
+                word = type(inner).__name__.lower()
+                raise b.error(f"`{word}` inside a loop over a tuple of compile-time values is not supported: "
+                              "that loop is unrolled by the compiler; loop over range(len(...)) instead",
+                              inner, UnsupportedError)
+
+
+def _directly_in(loop: ast.For, target: ast.AST) -> bool:
+    """`target` is not inside a loop nested in `loop` (a `return` counts anywhere)."""
+    if isinstance(target, ast.Return):
+        return True
+    work: list[ast.AST] = list(loop.body)
+    while work:
+        node = work.pop()
+        if node is target:
+            return True
+        if not isinstance(node, LOOP_NODES):
+            work.extend(ast.iter_child_nodes(node))
+    return False

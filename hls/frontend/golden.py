@@ -54,12 +54,26 @@ class GoldenRewriter(ast.NodeTransformer):
         self.generic_visit(node)
         return node
 
-    def visit_Assign(self, node: ast.Assign) -> ast.AST:
+    def visit_Assign(self, node: ast.Assign) -> ast.AST | list[ast.stmt]:
         self.generic_visit(node)
-        t = self.info.assign_types.get(id(node))
-        if t is not None:
-            node.value = self.cast(node.value, t, node)
+        target = node.targets[0]
+        if len(node.targets) > 1:  # `a = b = x`: x once, each target converted to its own type
+            temp = ast.copy_location(ast.Name(id="__hls_chain", ctx=ast.Store()), node)
+            statements: list[ast.stmt] = [ast.copy_location(ast.Assign(targets=[temp], value=node.value), node)]
+            for each in node.targets:
+                value = self.assigned(ast.copy_location(ast.Name(id="__hls_chain", ctx=ast.Load()), node), each)
+                statements.append(ast.copy_location(ast.Assign(targets=[each], value=value), node))
+            return statements
+        if isinstance(target, (ast.Tuple, ast.List)) and isinstance(node.value, (ast.Tuple, ast.List)):
+            node.value.elts = [self.assigned(v, t) for v, t in zip(node.value.elts, target.elts, strict=True)]
+            return node
+        node.value = self.assigned(node.value, node)
         return node
+
+    def assigned(self, value: ast.expr, key: ast.AST) -> ast.expr:
+        """`value` converted as the assignment recorded at `key` converts it (or unchanged)."""
+        t = self.info.assign_types.get(id(key))
+        return self.cast(value, t, key) if t is not None else value
 
     def visit_AnnAssign(self, node: ast.AnnAssign) -> ast.AST:
         t = self.info.assign_types.get(id(node))
@@ -69,12 +83,18 @@ class GoldenRewriter(ast.NodeTransformer):
 
     def visit_AugAssign(self, node: ast.AugAssign) -> ast.AST:
         t = self.info.assign_types.get(id(node))
+        shl_type = self.info.var_shl.get(id(node))
         self.generic_visit(node)
-        if t is None or not isinstance(node.target, ast.Name):
+        if (t is None and shl_type is None) or not isinstance(node.target, (ast.Name, ast.Subscript)):
             return node
-        load = ast.copy_location(ast.Name(id=node.target.id, ctx=ast.Load()), node.target)
+        if isinstance(node.target, ast.Subscript) and shl_type is None:
+            return node
+        load = ast.copy_location(type(node.target)(**{**vars(node.target), "ctx": ast.Load()}), node.target)
         combined = ast.copy_location(ast.BinOp(left=load, op=node.op, right=node.value), node)
-        return ast.copy_location(ast.Assign(targets=[node.target], value=self.cast(combined, t, node)), node)
+        if shl_type is not None:  # a variable-count shift wraps to its type, as in `x = x << n`
+            combined = self.helper("shl", [load, node.value, self.const(shl_type, node)], node)
+        value = self.cast(combined, t, node) if t is not None else combined
+        return ast.copy_location(ast.Assign(targets=[node.target], value=value), node)
 
     def visit_Return(self, node: ast.Return) -> ast.AST:
         self.generic_visit(node)
@@ -115,6 +135,14 @@ class GoldenRewriter(ast.NodeTransformer):
     def visit_Call(self, node: ast.Call) -> ast.AST:
         key = id(node)
         self.generic_visit(node)
+        printed = self.info.prints.get(key)
+        if printed is not None:  # formatted exactly as the C++ printf does
+            types, sep, end = printed
+            return self.helper("kernel_print", [self.const(types, node), self.const(sep, node), self.const(end, node),
+                                                *node.args], node)
+        t = self.info.arg_casts.get(key)
+        if t is not None:  # int(x): Python truncates toward zero, as the C++ conversion does
+            return self.helper("convert", [self.const(t, node), node.args[0]], node)
         entry = self.info.math_calls.get(key)
         if entry is not None:
             name, t = entry
@@ -145,5 +173,7 @@ def make_golden(src: KernelSource, info: GoldenInfo) -> Callable[..., Any]:
     namespace["__hls_rt"] = runtime
     code = compile(module, src.file, "exec")
     exec(code, namespace)  # noqa: S102 - the user's own kernel, rewritten
-    return namespace[fdef.name]
+    golden = namespace[fdef.name]
+    runtime.GOLDEN_CODES.add(golden.__code__)
+    return golden
 

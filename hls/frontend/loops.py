@@ -4,20 +4,22 @@ from __future__ import annotations
 
 import ast
 import builtins
+from collections.abc import Callable
 from typing import TYPE_CHECKING
 
 from hls.errors import UnsupportedError
 from hls.frontend.control import carried_names, end_iteration, start_iteration
 from hls.frontend.scan import assigned_names, find_assignment
 from hls.frontend.source import try_static
-from hls.ir import ConstantOp
+from hls.ir import ConstantOp, Value
 from hls.types import BoolType, IntType, as_int, int_union, literal_int_type
 
 if TYPE_CHECKING:
     from hls.frontend.builder import FunctionBuilder
 
 
-def lower_for(b: FunctionBuilder, node: ast.For) -> None:
+def lower_for(b: FunctionBuilder, node: ast.For, prologue: Callable[[Value], None] | None = None) -> None:
+    """`prologue(iv)`, when given, binds names at the top of the body (the element of `for v in a`)."""
     from hls.frontend.builder import Var
 
     if node.orelse:
@@ -44,6 +46,8 @@ def lower_for(b: FunctionBuilder, node: ast.For) -> None:
         b.env[name] = Var(arg, arg.type)
     start_iteration(b, node.body)
     b.loops.append(loop)
+    if prologue is not None:
+        prologue(loop.iv)
     b.visit_body(node.body)
     b.loops.pop()
     end_iteration(b, loop, carried, node.body)

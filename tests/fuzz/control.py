@@ -2,8 +2,9 @@
 `while` loops that always terminate (a counter bounds them: `while w < T and cond:` with `w += 1`
 as the body's first statement, before any `continue` could skip it).
 
-A fully unrolled loop (`hls.unroll()`) must not contain a `break` or a `return` (the frontend
-rejects that by design), so the generator keeps, per enclosing loop, whether an exit is allowed.
+A fully unrolled loop (`hls.unroll()`) must not contain a `break` or a `return`, and a loop over a
+tuple (unrolled by the frontend) none of the three (the frontend rejects those by design), so the
+generator keeps, per enclosing loop, which exits are allowed (Fn.exits).
 """
 
 from __future__ import annotations
@@ -20,11 +21,11 @@ Production = Callable[[int, int], tuple[list[str], int]]
 def options(g: Generator, budget: int, can_loop: bool) -> list[tuple[float, Production]]:
     fn = g.fn
     out: list[tuple[float, Production]] = []
-    if fn.loops and budget >= 2:
+    if fn.exits and fn.exits[-1] != "none" and budget >= 2:
         out.append((1.5, lambda b, i: stmt_exit(g, b, i)))
     if can_loop and budget >= 3:
         out.append((1.5, lambda b, i: stmt_while(g, b, i)))
-    if not fn.helper and all(fn.exits) and budget >= 2:
+    if not fn.helper and all(e == "all" for e in fn.exits) and budget >= 2:
         out.append((0.5, lambda b, i: stmt_return(g, b, i)))
     return out
 
@@ -32,7 +33,7 @@ def options(g: Generator, budget: int, can_loop: bool) -> list[tuple[float, Prod
 def stmt_exit(g: Generator, budget: int, indent: int) -> tuple[list[str], int]:
     """`if cond: [stmt] break|continue` in the innermost loop."""
     pad = "    " * indent
-    word = "break" if g.fn.exits[-1] and g.chance(0.6) else "continue"
+    word = "break" if g.fn.exits[-1] == "all" and g.chance(0.6) else "continue"
     lines = [f"{pad}if {g.condition(g.rng.randint(0, 2)).text}:"]
     if budget >= 3 and g.chance(0.4):
         lines += [line for line in g.block(1, indent + 1) if line.strip() != "pass"]
@@ -76,7 +77,7 @@ def stmt_while(g: Generator, budget: int, indent: int) -> tuple[list[str], int]:
     fn.trip *= trip
     fn.iters += fn.trip
     fn.loops.append(counter)
-    fn.exits.append(True)
+    fn.exits.append("all")
     inner = g.rng.randint(1, min(budget - 2, 4))
     lines += [line for line in g.block(inner, indent + 1) if line.strip() != "pass"]
     fn.exits.pop()
