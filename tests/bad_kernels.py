@@ -365,3 +365,11 @@ def prints_array(a: hls.int32[8]):
 def zip_strict_lengths(a: hls.int32[8], b: hls.int32[6]):
     for x, y in zip(a, b, strict=True):  # E zip_strict_lengths
         a[0] = x + y
+
+
+@hls.kernel
+def break_in_tuple_loop(a: hls.int32[8]):
+    for w in (1, 2, 4):
+        if a[w] == 0:
+            break  # E break_in_tuple_loop
+        a[w] = 1

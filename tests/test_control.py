@@ -290,3 +290,10 @@ def test_source_that_does_not_parse_is_an_hls_error(tmp_path):
     with pytest.raises(hls.HLSError, match="does not parse") as info:
         kernel.compile()
     assert str(info.value).startswith(f"{path}:6:")
+
+
+def test_numpy_golden_model_leaves_early_exits_to_python_mode():
+    """A loop with `break` has no fixed set of iterations to run as whole arrays."""
+    plan = ck.store_after_break.vector_plan
+    assert not plan.supported and "break" in plan.reason
+    assert ck.counted_while.vector_plan.reason == "hls.while is not modelled in numpy"

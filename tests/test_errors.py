@@ -99,6 +99,7 @@ MORE_CASES = [
     ("storage_on_argument", hls.HLSTypeError, "for kernel arguments use hls.interface"),
     ("bad_interface_mode", hls.HLSTypeError, "mode must be one of"),
     ("return_not_on_every_path", hls.HLSTypeError, "does not end with `return`"),
+    ("break_in_tuple_loop", hls.UnsupportedError, "inside a loop over a tuple of compile-time values"),
     ("python_float_annotation", hls.HLSTypeError, "Python `float` has no fixed width"),
     ("tuple_unpack", hls.HLSTypeError, "cannot unpack 3 values into 2 names"),
     ("rebinds_array", hls.UnsupportedError, "is an array; assign its elements"),
