@@ -82,7 +82,9 @@ def test_examples_taking_the_numpy_model(example_kernels):
     element (the model would only add interpretation overhead there)."""
     fast = {n for n, k in example_kernels.items() if k.vector_plan.fast}
     assert fast == {"batchnorm", "conv2d", "gemm", "matvec_fixed", "saxpy", "vadd", "subkernel"}, fast
-    assert all(k.vector_plan.supported for k in example_kernels.values())
+    assert all(k.vector_plan.supported for n, k in example_kernels.items() if n != "search")
+    # a loop with `break` runs a data-dependent number of iterations: Python mode, element by element
+    assert "break" in example_kernels["search"].vector_plan.reason
 
 
 def load_units(tmp_path, seeds):
