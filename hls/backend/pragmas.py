@@ -37,6 +37,9 @@ def loop_pragmas(attrs: dict[str, Any]) -> list[str]:
         if trip.get("avg") is not None:
             text += f" avg={trip['avg']}"
         lines.append(text)
+    flatten = attrs.get("loop_flatten")
+    if flatten is not None:
+        lines.append("#pragma HLS loop_flatten" + (" off" if flatten.get("off") else ""))
     return lines
 
 

@@ -46,6 +46,7 @@ def lower_for(b: FunctionBuilder, node: ast.For, prologue: Callable[[Value], Non
     b.loops.append(loop)
     if prologue is not None:
         prologue(loop.iv)
+    b.label_slot = node.body[0] if node.body else None
     b.visit_body(node.body)
     b.loops.pop()
     values = [b.lower.assign(b.env[n].value, b.env[n].type, b.loc, "loop-carried value") for n in carried]

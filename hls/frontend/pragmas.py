@@ -25,6 +25,9 @@ ARRAY_DIRECTIVES = ("array_partition", "bind_storage", "interface")
 
 def apply_directive(b: FunctionBuilder, name: str, call: ast.Call) -> None:
     options = bind(b, name, call)
+    if name == "label":
+        name_loop(b, call, options["name"])
+        return
     check = CHECKS.get(name)
     if check is not None:
         check(b, options)
@@ -60,6 +63,21 @@ def array_target(b: FunctionBuilder, name: str, node: ast.AST):
     if name == "interface" and not (isinstance(value, BlockArg) and value.block is b.func.body.block):
         raise b.error("hls.interface applies to kernel arguments only", node)
     return value
+
+
+def name_loop(b: FunctionBuilder, call: ast.Call, label: Any) -> None:
+    """hls.label("name"): the loop's C++ label and report row; unique within the function."""
+    if not b.loops or getattr(b.label_slot, "value", None) is not call:
+        raise b.error("hls.label() must be the first statement of the loop body it names")
+    if not (isinstance(label, str) and label.isidentifier() and label.isascii()):
+        raise b.error(f"hls.label needs a C identifier, got {label!r}")
+    loop = b.loops[-1]
+    if label in b.user_labels or (label in b.labels and label != loop.attrs["label"]):
+        raise b.error(f"duplicate loop label {label!r} in {b.src.tree.name}")
+    b.labels.discard(loop.attrs["label"])
+    b.labels.add(label)
+    b.user_labels.add(label)
+    loop.attrs["label"] = label
 
 
 def attach_to_loop(b: FunctionBuilder, name: str, options: dict[str, Any]) -> None:
@@ -153,6 +171,10 @@ def check_interface(b: FunctionBuilder, o: dict[str, Any]) -> None:
         positive(b, f"hls.interface {key}", o[key])
 
 
+def check_flatten(b: FunctionBuilder, o: dict[str, Any]) -> None:
+    flag(b, "hls.loop_flatten off", o["off"])
+
+
 def check_inline(b: FunctionBuilder, o: dict[str, Any]) -> None:
     flag(b, "hls.inline off", o["off"])
     flag(b, "hls.inline recursive", o["recursive"])
@@ -160,5 +182,5 @@ def check_inline(b: FunctionBuilder, o: dict[str, Any]) -> None:
 
 CHECKS = {"pipeline": check_pipeline, "unroll": check_unroll, "loop_tripcount": check_tripcount,
           "array_partition": check_partition, "bind_storage": check_storage, "interface": check_interface,
-          "inline": check_inline}
+          "inline": check_inline, "loop_flatten": check_flatten}
 
