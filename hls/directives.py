@@ -45,8 +45,9 @@ def bind_storage(var: Any, type: str, impl: str | None = None, latency: int | No
 
 def interface(var: Any, mode: str, bundle: str | None = None, offset: str | None = None,
               depth: int | None = None, latency: int | None = None,
-              max_read_burst_length: int | None = None, max_write_burst_length: int | None = None) -> None:
-    """Set the port protocol of a top-level argument."""
+              max_read_burst_length: int | None = None, max_write_burst_length: int | None = None,
+              storage_type: str | None = None) -> None:
+    """Set the port protocol of a top-level argument (storage_type: the RAM an ap_memory port drives)."""
 
 
 def dataflow() -> None:

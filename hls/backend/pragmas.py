@@ -68,7 +68,8 @@ def directive_pragma(kind: str, target: str | None, options: dict[str, Any]) -> 
 
 def interface_pragma(port: str, options: dict[str, Any]) -> str:
     text = f"#pragma HLS interface mode={options['mode']} port={port}"
-    for key in ("bundle", "offset", "depth", "latency", "max_read_burst_length", "max_write_burst_length"):
+    for key in ("bundle", "offset", "depth", "latency", "max_read_burst_length", "max_write_burst_length",
+                "storage_type"):
         if options.get(key) is not None:
             text += f" {key}={options[key]}"
     return text

@@ -4,7 +4,10 @@ from __future__ import annotations
 
 import ast
 import inspect
+import warnings
 from typing import TYPE_CHECKING, Any
+
+import numpy as np
 
 from hls.directives import (
     DIRECTIVES,
@@ -14,6 +17,8 @@ from hls.directives import (
     STORAGE_IMPLS,
     STORAGE_TYPES,
 )
+from hls.errors import DirectiveWarning
+from hls.frontend.source import try_static
 from hls.ir import BlockArg, DirectiveOp
 from hls.types import ArrayType
 
@@ -57,6 +62,9 @@ def bind(b: FunctionBuilder, name: str, call: ast.Call) -> dict[str, Any]:
 
 
 def array_target(b: FunctionBuilder, name: str, node: ast.AST):
+    if name != "interface" and isinstance(node, ast.Name) and node.id not in b.env \
+            and isinstance(try_static(node, b.src), np.ndarray):
+        return b.captured(node)  # a module-level numpy array: the ROM it becomes, named as in Python
     if not isinstance(node, ast.Name) or node.id not in b.env or not b.env[node.id].is_array:
         raise b.error(f"hls.{name} needs an array variable as its first argument", node)
     value = b.env[node.id].value
@@ -147,8 +155,10 @@ def check_partition(b: FunctionBuilder, o: dict[str, Any]) -> None:
         return
     positive(b, "hls.array_partition factor", o["factor"], allow_none=False)
     sizes = t.shape if dim == 0 else (t.shape[dim - 1],)
-    if o["factor"] > min(sizes):
-        raise b.error(f"hls.array_partition factor {o['factor']} exceeds the dimension size {min(sizes)}")
+    if o["factor"] > min(sizes):  # Vitis accepts it and clamps the factor to the dimension (UG1399 array_partition)
+        warnings.warn_explicit(f"{b.loc}: hls.array_partition factor {o['factor']} exceeds the dimension size "
+                               f"{min(sizes)}; Vitis clamps it to {min(sizes)} (one bank per element)",
+                               DirectiveWarning, b.loc.file, b.loc.line)
 
 
 def check_storage(b: FunctionBuilder, o: dict[str, Any]) -> None:
@@ -169,6 +179,9 @@ def check_interface(b: FunctionBuilder, o: dict[str, Any]) -> None:
     one_of(b, "hls.interface offset", o["offset"], ("off", "direct", "slave"), allow_none=True)
     for key in ("depth", "latency", "max_read_burst_length", "max_write_burst_length"):
         positive(b, f"hls.interface {key}", o[key])
+    one_of(b, "hls.interface storage_type", o["storage_type"], STORAGE_TYPES[1:], allow_none=True)
+    if o["storage_type"] is not None and o["mode"] not in ("ap_memory", "bram"):
+        raise b.error(f"hls.interface storage_type applies to ap_memory and bram ports, not {o['mode']}")
 
 
 def check_flatten(b: FunctionBuilder, o: dict[str, Any]) -> None:

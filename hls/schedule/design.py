@@ -20,6 +20,7 @@ from __future__ import annotations
 from dataclasses import dataclass, replace
 
 from hls.errors import HLSError
+from hls.interfaces import check_flow
 from hls.ir import Block, CallOp, DirectiveOp, ForOp, Function, IfOp, Module, Op, ReturnOp, Value, YieldOp
 from hls.ir.ranges import value_range
 from hls.schedule.affine import trip_range
@@ -191,18 +192,17 @@ class DesignScheduler:
 def schedule_module(module: Module, *, clock_ns: float = DEFAULT_CLOCK_NS, part: str = DEFAULT_PART,
                     flow: str = "vitis", pipeline_loops: int = 64) -> Report:
     """Estimate latency, II and resources of `module` (after passes) as Vitis would schedule it."""
-    if flow not in ("vitis", "vivado"):
-        raise HLSError(f"flow must be 'vitis' or 'vivado', got {flow!r}")
+    check_flow(flow)
     if pipeline_loops < 0:
         raise HLSError(f"pipeline_loops must be >= 0, got {pipeline_loops}")
     lib = OpLib(clock_ns, part)
     design = DesignScheduler(module, lib, pipeline_loops)
     func = module.top_function
     # Vivado-flow default m_axi latency is 0 (VITIS_FACTS.md section 2); a read still takes a cycle.
-    storages = function_storages(func, True, maxi_latency=MAXI_LATENCY if flow == "vitis" else 1)
+    storages = function_storages(func, True, maxi_latency=MAXI_LATENCY if flow == "vitis" else 1, flow=flow)
     for storage in storages.values():
         design.tally.add_memory(func.name, storage)
-    design.tally.add_control_adapter()
+    design.tally.add_control_adapter(flow)
     if any(isinstance(op, DirectiveOp) and op.kind == "dataflow" for op in func.walk()):
         design.notes.append("dataflow is not modelled: the estimate runs the tasks one after the other")
     scope = Scope(storages, {}, func.name, func.name, 0)
