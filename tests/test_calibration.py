@@ -20,8 +20,8 @@ pytestmark = pytest.mark.skipif(calibration.calibration_file() is None,
                                 reason="../shared/qor/calibration.py (the real Vitis reports) is not beside the repo")
 
 # what the model must keep reaching on the 26 cases (measured, then tightened as the model improves)
-FLOOR = {"estimated": 1.0, "ii_equal": 0.57, "dsp_equal": 0.30}
-CEILING = {"latency_err_median": 0.40, "latency_err_max": 41.0, "ff_err_median": 0.58, "lut_err_median": 0.31}
+FLOOR = {"estimated": 1.0, "ii_equal": 0.73, "dsp_equal": 0.30}
+CEILING = {"latency_err_median": 0.21, "latency_err_max": 41.0, "ff_err_median": 0.58, "lut_err_median": 0.31}
 
 
 @pytest.fixture(scope="module")
@@ -41,4 +41,4 @@ def test_calibration_aggregate_figures(results):
 def test_calibration_cases_have_named_loops(results):
     """Every loop a report lists is found under the report's label when the case estimates."""
     missing = [(r["name"], lp["label"]) for r in results if not r["failed"] for lp in r["loops"] if not lp["found"]]
-    assert len(missing) <= 5, missing
+    assert not missing, missing

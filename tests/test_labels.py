@@ -76,3 +76,39 @@ def test_duplicate_label_is_an_error_at_its_line():
 def test_misplaced_or_invalid_label(kernel, message):
     with pytest.raises(hls.HLSError, match=message):
         kernel.compile()
+
+
+@hls.kernel
+def nest(a: hls.int32[4, 8]) -> hls.int32:
+    acc = hls.int32(0)
+    for i in range(4):
+        hls.label("ROWS")
+        for j in range(8):
+            hls.label("COLS")
+            hls.pipeline()
+            acc += a[i, j]
+    return acc
+
+
+@hls.kernel
+def imperfect(a: hls.int32[4, 8], out: hls.int32[4]):
+    for i in range(4):
+        hls.label("ROWS")
+        acc = hls.int32(0)
+        for j in range(8):
+            hls.label("COLS")
+            hls.pipeline()
+            acc += a[i, j]
+        out[i] = acc
+
+
+def test_perfect_nest_with_pipelined_inner_loop_is_flattened():
+    loops = nest.report(pipeline_loops=0).loops
+    assert [(lp.label, lp.trip_max, lp.ii) for lp in loops] == [("ROWS_COLS", 32, 1)]
+    # one pipeline over 32 iterations instead of 4 pipelines of 8 (each paying its fill and exit)
+    kept = labelled.report(pipeline_loops=0)
+    assert [lp.label for lp in kept.loops][:2] == ["ROWS", "COLS"]  # loop_flatten(off=True) keeps the nest
+
+
+def test_imperfect_nest_is_not_flattened():
+    assert [lp.label for lp in imperfect.report(pipeline_loops=0).loops] == ["ROWS", "COLS"]

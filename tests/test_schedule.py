@@ -51,11 +51,12 @@ def test_part_families_by_prefix():
         detect_part("ep4ce22f17c6")
 
 
-def test_pipelined_vector_add_latency_is_n_minus_1_plus_depth():
+def test_pipelined_vector_add_latency_is_n_minus_1_plus_depth_minus_1():
+    """Vitis reports (TC - 1) * II + depth - 1 for a pipelined loop (VITIS_FACTS.md section 3)."""
     r = report(sk.vadd)
     loop = only_loop(r)
     assert loop.ii == 1 and loop.target_ii == 1 and loop.ii_met
-    assert loop.latency_min == loop.latency_max == sk.N - 1 + loop.depth
+    assert loop.latency_min == loop.latency_max == sk.N - 1 + loop.depth - 1
     # burst read (1) + fadd + store (1); the m_axi latency is paid once per direction outside the loop
     assert loop.depth == 1 + FADD + 1
     assert r.latency_max == loop.latency_max + 1 + 2 * MAXI_LATENCY + 1
@@ -65,7 +66,7 @@ def test_pipelined_vector_add_latency_is_n_minus_1_plus_depth():
 def test_float_accumulation_ii_is_fadd_latency_and_pragma_stays():
     loop = only_loop(report(sk.facc))
     assert loop.ii == FADD and loop.target_ii == 1 and loop.ii_met is False
-    assert loop.latency_max == (sk.M - 1) * FADD + loop.depth
+    assert loop.latency_max == (sk.M - 1) * FADD + loop.depth - 1
     assert "`acc`" in loop.limiter and f"fadd ({FADD} cycles)" in loop.limiter
     assert "schedule_kernels.py:21" in loop.limiter  # the line of `acc += x[i]`
     assert "#pragma HLS pipeline II=1" in sk.facc.cpp  # Vitis decides; nothing is changed
@@ -107,7 +108,7 @@ def test_nested_loop_latency_composes():
     assert outer.depth == inner.latency_max + 2  # enter and leave the inner loop
     assert outer.latency_max == 8 * outer.depth
     outer, inner = report(sk.nest_pipelined).loops
-    assert inner.ii == 1 and inner.latency_max == sk.M - 1 + inner.depth
+    assert inner.ii == 1 and inner.latency_max == sk.M - 1 + inner.depth - 1
     assert outer.latency_max == 8 * (inner.latency_max + 1)  # the outlined pipeline costs one more
 
 
@@ -115,7 +116,8 @@ def test_variable_trip_count_gives_min_and_max():
     r = report(sk.variable_trip)
     loop = only_loop(r)
     assert (loop.trip_min, loop.trip_max) == (4, sk.M)
-    assert loop.latency_min == 3 * loop.ii + loop.depth and loop.latency_max == (sk.M - 1) * loop.ii + loop.depth
+    assert loop.latency_min == 3 * loop.ii + loop.depth - 1
+    assert loop.latency_max == (sk.M - 1) * loop.ii + loop.depth - 1
     assert r.latency_max - r.latency_min == loop.latency_max - loop.latency_min
 
 

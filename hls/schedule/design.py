@@ -25,6 +25,7 @@ from hls.ir import Block, CallOp, DirectiveOp, ForOp, Function, IfOp, Module, Op
 from hls.ir.ranges import value_range
 from hls.schedule.affine import trip_range
 from hls.schedule.deps import add_memory_edges
+from hls.schedule.flatten import flattenable_nest, joined_label
 from hls.schedule.graph import Graph, GraphBuilder
 from hls.schedule.listsched import list_schedule
 from hls.schedule.loops import pipelined_function, pipelined_loop
@@ -130,6 +131,11 @@ class DesignScheduler:
         return trip_range(lb, ub, step[0])
 
     def loop(self, loop: ForOp, scope: Scope) -> Span:
+        nest = flattenable_nest(loop)
+        if nest is not None:
+            span = self._flattened(nest, scope)
+            if span is not None:
+                return span
         report = self._loop_report(loop, scope)
         trip = self.trip(loop, scope)
         report.trip_min, report.trip_max = trip
@@ -150,6 +156,29 @@ class DesignScheduler:
                 return span
             report.pipelined = "no"
         return self._sequential_loop(loop, scope, report, trip)
+
+    def _flattened(self, nest: list[ForOp], scope: Scope) -> Span | None:
+        """A perfect nest with a pipelined innermost loop as the one loop Vitis makes of it (flatten.py)."""
+        inner = nest[-1]
+        trips = [self.trip(lp, scope) for lp in nest]
+        if trips[0][1] is None or self._pipeline_mode(inner, trips[-1][1]) is None:
+            return None
+        inner_trip = 1
+        for t in trips[1:]:
+            inner_trip *= t[0]
+        trip = (trips[0][0] * inner_trip, trips[0][1] * inner_trip)
+        report = self._loop_report(inner, scope)
+        report.label, report.trip_min, report.trip_max = joined_label(nest), *trip
+        report.pipelined = self._pipeline_mode(inner, trips[-1][1])
+        report.notes.append(f"flattened nest of {len(nest)} loops")
+        module = f"{scope.function}/{report.label}"
+        span = pipelined_loop(self, inner, replace(scope, module=module), report, trip,
+                              (inner.attrs.get("pipeline") or {}).get("ii"))
+        if span is None:
+            self.loops.remove(report)
+            return None
+        self.tally.add_loop_control(module, iv_width(trip[1]))
+        return span
 
     def _loop_report(self, loop: ForOp, scope: Scope) -> LoopReport:
         loc = loop.loc

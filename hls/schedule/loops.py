@@ -69,6 +69,12 @@ def mark_bursts(graph: Graph) -> list[tuple[Storage, bool]]:
     return bursts
 
 
+def pipeline_latency(trip: int, ii: int, depth: int) -> int:
+    """Cycles of a pipelined loop as Vitis reports them: (TC - 1) * II + depth - 1, the last stage
+    overlapping the exit test (VITIS_FACTS.md section 3, fitted on committed 2022.1-2024.2 reports)."""
+    return max(1, (trip - 1) * ii + depth - 1)
+
+
 def pipelined_loop(design: DesignScheduler, loop: ForOp, scope: Scope, report: LoopReport,
                    trip: tuple[int | None, int | None], target: int | None) -> Span | None:
     """Latency of a pipelined loop (None when its inner loops cannot be unrolled: not pipelined)."""
@@ -90,7 +96,8 @@ def pipelined_loop(design: DesignScheduler, loop: ForOp, scope: Scope, report: L
     if site is not None and site.op is not None and site.op.loc is not None:
         report.limiter_file, report.limiter_line = site.op.loc.file, site.op.loc.line
     report.ops, report.ops_total = scheduled_ops(graph, result.times)
-    latency = Span(*(None if t is None else 0 if t == 0 else (t - 1) * result.ii + result.depth for t in trip))
+    latency = Span(*(None if t is None else 0 if t == 0 else pipeline_latency(t, result.ii, result.depth)
+                     for t in trip))
     report.latency_min, report.latency_max = latency.min, latency.max
     design.tally.add_schedule(scope.module, graph, result.times, result.ii, result.depth)
     overhead = 0 if (loop.attrs.get("pipeline") or {}).get("rewind") else 1
