@@ -1,5 +1,7 @@
 """Kernels with known schedules, for test_schedule.py (a file: the frontend reads source with inspect)."""
 
+import numpy as np
+
 import hls
 
 N = 256
@@ -161,3 +163,21 @@ def inner_unrolled(a: hls.int32[M, 4], s: hls.int32[M]):
         for k in range(4):
             total += a[i, k]
         s[i] = total
+
+
+TAPS = np.arange(16, dtype=np.int32)
+
+
+@hls.kernel
+def shift_fir(x: hls.int32) -> hls.int32:
+    regs = hls.zeros((16,), hls.int32)
+    acc = hls.int32(0)
+    for i in range(15, -1, -1):
+        hls.pipeline()
+        if i == 0:
+            acc += x * TAPS[0]
+            regs[0] = x
+        else:
+            regs[i] = regs[i - 1]
+            acc += regs[i] * TAPS[i]
+    return acc

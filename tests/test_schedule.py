@@ -68,7 +68,7 @@ def test_float_accumulation_ii_is_fadd_latency_and_pragma_stays():
     assert loop.ii == FADD and loop.target_ii == 1 and loop.ii_met is False
     assert loop.latency_max == (sk.M - 1) * FADD + loop.depth - 1
     assert "`acc`" in loop.limiter and f"fadd ({FADD} cycles)" in loop.limiter
-    assert "schedule_kernels.py:21" in loop.limiter  # the line of `acc += x[i]`
+    assert "schedule_kernels.py:23" in loop.limiter  # the line of `acc += x[i]`
     assert "#pragma HLS pipeline II=1" in sk.facc.cpp  # Vitis decides; nothing is changed
 
 
@@ -90,7 +90,7 @@ def test_memory_ports_bound_the_ii():
 def test_raw_dependence_limits_ii_by_the_chain_latency():
     loop = only_loop(report(sk.raw_float))
     assert loop.ii == BRAM_READ_LATENCY + FADD + STORE
-    assert "`a`" in loop.limiter and "schedule_kernels.py:67" in loop.limiter
+    assert "`a`" in loop.limiter and "schedule_kernels.py:69" in loop.limiter
     assert only_loop(report(sk.raw_int)).ii == BRAM_READ_LATENCY + 0 + STORE  # the add chains
     assert only_loop(report(sk.raw_far)).ii == 1  # distance 4: ceil(2 / 4)
 
@@ -170,7 +170,7 @@ def test_report_shapes():
     assert set(data["resources"]) >= {"dsp", "bram18k", "ff", "lut"}
     loop = data["loops"][0]
     assert set(loop) >= {"label", "file", "line", "trip", "target_ii", "ii", "depth", "latency", "limiter"}
-    assert loop["line"] == 19 and loop["file"].endswith("schedule_kernels.py")
+    assert loop["line"] == 21 and loop["file"].endswith("schedule_kernels.py")
     assert data["latency_ns"]["max"] == pytest.approx(r.latency_max * 3.33)
     assert any(row["op"] == "fadd" for row in data["resources_breakdown"])
     text = str(r)
@@ -221,3 +221,10 @@ def test_load_report_refuses_entities_and_missing_reports(tmp_path):
         load_report(tmp_path / "proj")
     with pytest.raises(HLSError, match="no <top>_csynth.xml"):
         load_report(tmp_path / "elsewhere")
+
+
+def test_shift_register_in_branches_reaches_ii_1():
+    """The FIR shift register: stores on opposite sides of `if i == 0` share a port, the load after a
+    store to the same element reads the stored value, and the last-iteration store carries nothing."""
+    loop = only_loop(report(sk.shift_fir))
+    assert loop.ii == 1, loop.limiter

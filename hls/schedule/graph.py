@@ -65,6 +65,17 @@ class Access:
     indices: list[Affine | None]
     is_store: bool
     burst: bool = False
+    guard: tuple = ()  # the if-converted branches it sits in: (id of the if, taken side, single iteration)
+
+    def exclusive(self, other: Access) -> bool:
+        """Both can never happen in one iteration: they sit on opposite sides of one if."""
+        sides = {g[0]: g[1] for g in self.guard}
+        return any(g[0] in sides and sides[g[0]] != g[1] for g in other.guard)
+
+    @property
+    def only_at(self) -> int | None:
+        """The one iteration this access happens in (a branch on `iv == constant`), else None."""
+        return next((g[2] for g in self.guard if g[2] is not None), None)
 
 
 @dataclass(slots=True, eq=False)
@@ -98,6 +109,7 @@ class Graph:
         self.nodes: list[Node] = []
         self.accesses: list[int] = []
         self.carried: list[Carried] = []
+        self.trip: int | None = None  # trip count of the pipelined loop (dependence analysis)
 
     def add(self, cost: OpCost, op: Op | None, width: int, preds: list[tuple[int, int, int]],
             access: Access | None = None) -> int:
@@ -126,6 +138,7 @@ class GraphBuilder:
         self.env: dict[Value, Binding] = {}
         self._memory_costs: dict[tuple, OpCost] = {}
         self._loaded: dict[int, dict[tuple, Binding]] = {}  # per storage: index key -> loaded value
+        self.guard: tuple = ()  # the branches being walked (Access.guard)
 
     # ---- bindings ---------------------------------------------------------------------------------
 
@@ -240,7 +253,7 @@ class GraphBuilder:
             self.env[op.result] = loaded[key]
             return
         dynamic = any(b[1] is NOCONST for b in bindings)
-        access = Access(storage, [b[2] for b in bindings], False)
+        access = Access(storage, [b[2] for b in bindings], False, guard=self.guard)
         cost = self._memory_cost(storage, False, dynamic)
         node = self.graph.add(cost, op, bit_width(storage.elem), self._preds(bindings), access)
         self._note_carried(bindings, node)
@@ -248,10 +261,12 @@ class GraphBuilder:
 
     def store(self, op: StoreOp) -> None:
         storage = self.storage(op.memref)
-        self._loaded.pop(id(storage), None)
         bindings = [self.lookup(v) for v in (op.value, *op.indices)]
+        # a later load of the same element reads the stored value (LLVM store-to-load forwarding);
+        # other elements may alias this one, so what was loaded before is forgotten
+        self._loaded[id(storage)] = {tuple(_index_key(b) for b in bindings[1:]): bindings[0]}
         dynamic = any(b[1] is NOCONST for b in bindings[1:])
-        access = Access(storage, [b[2] for b in bindings[1:]], True)
+        access = Access(storage, [b[2] for b in bindings[1:]], True, guard=self.guard)
         node = self.graph.add(self._memory_cost(storage, True, dynamic), op, bit_width(storage.elem),
                               self._preds(bindings), access)
         self._note_carried(bindings, node)
@@ -279,13 +294,29 @@ class GraphBuilder:
             taken = self.walk((op.then_block if cond[1] else op.else_block).ops)
             self.env.update(zip(op.results, taken, strict=True))
             return
+        before, guard = self._loaded, self.guard
+        self._loaded, self.guard = {k: dict(v) for k, v in before.items()}, guard + ((id(op), True, self._single(op)),)
         then_values = self.walk(op.then_block.ops)
+        self._loaded, self.guard = {k: dict(v) for k, v in before.items()}, guard + ((id(op), False, None),)
         else_values = self.walk(op.else_block.ops)
+        self._loaded, self.guard = {}, guard  # after the if: which branch stored is not known here
         for result, a, b in zip(op.results, then_values, else_values, strict=True):
             node = self.graph.add(self.lib.mux(bit_width(result.type)), op, bit_width(result.type),
                                   self._preds([cond, a, b]))
             self._note_carried([cond, a, b], node)
             self.env[result] = (node, NOCONST, None)
+
+    def _single(self, op: IfOp) -> int | None:
+        """The one iteration a branch on `iv == constant` is taken in (None for other conditions)."""
+        cond = getattr(op.operands[0], "op", None)
+        if cond is None or cond.attrs.get("kind") != "eq" or len(cond.operands) != 2:
+            return None
+        a, b = (self.lookup(v)[2] for v in cond.operands)
+        diff = combine("sub", a, b)
+        if diff is None or diff.without(ITER).terms or diff.coeff(ITER) == 0 or diff.const % diff.coeff(ITER):
+            return None
+        n = -diff.const // diff.coeff(ITER)
+        return n if n >= 0 else None
 
     def inline(self, op: CallOp) -> None:
         callee = self.module.functions[op.callee]

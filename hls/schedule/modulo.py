@@ -77,12 +77,26 @@ def _samples(graph: Graph) -> dict[int, int]:
     return count
 
 
+def _shares_port(node: Node, groups: dict[tuple, list[list[Node]]]) -> bool:
+    """Accesses on opposite sides of an if (if-converted) use one port between them: a predicated
+    access joins a group of same-direction accesses to the array it excludes every member of."""
+    access = node.access
+    key = (access.storage.resource, access.is_store)
+    for group in groups[key]:
+        if all(access.exclusive(other.access) for other in group):
+            group.append(node)
+            return True
+    groups[key].append([node])
+    return False
+
+
 def modulo_uses(graph: Graph) -> list[tuple]:
     samples = _samples(graph)
     uses: list[tuple] = []
+    groups: dict[tuple, list[list[Node]]] = defaultdict(list)
     for node in graph.nodes:
         access = node.access
-        if access is None or access.storage.ports is None:
+        if access is None or access.storage.ports is None or (access.guard and _shares_port(node, groups)):
             uses.append(())
             continue
         storage = access.storage
