@@ -87,7 +87,7 @@ def raw_far(a: hls.int32[M], x: hls.int32):
 
 @hls.kernel
 def unroll4(a: hls.int32[M]):
-    hls.interface(a, "ap_memory")
+    hls.interface(a, "ap_memory", storage_type="ram_t2p")
     for i in range(M):
         hls.unroll(factor=4)
         a[i] = i

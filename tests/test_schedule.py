@@ -98,7 +98,7 @@ def test_raw_dependence_limits_ii_by_the_chain_latency():
 def test_unroll_by_4_divides_the_trip_count():
     loop = only_loop(report(sk.unroll4))
     assert loop.trip_max == sk.M // 4 and "unrolled by 4" in loop.notes
-    assert loop.depth == 4 // 2  # four stores on two ports
+    assert loop.depth == 4 // 2  # four stores on two write ports (RAM_T2P)
     assert loop.latency_max == loop.trip_max * loop.depth
 
 

@@ -139,6 +139,8 @@ class GraphBuilder:
         self._memory_costs: dict[tuple, OpCost] = {}
         self._loaded: dict[int, dict[tuple, Binding]] = {}  # per storage: index key -> loaded value
         self.guard: tuple = ()  # the branches being walked (Access.guard)
+        self._computed: dict[tuple, Binding] = {}  # value numbering of pure operators
+        self._dirty: set[int] = set()  # storages stored to (inside the if being walked)
 
     # ---- bindings ---------------------------------------------------------------------------------
 
@@ -218,9 +220,17 @@ class GraphBuilder:
             if value is not NOCONST:  # an unrolled copy's constant index or condition
                 self.env[op.result] = (EXTERNAL, value, Affine(None, int(value)))
                 return
+        key = (op.name, kind, str(op.result.type), *(_index_key(b) for b in bindings))
+        if any(b[0] == EXTERNAL and b[1] is NOCONST and b[2] is None for b in bindings):
+            key = None  # a value this stretch cannot name: no numbering
+        elif key in self._computed:  # the same operator on the same values: LLVM's GVN keeps one
+            self.env[op.result] = self._computed[key]
+            return
         node = self.graph.add(op_cost(op, self.lib), op, bit_width(op.result.type), self._preds(bindings))
         self._note_carried(bindings, node)
         self.env[op.result] = (node, NOCONST, aff)
+        if key is not None:
+            self._computed[key] = self.env[op.result]
 
     # ---- memory -----------------------------------------------------------------------------------
 
@@ -265,6 +275,7 @@ class GraphBuilder:
         # a later load of the same element reads the stored value (LLVM store-to-load forwarding);
         # other elements may alias this one, so what was loaded before is forgotten
         self._loaded[id(storage)] = {tuple(_index_key(b) for b in bindings[1:]): bindings[0]}
+        self._dirty.add(id(storage))
         dynamic = any(b[1] is NOCONST for b in bindings[1:])
         access = Access(storage, [b[2] for b in bindings[1:]], True, guard=self.guard)
         node = self.graph.add(self._memory_cost(storage, True, dynamic), op, bit_width(storage.elem),
@@ -294,12 +305,15 @@ class GraphBuilder:
             taken = self.walk((op.then_block if cond[1] else op.else_block).ops)
             self.env.update(zip(op.results, taken, strict=True))
             return
-        before, guard = self._loaded, self.guard
+        before, guard, dirty = self._loaded, self.guard, self._dirty
+        self._dirty = set()
         self._loaded, self.guard = {k: dict(v) for k, v in before.items()}, guard + ((id(op), True, self._single(op)),)
         then_values = self.walk(op.then_block.ops)
         self._loaded, self.guard = {k: dict(v) for k, v in before.items()}, guard + ((id(op), False, None),)
         else_values = self.walk(op.else_block.ops)
-        self._loaded, self.guard = {}, guard  # after the if: which branch stored is not known here
+        # after the if, what a branch stored is not known here; other arrays keep their loaded values
+        self._loaded = {k: v for k, v in before.items() if k not in self._dirty}
+        self.guard, self._dirty = guard, dirty | self._dirty
         for result, a, b in zip(op.results, then_values, else_values, strict=True):
             node = self.graph.add(self.lib.mux(bit_width(result.type)), op, bit_width(result.type),
                                   self._preds([cond, a, b]))
@@ -348,7 +362,8 @@ def _is_integral(t: Any) -> bool:
 _INT_FOLD = {"add": operator.add, "sub": operator.sub, "mul": operator.mul, "and": operator.and_,
              "or": operator.or_, "xor": operator.xor, "min": min, "max": max, "lt": operator.lt,
              "le": operator.le, "gt": operator.gt, "ge": operator.ge, "eq": operator.eq, "ne": operator.ne,
-             "land": lambda a, b: bool(a and b), "lor": lambda a, b: bool(a or b)}
+             "land": lambda a, b: bool(a and b), "lor": lambda a, b: bool(a or b),
+             "floordiv": lambda a, b: a // b if b else NOCONST, "mod": lambda a, b: a % b if b else NOCONST}
 
 
 def _fold_integral(op: Op, values: list[Any]) -> Any:

@@ -62,6 +62,9 @@ def _binary(op: BinaryOp, lib: OpLib) -> OpCost:
             return chain(lib, "mul", [lib.adder(width, "mul") for _ in range(terms - 1)]) if terms > 1 \
                 else lib.wire("mul")
         return lib.multiplier(wa, wb)
+    if kind in ("div", "floordiv", "mod") and isinstance(getattr(op.rhs, "op", None), ConstantOp) \
+            and isinstance(op.rhs.op.value, int) and op.rhs.op.value > 0:
+        return _by_constant(lib, kind, width, wa, op.rhs.op.value)
     if kind in ("div", "floordiv", "mod"):
         core = lib.divider(max(wa, wb))
         return core if kind == "div" else chain(lib, kind, [core, lib.adder(width)])
@@ -72,6 +75,19 @@ def _binary(op: BinaryOp, lib: OpLib) -> OpCost:
     if kind in ("min", "max"):
         return chain(lib, kind, [lib.comparator(max(wa, wb)), lib.mux(width)])
     return chain(lib, "pow", [lib.multiplier(wa, wa), lib.multiplier(width, wa)])
+
+
+def _by_constant(lib: OpLib, kind: str, width: int, wa: int, divisor: int) -> OpCost:
+    """Integer division by a constant as LLVM lowers it before Vitis binds operators: a power of two is
+    a shift (a mask for mod); another constant a multiply by its reciprocal, a shift and a correction
+    add (Hacker's Delight ch. 10, LLVM TargetLowering::BuildSDIV/BuildUDIV); mod then multiplies back
+    and subtracts."""
+    if divisor & (divisor - 1) == 0:
+        return lib.wire(kind) if kind != "mod" else lib.logic(width, "and")
+    quotient = chain(lib, kind, [lib.multiplier(wa, wa + 1), lib.adder(wa)])
+    if kind != "mod":
+        return quotient
+    return chain(lib, kind, [quotient, lib.multiplier(wa, divisor.bit_length()), lib.adder(width)])
 
 
 def _cast(op: CastOp, lib: OpLib) -> OpCost:
