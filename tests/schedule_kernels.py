@@ -181,3 +181,15 @@ def shift_fir(x: hls.int32) -> hls.int32:
             regs[i] = regs[i - 1]
             acc += regs[i] * TAPS[i]
     return acc
+
+
+@hls.kernel
+def invariant_sum(a: hls.int32[16], out: hls.int32[16]):
+    hls.interface(a, "ap_memory")
+    hls.interface(out, "ap_memory")
+    for i in range(16):
+        hls.pipeline()
+        total = hls.int32(0)
+        for j in range(16):
+            total += a[j]  # the same in every iteration of i: computed once, before the loop
+        out[i] = total + i

@@ -103,7 +103,7 @@ def test_unroll_by_4_divides_the_trip_count():
 
 
 def test_nested_loop_latency_composes():
-    outer, inner = report(sk.nest_sequential).loops
+    outer, inner = report(sk.nest_sequential, pipeline_loops=0).loops
     assert inner.depth == BRAM_READ_LATENCY + STORE and inner.latency_max == 8 * inner.depth
     assert outer.depth == inner.latency_max + 2  # enter and leave the inner loop
     assert outer.latency_max == 8 * outer.depth
@@ -119,6 +119,22 @@ def test_variable_trip_count_gives_min_and_max():
     assert loop.latency_min == 3 * loop.ii + loop.depth - 1
     assert loop.latency_max == (sk.M - 1) * loop.ii + loop.depth - 1
     assert r.latency_max - r.latency_min == loop.latency_max - loop.latency_min
+
+
+def test_auto_pipelining_moves_up_a_small_nest():
+    """pipeline_loops 64: the 8-iteration inner loop is unrolled into its parent, which is pipelined
+    (UG1399 Automatic Loop Pipelining); with threshold 4 the inner loop (8 > 4) is pipelined and the
+    perfect nest flattened."""
+    (outer,) = report(sk.nest_sequential).loops
+    assert outer.pipelined == "auto" and outer.ii is not None
+    assert report(sk.nest_sequential).latency_max < report(sk.nest_sequential, pipeline_loops=0).latency_max
+    flat = report(sk.nest_sequential, pipeline_loops=4).loops
+    assert [(lp.label, lp.pipelined, lp.trip_max) for lp in flat] == [("loop_i_loop_j", "auto", 64)]
+
+
+def test_loop_invariant_work_is_hoisted():
+    (loop,) = report(sk.invariant_sum).loops
+    assert loop.ii == 1 and any("loop-invariant" in note for note in loop.notes)
 
 
 def test_if_region_takes_the_branches_min_and_max():

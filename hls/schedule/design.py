@@ -195,10 +195,18 @@ class DesignScheduler:
         options = loop.attrs.get("pipeline")
         if options is not None:
             return None if options.get("off") else "yes"
-        innermost = not any(isinstance(op, ForOp) for op in loop.body.ops for op in op.walk())
-        if self.pipeline_loops > 0 and innermost and trip_max is not None and trip_max > self.pipeline_loops:
-            return "auto"
-        return None
+        inner = [op for body_op in loop.body.ops for op in body_op.walk() if isinstance(op, ForOp)]
+        if self.pipeline_loops <= 0 or trip_max is None:
+            return None
+        if not inner:
+            return "auto" if trip_max > self.pipeline_loops else None
+        # UG1399 Automatic Loop Pipelining: moving up the nest, Vitis unrolls a pipelined inner loop into
+        # its parent and pipelines the parent; here while the unrolled inner iterations stay within the
+        # threshold (model choice, docs/oplib.md; ELEN226 loop_imperfect: 20 inner iterations, threshold 64)
+        if any(lp.attrs.get("pipeline") is not None or lp.attrs.get("unroll") for lp in inner):
+            return None
+        unrolled = unrolled_iterations(loop)
+        return "auto" if unrolled is not None and unrolled <= self.pipeline_loops else None
 
     def _sequential_loop(self, loop: ForOp, scope: Scope, report: LoopReport, trip: tuple) -> Span:
         ranges = dict(scope.ranges)
@@ -216,6 +224,24 @@ class DesignScheduler:
         report.latency_min, report.latency_max = total.min, total.max
         self.tally.add_loop_control(scope.module, iv_width(trip[1]))
         return total.plus(2)
+
+
+def unrolled_iterations(loop: ForOp) -> int | None:
+    """Copies of inner-loop bodies one iteration of `loop` holds once its inner loops are unrolled
+    (None when a bound is not constant)."""
+    total = 0
+    for op in loop.body.ops:
+        if isinstance(op, ForOp):
+            trip, inner = op.trip_count(), unrolled_iterations(op)
+            if trip is None or inner is None:
+                return None
+            total += trip * max(inner, 1)
+        elif any(isinstance(o, ForOp) for o in op.walk()):
+            nested = [unrolled_iterations(o) for o in op.walk() if isinstance(o, ForOp)]
+            if None in nested:
+                return None
+            total += sum(nested)
+    return total
 
 
 def schedule_module(module: Module, *, clock_ns: float = DEFAULT_CLOCK_NS, part: str = DEFAULT_PART,
