@@ -35,6 +35,7 @@ fuzz: $(STAMP)
 
 bench: $(STAMP)
 	$(PY) bench/schedule_scaling.py
+	$(PY) bench/bench_calibration.py
 
 clean:
 	rm -rf $(VENV) build *.egg-info .pytest_cache
