@@ -226,7 +226,8 @@ class GraphBuilder:
         elif key in self._computed:  # the same operator on the same values: LLVM's GVN keeps one
             self.env[op.result] = self._computed[key]
             return
-        node = self.graph.add(op_cost(op, self.lib), op, bit_width(op.result.type), self._preds(bindings))
+        known = tuple(b[1] for b in bindings if b[1] is not NOCONST)
+        node = self.graph.add(op_cost(op, self.lib, known), op, bit_width(op.result.type), self._preds(bindings))
         self._note_carried(bindings, node)
         self.env[op.result] = (node, NOCONST, aff)
         if key is not None:

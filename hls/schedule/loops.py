@@ -124,7 +124,10 @@ def pipelined_loop(design: DesignScheduler, loop: ForOp, scope: Scope, report: L
         report.notes.append(f"not pipelined: {exc.message}")
         return None
     add_carried_scalars(graph, yields)
-    hoisted = hoist_invariants(graph)
+    # a rewound pipeline restarts at once, with no room for work before it: nothing is hoisted
+    # (ELEN226 loop_perfect solution6, rewind: II 5 over the invariant loads; solution5 without: II 1)
+    rewind = bool((loop.attrs.get("pipeline") or {}).get("rewind"))
+    hoisted = 0 if rewind else hoist_invariants(graph)
     if hoisted:
         report.notes.append(f"{hoisted} cycles of loop-invariant work done once before the loop")
     bursts = mark_bursts(graph)
@@ -140,7 +143,7 @@ def pipelined_loop(design: DesignScheduler, loop: ForOp, scope: Scope, report: L
                      for t in trip))
     report.latency_min, report.latency_max = latency.min, latency.max
     design.tally.add_schedule(scope.module, graph, result.times, result.ii, result.depth)
-    overhead = (0 if (loop.attrs.get("pipeline") or {}).get("rewind") else 1) + hoisted
+    overhead = (0 if rewind else 1) + hoisted
     for is_store in (False, True):
         waits = [s.write_latency if is_store else s.read_latency for s, d in bursts if d == is_store]
         if waits:
