@@ -193,3 +193,17 @@ def invariant_sum(a: hls.int32[16], out: hls.int32[16]):
         for j in range(16):
             total += a[j]  # the same in every iteration of i: computed once, before the loop
         out[i] = total + i
+
+
+@hls.kernel
+def unrolled_mac(a: hls.int16[8], b: hls.int16[8]) -> hls.int16:
+    hls.interface(a, "ap_memory")
+    hls.interface(b, "ap_memory")
+    hls.array_partition(a, "block", factor=4)
+    hls.array_partition(b, "block", factor=4)
+    acc = hls.int16(0)
+    for i in range(8):
+        hls.pipeline(ii=1)
+        hls.unroll(factor=4)
+        acc += a[i] * b[i]
+    return acc

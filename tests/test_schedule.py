@@ -132,6 +132,14 @@ def test_auto_pipelining_moves_up_a_small_nest():
     assert [(lp.label, lp.pipelined, lp.trip_max) for lp in flat] == [("loop_i_loop_j", "auto", 64)]
 
 
+def test_unrolled_accumulation_is_balanced_and_banks_counted_within_the_trip():
+    """Four accumulated products per iteration: the adds are rebalanced so the carried path holds one
+    adder, and block banks are checked only at iterations that exist (trip 2): II 1, four multipliers."""
+    r = report(sk.unrolled_mac)
+    assert only_loop(r).ii == 1, only_loop(r).limiter
+    assert r.resources.dsp == 4
+
+
 def test_loop_invariant_work_is_hoisted():
     (loop,) = report(sk.invariant_sum).loops
     assert loop.ii == 1 and any("loop-invariant" in note for note in loop.notes)

@@ -73,7 +73,8 @@ def _samples(graph: Graph) -> dict[int, int]:
         rotates = any(split.banks > 1 and (aff is None or aff.coeff(ITER) != 0)
                       for split, aff in zip(storage.splits, access.indices, strict=False))
         if storage.ports is not None and storage.banks > 1 and rotates:
-            count[id(storage)] = min(MAX_SAMPLES, storage.banks)
+            # iterations past the trip count would index beyond the array (clamped into the last bank)
+            count[id(storage)] = min(MAX_SAMPLES, storage.banks, graph.trip or MAX_SAMPLES)
     return count
 
 
