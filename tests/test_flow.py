@@ -1,5 +1,6 @@
 """The flow is a property of the compiled design: C++, estimate and export describe the same interfaces."""
 
+import json
 import warnings
 
 import numpy as np
@@ -89,9 +90,12 @@ def test_export_and_cli_take_the_kernels_flow(tmp_path):
     assert "mode=ap_none port=n" in (project / "src" / "plain.cpp").read_text()
 
 
-def test_cli_emit_flow(capsys):
+def test_cli_emit_and_report_flow(capsys):
     assert main(["emit", f"{__file__}:plain", "--flow", "vivado"]) == 0
     assert "mode=ap_ctrl_hs port=return" in capsys.readouterr().out
+    assert main(["report", f"{__file__}:plain", "--flow", "vivado", "--json"]) == 0
+    rows = json.loads(capsys.readouterr().out)["estimate"]["resources_breakdown"]
+    assert rows and not [r for r in rows if "m_axi" in r["op"]]
 
 
 def test_bad_flow():
