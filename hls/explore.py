@@ -219,17 +219,19 @@ class Exploration:
 
     def to_html(self, path: str | os.PathLike[str] | None = None) -> str:
         """A self-contained page (scatter of latency against cost, front highlighted, and the table)."""
-        from hls.explore_page import page
+        from hls.explore_page import sections, title
+        from hls.schedule.html import page
 
-        text = page(self)
+        text = page(title(self), sections(self))
         if path is not None:
             Path(path).write_text(text, encoding="utf-8")
         return text
 
     def _repr_html_(self) -> str:
-        from hls.explore_page import fragment
+        from hls.explore_page import sections, title
+        from hls.schedule.html import fragment
 
-        return fragment(self)
+        return fragment(title(self), sections(self), "explore-")
 
 
 def _vitis_cells(row: Row) -> list[Any]:

@@ -17,19 +17,6 @@ if TYPE_CHECKING:
 WIDTH, HEIGHT = 640, 400
 LEFT, RIGHT, TOP, BOTTOM = 80, 20, 20, 50
 
-STYLE = """
-body { font-family: system-ui, sans-serif; margin: 1.5em; color: #222; }
-table { border-collapse: collapse; font-size: 13px; }
-th, td { border: 1px solid #ccc; padding: 2px 6px; text-align: right; }
-th { background: #f0f0f0; }
-td.msg { text-align: left; }
-tr.front td { background: #fff2cc; }
-svg .point { fill: #8aa4c8; stroke: #34527a; }
-svg .point.front { fill: #e4572e; stroke: #7a1f0a; }
-svg .front-line { fill: none; stroke: #e4572e; stroke-width: 1.5; stroke-dasharray: 4 3; }
-svg .axis { stroke: #444; }
-svg text { font-size: 12px; fill: #333; }
-"""
 
 
 def nice_ticks(lo: float, hi: float, count: int = 5) -> list[float]:
@@ -107,14 +94,14 @@ def html_table(result: Exploration) -> str:
     return f'<table class="exploration"><thead><tr>{head}</tr></thead><tbody>{"".join(body)}</tbody></table>'
 
 
-def fragment(result: Exploration) -> str:
+def sections(result: Exploration) -> list[tuple[str, str]]:
+    """The page's sections, laid out by the report page's own shell (hls.schedule.html)."""
     sampled = f" (sampled from {result.total})" if len(result.rows) < result.total else ""
-    return (f"<h3>Exploration of {html.escape(result.name)}: {len(result.rows)} points{sampled}, "
-            f"{len(result.pareto)} on the Pareto front</h3>\n{scatter(result)}\n{html_table(result)}")
+    summary = (f"<p>{len(result.rows)} points{sampled}, {len(result.pareto)} on the Pareto front of worst-case "
+               "latency against the objective (highlighted, joined by the dashed line).</p>")
+    return [("Pareto front", summary + scatter(result)), ("Points", html_table(result))]
 
 
-def page(result: Exploration) -> str:
-    title = html.escape(f"hls exploration of {result.name}")
-    return (f'<!DOCTYPE html>\n<html lang="en"><head><meta charset="utf-8"><title>{title}</title>'
-            f"<style>{STYLE}</style></head>\n<body>\n{fragment(result)}\n</body></html>\n")
+def title(result: Exploration) -> str:
+    return f"hls exploration of {result.name}"
 

@@ -118,3 +118,24 @@ def test_subkernel_page_in_chromium(browser, examples):
     assert "def relu(" in page.locator(":target").inner_text()
     assert problems == []
     page.close()
+
+
+def test_exploration_page_in_chromium(browser):
+    """The Pareto front of a 16-point matrix-multiply exploration is drawn in the same page shell."""
+    import concurrent.futures
+
+    import hls
+    from tests.explore_kernels import matmul
+
+    space = {"ii": [1, 2], "unroll": [1, 2, 4, 8], "partition": [1, 4]}
+    result = hls.explore(matmul, space, executor=concurrent.futures.ThreadPoolExecutor(2))
+    page, problems = open_report(browser, result, "explore_matmul")
+    points = page.evaluate("[...document.querySelectorAll('svg circle.point')].map(c => {"
+                           " const b = c.getBoundingClientRect();"
+                           " return {front: c.classList.contains('front'), w: b.width}; })")
+    assert len(points) == 16 and all(p["w"] > 0 for p in points)  # every point is drawn, visibly
+    assert sum(p["front"] for p in points) == len(result.pareto) >= 1
+    assert page.evaluate("document.querySelectorAll('tr.front').length") == len(result.pareto)
+    screenshot(page, "explore_matmul")
+    page.close()
+    assert not problems, problems

@@ -68,6 +68,12 @@ CSS = """
 .hls-page svg .edge line { stroke: #57606a; stroke-width: 1.3; }
 .hls-page svg .edge-fifo line { stroke-dasharray: 6 3; }
 .hls-page svg marker path { fill: #57606a; }
+.hls-page table.exploration td { text-align: right; font-variant-numeric: tabular-nums; }
+.hls-page table.exploration td.msg { text-align: left; }
+.hls-page tr.front td { background: #fff2cc; }
+.hls-page svg .point { fill: #8aa4c8; stroke: #34527a; }
+.hls-page svg .point.front { fill: #e4572e; stroke: #7a1f0a; }
+.hls-page svg .front-line { fill: none; stroke: #e4572e; stroke-width: 1.5; stroke-dasharray: 4 3; }
 .hls-page .legend span { display: inline-block; margin-right: 14px; }
 .hls-page .legend i { display: inline-block; width: 12px; height: 10px; margin-right: 4px; border-radius: 2px; }
 """
