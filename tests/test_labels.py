@@ -112,3 +112,21 @@ def test_perfect_nest_with_pipelined_inner_loop_is_flattened():
 
 def test_imperfect_nest_is_not_flattened():
     assert [lp.label for lp in imperfect.report(pipeline_loops=0).loops] == ["ROWS", "COLS"]
+
+
+@hls.kernel
+def semi_perfect(a: hls.int32[16, 8], n: hls.int32) -> hls.int32:
+    acc = hls.int32(0)
+    for i in range(n):  # variable outermost bound: still flattened (UG1399 semi-perfect nest)
+        hls.label("ROWS")
+        hls.loop_tripcount(min=1, max=16)
+        for j in range(8):
+            hls.label("COLS")
+            hls.pipeline()
+            acc += a[i, j]
+    return acc
+
+
+def test_semi_perfect_nest_is_flattened_with_the_trip_range():
+    (loop,) = semi_perfect.report(pipeline_loops=0).loops
+    assert (loop.label, loop.trip_min, loop.trip_max, loop.ii) == ("ROWS_COLS", 8, 128, 1)
