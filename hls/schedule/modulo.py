@@ -197,6 +197,16 @@ def _earliest(node: Node, times: list[int | None], nodes: list[Node], period: in
     return fit(node, start, period)
 
 
+def _asap_cycles(nodes: list[Node], period: int) -> list[int]:
+    """Earliest cycle of each operator from the distance-0 dependences alone."""
+    start = [0] * len(nodes)
+    for node in nodes:
+        for src, distance, lag in node.preds:
+            if distance == 0:
+                start[node.index] = max(start[node.index], required_start(nodes[src], start[src], 0, lag, period, 0))
+    return [t // period for t in start]
+
+
 def _try(graph: Graph, ii: int, uses: list[tuple], succs: list, height: list[int]) -> list[int] | None:
     """One attempt at a given II with Rau's eviction; None when the budget runs out."""
     nodes, period = graph.nodes, graph.period
@@ -204,7 +214,8 @@ def _try(graph: Graph, ii: int, uses: list[tuple], succs: list, height: list[int
     last_cycle: list[int | None] = [None] * len(nodes)
     table = PortTable()
     holders: dict[tuple, list[int]] = defaultdict(list)
-    queue = [(-height[n.index], n.index) for n in nodes]
+    depth = _asap_cycles(nodes, period)  # among equal heights, the later-ready (less free) operator first
+    queue = [(-height[n.index], -depth[n.index], n.index) for n in nodes]
     heapq.heapify(queue)
     budget = 6 * len(nodes) + 16
 
@@ -215,10 +226,10 @@ def _try(graph: Graph, ii: int, uses: list[tuple], succs: list, height: list[int
             table.used[(rid, slot)][store] -= 1
             holders[(rid, slot)].remove(index)
         times[index] = None
-        heapq.heappush(queue, (-height[index], index))
+        heapq.heappush(queue, (-height[index], -depth[index], index))
 
     while queue:
-        _, index = heapq.heappop(queue)
+        _, _, index = heapq.heappop(queue)
         if times[index] is not None:
             continue
         budget -= 1
