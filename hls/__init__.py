@@ -8,12 +8,15 @@ from hls.directives import (
     dataflow,
     inline,
     interface,
+    label,
+    loop_flatten,
     loop_tripcount,
     pipeline,
     unroll,
 )
 from hls.errors import (
     CompileError,
+    DirectiveWarning,
     HLSError,
     HLSTypeError,
     OverflowReport,
@@ -49,11 +52,12 @@ from hls.types import (
 __version__ = "0.1.0"
 
 __all__ = [
-    "CompileError", "Exploration", "HLSError", "HLSTypeError", "Kernel", "OverflowReport", "OverflowWarning",
-    "Report", "SimulationError", "UnsupportedError", "VerificationError", "ap_fixed", "ap_int", "ap_ufixed",
-    "ap_uint", "array_partition", "bind_storage", "bool_", "dataflow", "explore", "float32", "float64", "inline",
-    "int8", "int16", "int32", "int64", "interface", "kernel", "load_report", "loop_tripcount", "pipeline", "stream",
-    "strict_overflow", "uint8", "uint16", "uint32", "uint64", "unroll", "zeros",
+    "CompileError", "DirectiveWarning", "Exploration", "HLSError", "HLSTypeError", "Kernel", "OverflowReport",
+    "OverflowWarning", "Report", "SimulationError", "UnsupportedError", "VerificationError", "ap_fixed", "ap_int",
+    "ap_ufixed", "ap_uint", "array_partition", "bind_storage", "bool_", "dataflow", "explore", "float32", "float64",
+    "inline", "int8", "int16", "int32", "int64", "interface", "kernel", "label", "load_report", "loop_flatten",
+    "loop_tripcount", "pipeline", "stream", "strict_overflow", "uint8", "uint16", "uint32", "uint64", "unroll",
+    "zeros",
 ]
 
 

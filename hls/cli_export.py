@@ -10,7 +10,8 @@ import argparse
 from pathlib import Path
 from typing import Any
 
-from hls.backend.export import DEFAULT_CLOCK_NS, DEFAULT_PART, EXPORT_FORMATS, MANIFEST, export_project
+from hls.backend.export import DEFAULT_CLOCK_NS, DEFAULT_PART, MANIFEST, export_project
+from hls.interfaces import FLOWS
 
 
 def add_export_parser(subparsers: Any) -> argparse.ArgumentParser:
@@ -25,8 +26,7 @@ def add_export_parser(subparsers: Any) -> argparse.ArgumentParser:
     p.add_argument("--part", default=DEFAULT_PART, help=f"FPGA part (default {DEFAULT_PART})")
     p.add_argument("--clock", type=float, default=DEFAULT_CLOCK_NS, metavar="NS",
                    help=f"clock period in ns (default {DEFAULT_CLOCK_NS})")
-    p.add_argument("--flow", choices=sorted(EXPORT_FORMATS), default="vitis",
-                   help="vitis: kernel flow, exports .xo; vivado: IP flow, exports ip_catalog (default vitis)")
+    add_flow_option(p, "vitis: kernel flow, exports .xo; vivado: IP flow, exports ip_catalog")
     p.add_argument("--seed", type=int, default=0, help="seed of the random input vectors (default 0)")
     p.add_argument("--force", action="store_true",
                    help="write into a non-empty DIR, replacing only the files hls writes (others are kept)")
@@ -38,11 +38,15 @@ def cmd_export(args: argparse.Namespace) -> int:
     from hls.cli import load_kernel
 
     kernel = load_kernel(args.target)
-    root = export_project(kernel, args.output, part=args.part, clock_ns=args.clock, flow=args.flow,
+    root = export_project(kernel, args.output, part=args.part, clock_ns=args.clock, flow=args.flow or kernel.flow,
                           seed=args.seed, overwrite=args.force)
     print(f"{kernel.__name__}: Vitis HLS project written to {root}; run `make -C {root} csim` (g++ only) "
           f"or `make -C {root} csynth` (Vitis)")
     return 0
+
+
+def add_flow_option(p: argparse.ArgumentParser, what: str) -> None:
+    p.add_argument("--flow", choices=FLOWS, default=None, help=f"{what} (default: the kernel's flow)")
 
 
 def add_report_parser(subparsers: Any) -> argparse.ArgumentParser:
@@ -55,6 +59,7 @@ def add_report_parser(subparsers: Any) -> argparse.ArgumentParser:
     p.add_argument("target", help="FILE.py:kernel or an exported project directory")
     p.add_argument("--clock", type=float, default=3.33, help="clock period in ns (default 3.33)")
     p.add_argument("--part", default="xcu250-figd2104-2L-e", help="target part")
+    add_flow_option(p, "the design's interfaces: vitis (m_axi/s_axilite) or vivado (ap_memory/ap_none)")
     p.add_argument("--json", action="store_true", help="print Report.to_dict() as JSON")
     p.add_argument("--compare", metavar="DIR", help="a Vitis project (or csynth.xml) to print side by side")
     p.add_argument("--html", metavar="FILE", help="write the report page (one self-contained HTML file) to FILE")
@@ -99,7 +104,7 @@ def run_report(target: Any, args: argparse.Namespace | None = None) -> int:
         estimate = Report.from_dict(stored) if stored else None
         compare_dir = compare_dir or str(target)
     else:
-        estimate = target.report(clock_ns=clock, part=part)
+        estimate = target.report(clock_ns=clock, part=part, flow=getattr(args, "flow", None))
     vitis = None
     if compare_dir is not None:
         try:

@@ -12,7 +12,11 @@ STORAGE_TYPES = ("fifo", "ram_1p", "ram_1wnr", "ram_2p", "ram_s2p", "ram_t2p", "
 STORAGE_IMPLS = ("bram", "bram_ecc", "lutram", "uram", "uram_ecc", "srl", "memory", "auto")
 INTERFACE_MODES = ("ap_none", "ap_vld", "ap_ack", "ap_hs", "ap_ovld", "ap_stable", "ap_memory", "bram",
                    "ap_fifo", "m_axi", "s_axilite", "axis")
-LOOP_DIRECTIVES = ("pipeline", "unroll", "loop_tripcount")
+LOOP_DIRECTIVES = ("pipeline", "unroll", "loop_tripcount", "loop_flatten")
+
+
+def label(name: str) -> None:
+    """Name the enclosing loop (the C++ label, the report row); the first statement of the loop body."""
 
 
 def pipeline(ii: int | None = None, off: bool = False, rewind: bool = False, style: str | None = None) -> None:
@@ -27,6 +31,10 @@ def loop_tripcount(min: int, max: int, avg: int | None = None) -> None:  # noqa:
     """Trip-count bounds for reports when the loop bound is not a constant."""
 
 
+def loop_flatten(off: bool = False) -> None:
+    """Flatten the nest this innermost loop closes (Vitis's default), or prevent it with off=True."""
+
+
 def array_partition(var: Any, type: str = "complete", factor: int | None = None, dim: int = 1) -> None:  # noqa: A002
     """Split an array into banks so more elements are reachable per cycle."""
 
@@ -37,8 +45,9 @@ def bind_storage(var: Any, type: str, impl: str | None = None, latency: int | No
 
 def interface(var: Any, mode: str, bundle: str | None = None, offset: str | None = None,
               depth: int | None = None, latency: int | None = None,
-              max_read_burst_length: int | None = None, max_write_burst_length: int | None = None) -> None:
-    """Set the port protocol of a top-level argument."""
+              max_read_burst_length: int | None = None, max_write_burst_length: int | None = None,
+              storage_type: str | None = None) -> None:
+    """Set the port protocol of a top-level argument (storage_type: the RAM an ap_memory port drives)."""
 
 
 def dataflow() -> None:
@@ -49,5 +58,5 @@ def inline(off: bool = False, recursive: bool = False) -> None:
     """Inline this function into its callers (or never, with off=True)."""
 
 
-DIRECTIVES = {f.__name__: f for f in (pipeline, unroll, loop_tripcount, array_partition, bind_storage,
-                                       interface, dataflow, inline)}
+DIRECTIVES = {f.__name__: f for f in (label, pipeline, unroll, loop_tripcount, loop_flatten, array_partition,
+                                       bind_storage, interface, dataflow, inline)}

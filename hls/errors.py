@@ -88,3 +88,7 @@ class OverflowReport(HLSError):
 
 class OverflowWarning(UserWarning):
     """Python mode wrapped or saturated a declared value (usually a bug; explicit casts are silent)."""
+
+
+class DirectiveWarning(UserWarning):
+    """A directive Vitis accepts but adjusts (a partition factor larger than the dimension is clamped)."""

@@ -7,7 +7,7 @@ import html
 import inspect
 import os
 import warnings
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 import numpy as np
@@ -18,6 +18,7 @@ from hls.errors import HLSError, OverflowReport, OverflowWarning, SimulationErro
 from hls.frontend.build import build_module, names_used, spell_value
 from hls.frontend.golden import make_golden
 from hls.frontend.source import enclosing_names
+from hls.interfaces import check_flow
 from hls.ir import Module, print_module, verify_module
 from hls.passes import run_passes
 from hls.types import ArrayType, HLSType, ScalarType
@@ -32,19 +33,21 @@ class Compiled:
     arg_names: list[str]
     return_type: ScalarType | None
     ir_text: str
+    origin: str = ""
 
 
 class Kernel:
     """A typed Python function that is also a hardware kernel."""
 
-    def __init__(self, func: Any):
+    def __init__(self, func: Any, flow: str = "vitis"):
         if not inspect.isfunction(func):
             raise HLSError(f"@hls.kernel decorates plain functions, got {type(func).__name__}")
+        self.flow = check_flow(flow)  # the interfaces of the C++, the estimate and the export (hls/interfaces.py)
         functools.update_wrapper(self, func)
         self.__hls_kernel__ = func
         self.__hls_enclosing__ = enclosing_names(func)  # read as they are when the decorator runs
         self.__hls_params__: dict[str, Any] = {}  # compile-time parameters set by specialize()
-        self._compiled: Compiled | None = None
+        self._compiled: dict[str, Compiled] = {}  # per flow: the same IR, the flow's interface pragmas
         self._plan: Any = None
         self._csim: dict[tuple[str, ...], Any] = {}
 
@@ -59,7 +62,7 @@ class Kernel:
         unknown = sorted(set(params) - names_used(func))
         if unknown:
             raise HLSError(f"specialize(): {func.__name__} does not use {', '.join(map(repr, unknown))}")
-        copy = Kernel(func)
+        copy = Kernel(func, self.flow)
         copy.__hls_enclosing__ = {**self.__hls_enclosing__, **params}
         copy.__hls_params__ = {**self.__hls_params__, **params}
         suffix = "_".join(part for part in (spell_value(v) for v in params.values()) if part)
@@ -68,18 +71,25 @@ class Kernel:
 
     # ---- compilation ---------------------------------------------------------------------------
 
-    def compile(self) -> Compiled:
-        if self._compiled is None:
+    def compile(self, flow: str | None = None) -> Compiled:
+        """The IR, the C++ for `flow` (default: the kernel's) and the golden model, built once."""
+        flow = self.flow if flow is None else check_flow(flow)
+        if flow not in self._compiled:
+            if self._compiled:
+                other = next(iter(self._compiled.values()))
+                self._compiled[flow] = replace(other, design=emit_module(other.module, other.origin, flow))
+                return self._compiled[flow]
             module, info, src = build_module(self)
             verify_module(module)
             run_passes(module)
             verify_module(module)
             ir_text = print_module(module)
-            design = emit_module(module, origin=f"{os.path.basename(src.file)}:{src.tree.lineno}")
+            origin = f"{os.path.basename(src.file)}:{src.tree.lineno}"
+            design = emit_module(module, origin, flow)
             golden = make_golden(src, info)
-            self._compiled = Compiled(module, design, golden, info.arg_types, info.arg_names, info.return_type,
-                                      ir_text)
-        return self._compiled
+            self._compiled[flow] = Compiled(module, design, golden, info.arg_types, info.arg_names,
+                                            info.return_type, ir_text, origin)
+        return self._compiled[flow]
 
     @property
     def ir(self) -> str:
@@ -155,12 +165,14 @@ class Kernel:
             self._csim[extra_flags] = CompiledKernel(self.compile().design, extra_flags)
         return self._csim[extra_flags]
 
-    def report(self, clock_ns: float = 3.33, part: str = "xcu250-figd2104-2L-e", flow: str = "vitis",
+    def report(self, clock_ns: float = 3.33, part: str = "xcu250-figd2104-2L-e", flow: str | None = None,
                pipeline_loops: int = 64) -> Any:
-        """The schedule estimate (latency, II per loop with its limiter, resources) in milliseconds."""
+        """The schedule estimate (latency, II per loop with its limiter, resources) of the design `flow`
+        (default: the kernel's) compiles to; its C++ is checked first, so both describe one design."""
         from hls.schedule import schedule_module
 
-        return schedule_module(self.compile().module, clock_ns=clock_ns, part=part, flow=flow,
+        flow = self.flow if flow is None else flow
+        return schedule_module(self.compile(flow).module, clock_ns=clock_ns, part=part, flow=flow,
                                pipeline_loops=pipeline_loops)
 
     def _repr_html_(self) -> str:
@@ -173,11 +185,12 @@ class Kernel:
             return f"<pre>{html.escape(str(exc))}</pre>"
 
     def export(self, path: Any, part: str = "xcu250-figd2104-2L-e", clock_ns: float = 3.33, inputs: Any = None,
-               flow: str = "vitis", seed: int = 0, overwrite: bool = False) -> Any:
+               flow: str | None = None, seed: int = 0, overwrite: bool = False) -> Any:
         """Write a Vitis HLS project (sources, testbench with golden data, TCL, cfg, Makefile)."""
         from hls.backend.export import export_project
 
-        return export_project(self, path, part=part, clock_ns=clock_ns, inputs=inputs, flow=flow, seed=seed,
+        return export_project(self, path, part=part, clock_ns=clock_ns, inputs=inputs,
+                              flow=self.flow if flow is None else flow, seed=seed,
                               overwrite=overwrite)
 
     def random_inputs(self, seed: int = 0) -> list[Any]:
@@ -270,6 +283,10 @@ def golden_arg(name: str, t: HLSType, value: Any) -> Any:
     return t.convert(value)
 
 
-def kernel(func: Any) -> Kernel:
-    """Decorator: make a typed Python function an HLS kernel."""
-    return Kernel(func)
+def kernel(func: Any = None, *, flow: str = "vitis") -> Any:
+    """Decorator: make a typed Python function an HLS kernel; `@hls.kernel(flow="vivado")` selects the
+    Vivado IP flow's default interfaces (hls/interfaces.py) for its C++, estimate and export."""
+    if func is None:
+        check_flow(flow)
+        return lambda f: Kernel(f, flow)
+    return Kernel(func, flow)

@@ -72,13 +72,6 @@ def pipeline_ii_zero(a: hls.int32[8]):
 
 
 @hls.kernel
-def partition_factor_too_big(a: hls.int32[8]):
-    buf = hls.zeros((8,), hls.int32)
-    hls.array_partition(buf, "cyclic", factor=16)  # E partition_factor_too_big
-    a[0] = buf[0]
-
-
-@hls.kernel
 def partition_non_array(a: hls.int32[8], n: hls.int32):
     hls.array_partition(n, "complete")  # E partition_non_array
     a[0] = n

@@ -1,5 +1,7 @@
 """Kernels with known schedules, for test_schedule.py (a file: the frontend reads source with inspect)."""
 
+import numpy as np
+
 import hls
 
 N = 256
@@ -85,7 +87,7 @@ def raw_far(a: hls.int32[M], x: hls.int32):
 
 @hls.kernel
 def unroll4(a: hls.int32[M]):
-    hls.interface(a, "ap_memory")
+    hls.interface(a, "ap_memory", storage_type="ram_t2p")
     for i in range(M):
         hls.unroll(factor=4)
         a[i] = i
@@ -106,6 +108,7 @@ def nest_pipelined(a: hls.float32[8, M], s: hls.float32[8]):
     for i in range(8):
         for j in range(M):
             hls.pipeline(ii=1)
+            hls.loop_flatten(off=True)  # kept as a nest: the test is about how latencies compose
             s[i] = a[i, j] * 2.0
 
 
@@ -160,3 +163,47 @@ def inner_unrolled(a: hls.int32[M, 4], s: hls.int32[M]):
         for k in range(4):
             total += a[i, k]
         s[i] = total
+
+
+TAPS = np.arange(16, dtype=np.int32)
+
+
+@hls.kernel
+def shift_fir(x: hls.int32) -> hls.int32:
+    regs = hls.zeros((16,), hls.int32)
+    acc = hls.int32(0)
+    for i in range(15, -1, -1):
+        hls.pipeline()
+        if i == 0:
+            acc += x * TAPS[0]
+            regs[0] = x
+        else:
+            regs[i] = regs[i - 1]
+            acc += regs[i] * TAPS[i]
+    return acc
+
+
+@hls.kernel
+def invariant_sum(a: hls.int32[16], out: hls.int32[16]):
+    hls.interface(a, "ap_memory")
+    hls.interface(out, "ap_memory")
+    for i in range(16):
+        hls.pipeline()
+        total = hls.int32(0)
+        for j in range(16):
+            total += a[j]  # the same in every iteration of i: computed once, before the loop
+        out[i] = total + i
+
+
+@hls.kernel
+def unrolled_mac(a: hls.int16[8], b: hls.int16[8]) -> hls.int16:
+    hls.interface(a, "ap_memory")
+    hls.interface(b, "ap_memory")
+    hls.array_partition(a, "block", factor=4)
+    hls.array_partition(b, "block", factor=4)
+    acc = hls.int16(0)
+    for i in range(8):
+        hls.pipeline(ii=1)
+        hls.unroll(factor=4)
+        acc += a[i] * b[i]
+    return acc

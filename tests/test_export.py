@@ -456,8 +456,8 @@ class WithEstimate:
     def __init__(self, kernel, fail=False):
         self.kernel, self.fail, self.calls = kernel, fail, []
 
-    def compile(self):
-        return self.kernel.compile()
+    def compile(self, flow=None):
+        return self.kernel.compile(flow)
 
     def random_inputs(self, seed):
         return self.kernel.random_inputs(seed)

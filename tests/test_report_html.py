@@ -168,7 +168,7 @@ def test_vitis_report_page():
 
 
 def test_kernel_repr_shows_a_compile_error():
-    from tests.bad_kernels import while_loop
+    from tests.bad_kernels import while_never_exits as while_loop
 
     shown = while_loop._repr_html_()
     assert shown.startswith("<pre>") and "while" in shown and "bad_kernels.py" in shown

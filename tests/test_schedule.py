@@ -51,11 +51,12 @@ def test_part_families_by_prefix():
         detect_part("ep4ce22f17c6")
 
 
-def test_pipelined_vector_add_latency_is_n_minus_1_plus_depth():
+def test_pipelined_vector_add_latency_is_n_minus_1_plus_depth_minus_1():
+    """Vitis reports (TC - 1) * II + depth - 1 for a pipelined loop (VITIS_FACTS.md section 3)."""
     r = report(sk.vadd)
     loop = only_loop(r)
     assert loop.ii == 1 and loop.target_ii == 1 and loop.ii_met
-    assert loop.latency_min == loop.latency_max == sk.N - 1 + loop.depth
+    assert loop.latency_min == loop.latency_max == sk.N - 1 + loop.depth - 1
     # burst read (1) + fadd + store (1); the m_axi latency is paid once per direction outside the loop
     assert loop.depth == 1 + FADD + 1
     assert r.latency_max == loop.latency_max + 1 + 2 * MAXI_LATENCY + 1
@@ -65,9 +66,9 @@ def test_pipelined_vector_add_latency_is_n_minus_1_plus_depth():
 def test_float_accumulation_ii_is_fadd_latency_and_pragma_stays():
     loop = only_loop(report(sk.facc))
     assert loop.ii == FADD and loop.target_ii == 1 and loop.ii_met is False
-    assert loop.latency_max == (sk.M - 1) * FADD + loop.depth
+    assert loop.latency_max == (sk.M - 1) * FADD + loop.depth - 1
     assert "`acc`" in loop.limiter and f"fadd ({FADD} cycles)" in loop.limiter
-    assert "schedule_kernels.py:21" in loop.limiter  # the line of `acc += x[i]`
+    assert "schedule_kernels.py:23" in loop.limiter  # the line of `acc += x[i]`
     assert "#pragma HLS pipeline II=1" in sk.facc.cpp  # Vitis decides; nothing is changed
 
 
@@ -89,7 +90,7 @@ def test_memory_ports_bound_the_ii():
 def test_raw_dependence_limits_ii_by_the_chain_latency():
     loop = only_loop(report(sk.raw_float))
     assert loop.ii == BRAM_READ_LATENCY + FADD + STORE
-    assert "`a`" in loop.limiter and "schedule_kernels.py:67" in loop.limiter
+    assert "`a`" in loop.limiter and "schedule_kernels.py:69" in loop.limiter
     assert only_loop(report(sk.raw_int)).ii == BRAM_READ_LATENCY + 0 + STORE  # the add chains
     assert only_loop(report(sk.raw_far)).ii == 1  # distance 4: ceil(2 / 4)
 
@@ -97,17 +98,17 @@ def test_raw_dependence_limits_ii_by_the_chain_latency():
 def test_unroll_by_4_divides_the_trip_count():
     loop = only_loop(report(sk.unroll4))
     assert loop.trip_max == sk.M // 4 and "unrolled by 4" in loop.notes
-    assert loop.depth == 4 // 2  # four stores on two ports
+    assert loop.depth == 4 // 2  # four stores on two write ports (RAM_T2P)
     assert loop.latency_max == loop.trip_max * loop.depth
 
 
 def test_nested_loop_latency_composes():
-    outer, inner = report(sk.nest_sequential).loops
+    outer, inner = report(sk.nest_sequential, pipeline_loops=0).loops
     assert inner.depth == BRAM_READ_LATENCY + STORE and inner.latency_max == 8 * inner.depth
     assert outer.depth == inner.latency_max + 2  # enter and leave the inner loop
     assert outer.latency_max == 8 * outer.depth
     outer, inner = report(sk.nest_pipelined).loops
-    assert inner.ii == 1 and inner.latency_max == sk.M - 1 + inner.depth
+    assert inner.ii == 1 and inner.latency_max == sk.M - 1 + inner.depth - 1
     assert outer.latency_max == 8 * (inner.latency_max + 1)  # the outlined pipeline costs one more
 
 
@@ -115,8 +116,33 @@ def test_variable_trip_count_gives_min_and_max():
     r = report(sk.variable_trip)
     loop = only_loop(r)
     assert (loop.trip_min, loop.trip_max) == (4, sk.M)
-    assert loop.latency_min == 3 * loop.ii + loop.depth and loop.latency_max == (sk.M - 1) * loop.ii + loop.depth
+    assert loop.latency_min == 3 * loop.ii + loop.depth - 1
+    assert loop.latency_max == (sk.M - 1) * loop.ii + loop.depth - 1
     assert r.latency_max - r.latency_min == loop.latency_max - loop.latency_min
+
+
+def test_auto_pipelining_moves_up_a_small_nest():
+    """pipeline_loops 64: the 8-iteration inner loop is unrolled into its parent, which is pipelined
+    (UG1399 Automatic Loop Pipelining); with threshold 4 the inner loop (8 > 4) is pipelined and the
+    perfect nest flattened."""
+    (outer,) = report(sk.nest_sequential).loops
+    assert outer.pipelined == "auto" and outer.ii is not None
+    assert report(sk.nest_sequential).latency_max < report(sk.nest_sequential, pipeline_loops=0).latency_max
+    flat = report(sk.nest_sequential, pipeline_loops=4).loops
+    assert [(lp.label, lp.pipelined, lp.trip_max) for lp in flat] == [("loop_i_loop_j", "auto", 64)]
+
+
+def test_unrolled_accumulation_is_balanced_and_banks_counted_within_the_trip():
+    """Four accumulated products per iteration: the adds are rebalanced so the carried path holds one
+    adder, and block banks are checked only at iterations that exist (trip 2): II 1, four multipliers."""
+    r = report(sk.unrolled_mac)
+    assert only_loop(r).ii == 1, only_loop(r).limiter
+    assert r.resources.dsp == 4
+
+
+def test_loop_invariant_work_is_hoisted():
+    (loop,) = report(sk.invariant_sum).loops
+    assert loop.ii == 1 and any("loop-invariant" in note for note in loop.notes)
 
 
 def test_if_region_takes_the_branches_min_and_max():
@@ -168,7 +194,7 @@ def test_report_shapes():
     assert set(data["resources"]) >= {"dsp", "bram18k", "ff", "lut"}
     loop = data["loops"][0]
     assert set(loop) >= {"label", "file", "line", "trip", "target_ii", "ii", "depth", "latency", "limiter"}
-    assert loop["line"] == 19 and loop["file"].endswith("schedule_kernels.py")
+    assert loop["line"] == 21 and loop["file"].endswith("schedule_kernels.py")
     assert data["latency_ns"]["max"] == pytest.approx(r.latency_max * 3.33)
     assert any(row["op"] == "fadd" for row in data["resources_breakdown"])
     text = str(r)
@@ -219,3 +245,10 @@ def test_load_report_refuses_entities_and_missing_reports(tmp_path):
         load_report(tmp_path / "proj")
     with pytest.raises(HLSError, match="no <top>_csynth.xml"):
         load_report(tmp_path / "elsewhere")
+
+
+def test_shift_register_in_branches_reaches_ii_1():
+    """The FIR shift register: stores on opposite sides of `if i == 0` share a port, the load after a
+    store to the same element reads the stored value, and the last-iteration store carries nothing."""
+    loop = only_loop(report(sk.shift_fir))
+    assert loop.ii == 1, loop.limiter

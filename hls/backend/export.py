@@ -80,14 +80,14 @@ def export_project(kernel: Any, path: str | os.PathLike[str], *, part: str = DEF
                    atol: float = DEFAULT_ATOL) -> Path:
     """Write the Vitis HLS project of `kernel` into `path` and return the directory.
 
-    `kernel` is duck-typed: `.compile()` (-> Compiled), `.random_inputs(seed)` and calling it runs the
+    `kernel` is duck-typed: `.compile(flow)` (-> Compiled), `.random_inputs(seed)` and calling it runs the
     golden model (array outputs in place, scalar return value returned). `inputs` are the argument
     values (a sequence in argument order or a mapping by name); without them they are drawn from the
     declared types with `seed`, as `verify()` does. Everything is computed before the first file is
     written, so a failure leaves the target untouched.
     """
     settings = check_settings(part, clock_ns, flow, seed, rtol, atol)
-    compiled = kernel.compile()
+    compiled = kernel.compile(settings.flow)
     design = compiled.design
     check_design(design)
     root = Path(path)

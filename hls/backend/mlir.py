@@ -33,7 +33,7 @@ from hls.ir import (
 from hls.ir.core import Block, Op
 from hls.types import ArrayType, BoolType, FixedType, FloatType, as_int
 
-LOOP_DIRECTIVES = ("label", "pipeline", "unroll", "tripcount")
+LOOP_DIRECTIVES = ("label", "pipeline", "unroll", "tripcount", "loop_flatten")
 FUNC_DIRECTIVES = ("pipeline",)  # Function.attrs also holds the Python function itself
 
 

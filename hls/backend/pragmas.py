@@ -37,6 +37,9 @@ def loop_pragmas(attrs: dict[str, Any]) -> list[str]:
         if trip.get("avg") is not None:
             text += f" avg={trip['avg']}"
         lines.append(text)
+    flatten = attrs.get("loop_flatten")
+    if flatten is not None:
+        lines.append("#pragma HLS loop_flatten" + (" off" if flatten.get("off") else ""))
     return lines
 
 
@@ -65,7 +68,8 @@ def directive_pragma(kind: str, target: str | None, options: dict[str, Any]) -> 
 
 def interface_pragma(port: str, options: dict[str, Any]) -> str:
     text = f"#pragma HLS interface mode={options['mode']} port={port}"
-    for key in ("bundle", "offset", "depth", "latency", "max_read_burst_length", "max_write_burst_length"):
+    for key in ("bundle", "offset", "depth", "latency", "max_read_burst_length", "max_write_burst_length",
+                "storage_type"):
         if options.get(key) is not None:
             text += f" {key}={options[key]}"
     return text

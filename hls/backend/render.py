@@ -15,6 +15,7 @@ from hls.backend.expr import CSIM_CHECKED, HELPERS
 from hls.backend.names import Namer
 from hls.backend.pragmas import interface_pragma
 from hls.errors import HLSTypeError
+from hls.interfaces import BLOCK_CONTROL, default_interface
 from hls.ir import DirectiveOp, Module
 from hls.types import ArrayType, BoolType, FixedType, FloatType, IntType
 
@@ -73,13 +74,13 @@ class CppDesign:
         return {f"{self.top}.cpp": self.kernel_cpp, f"{self.top}.h": self.header, "bridge.cpp": self.bridge_cpp}
 
 
-def emit_module(module: Module, origin: str = "") -> CppDesign:
+def emit_module(module: Module, origin: str = "", flow: str = "vitis") -> CppDesign:
     namer = Namer()
     c_names = {name: namer.fresh(name) for name in module.functions}
     top = module.top_function
     emitted: list[EmittedFunction] = []
     for func in module.functions.values():
-        pragmas = top_interface_pragmas(func) if func is top else []
+        pragmas = top_interface_pragmas(func, flow) if func is top else []
         emitted.append(FunctionEmitter(func, c_names, pragmas).emit())
     helpers = set().union(*(e.helpers for e in emitted))
     top_c = c_names[module.top]
@@ -139,8 +140,8 @@ def port_specs(func, emitted: EmittedFunction, errors: list[tuple[str, Any]]) ->
     return ports
 
 
-def top_interface_pragmas(func) -> list[str]:
-    """Vitis-flow defaults (arrays m_axi, scalars and return s_axilite) unless the user chose one."""
+def top_interface_pragmas(func, flow: str = "vitis") -> list[str]:
+    """The flow's default interfaces (hls/interfaces.py) for every argument the user gave none."""
     chosen = {id(op.target) for op in func.walk() if isinstance(op, DirectiveOp) and op.kind == "interface"}
     partitioned = [op for op in func.walk() if isinstance(op, DirectiveOp) and op.kind == "array_partition"]
     pragmas = []
@@ -148,17 +149,16 @@ def top_interface_pragmas(func) -> list[str]:
     for arg in func.args:
         if id(arg) in chosen:
             continue
-        if isinstance(arg.type, ArrayType):
+        is_array = isinstance(arg.type, ArrayType)
+        options = default_interface(flow, is_array, bundle, arg.type.size if is_array else 0)
+        if options["mode"] == "m_axi":
             for op in partitioned:
                 if op.target is arg:
                     raise HLSTypeError(f"array_partition on {arg.name!r}, a kernel argument with the default m_axi "
-                                       "interface: Vitis cannot partition m_axi ports; add "
-                                       f"hls.interface({arg.name}, \"ap_memory\") or copy it to a local array",
-                                       op.loc)
-            options = {"mode": "m_axi", "bundle": f"gmem{bundle}", "offset": "slave", "depth": arg.type.size}
-            pragmas.append(interface_pragma("{" + arg.name + "}", options))
+                                       "interface of the Vitis flow: Vitis cannot partition m_axi ports; add "
+                                       f"hls.interface({arg.name}, \"ap_memory\"), use flow=\"vivado\" or copy it "
+                                       "to a local array", op.loc)
             bundle += 1
-        else:
-            pragmas.append(interface_pragma("{" + arg.name + "}", {"mode": "s_axilite"}))
-    pragmas.append("#pragma HLS interface mode=s_axilite port=return")
+        pragmas.append(interface_pragma("{" + arg.name + "}", options))
+    pragmas.append(f"#pragma HLS interface mode={BLOCK_CONTROL[flow]} port=return")
     return pragmas

@@ -102,6 +102,8 @@ class FunctionBuilder(ast.NodeVisitor):
         self.env: dict[str, Var] = {}
         self.loops: list[ForOp] = []
         self.labels: set[str] = set()
+        self.user_labels: set[str] = set()
+        self.label_slot: ast.stmt | None = None  # the statement where hls.label may name the innermost loop
         self.loop_locals: set[str] = set()
         self.roms: dict[str, Value] = {}
         self.info = GoldenInfo()

@@ -48,6 +48,7 @@ def lower_for(b: FunctionBuilder, node: ast.For, prologue: Callable[[Value], Non
     b.loops.append(loop)
     if prologue is not None:
         prologue(loop.iv)
+    b.label_slot = node.body[0] if node.body else None
     b.visit_body(node.body)
     b.loops.pop()
     end_iteration(b, loop, carried, node.body)

@@ -4,7 +4,10 @@ from __future__ import annotations
 
 import ast
 import inspect
+import warnings
 from typing import TYPE_CHECKING, Any
+
+import numpy as np
 
 from hls.directives import (
     DIRECTIVES,
@@ -14,6 +17,8 @@ from hls.directives import (
     STORAGE_IMPLS,
     STORAGE_TYPES,
 )
+from hls.errors import DirectiveWarning
+from hls.frontend.source import try_static
 from hls.ir import BlockArg, DirectiveOp
 from hls.types import ArrayType
 
@@ -25,6 +30,9 @@ ARRAY_DIRECTIVES = ("array_partition", "bind_storage", "interface")
 
 def apply_directive(b: FunctionBuilder, name: str, call: ast.Call) -> None:
     options = bind(b, name, call)
+    if name == "label":
+        name_loop(b, call, options["name"])
+        return
     check = CHECKS.get(name)
     if check is not None:
         check(b, options)
@@ -54,12 +62,30 @@ def bind(b: FunctionBuilder, name: str, call: ast.Call) -> dict[str, Any]:
 
 
 def array_target(b: FunctionBuilder, name: str, node: ast.AST):
+    if name != "interface" and isinstance(node, ast.Name) and node.id not in b.env \
+            and isinstance(try_static(node, b.src), np.ndarray):
+        return b.captured(node)  # a module-level numpy array: the ROM it becomes, named as in Python
     if not isinstance(node, ast.Name) or node.id not in b.env or not b.env[node.id].is_array:
         raise b.error(f"hls.{name} needs an array variable as its first argument", node)
     value = b.env[node.id].value
     if name == "interface" and not (isinstance(value, BlockArg) and value.block is b.func.body.block):
         raise b.error("hls.interface applies to kernel arguments only", node)
     return value
+
+
+def name_loop(b: FunctionBuilder, call: ast.Call, label: Any) -> None:
+    """hls.label("name"): the loop's C++ label and report row; unique within the function."""
+    if not b.loops or getattr(b.label_slot, "value", None) is not call:
+        raise b.error("hls.label() must be the first statement of the loop body it names")
+    if not (isinstance(label, str) and label.isidentifier() and label.isascii()):
+        raise b.error(f"hls.label needs a C identifier, got {label!r}")
+    loop = b.loops[-1]
+    if label in b.user_labels or (label in b.labels and label != loop.attrs["label"]):
+        raise b.error(f"duplicate loop label {label!r} in {b.src.tree.name}")
+    b.labels.discard(loop.attrs["label"])
+    b.labels.add(label)
+    b.user_labels.add(label)
+    loop.attrs["label"] = label
 
 
 def attach_to_loop(b: FunctionBuilder, name: str, options: dict[str, Any]) -> None:
@@ -129,8 +155,10 @@ def check_partition(b: FunctionBuilder, o: dict[str, Any]) -> None:
         return
     positive(b, "hls.array_partition factor", o["factor"], allow_none=False)
     sizes = t.shape if dim == 0 else (t.shape[dim - 1],)
-    if o["factor"] > min(sizes):
-        raise b.error(f"hls.array_partition factor {o['factor']} exceeds the dimension size {min(sizes)}")
+    if o["factor"] > min(sizes):  # Vitis accepts it and clamps the factor to the dimension (UG1399 array_partition)
+        warnings.warn_explicit(f"{b.loc}: hls.array_partition factor {o['factor']} exceeds the dimension size "
+                               f"{min(sizes)}; Vitis clamps it to {min(sizes)} (one bank per element)",
+                               DirectiveWarning, b.loc.file, b.loc.line)
 
 
 def check_storage(b: FunctionBuilder, o: dict[str, Any]) -> None:
@@ -151,6 +179,13 @@ def check_interface(b: FunctionBuilder, o: dict[str, Any]) -> None:
     one_of(b, "hls.interface offset", o["offset"], ("off", "direct", "slave"), allow_none=True)
     for key in ("depth", "latency", "max_read_burst_length", "max_write_burst_length"):
         positive(b, f"hls.interface {key}", o[key])
+    one_of(b, "hls.interface storage_type", o["storage_type"], STORAGE_TYPES[1:], allow_none=True)
+    if o["storage_type"] is not None and o["mode"] not in ("ap_memory", "bram"):
+        raise b.error(f"hls.interface storage_type applies to ap_memory and bram ports, not {o['mode']}")
+
+
+def check_flatten(b: FunctionBuilder, o: dict[str, Any]) -> None:
+    flag(b, "hls.loop_flatten off", o["off"])
 
 
 def check_inline(b: FunctionBuilder, o: dict[str, Any]) -> None:
@@ -160,5 +195,5 @@ def check_inline(b: FunctionBuilder, o: dict[str, Any]) -> None:
 
 CHECKS = {"pipeline": check_pipeline, "unroll": check_unroll, "loop_tripcount": check_tripcount,
           "array_partition": check_partition, "bind_storage": check_storage, "interface": check_interface,
-          "inline": check_inline}
+          "inline": check_inline, "loop_flatten": check_flatten}
 

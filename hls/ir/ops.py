@@ -269,7 +269,8 @@ class ForOp(Op):
                  iv_name: str, carried_names: list[str], loc: Loc | None = None):
         block = Block([iv_type, *(v.type for v in inits)], [iv_name, *carried_names])
         super().__init__([lb, ub, step, *inits], [v.type for v in inits], [Region(block)],
-                         attrs={"label": None, "pipeline": None, "unroll": None, "tripcount": None},
+                         attrs={"label": None, "pipeline": None, "unroll": None, "tripcount": None,
+                                "loop_flatten": None},
                          loc=loc, result_names=list(carried_names))
 
     @property

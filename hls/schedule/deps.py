@@ -52,8 +52,21 @@ def _lag(src: Node) -> int:
 
 def _edge(graph: Graph, src: int, dst: int, distance: int) -> None:
     a, b = graph.nodes[src], graph.nodes[dst]
-    if a.access.is_store or b.access.is_store:
-        b.preds.append((src, distance, _lag(a)))
+    if not (a.access.is_store or b.access.is_store):
+        return
+    if distance == 0 and a.access.exclusive(b.access):
+        return  # opposite sides of one if: never in the same iteration
+    if distance > 0 and not _both_happen(a.access.only_at, b.access.only_at, distance, graph.trip):
+        return
+    b.preds.append((src, distance, _lag(a)))
+
+
+def _both_happen(src_at: int | None, dst_at: int | None, distance: int, trip: int | None) -> bool:
+    """Whether an access of iteration n and one of n + distance can both exist, given that either may
+    happen in one iteration only (a branch on `iv == constant`, e.g. the last tap of a shift register)."""
+    if dst_at is not None and dst_at - distance < 0:
+        return False
+    return not (src_at is not None and trip is not None and src_at + distance > trip - 1)
 
 
 def relation(first: list[Affine | None], second: list[Affine | None]) -> int | str | None:
@@ -133,6 +146,7 @@ def _constant_edges(graph: Graph, accesses: list[int], pipelined: bool) -> None:
 
 def add_memory_edges(graph: Graph, pipelined: bool, trip: int | None = None) -> None:
     """Order every pair of accesses to one array that may touch the same element."""
+    graph.trip = trip
     by_storage: dict[int, list[int]] = defaultdict(list)
     for index in graph.accesses:
         by_storage[id(graph.nodes[index].access.storage)].append(index)

@@ -20,6 +20,7 @@ from __future__ import annotations
 from dataclasses import dataclass, replace
 
 from hls.errors import HLSError
+from hls.interfaces import check_flow
 from hls.ir import (
     LOOPS,
     Block,
@@ -39,6 +40,7 @@ from hls.ir import (
 from hls.ir.ranges import value_range
 from hls.schedule.affine import trip_range
 from hls.schedule.deps import add_memory_edges
+from hls.schedule.flatten import flattenable_nest, joined_label
 from hls.schedule.graph import Graph, GraphBuilder
 from hls.schedule.listsched import list_schedule
 from hls.schedule.loops import pipelined_function, pipelined_loop
@@ -162,6 +164,11 @@ class DesignScheduler:
         return trip_range(lb, ub, step[0])
 
     def loop(self, loop: ForOp | WhileOp, scope: Scope) -> Span:
+        nest = flattenable_nest(loop) if isinstance(loop, ForOp) and not has_exit(loop) else None
+        if nest is not None:
+            span = self._flattened(nest, scope)
+            if span is not None:
+                return span
         report = self._loop_report(loop, scope)
         trip = self.trip(loop, scope)
         report.trip_min, report.trip_max = trip
@@ -183,6 +190,29 @@ class DesignScheduler:
             report.pipelined = "no"
         return self._sequential_loop(loop, scope, report, trip)
 
+    def _flattened(self, nest: list[ForOp], scope: Scope) -> Span | None:
+        """A perfect nest with a pipelined innermost loop as the one loop Vitis makes of it (flatten.py)."""
+        inner = nest[-1]
+        trips = [self.trip(lp, scope) for lp in nest]
+        if trips[0][1] is None or self._pipeline_mode(inner, trips[-1][1]) is None:
+            return None
+        inner_trip = 1
+        for t in trips[1:]:
+            inner_trip *= t[0]
+        trip = (trips[0][0] * inner_trip, trips[0][1] * inner_trip)
+        report = self._loop_report(inner, scope)
+        report.label, report.trip_min, report.trip_max = joined_label(nest), *trip
+        report.pipelined = self._pipeline_mode(inner, trips[-1][1])
+        report.notes.append(f"flattened nest of {len(nest)} loops")
+        module = f"{scope.function}/{report.label}"
+        span = pipelined_loop(self, inner, replace(scope, module=module), report, trip,
+                              (inner.attrs.get("pipeline") or {}).get("ii"))
+        if span is None:
+            self.loops.remove(report)
+            return None
+        self.tally.add_loop_control(module, iv_width(trip[1]))
+        return span
+
     def _loop_report(self, loop: ForOp | WhileOp, scope: Scope) -> LoopReport:
         loc = loop.loc
         report = LoopReport(loop.attrs.get("label"), loc.file if loc else None, loc.line if loc else None,
@@ -198,10 +228,19 @@ class DesignScheduler:
         options = loop.attrs.get("pipeline")
         if options is not None:
             return None if options.get("off") else "yes"
-        innermost = not any(isinstance(op, LOOPS) for block in _blocks(loop) for op in block.ops for op in op.walk())
-        if self.pipeline_loops > 0 and innermost and trip_max is not None and trip_max > self.pipeline_loops:
-            return "auto"
-        return None
+        inner = [op for block in _blocks(loop) for body_op in block.ops for op in body_op.walk()
+                 if isinstance(op, LOOPS)]
+        if self.pipeline_loops <= 0 or trip_max is None:
+            return None
+        if not inner:
+            return "auto" if trip_max > self.pipeline_loops else None
+        # UG1399 Automatic Loop Pipelining: moving up the nest, Vitis unrolls a pipelined inner loop into
+        # its parent and pipelines the parent; here while the unrolled inner iterations stay within the
+        # threshold (model choice, docs/oplib.md; ELEN226 loop_imperfect: 20 inner iterations, threshold 64)
+        if any(lp.attrs.get("pipeline") is not None or lp.attrs.get("unroll") for lp in inner):
+            return None
+        unrolled = unrolled_iterations(loop)
+        return "auto" if unrolled is not None and unrolled <= self.pipeline_loops else None
 
     def _sequential_loop(self, loop: ForOp | WhileOp, scope: Scope, report: LoopReport, trip: tuple) -> Span:
         ranges = dict(scope.ranges)
@@ -228,21 +267,41 @@ def _blocks(loop: ForOp | WhileOp) -> list[Block]:
     return [region.block for region in loop.regions]
 
 
+def unrolled_iterations(loop: ForOp) -> int | None:
+    """Copies of inner-loop bodies one iteration of `loop` holds once its inner loops are unrolled
+    (None when a bound is not constant)."""
+    total = 0
+    for op in loop.body.ops:
+        if isinstance(op, LOOPS) and (not isinstance(op, ForOp) or has_exit(op)):
+            return None  # a while loop or an early exit: its iteration count is the data's
+        if isinstance(op, ForOp):
+            trip, inner = op.trip_count(), unrolled_iterations(op)
+            if trip is None or inner is None:
+                return None
+            total += trip * max(inner, 1)
+        elif any(isinstance(o, LOOPS) for o in op.walk()):
+            nested = [unrolled_iterations(o) if isinstance(o, ForOp) else None for o in op.walk()
+                      if isinstance(o, LOOPS)]
+            if None in nested:
+                return None
+            total += sum(nested)
+    return total
+
+
 def schedule_module(module: Module, *, clock_ns: float = DEFAULT_CLOCK_NS, part: str = DEFAULT_PART,
                     flow: str = "vitis", pipeline_loops: int = 64) -> Report:
     """Estimate latency, II and resources of `module` (after passes) as Vitis would schedule it."""
-    if flow not in ("vitis", "vivado"):
-        raise HLSError(f"flow must be 'vitis' or 'vivado', got {flow!r}")
+    check_flow(flow)
     if pipeline_loops < 0:
         raise HLSError(f"pipeline_loops must be >= 0, got {pipeline_loops}")
     lib = OpLib(clock_ns, part)
     design = DesignScheduler(module, lib, pipeline_loops)
     func = module.top_function
     # Vivado-flow default m_axi latency is 0 (VITIS_FACTS.md section 2); a read still takes a cycle.
-    storages = function_storages(func, True, maxi_latency=MAXI_LATENCY if flow == "vitis" else 1)
+    storages = function_storages(func, True, maxi_latency=MAXI_LATENCY if flow == "vitis" else 1, flow=flow)
     for storage in storages.values():
         design.tally.add_memory(func.name, storage)
-    design.tally.add_control_adapter()
+    design.tally.add_control_adapter(flow)
     if any(isinstance(op, DirectiveOp) and op.kind == "dataflow" for op in func.walk()):
         design.notes.append("dataflow is not modelled: the estimate runs the tasks one after the other")
     scope = Scope(storages, {}, func.name, func.name, 0)

@@ -16,6 +16,7 @@ from dataclasses import dataclass, field
 from itertools import product
 from typing import Any
 
+from hls.interfaces import default_interface
 from hls.ir import AllocOp, DirectiveOp, Function, RomOp, Value
 from hls.types import ArrayType, BoolType, FixedType, FloatType, IntType, ScalarType
 
@@ -175,23 +176,29 @@ def local_storage(name: str, t: ArrayType, directives: dict, value: Value, rom: 
     return storage
 
 
-def argument_storage(arg: Value, bundle_index: int, directives: dict, maxi_latency: int) -> Storage:
-    """A top-level array argument: m_axi (its own bundle by default) or an external RAM port."""
+def argument_storage(arg: Value, bundle_index: int, directives: dict, maxi_latency: int, flow: str = "vitis"
+                     ) -> Storage:
+    """A top-level array argument: the flow's default (m_axi with its own bundle, or ap_memory) unless an
+    interface directive chose; an external RAM port has the ports of its storage_type."""
     t: ArrayType = arg.type  # type: ignore[assignment]
     chosen = directives.get("interface", {}).get(id(arg), [])
-    options = chosen[-1].attrs["options"] if chosen else {"mode": "m_axi", "bundle": f"gmem{bundle_index}"}
+    options = chosen[-1].attrs["options"] if chosen else default_interface(flow, True, bundle_index, t.size)
     mode = options.get("mode", "m_axi")
     if mode == "m_axi":
         latency = int(options.get("latency") or maxi_latency)
         return Storage(arg.name or "arg", "m_axi", t.elem, t.shape, PORTS["m_axi"], read_latency=latency,
                        write_latency=latency, bundle=options.get("bundle") or "gmem")
     splits, text = _splits(t.shape, directives.get("array_partition", {}).get(id(arg), []))
-    ports = PORTS["fifo"] if mode in ("ap_fifo", "axis") else PORTS["auto"]
+    # without storage_type an ap_memory port reads twice and writes once per cycle (RAM_2P-like): fitted on
+    # the calibration reports (ELEN226 loop_perfect solution2: 20 stores, II 20; inner_product solution4:
+    # 2 loads of one bank per cycle at II 1), docs/oplib.md
+    storage_type = options.get("storage_type") or "ram_2p"
+    ports = PORTS["fifo"] if mode in ("ap_fifo", "axis") else PORTS.get(storage_type, PORTS["ram_2p"])
     return Storage(arg.name or "arg", "ap_memory", t.elem, t.shape, ports, splits, partition_text=text)
 
 
 def function_storages(func: Function, is_top: bool, maxi_latency: int = MAXI_LATENCY,
-                      args: dict[Value, Storage] | None = None) -> dict[Value, Storage]:
+                      args: dict[Value, Storage] | None = None, flow: str = "vitis") -> dict[Value, Storage]:
     """Storage of every array in `func`: arguments (given by the caller unless top) and local arrays."""
     directives = _directives(func)
     storages: dict[Value, Storage] = {}
@@ -203,7 +210,7 @@ def function_storages(func: Function, is_top: bool, maxi_latency: int = MAXI_LAT
             storages[arg] = args[arg]
         elif is_top:
             chosen = id(arg) in directives.get("interface", {})
-            storages[arg] = argument_storage(arg, bundle, directives, maxi_latency)
+            storages[arg] = argument_storage(arg, bundle, directives, maxi_latency, flow)
             bundle += 0 if chosen else 1
         else:
             storages[arg] = local_storage(arg.name or "arg", arg.type, directives, arg)

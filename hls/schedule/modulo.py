@@ -73,16 +73,31 @@ def _samples(graph: Graph) -> dict[int, int]:
         rotates = any(split.banks > 1 and (aff is None or aff.coeff(ITER) != 0)
                       for split, aff in zip(storage.splits, access.indices, strict=False))
         if storage.ports is not None and storage.banks > 1 and rotates:
-            count[id(storage)] = min(MAX_SAMPLES, storage.banks)
+            # iterations past the trip count would index beyond the array (clamped into the last bank)
+            count[id(storage)] = min(MAX_SAMPLES, storage.banks, graph.trip or MAX_SAMPLES)
     return count
+
+
+def _shares_port(node: Node, groups: dict[tuple, list[list[Node]]]) -> bool:
+    """Accesses on opposite sides of an if (if-converted) use one port between them: a predicated
+    access joins a group of same-direction accesses to the array it excludes every member of."""
+    access = node.access
+    key = (access.storage.resource, access.is_store)
+    for group in groups[key]:
+        if all(access.exclusive(other.access) for other in group):
+            group.append(node)
+            return True
+    groups[key].append([node])
+    return False
 
 
 def modulo_uses(graph: Graph) -> list[tuple]:
     samples = _samples(graph)
     uses: list[tuple] = []
+    groups: dict[tuple, list[list[Node]]] = defaultdict(list)
     for node in graph.nodes:
         access = node.access
-        if access is None or access.storage.ports is None:
+        if access is None or access.storage.ports is None or (access.guard and _shares_port(node, groups)):
             uses.append(())
             continue
         storage = access.storage
@@ -182,6 +197,16 @@ def _earliest(node: Node, times: list[int | None], nodes: list[Node], period: in
     return fit(node, start, period)
 
 
+def _asap_cycles(nodes: list[Node], period: int) -> list[int]:
+    """Earliest cycle of each operator from the distance-0 dependences alone."""
+    start = [0] * len(nodes)
+    for node in nodes:
+        for src, distance, lag in node.preds:
+            if distance == 0:
+                start[node.index] = max(start[node.index], required_start(nodes[src], start[src], 0, lag, period, 0))
+    return [t // period for t in start]
+
+
 def _try(graph: Graph, ii: int, uses: list[tuple], succs: list, height: list[int]) -> list[int] | None:
     """One attempt at a given II with Rau's eviction; None when the budget runs out."""
     nodes, period = graph.nodes, graph.period
@@ -189,7 +214,8 @@ def _try(graph: Graph, ii: int, uses: list[tuple], succs: list, height: list[int
     last_cycle: list[int | None] = [None] * len(nodes)
     table = PortTable()
     holders: dict[tuple, list[int]] = defaultdict(list)
-    queue = [(-height[n.index], n.index) for n in nodes]
+    depth = _asap_cycles(nodes, period)  # among equal heights, the later-ready (less free) operator first
+    queue = [(-height[n.index], -depth[n.index], n.index) for n in nodes]
     heapq.heapify(queue)
     budget = 6 * len(nodes) + 16
 
@@ -200,10 +226,10 @@ def _try(graph: Graph, ii: int, uses: list[tuple], succs: list, height: list[int
             table.used[(rid, slot)][store] -= 1
             holders[(rid, slot)].remove(index)
         times[index] = None
-        heapq.heappush(queue, (-height[index], index))
+        heapq.heappush(queue, (-height[index], -depth[index], index))
 
     while queue:
-        _, index = heapq.heappop(queue)
+        _, _, index = heapq.heappop(queue)
         if times[index] is not None:
             continue
         budget -= 1

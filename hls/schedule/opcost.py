@@ -2,10 +2,23 @@
 
 from __future__ import annotations
 
-from hls.ir import BinaryOp, CastOp, CompareOp, ConstantOp, LogicOp, MathOp, Op, SelectOp, UnaryOp
+from hls.ir import (
+    BinaryOp,
+    CastOp,
+    CompareOp,
+    ConstantOp,
+    LoadOp,
+    LogicOp,
+    MathOp,
+    Op,
+    RomOp,
+    SelectOp,
+    UnaryOp,
+    Value,
+)
 from hls.schedule.memory import bit_width
 from hls.schedule.oplib import OpCost, OpLib
-from hls.types import FixedType, FloatType
+from hls.types import FixedType, FloatType, IntType
 
 _FLOAT_BINARY = {"add": "add", "sub": "sub", "mul": "mul", "div": "div", "pow": "pow"}
 _MATH = {"sqrt": "sqrt", "exp": "exp", "log": "log", "sin": "sin", "cos": "cos", "tanh": "tanh",
@@ -35,11 +48,47 @@ def _constant_operand(op: BinaryOp) -> int | None:
     return None
 
 
+def operand_width(value: Value) -> int:
+    """Bits an integer operand really needs: a load from a ROM needs only what its values span (LLVM
+    and Vitis shrink a constant table's words; wes237c FIR: a 32x32 product with 5-bit taps binds 2
+    DSP48E1, not 4), through widening casts; other values their type's width."""
+    op = getattr(value, "op", None)
+    if isinstance(op, CastOp) and isinstance(value.type, IntType) and isinstance(op.operands[0].type, IntType) \
+            and op.operands[0].type.width <= value.type.width:
+        return min(bit_width(value.type), operand_width(op.operands[0]))
+    if isinstance(op, LoadOp) and isinstance(getattr(op.memref, "op", None), RomOp) and isinstance(value.type, IntType):
+        data = op.memref.op.attrs["data"]
+        if data.size:
+            low, high = int(data.min()), int(data.max())
+            need = max(low.bit_length() + (low < 0), high.bit_length() + (low < 0 or high < 0))
+            return max(1, min(bit_width(value.type), need))
+    return bit_width(value.type)
+
+
+def _variable_width(op: BinaryOp, wa: int, wb: int) -> int:
+    """Width of the operand that is not the known constant (the one whose IR value is not constant)."""
+    return wb if isinstance(getattr(op.lhs, "op", None), ConstantOp) else wa if isinstance(
+        getattr(op.rhs, "op", None), ConstantOp) else max(wa, wb)
+
+
+def _feeds_adder(op: BinaryOp) -> bool:
+    """The product goes (through casts) into an add or sub: Vitis binds mul+add as one DSP48 MAC
+    (`mac_muladd_*` cores; ELEN226 loop_perfect: 5x5-bit products accumulated on DSPs)."""
+    users = list(op.result.uses)
+    while users:
+        user = users.pop()
+        if isinstance(user, CastOp):
+            users += user.result.uses
+        elif isinstance(user, BinaryOp) and user.kind in ("add", "sub"):
+            return True
+    return False
+
+
 def _float_core(lib: OpLib, t: FloatType, base: str) -> OpCost:
     return lib.core(("f" if t.bits == 32 else "d") + base)
 
 
-def _binary(op: BinaryOp, lib: OpLib) -> OpCost:
+def _binary(op: BinaryOp, lib: OpLib, known: int | None = None) -> OpCost:
     t = op.result.type
     kind = op.kind
     if isinstance(t, FloatType):
@@ -52,16 +101,22 @@ def _binary(op: BinaryOp, lib: OpLib) -> OpCost:
         return chain(lib, "fmod", [_float_core(lib, t, "div"), _float_core(lib, t, "floor"),
                                    _float_core(lib, t, "mul"), _float_core(lib, t, "sub")])
     width = bit_width(t)
-    wa, wb = bit_width(op.lhs.type), bit_width(op.rhs.type)
+    wa, wb = operand_width(op.lhs), operand_width(op.rhs)
     if kind in ("add", "sub"):
         return lib.adder(width, kind)
     if kind == "mul":
-        constant = _constant_operand(op)
+        constant = _constant_operand(op) if known is None else known
         if constant is not None and bin(abs(constant)).count("1") <= MAX_SHIFT_ADD_TERMS:
             terms = bin(abs(constant)).count("1")  # x*c as shifts and adds in LUTs (inferred)
             return chain(lib, "mul", [lib.adder(width, "mul") for _ in range(terms - 1)]) if terms > 1 \
                 else lib.wire("mul")
-        return lib.multiplier(wa, wb)
+        if constant is not None:  # the other operand's width against the constant's bits, never a forced MAC
+            return lib.multiplier(max(wa, wb) if known is None else _variable_width(op, wa, wb),
+                                  abs(constant).bit_length() + (constant < 0))
+        return lib.multiplier(wa, wb, accumulated=_feeds_adder(op))
+    if kind in ("div", "floordiv", "mod") and isinstance(getattr(op.rhs, "op", None), ConstantOp) \
+            and isinstance(op.rhs.op.value, int) and op.rhs.op.value > 0:
+        return _by_constant(lib, kind, width, wa, op.rhs.op.value)
     if kind in ("div", "floordiv", "mod"):
         core = lib.divider(max(wa, wb))
         return core if kind == "div" else chain(lib, kind, [core, lib.adder(width)])
@@ -72,6 +127,19 @@ def _binary(op: BinaryOp, lib: OpLib) -> OpCost:
     if kind in ("min", "max"):
         return chain(lib, kind, [lib.comparator(max(wa, wb)), lib.mux(width)])
     return chain(lib, "pow", [lib.multiplier(wa, wa), lib.multiplier(width, wa)])
+
+
+def _by_constant(lib: OpLib, kind: str, width: int, wa: int, divisor: int) -> OpCost:
+    """Integer division by a constant as LLVM lowers it before Vitis binds operators: a power of two is
+    a shift (a mask for mod); another constant a multiply by its reciprocal, a shift and a correction
+    add (Hacker's Delight ch. 10, LLVM TargetLowering::BuildSDIV/BuildUDIV); mod then multiplies back
+    and subtracts."""
+    if divisor & (divisor - 1) == 0:
+        return lib.wire(kind) if kind != "mod" else lib.logic(width, "and")
+    quotient = chain(lib, kind, [lib.multiplier(wa, wa + 1), lib.adder(wa)])
+    if kind != "mod":
+        return quotient
+    return chain(lib, kind, [quotient, lib.multiplier(wa, divisor.bit_length()), lib.adder(width)])
 
 
 def _cast(op: CastOp, lib: OpLib) -> OpCost:
@@ -107,10 +175,13 @@ def _unary(op: UnaryOp, lib: OpLib) -> OpCost:
     return lib.logic(width, op.kind)
 
 
-def op_cost(op: Op, lib: OpLib) -> OpCost:
-    """The operator Vitis would bind `op` to (compute ops only; memories are in memory.py)."""
+def op_cost(op: Op, lib: OpLib, constants: tuple = ()) -> OpCost:
+    """The operator Vitis would bind `op` to (compute ops only; memories are in memory.py). `constants`
+    are operand values known in this copy of the op (an unrolled induction variable, a folded ROM
+    load), as LLVM would have propagated them."""
     if isinstance(op, BinaryOp):
-        return _binary(op, lib)
+        return _binary(op, lib, next((c for c in constants if isinstance(c, int) and not isinstance(c, bool)),
+                                     None))
     if isinstance(op, CompareOp):
         t = op.operands[0].type
         if isinstance(t, FloatType) or isinstance(op.operands[1].type, FloatType):

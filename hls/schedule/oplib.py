@@ -209,12 +209,12 @@ class OpLib:
     def wire(self, name: str = "wire") -> OpCost:
         return OpCost(name, 0, 0.0)
 
-    def multiplier(self, width_a: int, width_b: int) -> OpCost:
+    def multiplier(self, width_a: int, width_b: int, accumulated: bool = False) -> OpCost:
         """Small products in LUTs (both operands up to 8 bits, inferred), the rest on DSP48 tiles of 27x18
         (UltraScale+, Versal) or 25x18 (7-series, UltraScale): ceil(a/27) * ceil(b/18) tiles (a tiling
         estimate: Vitis may save a tile on truncated products or spend more on wide signed ones)."""
         wide, narrow = max(width_a, width_b), min(width_a, width_b)
-        if wide <= 8:
+        if wide <= 8 and not accumulated:  # accumulated: a MAC on one DSP48 tile (opcost._feeds_adder)
             return self._chained("mul", 0.4 + 0.1 * (wide + narrow), 0, wide * narrow)
         port_a = 27 if self.part.fabric in ("usplus", "versal") else 25
         tiles = math.ceil(wide / port_a) * math.ceil(narrow / 18)

@@ -101,8 +101,10 @@ class ResourceTally:
             self._add(module, kind, Resources(0, area.get("bram18k", 0), area.get("ff", 0), area.get("lut", 0),
                                               area.get("uram", 0)))
 
-    def add_control_adapter(self) -> None:
-        self._add("interface", "s_axilite control", CONTROL_ADAPTER)
+    def add_control_adapter(self, flow: str = "vitis") -> None:
+        """The s_axilite control block of the Vitis flow; ap_ctrl_hs (Vivado flow) is four wires on the FSM."""
+        if flow == "vitis":
+            self._add("interface", "s_axilite control", CONTROL_ADAPTER)
 
     def rows(self) -> list[BreakdownRow]:
         rows = [BreakdownRow(module, name, type_name, count, self.unit_cost[(module, name, type_name)].scaled(count))
