@@ -14,6 +14,7 @@ from hls.directives import (
 )
 from hls.errors import (
     CompileError,
+    DeadlockError,
     HLSError,
     HLSTypeError,
     OverflowReport,
@@ -25,6 +26,7 @@ from hls.errors import (
 from hls.kernel import Kernel, kernel, strict_overflow
 from hls.runtime import zeros
 from hls.schedule import Report, load_report
+from hls.streams import Stream
 from hls.types import alias as _alias
 from hls.types import (
     ap_fixed,
@@ -48,8 +50,9 @@ from hls.types import (
 __version__ = "0.1.0"
 
 __all__ = [
-    "CompileError", "HLSError", "HLSTypeError", "Kernel", "OverflowReport", "OverflowWarning", "Report",
-    "SimulationError", "UnsupportedError", "VerificationError", "ap_fixed", "ap_int", "ap_ufixed", "ap_uint",
+    "CompileError", "DeadlockError", "HLSError", "HLSTypeError", "Kernel", "OverflowReport", "OverflowWarning",
+    "Report",
+    "SimulationError", "Stream", "UnsupportedError", "VerificationError", "ap_fixed", "ap_int", "ap_ufixed", "ap_uint",
     "array_partition", "bind_storage", "bool_", "dataflow", "float32", "float64", "inline", "int8", "int16", "int32",
     "int64", "interface", "kernel", "load_report", "loop_tripcount", "pipeline", "stream", "strict_overflow",
     "uint8", "uint16", "uint32", "uint64", "unroll", "zeros",

@@ -88,3 +88,7 @@ class OverflowReport(HLSError):
 
 class OverflowWarning(UserWarning):
     """Python mode wrapped or saturated a declared value (usually a bug; explicit casts are silent)."""
+
+
+class DeadlockError(SimulationError):
+    """A dataflow region where no process can move: every blocked process, its FIFO and line."""

@@ -20,7 +20,8 @@ from hls.frontend.golden import make_golden
 from hls.frontend.source import enclosing_names
 from hls.ir import Module, print_module, verify_module
 from hls.passes import run_passes
-from hls.types import ArrayType, HLSType, ScalarType
+from hls.streams import TRACES, Stream
+from hls.types import ArrayType, HLSType, ScalarType, StreamType
 
 
 @dataclass
@@ -45,6 +46,7 @@ class Kernel:
         self.__hls_enclosing__ = enclosing_names(func)  # read as they are when the decorator runs
         self._compiled: Compiled | None = None
         self._csim: dict[tuple[str, ...], Any] = {}
+        self._trace: Any = None  # the last Python-mode run's dataflow trace (hls.streams.Scheduler)
 
     # ---- compilation ---------------------------------------------------------------------------
 
@@ -80,10 +82,15 @@ class Kernel:
         if len(args) != len(compiled.arg_types):
             raise SimulationError(f"{self.__name__} takes {len(compiled.arg_types)} arguments, got {len(args)}")
         views = [golden_arg(n, t, a) for n, t, a in zip(compiled.arg_names, compiled.arg_types, args, strict=True)]
+        TRACES.clear()
         try:
             return compiled.golden(*views)
         except (ZeroDivisionError, IndexError, ValueError, OverflowError) as exc:
             raise SimulationError(f"in Python mode: {exc}", runtime.kernel_location(exc.__traceback__)) from None
+        finally:
+            if TRACES:
+                self._trace = TRACES[-1]
+                TRACES.clear()
 
     # ---- C simulation --------------------------------------------------------------------------
 
@@ -125,8 +132,10 @@ class Kernel:
     def random_inputs(self, seed: int = 0) -> list[Any]:
         from hls.sim.verify import random_value
 
+        compiled = self.compile()
         rng = np.random.default_rng(seed)
-        return [random_value(t, rng) for t in self.compile().arg_types]
+        return [random_stream(self, t, index, rng) if isinstance(t, StreamType) else random_value(t, rng)
+                for index, t in enumerate(compiled.arg_types)]
 
     def verify(self, *args: Any, golden: Any = None, rtol: float = 1e-5, atol: float = 1e-6,
                seed: int = 0, strict_overflow: bool | None = None) -> dict[str, Any]:
@@ -139,14 +148,14 @@ class Kernel:
 
         compiled = self.compile()
         inputs = list(args) if args else self.random_inputs(seed)
-        golden_args = [a.copy() if isinstance(a, np.ndarray) else a for a in inputs]
-        csim_args = [a.copy() if isinstance(a, np.ndarray) else a for a in inputs]
+        golden_args = [a.copy() if isinstance(a, (np.ndarray, Stream)) else a for a in inputs]
+        csim_args = [a.copy() if isinstance(a, (np.ndarray, Stream)) else a for a in inputs]
         expected, overflows = self.run_recording_overflows(golden or self, golden_args)
         report_overflows(overflows, STRICT_OVERFLOW[0] if strict_overflow is None else strict_overflow)
         actual = self.csim(*csim_args)
         compared = []
         for name, t, g, c in zip(compiled.arg_names, compiled.arg_types, golden_args, csim_args, strict=True):
-            if isinstance(t, ArrayType):
+            if isinstance(t, (ArrayType, StreamType)):  # a stream: what it holds after the call
                 compare(name, t.elem, g, c, rtol, atol)
                 compared.append(name)
         if compiled.return_type is not None:
@@ -184,6 +193,13 @@ def report_overflows(events: dict[str, Any], strict: bool) -> None:
 
 
 def golden_arg(name: str, t: HLSType, value: Any) -> Any:
+    if isinstance(t, StreamType):
+        if not isinstance(value, Stream) or value.elem != t.elem:
+            raise SimulationError(f"argument {name!r} is a stream of {t.elem}: pass hls.Stream(hls.{t.elem}, values) "
+                                  f"(input) or hls.Stream(hls.{t.elem}) (output), got {type(value).__name__}")
+        if value.name == "stream":  # a top-level stream takes its parameter's name (in messages)
+            value.name = name
+        return value
     if isinstance(t, ArrayType):
         if isinstance(value, runtime.ArrayView):
             if value.elem != t.elem or value.shape != t.shape:
@@ -195,6 +211,24 @@ def golden_arg(name: str, t: HLSType, value: Any) -> Any:
     if isinstance(value, (np.ndarray, runtime.ArrayView)):
         raise SimulationError(f"argument {name!r} is a scalar {t}, got an array")
     return t.convert(value)
+
+
+def random_stream(k: Kernel, t: StreamType, index: int, rng: np.random.Generator) -> Stream:
+    """An input stream with as many random items as the kernel reads (a constant count), an output
+    stream empty."""
+    from hls.ir.usage import usage
+    from hls.sim.verify import random_value
+
+    func = k.compile().module.top_function
+    arg = func.args[index]
+    used = usage(func.body.block.ops, k.compile().module)
+    if arg not in used.reads:
+        return Stream(t.elem, name=arg.name)
+    count = used.reads[arg]
+    if count is None:
+        raise SimulationError(f"argument {arg.name!r}: the number of items the kernel reads is not a constant; "
+                              "pass the input streams, e.g. hls.Stream(hls.int32, values)")
+    return Stream(t.elem, random_value(ArrayType(t.elem, (count,)), rng), name=arg.name)
 
 
 def kernel(func: Any) -> Kernel:

@@ -29,7 +29,17 @@ from hls.ir import (
 )
 from hls.ir.core import Block, Op
 from hls.ir.ranges import in_bounds
-from hls.types import ArrayType, BoolType, FixedType, FloatType
+from hls.ir.stream_ops import (
+    StreamOp,
+    StreamReadNbOp,
+    StreamReadOp,
+    StreamStatusOp,
+    StreamWriteNbOp,
+    StreamWriteOp,
+)
+from hls.types import ArrayType, BoolType, FixedType, FloatType, StreamType
+
+STREAM_OPS = (StreamOp, StreamReadOp, StreamWriteOp, StreamStatusOp, StreamReadNbOp, StreamWriteNbOp)
 
 MAX_INLINE_DEPTH = 6
 
@@ -64,8 +74,11 @@ class FunctionEmitter:
         for arg in self.func.args:
             name = self.namer.fresh(arg.name)
             self.bind(arg, Expr(name, PREC["primary"], _ctype_or_int(arg.type), reads=frozenset({name})))
-            params.append(declared_array(arg.type, name) if isinstance(arg.type, ArrayType)
-                          else f"{spelling(arg.type)} {name}")
+            if isinstance(arg.type, StreamType):
+                params.append(f"{stream_spelling(arg.type)} &{name}")
+            else:
+                params.append(declared_array(arg.type, name) if isinstance(arg.type, ArrayType)
+                              else f"{spelling(arg.type)} {name}")
         ret = spelling(self.func.return_type) if self.func.return_type is not None else "void"
         c_name = self.c_names[self.func.name]
         for pragma in self.top_pragmas:
@@ -201,6 +214,10 @@ class FunctionEmitter:
             target = self.use(op.memref).text + self.subscripts(op.memref, op.indices, indices)
             value = self.use(op.value)
             self.line(f"{target} = {self.assignable(value, op.memref.type.elem).text};")
+        elif isinstance(op, STREAM_OPS):
+            self.stream_op(op)
+        elif op.attrs.get("process") is not None:
+            self.process(op)
         elif isinstance(op, ForOp):
             self.for_op(op)
         elif isinstance(op, IfOp):
@@ -237,6 +254,60 @@ class FunctionEmitter:
             pass
         else:
             raise TypeError(f"no statement rule for {op.name}")
+
+    def stream_op(self, op: Op) -> None:
+        """FIFO accesses are statements, in program order; a read's value gets a named local."""
+        if isinstance(op, StreamOp):
+            name = self.namer.fresh(op.result.name or "fifo")
+            t = op.result.type
+            self.line(f'{stream_spelling(t)} {name}("{name}");')
+            self.line(f"#pragma HLS stream variable={name} depth={t.depth}")
+            self.lines.append("#ifndef __SYNTHESIS__")
+            self.line(f"hls_csim::set_depth({name}, {t.depth});  // csim FIFOs hold the declared depth")
+            self.lines.append("#endif")
+            self.bind(op.result, Expr(name, PREC["primary"], ctype_of(t.elem)))
+            return
+        stream = self.use(op.stream).text
+        if isinstance(op, (StreamWriteOp, StreamWriteNbOp)):
+            value = self.assignable(self.use(op.value), op.stream.type.elem).text
+            call = f"{stream}.{'write' if isinstance(op, StreamWriteOp) else 'write_nb'}({value})"
+            if isinstance(op, StreamWriteOp):
+                self.line(f"{call};")
+            else:
+                self.declare(op.result, call)
+        elif isinstance(op, StreamReadOp):
+            self.declare(op.result, f"{stream}.read()")
+        elif isinstance(op, StreamStatusOp):
+            self.declare(op.result, f"{stream}.{op.kind}()")
+        else:  # read_nb: the value is the type's zero when nothing was read
+            ok, value = op.results
+            name = self.declare(value, "0")
+            self.declare(ok, f"{stream}.read_nb({name})")
+
+    def declare(self, value: Value, init: str) -> str:
+        name = self.namer.fresh(value.name or "v")
+        ctype = ctype_of(value.type)
+        self.line(f"{ctype.spelling} {name} = {init};")
+        self.bind(value, Expr(name, PREC["primary"], ctype, reads=frozenset({name})))
+        return name
+
+    def process(self, op: Op) -> None:
+        """A process of a dataflow region: plain code for Vitis; for csim, the body of a thread of
+        hls_csim::region (hls/sim/include/hls_csim.h), so FIFOs block as in hardware."""
+        block = op.parent
+        processes = [o for o in block.ops if o.attrs.get("process") is not None]
+        if op is processes[0]:
+            self.lines.append("#ifndef __SYNTHESIS__")
+            self.line(f'hls_csim::region hls_region("{self.c_names[self.func.name]}");')
+            self.lines.append("#endif")
+        self.line(f"HLS_PROCESS_BEGIN(hls_region, {op.attrs['process']})")
+        if isinstance(op, ForOp):
+            self.for_op(op)
+        else:
+            self.call_op(op)
+        self.line("HLS_PROCESS_END")
+        if op is processes[-1]:
+            self.line("HLS_REGION_RUN(hls_region)")
 
     def print_op(self, op: PrintOp) -> None:
         """printf for csim only; Python mode formats each value the same way (runtime.format_value)."""
@@ -413,7 +484,12 @@ def c_string(text: str) -> str:
 
 
 def _ctype_or_int(t) -> CType:
-    return ctype_of(t.elem) if isinstance(t, ArrayType) else ctype_of(t)
+    return ctype_of(t.elem) if isinstance(t, (ArrayType, StreamType)) else ctype_of(t)
+
+
+def stream_spelling(t: StreamType) -> str:
+    elem = spelling(t.elem)
+    return f"hls::stream<{elem} >" if elem.endswith(">") else f"hls::stream<{elem}>"
 
 
 def _rom_value(v, elem):

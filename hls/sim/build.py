@@ -25,7 +25,7 @@ import cffi
 
 from hls.errors import CompileError, HLSError
 from hls.sim.cache import cache_root, make_private_dir, write_atomic
-from hls.sim.toolchain import CSIM_CXXFLAGS, ap_include_dir, compiler, compiler_env, toolchain_identity
+from hls.sim.toolchain import CSIM_CXXFLAGS, compiler, compiler_env, include_dirs, toolchain_identity
 
 MANIFEST = "manifest.json"
 # Bump when the artefact layout or the argv shape changes, so old entries are never reused.
@@ -162,7 +162,7 @@ def _compile(art: Path, lib: Path, sources: Mapping[str, str], flags: tuple[str,
         *compiler(),
         *CSIM_CXXFLAGS,
         *_LINK_FLAGS,
-        "-I" + _absolute_arg(ap_include_dir()),
+        *("-I" + _absolute_arg(d) for d in include_dirs()),
         "-I" + _absolute_arg(art),
         *flags,
         *(_absolute_arg(p) for p in cpps),

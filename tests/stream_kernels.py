@@ -1,0 +1,90 @@
+"""Small stream kernels for tests/test_streams.py (good ones first, then the ones the checks reject)."""
+
+import hls
+
+N = 8
+
+
+@hls.kernel
+def produce(a: hls.int32[N], s: hls.stream[hls.int32]):
+    for i in range(N):
+        s.write(a[i])
+
+
+@hls.kernel
+def produce_more(a: hls.int32[N], s: hls.stream[hls.int32]):
+    for i in range(N + 1):
+        s.write(a[i % N])
+
+
+@hls.kernel
+def consume(s: hls.stream[hls.int32], b: hls.int32[N]):
+    for i in range(N):
+        b[i] = s.read()
+
+
+@hls.kernel
+def consume_half(s: hls.stream[hls.int32], b: hls.int32[N]):
+    for i in range(N):
+        if i < 4:
+            b[i] = s.read()
+
+
+@hls.kernel
+def chain(a: hls.int32[N], b: hls.int32[N]):
+    hls.dataflow()
+    s = hls.stream(hls.int32, depth=2)
+    produce(a, s)
+    consume(s, b)
+
+
+@hls.kernel
+def leftover(a: hls.int32[N], b: hls.int32[N]):
+    hls.dataflow()
+    s = hls.stream(hls.int32, depth=N)
+    produce(a, s)
+    consume_half(s, b)
+
+
+@hls.kernel
+def nonblocking(x: hls.stream[hls.int8], y: hls.stream[hls.int8], got: hls.int32[1]):
+    """Counts the items read_nb finds, writes them doubled while write_nb succeeds."""
+    count = hls.int32(0)
+    for _i in range(N):
+        ok, v = x.read_nb()
+        if ok:
+            count += 1
+            done = y.write_nb(v * 2)
+            if not done:
+                count += 100
+    if x.empty():
+        count += 1000
+    if y.full():
+        count += 10000
+    got[0] = count
+
+
+@hls.kernel
+def loops_as_processes(a: hls.float32[N], b: hls.float32[N]):
+    hls.dataflow()
+    s = hls.stream(hls.float32, depth=4)
+    for i in range(N):
+        s.write(a[i] * 0.5)
+    for j in range(N):
+        b[j] = s.read() + 1
+
+
+@hls.kernel
+def pingpong(a: hls.int32[N], b: hls.int32[N]):
+    hls.dataflow()
+    buf = hls.zeros((N,), hls.int32)
+    for i in range(N):
+        buf[i] = a[i] + 1
+    for j in range(N):
+        b[j] = buf[N - 1 - j]
+
+
+@hls.kernel
+def passthrough(x: hls.stream[hls.int16], y: hls.stream[hls.int16], n: hls.int32):
+    for _i in range(n):
+        y.write(x.read())
