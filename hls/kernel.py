@@ -20,7 +20,7 @@ from hls.frontend.golden import make_golden
 from hls.frontend.source import enclosing_names
 from hls.ir import Module, print_module, verify_module
 from hls.passes import run_passes
-from hls.streams import TRACES, Stream
+from hls.streams import TRACES, UNBOUNDED, Stream
 from hls.types import ArrayType, HLSType, ScalarType, StreamType
 
 
@@ -33,6 +33,7 @@ class Compiled:
     arg_names: list[str]
     return_type: ScalarType | None
     ir_text: str
+    processes: bool = False  # the top is a dataflow region
 
 
 class Kernel:
@@ -47,6 +48,7 @@ class Kernel:
         self._compiled: Compiled | None = None
         self._csim: dict[tuple[str, ...], Any] = {}
         self._trace: Any = None  # the last Python-mode run's dataflow trace (hls.streams.Scheduler)
+        self._region: Any = None  # the trace kept for timing (hls.schedule.dataflow.RawRegion)
 
     # ---- compilation ---------------------------------------------------------------------------
 
@@ -60,7 +62,7 @@ class Kernel:
             design = emit_module(module, origin=f"{os.path.basename(src.file)}:{src.tree.lineno}")
             golden = make_golden(src, info)
             self._compiled = Compiled(module, design, golden, info.arg_types, info.arg_names, info.return_type,
-                                      ir_text)
+                                      ir_text, bool(info.processes))
         return self._compiled
 
     @property
@@ -109,8 +111,37 @@ class Kernel:
         """The schedule estimate (latency, II per loop with its limiter, resources) in milliseconds."""
         from hls.schedule import schedule_module
 
-        return schedule_module(self.compile().module, clock_ns=clock_ns, part=part, flow=flow,
-                               pipeline_loops=pipeline_loops)
+        report = schedule_module(self.compile().module, clock_ns=clock_ns, part=part, flow=flow,
+                                 pipeline_loops=pipeline_loops)
+        if self.compile().processes:
+            add_dataflow(self, report)
+        return report
+
+    def size_fifos(self, *args: Any, clock_ns: float = 3.33, part: str = "xcu250-figd2104-2L-e") -> dict[str, int]:
+        """{FIFO name: depth}: per local FIFO of the dataflow region, the smallest depth that does not
+        deadlock and keeps the best latency and interval (hls.schedule.fifo_timing.size_fifos). The
+        trace comes from one Python-mode run (on `args`, else the last one recorded, else random
+        inputs) and is reused for every depth tried."""
+        from hls.schedule import schedule_module
+        from hls.schedule.dataflow import sized_depths
+
+        if not self.compile().processes:
+            raise HLSError(f"{self.__name__} has no dataflow region (hls.dataflow()): there are no FIFOs to size")
+        report = schedule_module(self.compile().module, clock_ns=clock_ns, part=part)
+        return sized_depths(self.dataflow_trace(*args), report)
+
+    def dataflow_trace(self, *args: Any) -> Any:
+        """The region's trace (hls.schedule.dataflow.RawRegion), recorded once with unbounded local
+        FIFOs, so that a design that deadlocks at its declared depths still yields its whole trace."""
+        if args or self._region is None:
+            inputs = list(args) if args else self.random_inputs(0)
+            UNBOUNDED[0] = True
+            try:
+                self(*[a.copy() if isinstance(a, (np.ndarray, Stream)) else a for a in inputs])
+            finally:
+                UNBOUNDED[0] = False
+            self._region = raw_region(self._trace)
+        return self._region
 
     def _repr_html_(self) -> str:
         """Jupyter: the C++ (highlighted) and the report page inline; an HLSError shows as its message."""
@@ -211,6 +242,47 @@ def golden_arg(name: str, t: HLSType, value: Any) -> Any:
     if isinstance(value, (np.ndarray, runtime.ArrayView)):
         raise SimulationError(f"argument {name!r} is a scalar {t}, got an array")
     return t.convert(value)
+
+
+def raw_region(scheduler: Any) -> Any:
+    """Plain data for the schedule stage: each process's events with region FIFOs named, top-level
+    streams left out (the testbench or the AXI-stream partner feeds them, not a FIFO of the region)."""
+    from hls.schedule.dataflow import RawProcess, RawRegion
+    from hls.schedule.fifo_timing import FifoSpec
+    from hls.schedule.memory import bit_width
+
+    fifos: dict[str, FifoSpec] = {}
+    processes = []
+    for process in scheduler.processes:
+        events = []
+        for event in process.events:
+            if event[0] != "A":
+                events.append(event)
+            elif event[1].depth is not None:
+                stream = event[1]
+                fifos.setdefault(stream.name, FifoSpec(stream.name, bit_width(stream.elem), stream.depth))
+                events.append(("A", stream.name, event[2], event[3]))
+        processes.append(RawProcess(process.name, events, list(process.after)))
+    return RawRegion(processes, list(fifos.values()))
+
+
+def add_dataflow(k: Kernel, report: Any) -> None:
+    """The timed region in the report: its latency and interval replace the sequential estimate."""
+    from hls.schedule.dataflow import time_region
+
+    try:
+        region = k.dataflow_trace()
+    except HLSError as exc:
+        report.notes.append(f"dataflow region not timed: Python mode on random inputs failed ({exc.message})")
+        return
+    timed = time_region(region, report)
+    report.dataflow = timed
+    report.notes = [n for n in report.notes if not n.startswith("dataflow is not modelled")]
+    if timed.latency is not None:
+        report.notes.append(f"dataflow: latency and interval from the timed simulation of the region (the processes "
+                            f"one after the other would take {report.latency_max} cycles)")
+        report.latency_min = report.latency_max = timed.latency
+        report.interval_min = report.interval_max = timed.interval
 
 
 def random_stream(k: Kernel, t: StreamType, index: int, rng: np.random.Generator) -> Stream:

@@ -83,7 +83,7 @@ class Stream:
         return not self.items
 
     def full(self) -> bool:
-        return self.depth is not None and len(self.items) >= self.depth
+        return self.depth is not None and not UNBOUNDED[0] and len(self.items) >= self.depth
 
     def read_nb(self) -> tuple[bool, Any]:
         if not self.items:
@@ -168,6 +168,7 @@ class Process:
         self.aborting = False
         self.error: BaseException | None = None
         self.events: list[tuple] = []
+        self.after: list[str] = []
         self.thread = threading.Thread(target=self.main, name=f"hls-process-{name}", daemon=True)
 
     def main(self) -> None:
@@ -270,7 +271,9 @@ def run_dataflow(processes: list[tuple[str, Any, tuple[str, ...]]], local_stream
     group: list[Process] = []
     for name, body, after in processes:
         waits = [p for p in group if p.name in after]
-        group.append(Process(scheduler, name, _after(waits, body), f"{scope}{name}/"))
+        process = Process(scheduler, scope + name, _after(waits, body), f"{scope}{name}/")
+        process.after = [p.name for p in waits]
+        group.append(process)
     scheduler.run(parent, group)
     if parent is None:
         TRACES.append(scheduler)
@@ -294,6 +297,7 @@ def _after(waits: list[Process], body: Any) -> Any:
     return wrapped
 
 
+UNBOUNDED = [False]  # while recording a trace for timing: local FIFOs never fill (the trace is the same)
 TRACES: list[Scheduler] = []  # the last runs' schedulers, read by Kernel to keep the trace (then cleared)
 
 
@@ -306,7 +310,7 @@ def _record(stream: Stream, write: bool) -> None:
         frame = sys._getframe(2)
         while frame.f_code.co_filename == __file__:
             frame = frame.f_back
-        process.events.append(("A", stream.name, write, frame.f_lineno, frame.f_code.co_filename))
+        process.events.append(("A", stream, write, frame.f_lineno))
 
 
 def loop_enter(key: tuple[str, int]) -> None:
