@@ -88,3 +88,31 @@ def pingpong(a: hls.int32[N], b: hls.int32[N]):
 def passthrough(x: hls.stream[hls.int16], y: hls.stream[hls.int16], n: hls.int32):
     for _i in range(n):
         y.write(x.read())
+
+
+@hls.kernel
+def inner_region(s: hls.stream[hls.int32], t: hls.stream[hls.int32]):
+    hls.dataflow()
+    q = hls.stream(hls.int32, depth=2)
+    for i in range(N):
+        q.write(s.read() + 1)
+    for j in range(N):
+        t.write(q.read() * 2)
+
+
+@hls.kernel
+def outer_region(a: hls.int32[N], b: hls.int32[N]):
+    hls.dataflow()
+    s = hls.stream(hls.int32, depth=2)
+    t = hls.stream(hls.int32, depth=2)
+    produce(a, s)
+    inner_region(s, t)
+    consume(t, b)
+
+
+@hls.kernel
+def odd_types(x: hls.stream[hls.ap_fixed[16, 6]], y: hls.stream[hls.uint12], z: hls.stream[hls.bool_]):
+    for _i in range(4):
+        v = x.read()
+        y.write(hls.uint12(v * 8))
+        z.write(v < 0)

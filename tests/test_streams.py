@@ -186,3 +186,55 @@ def test_ir_prints_stream_ops_and_passes_keep_them():
     for op in ("hls.stream_read_nb", "hls.stream_write_nb", "hls.stream_status"):
         assert op in ir
     assert "hls.stream_read" in sk.chain.ir and "hls.stream_write" in sk.chain.ir
+
+
+def test_nested_region_runs_inside_a_process():
+    a = np.arange(sk.N, dtype=np.int32)
+    golden, native = run_both(sk.outer_region, a, np.zeros(sk.N, dtype=np.int32))
+    assert list(golden[1]) == [(v + 1) * 2 for v in a] and list(native[1]) == list(golden[1])
+    trace = sk.outer_region.dataflow_trace()
+    assert {f.name for f in trace.fifos} == {"s", "t", "inner_region/q"}
+    assert [p.name for p in trace.processes][:3] == ["produce", "inner_region", "consume"]
+
+
+def test_fixed_narrow_and_bool_streams_cross_the_boundary():
+    values = [1.5, -2.25, 0.0, 3.0]
+    result = sk.odd_types.verify(hls.Stream(hls.ap_fixed[16, 6], values), hls.Stream(hls.uint12),
+                                 hls.Stream(hls.bool_))
+    y, z = result["outputs"][1], result["outputs"][2]
+    assert list(np.asarray(y)) == [12, (-18) % 4096, 0, 24] and list(np.asarray(z)) == [False, True, False, False]
+
+
+def test_stream_argument_checks():
+    with pytest.raises(hls.SimulationError, match="is a stream of int16"):
+        sk.passthrough(np.zeros(3, dtype=np.int16), hls.Stream(hls.int16), 1)
+    with pytest.raises(hls.SimulationError, match="is a stream of int16"):
+        sk.passthrough.csim(hls.Stream(hls.int8, [1]), hls.Stream(hls.int16), 1)
+    with pytest.raises(TypeError, match="positive integer depth"):
+        hls.stream(hls.int8, depth=0)
+
+
+def test_own_stream_header_comes_first_unless_vitis(monkeypatch, tmp_path):
+    from hls.sim import toolchain
+
+    monkeypatch.delenv("XILINX_HLS", raising=False)
+    dirs = toolchain.include_dirs()
+    assert dirs[0] == toolchain.own_include_dir() and (dirs[0] / "hls_stream.h").is_file()
+    assert "HLS_PROJECT_OWN_STREAM" in (dirs[0] / "hls_stream.h").read_text()
+    fake = tmp_path / "vitis"
+    (fake / "include").mkdir(parents=True)
+    (fake / "include" / "ap_int.h").write_text("")
+    monkeypatch.setenv("XILINX_HLS", str(fake))
+    assert toolchain.include_dirs() == [fake / "include", toolchain.own_include_dir()]
+
+
+def test_verifier_rejects_mistyped_stream_ops():
+    from hls.ir import ConstantOp, StreamOp, StreamWriteOp, VerifyError
+    from hls.types import StreamType
+
+    fifo = StreamOp(StreamType(hls.int8, 2), "s")
+    value = ConstantOp(3, hls.int16)
+    with pytest.raises(VerifyError, match="writes int16 into"):
+        StreamWriteOp(value.result, fifo.result).verify()
+    with pytest.raises(VerifyError, match="expects a stream"):
+        StreamWriteOp(value.result, value.result).verify()
