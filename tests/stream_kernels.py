@@ -94,9 +94,9 @@ def passthrough(x: hls.stream[hls.int16], y: hls.stream[hls.int16], n: hls.int32
 def inner_region(s: hls.stream[hls.int32], t: hls.stream[hls.int32]):
     hls.dataflow()
     q = hls.stream(hls.int32, depth=2)
-    for i in range(N):
+    for _i in range(N):
         q.write(s.read() + 1)
-    for j in range(N):
+    for _j in range(N):
         t.write(q.read() * 2)
 
 
