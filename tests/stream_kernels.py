@@ -116,3 +116,24 @@ def odd_types(x: hls.stream[hls.ap_fixed[16, 6]], y: hls.stream[hls.uint12], z: 
         v = x.read()
         y.write(hls.uint12(v * 8))
         z.write(v < 0)
+
+
+@hls.kernel
+def fill_and_send(a: hls.int32[N], buf: hls.int32[N], s: hls.stream[hls.int32]):
+    for i in range(N):
+        buf[i] = a[i] * 2
+        s.write(a[i])
+
+
+@hls.kernel
+def pingpong_with_fifo(a: hls.int32[N], b: hls.int32[N], c: hls.int32[N]):
+    """The writer of `buf` blocks on the FIFO (depth 1) long before it is done; the drain runs then,
+    but the reader of `buf` must still wait for the writer to finish."""
+    hls.dataflow()
+    buf = hls.zeros((N,), hls.int32)
+    s = hls.stream(hls.int32, depth=1)
+    fill_and_send(a, buf, s)
+    for i in range(N):
+        c[i] = s.read()
+    for j in range(N):
+        b[j] = buf[N - 1 - j]

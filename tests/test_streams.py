@@ -238,3 +238,12 @@ def test_verifier_rejects_mistyped_stream_ops():
         StreamWriteOp(value.result, fifo.result).verify()
     with pytest.raises(VerifyError, match="expects a stream"):
         StreamWriteOp(value.result, value.result).verify()
+
+
+def test_ping_pong_reader_waits_for_its_writer_in_csim_too():
+    a = np.arange(sk.N, dtype=np.int32)
+    zeros = np.zeros(sk.N, dtype=np.int32)
+    golden, native = run_both(sk.pingpong_with_fifo, a, zeros, zeros)
+    assert list(golden[1]) == [2 * (sk.N - 1 - j) for j in range(sk.N)] and list(golden[2]) == list(a)
+    assert list(native[1]) == list(golden[1]) and list(native[2]) == list(a)
+    assert 'hls_region.after("loop_j", {"fill_and_send"});' in sk.pingpong_with_fifo.cpp

@@ -306,6 +306,12 @@ class FunctionEmitter:
         else:
             self.call_op(op)
         self.line("HLS_PROCESS_END")
+        after = op.attrs.get("after")
+        if after:  # a ping-pong buffer: csim starts the reader once its writers are done, as hardware
+            writers = ", ".join(f'"{name}"' for name in after)
+            self.lines.append("#ifndef __SYNTHESIS__")
+            self.line(f'hls_region.after("{op.attrs["process"]}", {{{writers}}});')
+            self.lines.append("#endif")
         if op is processes[-1]:
             self.line("HLS_REGION_RUN(hls_region)")
 

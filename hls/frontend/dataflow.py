@@ -117,6 +117,8 @@ def check_region(b: FunctionBuilder, processes: list[tuple[ast.stmt, str, list[O
             if isinstance(array.type, ArrayType):
                 writers.setdefault(array, name)
         b.info.processes.append((id(stmt), name, tuple(after)))
+        if after:  # csim waits too (hls_csim::region::after)
+            next(op for op in ops if op.attrs.get("process") == name).attrs["after"] = tuple(after)
     for stream, (writer, written) in producer.items():
         if stream in consumer and isinstance(stream.type, StreamType):
             reader, read = consumer[stream]

@@ -13,6 +13,7 @@
 
 #include <condition_variable>
 #include <functional>
+#include <initializer_list>
 #include <memory>
 #include <mutex>
 #include <string>
@@ -53,9 +54,14 @@ struct process {
     bool reading = false;
     int depth = 0;
     std::vector<process *> children;
+    bool started = false;
+    std::vector<process *> after;  // ping-pong buffers: these must be done before this one starts
 
     bool can_run() const {
         if (done) return false;
+        if (!started)
+            for (const process *writer : after)
+                if (!writer->done) return false;
         if (ready != nullptr) return ready(fifo);
         for (const process *child : children)
             if (!child->done) return false;
@@ -146,6 +152,7 @@ inline void drive() {
             }
             return;
         }
+        chosen->started = true;
         g.running = chosen;
         g.changed.notify_all();
         g.changed.wait(lock, [&] { return g.running == nullptr; });
@@ -167,6 +174,20 @@ class region {
 #else
         (void)name;
         body();  // Vitis's hls::stream: the processes run one after the other, as in Vitis csim
+#endif
+    }
+
+    // csim only: `name` starts once every process in `writers` is done (the ping-pong hand-off).
+    void after(const char *name, std::initializer_list<const char *> writers) {
+#ifdef HLS_PROJECT_OWN_STREAM
+        process *reader = find(name);
+        for (const char *writer : writers) {
+            process *p = find(writer);
+            if (reader != nullptr && p != nullptr) reader->after.push_back(p);
+        }
+#else
+        (void)name;
+        (void)writers;  // sequential: the writers already ran
 #endif
     }
 
@@ -209,6 +230,12 @@ class region {
     }
 
   private:
+    process *find(const char *name) {
+        for (auto &p : processes_)
+            if (p->name == name) return p.get();
+        return nullptr;
+    }
+
     static void main(process *self) {
         state &g = global();
         current() = self;
