@@ -32,8 +32,12 @@ def _caller_loc() -> Loc | None:
 
     frame = sys._getframe(1)
     while frame is not None:
-        if frame.f_code in GOLDEN_CODES:
-            return Loc(frame.f_code.co_filename, frame.f_lineno, 0)
+        code = frame.f_code
+        if code in GOLDEN_CODES or code.co_name.startswith("__hls_process_"):
+            line, end_line, col, end_col = frame.f_lineno, None, 0, None
+            if hasattr(code, "co_positions"):  # Python 3.11+: the column of the stream call
+                line, end_line, col, end_col = list(code.co_positions())[frame.f_lasti // 2]
+            return Loc(code.co_filename, line or frame.f_lineno, col or 0, end_col if end_line == line else None)
         frame = frame.f_back
     return None
 

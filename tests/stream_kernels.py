@@ -137,3 +137,18 @@ def pingpong_with_fifo(a: hls.int32[N], b: hls.int32[N], c: hls.int32[N]):
         c[i] = s.read()
     for j in range(N):
         b[j] = buf[N - 1 - j]
+
+
+@hls.kernel
+def same_depth_deadlock(a: hls.int32[N], b: hls.int32[N]):
+    """Loops as processes: the first writes all of s before any of t, the second reads t first."""
+    hls.dataflow()
+    s = hls.stream(hls.int32, depth=2)
+    t = hls.stream(hls.int32, depth=2)
+    for _r in range(1):
+        for i in range(N):
+            s.write(a[i])
+        for k in range(N):
+            t.write(a[k])
+    for j in range(N):
+        b[j] = t.read() + s.read()

@@ -247,3 +247,39 @@ def test_ping_pong_reader_waits_for_its_writer_in_csim_too():
     assert list(golden[1]) == [2 * (sk.N - 1 - j) for j in range(sk.N)] and list(golden[2]) == list(a)
     assert list(native[1]) == list(golden[1]) and list(native[2]) == list(a)
     assert 'hls_region.after("loop_j", {"fill_and_send"});' in sk.pingpong_with_fifo.cpp
+
+
+def test_stream_declaration_forms(tmp_path):
+    k = kernel_from(tmp_path, """
+    @hls.kernel
+    def forms(a: hls.int32[N], b: hls.int32[N]):
+        hls.dataflow()
+        s = hls.stream(hls.int32, 3)
+        produce(a, s)
+        consume(s, b)
+    """, "forms")
+    assert "#pragma HLS stream variable=s depth=3" in k.cpp
+    assert k.dataflow_trace().fifos[0].depth == 3
+    bad = kernel_from(tmp_path, """
+    @hls.kernel
+    def bad_depth(a: hls.int32[N], b: hls.int32[N]):
+        hls.dataflow()
+        s = hls.stream(hls.int32, depth=0)
+        produce(a, s)
+        consume(s, b)
+    """, "bad_depth")
+    with pytest.raises(hls.HLSTypeError, match="stream depth must be a positive integer constant"):
+        bad.compile()
+
+
+def test_errors_in_loop_processes_point_at_their_line():
+    """Loop processes are nested functions in Python mode: their blocked lines are still found."""
+    a = np.arange(sk.N, dtype=np.int32)
+    with pytest.raises(hls.DeadlockError) as info:
+        sk.same_depth_deadlock(a, np.zeros(sk.N, dtype=np.int32))
+    source = open(sk.__file__).read().splitlines()
+    lines = [n + 1 for n, text in enumerate(source) if text.strip() in ("s.write(a[i])", "b[j] = t.read() + s.read()")]
+    write_line, read_line = lines[-2], lines[-1]
+    assert f"'loop_r' writes the full FIFO 's' (depth 2) at {sk.__file__}:{write_line}" in str(info.value)
+    assert f"'loop_j' reads the empty FIFO 't' (depth 2) at {sk.__file__}:{read_line}" in str(info.value)
+    assert info.value.loc.line == write_line and info.value.loc.col > 0

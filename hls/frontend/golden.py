@@ -174,7 +174,8 @@ class GoldenRewriter(ast.NodeTransformer):
         self.generic_visit(node)
         name = self.info.stream_names.get(key)
         if name is not None:  # hls.stream(T, depth=N): a FIFO that knows its name
-            depth = next((kw.value for kw in node.keywords if kw.arg == "depth"), ast.Constant(2))
+            given = [kw.value for kw in node.keywords if kw.arg == "depth"] + node.args[1:]
+            depth = given[0] if given else ast.Constant(2)
             func = ast.Attribute(ast.Name("__hls_st", ast.Load()), "local_stream", ast.Load())
             return ast.copy_location(ast.Call(func, [node.args[0], depth, ast.Constant(name)], []), node)
         printed = self.info.prints.get(key)
@@ -218,5 +219,8 @@ def make_golden(src: KernelSource, info: GoldenInfo) -> Callable[..., Any]:
     exec(code, namespace)  # noqa: S102 - the user's own kernel, rewritten
     golden = namespace[fdef.name]
     runtime.GOLDEN_CODES.add(golden.__code__)
+    for const in golden.__code__.co_consts:  # the processes of a dataflow region (nested functions)
+        if hasattr(const, "co_code") and const.co_name.startswith("__hls_process_"):
+            runtime.GOLDEN_CODES.add(const)
     return golden
 

@@ -41,8 +41,9 @@ def bind_local_stream(b: FunctionBuilder, target: ast.Name, call: ast.Call) -> N
     if b.loops:
         raise b.error("declare streams at the top level of the kernel, not inside a loop or branch", call,
                       UnsupportedError)
-    depth_nodes = [kw.value for kw in call.keywords if kw.arg == "depth"]
-    if len(call.args) != 1 or len(call.keywords) != len(depth_nodes):
+    depth_nodes = [kw.value for kw in call.keywords if kw.arg == "depth"] + call.args[1:]
+    if not 1 <= len(call.args) <= 2 or len(call.keywords) + len(call.args) - 1 != len(depth_nodes) \
+            or len(depth_nodes) > 1:
         raise b.error("use hls.stream(T, depth=N), e.g. hls.stream(hls.int32, depth=4)", call)
     elem = b.annotation(call.args[0], "stream element", allow_array=False)
     depth = b.static(depth_nodes[0], "stream depth") if depth_nodes else 2
