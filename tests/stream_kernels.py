@@ -152,3 +152,37 @@ def same_depth_deadlock(a: hls.int32[N], b: hls.int32[N]):
             t.write(a[k])
     for j in range(N):
         b[j] = t.read() + s.read()
+
+
+M = 1024
+
+
+@hls.kernel
+def stage_in(x: hls.stream[hls.int32], o: hls.stream[hls.int32]):
+    for _i in range(M):
+        hls.pipeline(ii=1)
+        o.write(x.read() + 1)
+
+
+@hls.kernel
+def stage_mid(i: hls.stream[hls.int32], o: hls.stream[hls.int32]):
+    for _i in range(M):
+        hls.pipeline(ii=1)
+        o.write(i.read() * 3)
+
+
+@hls.kernel
+def stage_out(i: hls.stream[hls.int32], y: hls.stream[hls.int32]):
+    for _i in range(M):
+        hls.pipeline(ii=1)
+        y.write(i.read() - 2)
+
+
+@hls.kernel
+def three_stages(x: hls.stream[hls.int32], y: hls.stream[hls.int32]):
+    hls.dataflow()
+    s1 = hls.stream(hls.int32, depth=2)
+    s2 = hls.stream(hls.int32, depth=2)
+    stage_in(x, s1)
+    stage_mid(s1, s2)
+    stage_out(s2, y)

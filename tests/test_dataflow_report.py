@@ -91,3 +91,12 @@ def test_cli_size_fifos():
     assert out.returncode == 0, out.stderr
     row = next(line for line in out.stdout.splitlines() if line.startswith("bypass"))
     assert row.split()[:3] == ["bypass", "2", "64"]
+
+
+def test_three_streaming_stages_overlap():
+    """1024 items through three II=1 stages: about 1024 cycles, not 3 x 1024."""
+    report = sk.three_stages.report()
+    sequential = sum(n.latency_max for n in report.nodes if n.name.startswith("stage_"))
+    assert sequential > 3 * 1024
+    assert 1024 <= report.dataflow.latency < 1100 and 1024 <= report.dataflow.interval < 1100
+    assert report.latency_max == report.dataflow.latency
