@@ -186,3 +186,10 @@ def three_stages(x: hls.stream[hls.int32], y: hls.stream[hls.int32]):
     stage_in(x, s1)
     stage_mid(s1, s2)
     stage_out(s2, y)
+
+
+@hls.kernel
+def two_reads(x: hls.stream[hls.int32], y: hls.stream[hls.int32]):
+    for _i in range(16):
+        hls.pipeline(ii=1)
+        y.write(x.read() + x.read())

@@ -100,3 +100,8 @@ def test_three_streaming_stages_overlap():
     assert sequential > 3 * 1024
     assert 1024 <= report.dataflow.latency < 1100 and 1024 <= report.dataflow.interval < 1100
     assert report.latency_max == report.dataflow.latency
+
+
+def test_a_fifo_takes_one_access_per_cycle():
+    loop = sk.two_reads.report().loops[0]
+    assert loop.ii == 2 and loop.limiter.startswith("2 reads per iteration of FIFO `x`, one item per cycle")

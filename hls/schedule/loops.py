@@ -206,6 +206,10 @@ def ports_text(graph: Graph, bound: PortBound) -> str:
         return (f"{what} per iteration on m_axi bundle `{storage.bundle}` ({', '.join(names)}), one "
                 f"{'read' if bound.reads else 'write'} channel: give each array its own bundle or copy it to a "
                 f"local array, at {_where(first)}")
+    if storage.kind == "fifo":
+        what = f"{bound.reads} reads" if bound.reads else f"{bound.writes} writes"
+        return (f"{what} per iteration of FIFO `{storage.name}`, one item per cycle: read or write a wider element "
+                f"type once per iteration, at {_where(first)}")
     max_reads, max_writes, total = storage.ports
     if bound.reads and not bound.writes:
         what, ports = f"{bound.reads} loads", max_reads
