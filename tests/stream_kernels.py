@@ -193,3 +193,10 @@ def two_reads(x: hls.stream[hls.int32], y: hls.stream[hls.int32]):
     for _i in range(16):
         hls.pipeline(ii=1)
         y.write(x.read() + x.read())
+
+
+@hls.kernel
+def skip_first(x: hls.stream[hls.int16], y: hls.stream[hls.int16]):
+    x.read()
+    for _i in range(3):
+        y.write(x.read())

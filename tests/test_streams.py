@@ -283,3 +283,23 @@ def test_errors_in_loop_processes_point_at_their_line():
     assert f"'loop_r' writes the full FIFO 's' (depth 2) at {sk.__file__}:{write_line}" in str(info.value)
     assert f"'loop_j' reads the empty FIFO 't' (depth 2) at {sk.__file__}:{read_line}" in str(info.value)
     assert info.value.loc.line == write_line and info.value.loc.col > 0
+
+
+def test_a_dropped_read_survives_the_passes_and_compiles_warning_free(tmp_path):
+    import subprocess
+
+    from hls.sim.toolchain import ap_include_dir, compiler, own_include_dir
+
+    assert sk.skip_first.ir.count("hls.stream_read") == 2
+    assert "    x.read();\n" in sk.skip_first.cpp
+    x, y = hls.Stream(hls.int16, [9, 1, 2, 3]), hls.Stream(hls.int16)
+    sk.skip_first.csim(x, y)
+    assert list(np.asarray(y)) == [1, 2, 3]
+    design = sk.skip_first.compile().design
+    for name, text in design.sources.items():
+        (tmp_path / name).write_text(text)
+    argv = [*compiler(), "-std=c++14", "-Wall", "-Wextra", "-Werror", "-Wno-unknown-pragmas", "-I",
+            str(own_include_dir()), "-isystem", str(ap_include_dir()), "-c", str(tmp_path / f"{design.top}.cpp"),
+            "-o", str(tmp_path / "k.o")]
+    run = subprocess.run(argv, capture_output=True, text=True)
+    assert run.returncode == 0, run.stderr

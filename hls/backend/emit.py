@@ -275,6 +275,8 @@ class FunctionEmitter:
                 self.line(f"{call};")
             else:
                 self.declare(op.result, call)
+        elif isinstance(op, StreamReadOp) and not op.result.uses:
+            self.line(f"{stream}.read();")  # an item dropped: still consumed
         elif isinstance(op, StreamReadOp):
             self.declare(op.result, f"{stream}.read()")
         elif isinstance(op, StreamStatusOp):
