@@ -57,6 +57,15 @@ def test_producer_ii1_consumer_ii2_depth2_exact_issue_times():
     assert result.deadlock is None
 
 
+def test_producer_ii2_consumer_ii1_waits_for_every_item():
+    result = simulate([streaming("p", 0, True, 4, ii=2), streaming("c", 0, False, 4)], [FifoSpec("q", 32, 2)])
+    assert result.issue["p"].tolist() == [0, 2, 4, 6]  # never full
+    assert result.issue["c"].tolist() == [1, 3, 5, 7]  # read k one cycle after write k
+    assert result.process_times == {"p": (0, 7), "c": (0, 8)}
+    assert result.stalls == {"q": (4, 0)}  # c slipped 1 cycle at each read
+    assert result.peak == {"q": 1}
+
+
 def test_depth1_halves_the_rate_depth2_keeps_ii1():
     procs = [streaming("p", 0, True, 5), streaming("c", 0, False, 5)]
     # depth 1: write k >= read k-1 + 1 and read k >= write k + 1, so one item every 2 cycles.
