@@ -11,6 +11,7 @@ from hls.backend.ctype import CType, carrier_of, ctype_of, declared_array, spell
 from hls.backend.expr import HELPERS, PREC, Expr, cast_to, fixed_source, pure_expr
 from hls.backend.names import Namer
 from hls.backend.pragmas import directive_pragma, loop_pragmas
+from hls.backend.streams import STREAM_OPS, StreamStatements, stream_spelling
 from hls.ir import (
     AllocOp,
     CallOp,
@@ -29,17 +30,7 @@ from hls.ir import (
 )
 from hls.ir.core import Block, Op
 from hls.ir.ranges import in_bounds
-from hls.ir.stream_ops import (
-    StreamOp,
-    StreamReadNbOp,
-    StreamReadOp,
-    StreamStatusOp,
-    StreamWriteNbOp,
-    StreamWriteOp,
-)
 from hls.types import ArrayType, BoolType, FixedType, FloatType, StreamType
-
-STREAM_OPS = (StreamOp, StreamReadOp, StreamWriteOp, StreamStatusOp, StreamReadNbOp, StreamWriteNbOp)
 
 MAX_INLINE_DEPTH = 6
 
@@ -53,7 +44,7 @@ class EmittedFunction:
     arg_names: list[str] = field(default_factory=list)
 
 
-class FunctionEmitter:
+class FunctionEmitter(StreamStatements):
     def __init__(self, func: Function, c_names: dict[str, str], top_pragmas: list[str]):
         self.func = func
         self.c_names = c_names
@@ -255,68 +246,6 @@ class FunctionEmitter:
         else:
             raise TypeError(f"no statement rule for {op.name}")
 
-    def stream_op(self, op: Op) -> None:
-        """FIFO accesses are statements, in program order; a read's value gets a named local."""
-        if isinstance(op, StreamOp):
-            name = self.namer.fresh(op.result.name or "fifo")
-            t = op.result.type
-            self.line(f'{stream_spelling(t)} {name}("{name}");')
-            self.line(f"#pragma HLS stream variable={name} depth={t.depth}")
-            self.lines.append("#ifndef __SYNTHESIS__")
-            self.line(f"hls_csim::set_depth({name}, {t.depth});  // csim FIFOs hold the declared depth")
-            self.lines.append("#endif")
-            self.bind(op.result, Expr(name, PREC["primary"], ctype_of(t.elem)))
-            return
-        stream = self.use(op.stream).text
-        if isinstance(op, (StreamWriteOp, StreamWriteNbOp)):
-            value = self.assignable(self.use(op.value), op.stream.type.elem).text
-            call = f"{stream}.{'write' if isinstance(op, StreamWriteOp) else 'write_nb'}({value})"
-            if isinstance(op, StreamWriteOp):
-                self.line(f"{call};")
-            else:
-                self.declare(op.result, call)
-        elif isinstance(op, StreamReadOp) and not op.result.uses:
-            self.line(f"{stream}.read();")  # an item dropped: still consumed
-        elif isinstance(op, StreamReadOp):
-            self.declare(op.result, f"{stream}.read()")
-        elif isinstance(op, StreamStatusOp):
-            self.declare(op.result, f"{stream}.{op.kind}()")
-        else:  # read_nb: the value is the type's zero when nothing was read
-            ok, value = op.results
-            name = self.declare(value, "0")
-            self.declare(ok, f"{stream}.read_nb({name})")
-
-    def declare(self, value: Value, init: str) -> str:
-        name = self.namer.fresh(value.name or "v")
-        ctype = ctype_of(value.type)
-        self.line(f"{ctype.spelling} {name} = {init};")
-        self.bind(value, Expr(name, PREC["primary"], ctype, reads=frozenset({name})))
-        return name
-
-    def process(self, op: Op) -> None:
-        """A process of a dataflow region: plain code for Vitis; for csim, the body of a thread of
-        hls_csim::region (hls/sim/include/hls_csim.h), so FIFOs block as in hardware."""
-        block = op.parent
-        processes = [o for o in block.ops if o.attrs.get("process") is not None]
-        if op is processes[0]:
-            self.lines.append("#ifndef __SYNTHESIS__")
-            self.line(f'hls_csim::region hls_region("{self.c_names[self.func.name]}");')
-            self.lines.append("#endif")
-        self.line(f"HLS_PROCESS_BEGIN(hls_region, {op.attrs['process']})")
-        if isinstance(op, ForOp):
-            self.for_op(op)
-        else:
-            self.call_op(op)
-        self.line("HLS_PROCESS_END")
-        after = op.attrs.get("after")
-        if after:  # a ping-pong buffer: csim starts the reader once its writers are done, as hardware
-            writers = ", ".join(f'"{name}"' for name in after)
-            self.lines.append("#ifndef __SYNTHESIS__")
-            self.line(f'hls_region.after("{op.attrs["process"]}", {{{writers}}});')
-            self.lines.append("#endif")
-        if op is processes[-1]:
-            self.line("HLS_REGION_RUN(hls_region)")
-
     def print_op(self, op: PrintOp) -> None:
         """printf for csim only; Python mode formats each value the same way (runtime.format_value)."""
         values = iter(op.operands)
@@ -494,10 +423,6 @@ def c_string(text: str) -> str:
 def _ctype_or_int(t) -> CType:
     return ctype_of(t.elem) if isinstance(t, (ArrayType, StreamType)) else ctype_of(t)
 
-
-def stream_spelling(t: StreamType) -> str:
-    elem = spelling(t.elem)
-    return f"hls::stream<{elem} >" if elem.endswith(">") else f"hls::stream<{elem}>"
 
 
 def _rom_value(v, elem):
