@@ -16,6 +16,7 @@ from hls.directives import (
 )
 from hls.errors import (
     CompileError,
+    DeadlockError,
     DirectiveWarning,
     HLSError,
     HLSTypeError,
@@ -29,6 +30,7 @@ from hls.explore import Exploration, explore
 from hls.kernel import Kernel, kernel, strict_overflow
 from hls.runtime import zeros
 from hls.schedule import Report, load_report
+from hls.streams import Stream
 from hls.types import alias as _alias
 from hls.types import (
     ap_fixed,
@@ -52,12 +54,12 @@ from hls.types import (
 __version__ = "0.1.0"
 
 __all__ = [
-    "CompileError", "DirectiveWarning", "Exploration", "HLSError", "HLSTypeError", "Kernel", "OverflowReport",
-    "OverflowWarning", "Report", "SimulationError", "UnsupportedError", "VerificationError", "ap_fixed", "ap_int",
-    "ap_ufixed", "ap_uint", "array_partition", "bind_storage", "bool_", "dataflow", "explore", "float32", "float64",
-    "inline", "int8", "int16", "int32", "int64", "interface", "kernel", "label", "load_report", "loop_flatten",
-    "loop_tripcount", "pipeline", "stream", "strict_overflow", "uint8", "uint16", "uint32", "uint64", "unroll",
-    "zeros",
+    "CompileError", "DeadlockError", "DirectiveWarning", "Exploration", "HLSError", "HLSTypeError", "Kernel",
+    "OverflowReport", "OverflowWarning", "Report", "SimulationError", "Stream", "UnsupportedError", "VerificationError",
+    "ap_fixed", "ap_int", "ap_ufixed", "ap_uint", "array_partition", "bind_storage", "bool_", "dataflow", "explore",
+    "float32", "float64", "inline", "int8", "int16", "int32", "int64", "interface", "kernel", "label", "load_report",
+    "loop_flatten", "loop_tripcount", "pipeline", "stream", "strict_overflow", "uint8", "uint16", "uint32", "uint64",
+    "unroll", "zeros",
 ]
 
 

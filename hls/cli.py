@@ -99,6 +99,9 @@ def cmd_demo(args: argparse.Namespace) -> int:
         print(f"    C++ {len(k.cpp.splitlines())} lines, pragmas [{', '.join(pragmas)}]; {status}")
         print(f"    estimate: {report.latency_max} cycles, {', '.join(iis) or 'no pipelined loop'}; "
               f"{report.resources.dsp} DSP, {report.resources.lut} LUT")
+        if report.dataflow is not None:
+            print(f"    dataflow: {report.dataflow.deadlock or f'region interval {report.dataflow.interval} cycles'}; "
+                  f"FIFO depths declared {[f.depth for f in report.dataflow.fifos]}, sized {k.size_fifos()}")
         print(f"    project {project}: make csim {'passed' if make.returncode == 0 else 'FAILED'} "
               f"({time.perf_counter() - start:.1f} s)")
     return 1 if failures else 0

@@ -63,12 +63,38 @@ def add_report_parser(subparsers: Any) -> argparse.ArgumentParser:
     p.add_argument("--json", action="store_true", help="print Report.to_dict() as JSON")
     p.add_argument("--compare", metavar="DIR", help="a Vitis project (or csynth.xml) to print side by side")
     p.add_argument("--html", metavar="FILE", help="write the report page (one self-contained HTML file) to FILE")
+    p.add_argument("--size-fifos", action="store_true",
+                   help="print, per FIFO of the dataflow region, the smallest depth that neither deadlocks nor "
+                        "slows the region (k.size_fifos())")
     p.set_defaults(func=cmd_report)
     return p
 
 
 def cmd_report(args: argparse.Namespace) -> int:
-    return run_report(resolve_report_target(args.target), args)
+    target = resolve_report_target(args.target)
+    if args.size_fifos:
+        return print_fifo_depths(target, args)
+    return run_report(target, args)
+
+
+def print_fifo_depths(target: Any, args: argparse.Namespace) -> int:
+    import json
+
+    from hls.cli import BadTarget
+
+    if isinstance(target, Path):
+        raise BadTarget("--size-fifos needs FILE.py:kernel (a kernel with a dataflow region), not a project")
+    depths = target.size_fifos(clock_ns=args.clock, part=args.part)
+    if args.json:
+        print(json.dumps(depths, indent=2))
+        return 0
+    declared = {f.name: f.depth for f in target.dataflow_trace().fifos}
+    width = max((len(name) for name in depths), default=4)
+    print(f"{'FIFO':<{width}}  declared  sized")
+    for name, depth in depths.items():
+        mark = "  <- deadlocks or slows the region at the declared depth" if depth > declared.get(name, 0) else ""
+        print(f"{name:<{width}}  {declared.get(name, '-')!s:>8}  {depth:>5}{mark}")
+    return 0
 
 
 def resolve_report_target(target: str) -> Any:

@@ -92,3 +92,7 @@ class OverflowWarning(UserWarning):
 
 class DirectiveWarning(UserWarning):
     """A directive Vitis accepts but adjusts (a partition factor larger than the dimension is clamped)."""
+
+
+class DeadlockError(SimulationError):
+    """A dataflow region where no process can move: every blocked process, its FIFO and line."""

@@ -21,7 +21,8 @@ from hls.frontend.source import enclosing_names
 from hls.interfaces import check_flow
 from hls.ir import Module, print_module, verify_module
 from hls.passes import run_passes
-from hls.types import ArrayType, HLSType, ScalarType
+from hls.streams import TRACES, UNBOUNDED, Stream
+from hls.types import ArrayType, HLSType, ScalarType, StreamType
 
 
 @dataclass
@@ -34,6 +35,7 @@ class Compiled:
     return_type: ScalarType | None
     ir_text: str
     origin: str = ""
+    processes: bool = False  # the top is a dataflow region
 
 
 class Kernel:
@@ -50,6 +52,8 @@ class Kernel:
         self._compiled: dict[str, Compiled] = {}  # per flow: the same IR, the flow's interface pragmas
         self._plan: Any = None
         self._csim: dict[tuple[str, ...], Any] = {}
+        self._trace: Any = None  # the last Python-mode run's dataflow trace (hls.streams.Scheduler)
+        self._region: Any = None  # the trace kept for timing (hls.schedule.dataflow.RawRegion)
 
     def specialize(self, **params: Any) -> Kernel:
         """A copy of this kernel with compile-time names rebound: `total.specialize(N=16, T=hls.int8)`.
@@ -88,7 +92,7 @@ class Kernel:
             design = emit_module(module, origin, flow)
             golden = make_golden(src, info)
             self._compiled[flow] = Compiled(module, design, golden, info.arg_types, info.arg_names,
-                                            info.return_type, ir_text, origin)
+                                            info.return_type, ir_text, origin, bool(info.processes))
         return self._compiled[flow]
 
     @property
@@ -117,6 +121,7 @@ class Kernel:
         if len(args) != len(compiled.arg_types):
             raise SimulationError(f"{self.__name__} takes {len(compiled.arg_types)} arguments, got {len(args)}")
         views = [golden_arg(n, t, a) for n, t, a in zip(compiled.arg_names, compiled.arg_types, args, strict=True)]
+        TRACES.clear()
         if self.golden_model == "numpy" and not aliased(views):
             from hls.sim.vexec import run
 
@@ -127,6 +132,10 @@ class Kernel:
             return compiled.golden(*views)
         except (ZeroDivisionError, IndexError, ValueError, OverflowError) as exc:
             raise SimulationError(f"in Python mode: {exc}", runtime.kernel_location(exc.__traceback__)) from None
+        finally:
+            if TRACES:
+                self._trace = TRACES[-1]
+                TRACES.clear()
 
     @property
     def vector_plan(self) -> Any:
@@ -172,8 +181,38 @@ class Kernel:
         from hls.schedule import schedule_module
 
         flow = self.flow if flow is None else flow
-        return schedule_module(self.compile(flow).module, clock_ns=clock_ns, part=part, flow=flow,
-                               pipeline_loops=pipeline_loops)
+        compiled = self.compile(flow)
+        report = schedule_module(compiled.module, clock_ns=clock_ns, part=part, flow=flow,
+                                 pipeline_loops=pipeline_loops)
+        if compiled.processes:
+            add_dataflow(self, report)
+        return report
+
+    def size_fifos(self, *args: Any, clock_ns: float = 3.33, part: str = "xcu250-figd2104-2L-e") -> dict[str, int]:
+        """{FIFO name: depth}: per local FIFO of the dataflow region, the smallest depth that does not
+        deadlock and keeps the best latency and interval (hls.schedule.fifo_timing.size_fifos). The
+        trace comes from one Python-mode run (on `args`, else the last one recorded, else random
+        inputs) and is reused for every depth tried."""
+        from hls.schedule import schedule_module
+        from hls.schedule.dataflow import sized_depths
+
+        if not self.compile().processes:
+            raise HLSError(f"{self.__name__} has no dataflow region (hls.dataflow()): there are no FIFOs to size")
+        report = schedule_module(self.compile().module, clock_ns=clock_ns, part=part)
+        return sized_depths(self.dataflow_trace(*args), report)
+
+    def dataflow_trace(self, *args: Any) -> Any:
+        """The region's trace (hls.schedule.dataflow.RawRegion), recorded once with unbounded local
+        FIFOs, so that a design that deadlocks at its declared depths still yields its whole trace."""
+        if args or self._region is None:
+            inputs = list(args) if args else self.random_inputs(0)
+            UNBOUNDED[0] = True
+            try:
+                self(*[a.copy() if isinstance(a, (np.ndarray, Stream)) else a for a in inputs])
+            finally:
+                UNBOUNDED[0] = False
+            self._region = raw_region(self._trace)
+        return self._region
 
     def _repr_html_(self) -> str:
         """Jupyter: the C++ (highlighted) and the report page inline; an HLSError shows as its message."""
@@ -196,8 +235,10 @@ class Kernel:
     def random_inputs(self, seed: int = 0) -> list[Any]:
         from hls.sim.verify import random_value
 
+        compiled = self.compile()
         rng = np.random.default_rng(seed)
-        return [random_value(t, rng) for t in self.compile().arg_types]
+        return [random_stream(self, t, index, rng) if isinstance(t, StreamType) else random_value(t, rng)
+                for index, t in enumerate(compiled.arg_types)]
 
     def verify(self, *args: Any, golden: Any = None, rtol: float = 1e-5, atol: float = 1e-6,
                seed: int = 0, strict_overflow: bool | None = None) -> dict[str, Any]:
@@ -217,14 +258,14 @@ class Kernel:
 
         compiled = self.compile()
         inputs = list(args) if args else self.random_inputs(seed)
-        golden_args = [a.copy() if isinstance(a, np.ndarray) else a for a in inputs]
-        csim_args = [a.copy() if isinstance(a, np.ndarray) else a for a in inputs]
+        golden_args = [a.copy() if isinstance(a, (np.ndarray, Stream)) else a for a in inputs]
+        csim_args = [a.copy() if isinstance(a, (np.ndarray, Stream)) else a for a in inputs]
         expected, overflows = self.run_recording_overflows(golden or self, golden_args)
         report_overflows(overflows, STRICT_OVERFLOW[0] if strict_overflow is None else strict_overflow)
         actual = self.csim(*csim_args)
         compared = []
         for name, t, g, c in zip(compiled.arg_names, compiled.arg_types, golden_args, csim_args, strict=True):
-            if isinstance(t, ArrayType):
+            if isinstance(t, (ArrayType, StreamType)):  # a stream: what it holds after the call
                 compare(name, t.elem, g, c, rtol, atol)
                 compared.append(name)
         if compiled.return_type is not None:
@@ -270,6 +311,13 @@ def report_overflows(events: dict[str, Any], strict: bool) -> None:
 
 
 def golden_arg(name: str, t: HLSType, value: Any) -> Any:
+    if isinstance(t, StreamType):
+        if not isinstance(value, Stream) or value.elem != t.elem:
+            raise SimulationError(f"argument {name!r} is a stream of {t.elem}: pass hls.Stream(hls.{t.elem}, values) "
+                                  f"(input) or hls.Stream(hls.{t.elem}) (output), got {type(value).__name__}")
+        if value.name == "stream":  # a top-level stream takes its parameter's name (in messages)
+            value.name = name
+        return value
     if isinstance(t, ArrayType):
         if isinstance(value, runtime.ArrayView):
             if value.elem != t.elem or value.shape != t.shape:
@@ -281,6 +329,65 @@ def golden_arg(name: str, t: HLSType, value: Any) -> Any:
     if isinstance(value, (np.ndarray, runtime.ArrayView)):
         raise SimulationError(f"argument {name!r} is a scalar {t}, got an array")
     return t.convert(value)
+
+
+def raw_region(scheduler: Any) -> Any:
+    """Plain data for the schedule stage: each process's events with region FIFOs named, top-level
+    streams left out (the testbench or the AXI-stream partner feeds them, not a FIFO of the region)."""
+    from hls.schedule.dataflow import RawProcess, RawRegion
+    from hls.schedule.fifo_timing import FifoSpec
+    from hls.schedule.memory import bit_width
+
+    fifos: dict[str, FifoSpec] = {}
+    processes = []
+    for process in scheduler.processes:
+        events = []
+        for event in process.events:
+            if event[0] != "A":
+                events.append(event)
+            elif event[1].depth is not None:
+                stream = event[1]
+                fifos.setdefault(stream.name, FifoSpec(stream.name, bit_width(stream.elem), stream.depth))
+                events.append(("A", stream.name, event[2], event[3]))
+        processes.append(RawProcess(process.name, events, list(process.after)))
+    return RawRegion(processes, list(fifos.values()))
+
+
+def add_dataflow(k: Kernel, report: Any) -> None:
+    """The timed region in the report: its latency and interval replace the sequential estimate."""
+    from hls.schedule.dataflow import time_region
+
+    try:
+        region = k.dataflow_trace()
+    except HLSError as exc:
+        report.notes.append(f"dataflow region not timed: Python mode on random inputs failed ({exc.message})")
+        return
+    timed = time_region(region, report)
+    report.dataflow = timed
+    report.notes = [n for n in report.notes if not n.startswith("dataflow is not modelled")]
+    if timed.latency is not None:
+        report.notes.append(f"dataflow: latency and interval from the timed simulation of the region (the processes "
+                            f"one after the other would take {report.latency_max} cycles)")
+        report.latency_min = report.latency_max = timed.latency
+        report.interval_min = report.interval_max = timed.interval
+
+
+def random_stream(k: Kernel, t: StreamType, index: int, rng: np.random.Generator) -> Stream:
+    """An input stream with as many random items as the kernel reads (a constant count), an output
+    stream empty."""
+    from hls.ir.usage import usage
+    from hls.sim.verify import random_value
+
+    func = k.compile().module.top_function
+    arg = func.args[index]
+    used = usage(func.body.block.ops, k.compile().module)
+    if arg not in used.reads:
+        return Stream(t.elem, name=arg.name)
+    count = used.reads[arg]
+    if count is None:
+        raise SimulationError(f"argument {arg.name!r}: the number of items the kernel reads is not a constant; "
+                              "pass the input streams, e.g. hls.Stream(hls.int32, values)")
+    return Stream(t.elem, random_value(ArrayType(t.elem, (count,)), rng), name=arg.name)
 
 
 def kernel(func: Any = None, *, flow: str = "vitis") -> Any:

@@ -253,11 +253,19 @@ class ArrayType(HLSType):
 
 @dataclass(frozen=True)
 class StreamType(HLSType):
+    """A FIFO of scalars. A parameter's depth is the caller's business: two stream types of the same
+    element type are interchangeable at a call (`accepts`), whatever their depths."""
+
     elem: ScalarType
     depth: int = 2
 
     def __str__(self) -> str:
         return f"stream[{self.elem}, {self.depth}]"
+
+    __repr__ = __str__
+
+    def accepts(self, other: HLSType) -> bool:
+        return isinstance(other, StreamType) and other.elem == self.elem
 
 
 # --------------------------------------------------------------------------------------------------
@@ -381,6 +389,19 @@ class _FixedFactory:
 
 
 class _StreamFactory:
+    """`hls.stream[T]` annotates a FIFO parameter; `hls.stream(T, depth=N)` declares a local FIFO
+    (in Python mode, a bounded runtime FIFO; in the C++, an hls::stream with a depth pragma)."""
+
+    def __call__(self, elem: ScalarType, depth: int = 2) -> Any:
+        from hls.streams import Stream
+
+        if not isinstance(elem, ScalarType) or isinstance(depth, bool) or not isinstance(depth, int) or depth < 1:
+            raise TypeError("hls.stream(T, depth=N) takes a scalar hls type and a positive integer depth")
+        return Stream(elem, depth=depth, name="stream")
+
+    def __repr__(self) -> str:
+        return "hls.stream"
+
     def __getitem__(self, params: Any) -> StreamType:
         params = params if isinstance(params, tuple) else (params,)
         elem = params[0]

@@ -5,7 +5,7 @@ import subprocess
 import numpy as np
 import pytest
 
-from hls.sim.toolchain import ap_include_dir, compiler
+from hls.sim.toolchain import ap_include_dir, compiler, own_include_dir
 from tests.conftest import EXAMPLES, load_example
 
 NAMES = [p.stem for p in EXAMPLES]
@@ -26,7 +26,8 @@ def test_example_cpp_compiles_warning_free(examples, name, tmp_path):
     cpp = tmp_path / f"{design.top}.cpp"
     # -isystem: warnings inside the ap_types headers themselves are not ours to fix
     argv = [*compiler(), "-std=c++14", "-Wall", "-Wextra", "-Werror", "-Wno-unknown-pragmas",
-            "-isystem", str(ap_include_dir()), "-c", str(cpp), "-o", str(tmp_path / "k.o")]
+            "-I", str(own_include_dir()), "-isystem", str(ap_include_dir()),
+            "-c", str(cpp), "-o", str(tmp_path / "k.o")]
     result = subprocess.run(argv, capture_output=True, text=True)
     assert result.returncode == 0, result.stderr
 

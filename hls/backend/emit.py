@@ -11,6 +11,7 @@ from hls.backend.ctype import CType, carrier_of, ctype_of, declared_array, spell
 from hls.backend.expr import HELPERS, PREC, Expr, cast_to, fixed_source, pure_expr
 from hls.backend.names import Namer
 from hls.backend.pragmas import directive_pragma, loop_pragmas
+from hls.backend.streams import STREAM_OPS, StreamStatements, stream_spelling
 from hls.ir import (
     AllocOp,
     CallOp,
@@ -31,7 +32,7 @@ from hls.ir import (
 )
 from hls.ir.core import Block, Op
 from hls.ir.ranges import in_bounds
-from hls.types import ArrayType, BoolType, FixedType, FloatType
+from hls.types import ArrayType, BoolType, FixedType, FloatType, StreamType
 
 MAX_INLINE_DEPTH = 6
 
@@ -45,7 +46,7 @@ class EmittedFunction:
     arg_names: list[str] = field(default_factory=list)
 
 
-class FunctionEmitter:
+class FunctionEmitter(StreamStatements):
     def __init__(self, func: Function, c_names: dict[str, str], top_pragmas: list[str]):
         self.func = func
         self.c_names = c_names
@@ -66,8 +67,11 @@ class FunctionEmitter:
         for arg in self.func.args:
             name = self.namer.fresh(arg.name)
             self.bind(arg, Expr(name, PREC["primary"], _ctype_or_int(arg.type), reads=frozenset({name})))
-            params.append(declared_array(arg.type, name) if isinstance(arg.type, ArrayType)
-                          else f"{spelling(arg.type)} {name}")
+            if isinstance(arg.type, StreamType):
+                params.append(f"{stream_spelling(arg.type)} &{name}")
+            else:
+                params.append(declared_array(arg.type, name) if isinstance(arg.type, ArrayType)
+                              else f"{spelling(arg.type)} {name}")
         ret = spelling(self.func.return_type) if self.func.return_type is not None else "void"
         c_name = self.c_names[self.func.name]
         for pragma in self.top_pragmas:
@@ -203,6 +207,10 @@ class FunctionEmitter:
             target = self.use(op.memref).text + self.subscripts(op.memref, op.indices, indices)
             value = self.use(op.value)
             self.line(f"{target} = {self.assignable(value, op.memref.type.elem).text};")
+        elif isinstance(op, STREAM_OPS):
+            self.stream_op(op)
+        elif op.attrs.get("process") is not None:
+            self.process(op)
         elif isinstance(op, ForOp):
             self.for_op(op)
         elif isinstance(op, WhileOp):
@@ -462,7 +470,8 @@ def c_string(text: str) -> str:
 
 
 def _ctype_or_int(t) -> CType:
-    return ctype_of(t.elem) if isinstance(t, ArrayType) else ctype_of(t)
+    return ctype_of(t.elem) if isinstance(t, (ArrayType, StreamType)) else ctype_of(t)
+
 
 
 def _rom_value(v, elem):

@@ -32,8 +32,9 @@ from hls import progress
 from hls.backend.ctype import ctype_of, spelling
 from hls.backend.render import render_template
 from hls.errors import HLSError
-from hls.sim.toolchain import CSIM_CXXFLAGS
-from hls.types import ArrayType, BoolType, FixedType, FloatType, IntType, ScalarType
+from hls.sim.toolchain import CSIM_CXXFLAGS, own_include_dir
+from hls.streams import Stream
+from hls.types import ArrayType, BoolType, FixedType, FloatType, IntType, ScalarType, StreamType
 
 DEFAULT_PART = "xcu250-figd2104-2L-e"
 DEFAULT_CLOCK_NS = 3.33
@@ -43,6 +44,7 @@ HLS_PROJECT = "hls_prj"  # open_project name (Tcl flow)
 SOLUTION = "solution1"
 WORK_DIR = "hls_component"  # --work_dir of the unified (v++ / vitis-run) flow
 DATA_DIR = "tb/data"
+CSIM_INCLUDE = "csim_include"
 # flow target -> export format: an .xo kernel for the Vitis flow, IP for the Vivado IP flow
 EXPORT_FORMATS = {"vitis": "xo", "vivado": "ip_catalog"}
 DEFAULT_RTOL = 1e-5  # the same defaults as Kernel.verify()
@@ -53,7 +55,7 @@ _PART_RE = re.compile(r"[A-Za-z0-9-]{1,64}")
 # Characters that are inert in Tcl double quotes, make, the cfg format, sh and C string literals.
 _FLAG_RE = re.compile(r"-[A-Za-z0-9=+_.,-]+")
 # Relative paths this exporter can have written (used to validate an old manifest before deleting).
-_OWN_PATH_RE = re.compile(r"(?:(?:src|tb|tb/data)/)?[A-Za-z0-9_][A-Za-z0-9_.]*")
+_OWN_PATH_RE = re.compile(r"(?:(?:src|tb|tb/data|csim_include)/)?[A-Za-z0-9_][A-Za-z0-9_.]*")
 _TEXT_RE = re.compile(r"[A-Za-z0-9_ ,\[\]]+")
 
 
@@ -138,8 +140,8 @@ def check_design(design: Any) -> None:
     if design.header_name != f"{design.top}.h":
         raise HLSError(f"internal: header {design.header_name!r} is not named after the top function")
     for port in design.ports:
-        elem = port.type.elem if port.is_array else port.type
-        if not isinstance(port.type, (ArrayType, ScalarType)) or not isinstance(elem, ScalarType):
+        elem = port.type.elem if port.is_array or port.stream else port.type
+        if not isinstance(port.type, (ArrayType, ScalarType, StreamType)) or not isinstance(elem, ScalarType):
             raise HLSError(f"argument {port.name!r} of type {port.type}: export supports arrays and scalars only")
     for flag in CSIM_CXXFLAGS:
         if not _FLAG_RE.fullmatch(flag):
@@ -153,9 +155,13 @@ def run_golden(kernel: Any, compiled: Any, inputs: Any, seed: int) -> tuple[list
     """Inputs as written to tb/data, the arguments after the golden run, and the return value."""
     names, types = list(compiled.arg_names), list(compiled.arg_types)
     values = _ordered_inputs(names, kernel.random_inputs(seed) if inputs is None else inputs)
-    args = [np.array(v, copy=True) if isinstance(v, np.ndarray) else v for v in values]
+    args = [np.array(v, copy=True) if isinstance(v, np.ndarray) else v.copy() if isinstance(v, Stream) else v
+            for v in values]
     before = []
     for name, t, value in zip(names, types, args, strict=True):
+        if isinstance(t, StreamType):
+            before.append(np.asarray(value))  # the items fed to the kernel
+            continue
         if isinstance(t, ArrayType):
             before.append(value.copy() if isinstance(value, np.ndarray) else value)
             continue
@@ -164,7 +170,8 @@ def run_golden(kernel: Any, compiled: Any, inputs: Any, seed: int) -> tuple[list
         except (TypeError, ValueError) as exc:
             raise HLSError(f"input {name!r}: {exc}") from None
     ret = kernel(*args)
-    return before, args, ret
+    after = [np.asarray(a) if isinstance(a, Stream) else a for a in args]  # a stream: what is left in it
+    return before, after, ret
 
 
 def _ordered_inputs(names: list[str], inputs: Any) -> list[Any]:
@@ -245,6 +252,21 @@ def _type_text(t: Any, fallback: str) -> str:
     return text if _TEXT_RE.fullmatch(text) else fallback
 
 
+def stream_port_data(port: Any, count_in: int, count_out: int) -> dict[str, Any]:
+    """A stream argument: fed from <arg>.dat, then compared with <arg>.golden.dat, which holds what the
+    golden model left in it (an output's items, an input's unread ones)."""
+    elem = port.type.elem
+    var = f"arg_{port.c_name}"
+    return {
+        "name": _display(port.name, port.c_name), "var": var, "c_name": port.c_name, "is_array": False,
+        "is_stream": True, "c_type": f"hls::stream<{port.c_type} >", "elem_type": port.c_type, "dims": "",
+        "shape": [count_out], "ndim": 1, "size": count_in, "golden_size": count_out,
+        "file": f"{port.c_name}.dat", "golden_file": f"{port.c_name}.golden.dat", "file_type": _file_ctype(elem),
+        "load": f"{var}.write({_to_kernel(elem, 'value')});", "readback": _from_kernel(elem, "item"),
+        "exact": not isinstance(elem, FloatType), "type_text": _type_text(port.type, port.c_type),
+    }
+
+
 def port_data(port: Any) -> dict[str, Any]:
     """Plain data describing one argument for tb.cpp.j2 (declaration, loading, read-back, compare)."""
     elem = port.type.elem if port.is_array else port.type
@@ -256,7 +278,7 @@ def port_data(port: Any) -> dict[str, Any]:
     source = "values[n++]" if port.is_array else "values[0]"
     return {
         "name": _display(port.name, port.c_name), "var": var, "c_name": port.c_name,
-        "is_array": port.is_array, "dims": "".join(f"[{n}]" for n in dims), "shape": dims,
+        "is_array": port.is_array, "is_stream": False, "dims": "".join(f"[{n}]" for n in dims), "shape": dims,
         "ndim": len(dims), "size": math.prod(dims), "c_type": port.c_type,
         "file": f"{port.c_name}.dat", "golden_file": f"{port.c_name}.golden.dat" if port.is_array else None,
         "file_type": _file_ctype(elem), "loops": loops,
@@ -291,13 +313,14 @@ def render_project(kernel: Any, design: Any, settings: Settings, before: list[An
                    ret: Any, inputs_given: bool = False) -> dict[str, str]:
     """Every file of the project as {relative path: text}; nothing is written here."""
     top = design.top
-    ports = [port_data(p) for p in design.ports]
+    ports = [stream_port_data(p, len(b), len(a)) if p.stream else port_data(p)
+             for p, b, a in zip(design.ports, before, after, strict=True)]
     ret_info = return_data(design)
     data: dict[str, str] = {}
     for port, info, value_in, value_out in zip(design.ports, ports, before, after, strict=True):
-        elem = port.type.elem if port.is_array else port.type
+        elem = port.type.elem if port.is_array or port.stream else port.type
         data[info["file"]] = format_values(elem, value_in)
-        if port.is_array:
+        if port.is_array or port.stream:
             data[info["golden_file"]] = format_values(elem, value_out)
     if ret_info is not None:
         data[ret_info["file"]] = format_values(design.return_type, design.return_type.convert(ret))
@@ -305,7 +328,8 @@ def render_project(kernel: Any, design: Any, settings: Settings, before: list[An
     common = {"top": top, "header": design.header_name, "part": settings.part, "clock": settings.clock_text,
               "flow": settings.flow, "export_format": settings.export_format, "project": HLS_PROJECT,
               "solution": SOLUTION, "work_dir": WORK_DIR, "data_dir": DATA_DIR, "flags": flags,
-              "data_files": sorted(data), "ports": ports, "ret": ret_info, "inputs_given": inputs_given}
+              "data_files": sorted(data), "ports": ports, "ret": ret_info, "inputs_given": inputs_given,
+              "streams": design.streams}
     files = {
         f"src/{top}.cpp": design.kernel_cpp,
         f"src/{design.header_name}": design.header,
@@ -318,6 +342,9 @@ def render_project(kernel: Any, design: Any, settings: Settings, before: list[An
                                      atol=repr(settings.atol), **common),
     }
     files.update({f"{DATA_DIR}/{name}": text for name, text in data.items()})
+    if design.streams:  # the project's own csim headers (hls_stream.h, hls_csim.h), used when Vitis is absent
+        for name in ("hls_stream.h", "hls_csim.h"):
+            files[f"{CSIM_INCLUDE}/{name}"] = (own_include_dir() / name).read_text()
     files[MANIFEST] = manifest_text(kernel, design, settings, ports, ret_info, sorted(files) + [MANIFEST],
                                     inputs_given)
     return files

@@ -17,7 +17,8 @@ from hls.backend.pragmas import interface_pragma
 from hls.errors import HLSTypeError
 from hls.interfaces import BLOCK_CONTROL, default_interface
 from hls.ir import DirectiveOp, Module
-from hls.types import ArrayType, BoolType, FixedType, FloatType, IntType
+from hls.ir.usage import stream_directions
+from hls.types import ArrayType, BoolType, FixedType, FloatType, IntType, StreamType
 
 
 @lru_cache(maxsize=1)
@@ -44,6 +45,7 @@ class PortSpec:
     dtype: str  # numpy dtype name
     c_type: str  # C++ element type in the kernel
     zero_copy: bool
+    stream: str | None = None  # a stream argument: "in" (the kernel reads it) or "out"
 
 
 @dataclass
@@ -58,6 +60,7 @@ class CppDesign:
     return_storage: str | None
     functions: dict[str, str] = field(default_factory=dict)
     boundary_errors: list[tuple[str, Any]] = field(default_factory=list)  # (message, loc): ports csim cannot carry
+    streams: bool = False  # the design uses hls::stream: the bridge reports hls_csim faults (deadlocks)
 
     def check_boundary(self) -> None:
         """Raise for a port that cannot cross the csim/testbench boundary (int64 and float64 carriers).
@@ -88,20 +91,27 @@ def emit_module(module: Module, origin: str = "", flow: str = "vitis") -> CppDes
     top_emitted = emitted[-1]
     needs_fixed = any(_uses_fixed(f) for f in module.functions.values())
     divides = bool(helpers & CSIM_CHECKED)
+    streams = any(isinstance(t, StreamType) for f in module.functions.values()
+                  for t in [a.type for a in f.args] + [r.type for op in f.walk() for r in op.results])
+    processes = any(op.attrs.get("process") is not None for f in module.functions.values() for op in f.walk())
+    streams = streams or processes  # a region of loops and ping-pong arrays still runs in hls_csim::region
     header = render_template("kernel.h.j2", guard=f"HLS_{top_c.upper()}_H", prototype=top_emitted.signature,
-                             fixed=needs_fixed, divides=divides)
-    kernel_cpp = render_template("kernel.cpp.j2", header=header_name, origin=origin,
+                             fixed=needs_fixed, divides=divides, streams=streams)
+    kernel_cpp = render_template("kernel.cpp.j2", header=header_name, origin=origin, streams=streams,
+                                 processes=processes,
                                  helpers=[h for h in HELPERS if h in helpers], csim_checked=divides,
                                  functions=[{"signature": ("static " if e is not top_emitted else "") + e.signature,
                                              "body": e.body} for e in emitted])
     errors: list[tuple[str, Any]] = []
-    ports = port_specs(top, top_emitted, errors)
+    directions = stream_directions(top, module)
+    ports = port_specs(top, top_emitted, errors, directions)
     ret_storage = storage_ctype(top.return_type) if top.return_type is not None else None
     bridge = render_template("bridge.cpp.j2", header=header_name, top=top_c, ports=ports,
                              ret_type=spelling(top.return_type) if top.return_type is not None else None,
-                             ret_storage=ret_storage, ret_kind=_kind(top.return_type), divides=divides)
+                             ret_storage=ret_storage, ret_kind=_kind(top.return_type), divides=divides,
+                             streams=streams)
     return CppDesign(top_c, header_name, kernel_cpp, header, bridge, ports, top.return_type, ret_storage,
-                     boundary_errors=errors)
+                     boundary_errors=errors, streams=streams)
 
 
 def _kind(t: Any) -> str | None:
@@ -119,12 +129,13 @@ def _uses_fixed(func) -> bool:
     return any(isinstance(getattr(t, "elem", t), FixedType) for t in types)
 
 
-def port_specs(func, emitted: EmittedFunction, errors: list[tuple[str, Any]]) -> list[PortSpec]:
+def port_specs(func, emitted: EmittedFunction, errors: list[tuple[str, Any]],
+               directions: dict[Any, str] | None = None) -> list[PortSpec]:
     """The top's ports; those csim cannot carry are recorded in `errors` (see CppDesign.check_boundary)."""
     ports = []
     for arg, c_name in zip(func.args, emitted.arg_names, strict=True):
         t = arg.type
-        elem = t.elem if isinstance(t, ArrayType) else t
+        elem = t.elem if isinstance(t, (ArrayType, StreamType)) else t
         if isinstance(elem, IntType) and elem.width > 64:
             errors.append((f"argument {arg.name!r}: {elem} is wider than 64 bits; csim and testbench ports "
                            "support up to 64-bit integers", func.loc))
@@ -136,7 +147,8 @@ def port_specs(func, emitted: EmittedFunction, errors: list[tuple[str, Any]]) ->
         zero_copy = isinstance(elem, (FloatType, BoolType)) or (isinstance(elem, IntType) and c_type == storage)
         ports.append(PortSpec(arg.name, c_name, t, isinstance(t, ArrayType),
                               t.shape if isinstance(t, ArrayType) else (), storage, elem.storage_dtype.name,
-                              c_type, zero_copy))
+                              c_type, zero_copy,
+                              (directions or {}).get(arg, "in") if isinstance(t, StreamType) else None))
     return ports
 
 
@@ -148,6 +160,9 @@ def top_interface_pragmas(func, flow: str = "vitis") -> list[str]:
     bundle = 0
     for arg in func.args:
         if id(arg) in chosen:
+            continue
+        if isinstance(arg.type, StreamType):  # AXI4-Stream, the same in the Vivado and Vitis flows
+            pragmas.append(interface_pragma("{" + arg.name + "}", {"mode": "axis"}))
             continue
         is_array = isinstance(arg.type, ArrayType)
         options = default_interface(flow, is_array, bundle, arg.type.size if is_array else 0)

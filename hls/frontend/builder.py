@@ -40,6 +40,7 @@ from hls.types import (
     HLSType,
     IntType,
     ScalarType,
+    StreamType,
 )
 
 
@@ -84,6 +85,9 @@ class GoldenInfo:
     arg_types: list[HLSType] = field(default_factory=list)
     arg_names: list[str] = field(default_factory=list)
     captured_arrays: dict[str, ArrayType] = field(default_factory=dict)
+    traced: bool = False  # the kernel touches streams: its loops mark iterations in the dataflow trace
+    stream_names: dict[int, str] = field(default_factory=dict)  # hls.stream(T) calls: the declared name
+    processes: list[tuple] = field(default_factory=list)  # dataflow region: (id(stmt), name, names it waits for)
 
 
 def is_kernel(obj: Any) -> bool:
@@ -163,6 +167,7 @@ class FunctionBuilder(ast.NodeVisitor):
                                   resolved=self.src.annotations.get("return", MISSING))
         self.func = Function(self.src.name, types, names, ret, self.src.loc(tree))
         self.info.arg_types, self.info.arg_names, self.info.return_type = types, names, ret
+        self.info.traced = any(isinstance(t, StreamType) for t in types)
         self.block = self.func.body.block
         for arg, t, name in zip(self.func.args, types, names, strict=True):
             self.env[name] = Var(arg, t, is_array=isinstance(t, ArrayType))
@@ -171,16 +176,21 @@ class FunctionBuilder(ast.NodeVisitor):
                 and isinstance(body[0].value.value, str):
             body = body[1:]  # docstring
         from hls.frontend import control
+        from hls.frontend.dataflow import build_region, region_start
 
         if ret is not None and not control.always_returns(body):
             raise self.error(f"kernel declares a return type {ret} but does not end with `return`", tree)
-        if control.has_early_return(body):
+        region = region_start(self, body)
+        if region is not None:
+            build_region(self, body, region)
+        elif control.has_early_return(body):
             control.start_function(self)
             self.visit_body(body)
             self.emit(ReturnOp([self.env[control.RESULT].value] if ret is not None else [], self.loc))
             return self.func
-        for stmt in body:
-            self.visit(stmt)
+        else:
+            for stmt in body:
+                self.visit(stmt)
         if not (self.block.ops and isinstance(self.block.ops[-1], ReturnOp)):
             self.emit(ReturnOp([], self.loc))
         return self.func
@@ -207,7 +217,7 @@ class FunctionBuilder(ast.NodeVisitor):
         if value in (int, float, bool):
             raise self.error(f"{what}: Python `{value.__name__}` has no fixed width; use an hls type such as "
                              "hls.int32, hls.float32 or hls.bool_", node)
-        if isinstance(value, ScalarType) or (allow_array and isinstance(value, ArrayType)):
+        if isinstance(value, ScalarType) or (allow_array and isinstance(value, (ArrayType, StreamType))):
             return value
         raise self.error(f"{what}: {value!r} is not an hls type (e.g. hls.int16, hls.float32[8, 8])", node)
 
@@ -273,6 +283,11 @@ class FunctionBuilder(ast.NodeVisitor):
             if is_kernel(target):
                 self.call_kernel(target, call, want_result=False)
                 return
+            from hls.frontend import streams
+
+            if streams.stream_method(self, call) is not None:
+                streams.lower_method(self, call, statement=True)
+                return
             if target is print:
                 from hls.frontend.calls import lower_print
 
@@ -309,10 +324,18 @@ class FunctionBuilder(ast.NodeVisitor):
         self.emit(ReturnOp([value], self.loc))
 
     def visit_Assign(self, node: ast.Assign) -> None:
+        from hls.frontend import streams
+
         if len(node.targets) == 1 and isinstance(node.targets[0], ast.Name) and self.is_zeros_call(node.value):
             self.bind_local_array(node.targets[0], node.value)
             return
+        if len(node.targets) == 1 and isinstance(node.targets[0], ast.Name) and streams.is_stream_decl(self,
+                                                                                                     node.value):
+            streams.bind_local_stream(self, node.targets[0], node.value)
+            return
         if len(node.targets) == 1 and isinstance(node.targets[0], (ast.Tuple, ast.List)):
+            if streams.unpack_read_nb(self, node.targets[0], node.value):
+                return
             self.unpack(node.targets[0], node.value)
             return
         value = self.expr(node.value)  # `a = b = x`: x once, then each target converts it to its own type
@@ -401,6 +424,9 @@ class FunctionBuilder(ast.NodeVisitor):
                              UnsupportedError)
         if var is not None and var.is_array:
             raise self.error(f"{name!r} is an array; assign its elements, e.g. {name}[i] = ...", target,
+                             UnsupportedError)
+        if isinstance(value.type, StreamType):
+            raise self.error("streams cannot be assigned to variables; use the stream itself", node,
                              UnsupportedError)
         if not isinstance(value.type, ScalarType):
             raise self.error(f"arrays cannot be assigned to variables; index {name!r} instead", node,

@@ -13,7 +13,7 @@ from hls.frontend.builder import is_kernel
 from hls.frontend.source import MISSING, call_target
 from hls.frontend.tables import MATH_NAMES
 from hls.ir import CallOp, PrintOp, Value
-from hls.types import ArrayType, BoolType, FixedType, FloatType, IntType, ScalarType
+from hls.types import ArrayType, BoolType, FixedType, FloatType, IntType, ScalarType, StreamType
 
 if TYPE_CHECKING:
     from hls.frontend.builder import FunctionBuilder
@@ -24,6 +24,10 @@ IMPURE = {print: "print() is a statement (a debugging aid); it has no value",
 
 
 def lower_call(b: FunctionBuilder, node: ast.Call) -> Value:
+    from hls.frontend import streams
+
+    if streams.stream_method(b, node) is not None:
+        return streams.lower_method(b, node, statement=False)
     target = call_target(node.func, b.src)
     if isinstance(target, ScalarType):
         return type_call(b, target, node)
@@ -158,9 +162,14 @@ def call_kernel(b: FunctionBuilder, kernel: Any, node: ast.Call, want_result: bo
     if len(node.args) != len(params):
         raise b.error(f"kernel {callee.name!r} takes {len(params)} arguments, got {len(node.args)}", node)
     args = []
+    from hls.frontend.streams import check_argument
+
     for param, arg_node in zip(params, node.args, strict=True):
         value = b.expr(arg_node)
-        if isinstance(param.type, ArrayType):
+        check_argument(b, param.type, value, f"argument {param.name!r} of {callee.name!r}", arg_node)
+        if isinstance(param.type, StreamType):
+            args.append(value)
+        elif isinstance(param.type, ArrayType):
             if value.type != param.type:
                 raise b.error(f"argument {param.name!r} of {callee.name!r} must be {param.type}, got "
                                  f"{value.type}", arg_node)

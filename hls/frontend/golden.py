@@ -14,7 +14,7 @@ from typing import Any
 
 import numpy as np
 
-from hls import runtime
+from hls import runtime, streams
 from hls.frontend.builder import GoldenInfo
 from hls.frontend.source import KernelSource
 
@@ -51,8 +51,51 @@ class GoldenRewriter(ast.NodeTransformer):
         node.returns = None
         for arg in node.args.args:
             arg.annotation = None
+        if self.info.processes and not node.name.startswith("__hls_process_"):
+            node.body = self.dataflow_body(node.body)
         self.generic_visit(node)
         return node
+
+    def dataflow_body(self, body: list[ast.stmt]) -> list[ast.stmt]:
+        """Each process statement becomes a nested function; the region ends in one
+        `run_dataflow` call that runs them concurrently (hls.streams)."""
+        processes = {key: (name, after) for key, name, after in self.info.processes}
+        out: list[ast.stmt] = []
+        entries = []
+        for stmt in body:
+            if id(stmt) not in processes:
+                out.append(stmt)
+                continue
+            name, after = processes[id(stmt)]
+            fname = f"__hls_process_{len(entries)}"
+            args = ast.arguments(posonlyargs=[], args=[], kwonlyargs=[], kw_defaults=[], defaults=[])
+            out.append(ast.copy_location(ast.FunctionDef(name=fname, args=args, body=[stmt], decorator_list=[],
+                                                         returns=None), stmt))
+            entries.append(ast.Tuple(elts=[ast.Constant(name), ast.Name(fname, ast.Load()),
+                                           ast.Constant(tuple(after))], ctx=ast.Load()))
+        streams = [ast.Name(name, ast.Load()) for name in self.info.stream_names.values()]
+        call = ast.Call(func=ast.Attribute(ast.Name("__hls_st", ast.Load()), "run_dataflow", ast.Load()),
+                        args=[ast.List(entries, ast.Load()), ast.List(streams, ast.Load())], keywords=[])
+        last = body[-1]
+        run = ast.copy_location(ast.Expr(call), last)
+        if isinstance(out[-1], ast.Return):
+            out.insert(len(out) - 1, run)
+        else:
+            out.append(run)
+        return out
+
+    def stream_hook(self, name: str, node: ast.AST) -> ast.Expr:
+        key = ast.Tuple([ast.Constant(self.file), ast.Constant(node.lineno)], ast.Load())
+        func = ast.Attribute(ast.Name("__hls_st", ast.Load()), name, ast.Load())
+        return ast.copy_location(ast.Expr(ast.Call(func, [key], [])), node)
+
+    def visit_For(self, node: ast.For) -> ast.AST | list[ast.stmt]:
+        """In kernels with streams, loops tell the trace where each iteration starts (for timing)."""
+        self.generic_visit(node)
+        if not self.info.traced:
+            return node
+        node.body.insert(0, self.stream_hook("loop_iter", node))
+        return [self.stream_hook("loop_enter", node), node, self.stream_hook("loop_exit", node)]
 
     def visit_Assign(self, node: ast.Assign) -> ast.AST | list[ast.stmt]:
         self.generic_visit(node)
@@ -135,6 +178,12 @@ class GoldenRewriter(ast.NodeTransformer):
     def visit_Call(self, node: ast.Call) -> ast.AST:
         key = id(node)
         self.generic_visit(node)
+        name = self.info.stream_names.get(key)
+        if name is not None:  # hls.stream(T, depth=N): a FIFO that knows its name
+            given = [kw.value for kw in node.keywords if kw.arg == "depth"] + node.args[1:]
+            depth = given[0] if given else ast.Constant(2)
+            func = ast.Attribute(ast.Name("__hls_st", ast.Load()), "local_stream", ast.Load())
+            return ast.copy_location(ast.Call(func, [node.args[0], depth, ast.Constant(name)], []), node)
         printed = self.info.prints.get(key)
         if printed is not None:  # formatted exactly as the C++ printf does
             types, sep, end = printed
@@ -171,9 +220,13 @@ def make_golden(src: KernelSource, info: GoldenInfo) -> Callable[..., Any]:
         namespace[name] = runtime.ArrayView(np.asarray(src.namespace[name]), t.elem, readonly=True, name=name)
     namespace.update(rewriter.consts)
     namespace["__hls_rt"] = runtime
+    namespace["__hls_st"] = streams
     code = compile(module, src.file, "exec")
     exec(code, namespace)  # noqa: S102 - the user's own kernel, rewritten
     golden = namespace[fdef.name]
     runtime.GOLDEN_CODES.add(golden.__code__)
+    for const in golden.__code__.co_consts:  # the processes of a dataflow region (nested functions)
+        if hasattr(const, "co_code") and const.co_name.startswith("__hls_process_"):
+            runtime.GOLDEN_CODES.add(const)
     return golden
 

@@ -41,6 +41,7 @@ from hls.ir import (
     YieldOp,
     has_exit,
 )
+from hls.ir.stream_ops import STREAM_ACCESSES, STREAM_WRITES, StreamOp, StreamStatusOp
 from hls.schedule.affine import ITER, Affine, combine
 from hls.schedule.memory import Storage, bit_width, function_storages
 from hls.schedule.opcost import op_cost
@@ -200,8 +201,10 @@ class GraphBuilder:
     def visit(self, op: Op) -> None:
         if isinstance(op, ConstantOp):
             self.env[op.result] = self.lookup(op.result)
-        elif isinstance(op, (AllocOp, RomOp, DirectiveOp, PrintOp)):  # no hardware (print is csim-only)
+        elif isinstance(op, (AllocOp, RomOp, DirectiveOp, PrintOp, StreamOp)):  # no operator (print: csim only)
             return
+        elif isinstance(op, (*STREAM_ACCESSES, StreamStatusOp)):
+            self.fifo(op)
         elif isinstance(op, LoadOp):
             self.load(op)
         elif isinstance(op, StoreOp):
@@ -344,6 +347,22 @@ class GraphBuilder:
         node = self.graph.add(self._memory_cost(storage, True, dynamic), op, bit_width(storage.elem),
                               self._preds(bindings), access)
         self._note_carried(bindings, node)
+
+    def fifo(self, op: Op) -> None:
+        """A FIFO access takes its FIFO's one port for a cycle, like a memory access; a status check
+        (empty/full) is a wire."""
+        storage = self.storage(op.stream)
+        bindings = [self.lookup(v) for v in op.operands]
+        if isinstance(op, StreamStatusOp):
+            node = self.graph.add(OpCost("fifo_status", 0), op, 1, self._preds(bindings))
+        else:
+            is_write = isinstance(op, STREAM_WRITES)
+            cost = OpCost("fifo_write" if is_write else "fifo_read", 1)
+            node = self.graph.add(cost, op, bit_width(storage.elem), self._preds(bindings),
+                                  Access(storage, [], is_write))
+        self._note_carried(bindings, node)
+        for result in op.results:
+            self.env[result] = (node, NOCONST, None)
 
     # ---- regions inside a pipelined body ----------------------------------------------------------
 

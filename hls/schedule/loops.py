@@ -85,8 +85,9 @@ def _invariant_nodes(graph: Graph) -> list[bool]:
     for node in graph.nodes:
         ok = node.index not in consumers and all(distance == 0 and invariant[src] for src, distance, _ in node.preds)
         access = node.access
-        if ok and access is not None:
-            ok = not access.is_store and id(access.storage) not in stored and not access.guard and all(
+        if ok and access is not None:  # a FIFO read takes the next item: never the same in two iterations
+            ok = not access.is_store and access.storage.kind != "fifo" and id(access.storage) not in stored \
+                and not access.guard and all(
                 i is not None and i.coeff(ITER) == 0 for i in access.indices)
         invariant.append(ok)
     return invariant
@@ -259,6 +260,10 @@ def ports_text(graph: Graph, bound: PortBound) -> str:
         return (f"{what} per iteration on m_axi bundle `{storage.bundle}` ({', '.join(names)}), one "
                 f"{'read' if bound.reads else 'write'} channel: give each array its own bundle or copy it to a "
                 f"local array, at {_where(first)}")
+    if storage.kind == "fifo":
+        what = f"{bound.reads} reads" if bound.reads else f"{bound.writes} writes"
+        return (f"{what} per iteration of FIFO `{storage.name}`, one item per cycle: read or write a wider element "
+                f"type once per iteration, at {_where(first)}")
     max_reads, max_writes, total = storage.ports
     if bound.reads and not bound.writes:
         what, ports = f"{bound.reads} loads", max_reads

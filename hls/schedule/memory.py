@@ -17,8 +17,8 @@ from itertools import product
 from typing import Any
 
 from hls.interfaces import default_interface
-from hls.ir import AllocOp, DirectiveOp, Function, RomOp, Value
-from hls.types import ArrayType, BoolType, FixedType, FloatType, IntType, ScalarType
+from hls.ir import AllocOp, DirectiveOp, Function, RomOp, StreamOp, Value
+from hls.types import ArrayType, BoolType, FixedType, FloatType, IntType, ScalarType, StreamType
 
 MAXI_LATENCY = 64  # Vitis-flow default m_axi latency (config_interface -m_axi_latency), VITIS_FACTS.md 2 and 4
 BRAM_READ_LATENCY = 1  # Bind Storage Report "Latency 1" for RAM_AUTO (bavlyshehata/ADMM_BP, xcu250, 2022.2)
@@ -103,7 +103,7 @@ class Storage:
         width = bit_width(self.elem)
         words = math.prod(self.shape)
         per_bank = math.ceil(words / self.banks)
-        if self.kind in ("m_axi", "ap_memory"):
+        if self.kind in ("m_axi", "ap_memory", "fifo"):  # a FIFO's cost: hls.schedule.fifo_timing.fifo_cost
             return {}
         if self.kind == "regs":
             return {"ff": words * width, "lut": words * width // 4 if self.rom_data is None else 0}
@@ -176,6 +176,12 @@ def local_storage(name: str, t: ArrayType, directives: dict, value: Value, rom: 
     return storage
 
 
+def fifo_storage(name: str, t: StreamType) -> Storage:
+    """A FIFO as the schedulers see it: one read and one write port, one access of a process per
+    cycle (a process only reads or only writes it); a read takes a cycle, as Vitis's FIFO read state."""
+    return Storage(name, "fifo", t.elem, (t.depth,), (1, 1, 1), read_latency=1, write_latency=1)
+
+
 def argument_storage(arg: Value, bundle_index: int, directives: dict, maxi_latency: int, flow: str = "vitis"
                      ) -> Storage:
     """A top-level array argument: the flow's default (m_axi with its own bundle, or ap_memory) unless an
@@ -214,8 +220,14 @@ def function_storages(func: Function, is_top: bool, maxi_latency: int = MAXI_LAT
             bundle += 0 if chosen else 1
         else:
             storages[arg] = local_storage(arg.name or "arg", arg.type, directives, arg)
+    for arg in func.args:
+        if isinstance(arg.type, StreamType):
+            given = args.get(arg) if args is not None else None
+            storages[arg] = given if given is not None else fifo_storage(arg.name or "stream", arg.type)
     for op in func.walk():
-        if isinstance(op, AllocOp):
+        if isinstance(op, StreamOp):
+            storages[op.result] = fifo_storage(op.result.name or "stream", op.result.type)
+        elif isinstance(op, AllocOp):
             storages[op.result] = local_storage(op.result.name or "buf", op.result.type, directives, op.result)
         elif isinstance(op, RomOp):
             storages[op.result] = local_storage(op.result.name or "rom", op.result.type, directives, op.result,

@@ -206,6 +206,7 @@ class Report:
     notes: list[str] = field(default_factory=list)
     nodes: list[GraphNode] = field(default_factory=list)  # the call graph (dataflow processes later)
     edges: list[GraphEdge] = field(default_factory=list)
+    dataflow: Any = None  # hls.schedule.dataflow.DataflowReport: the timed region, for a dataflow top
 
     # ---- plain data -------------------------------------------------------------------------------
 
@@ -222,6 +223,7 @@ class Report:
             "resources_breakdown": [row.to_dict() for row in self.breakdown],
             "notes": list(self.notes),
             "graph": {"nodes": [n.to_dict() for n in self.nodes], "edges": [e.to_dict() for e in self.edges]},
+            "dataflow": self.dataflow.to_dict() if self.dataflow is not None else None,
         }
 
     @classmethod
@@ -286,6 +288,8 @@ class Report:
                               "II target", "Trip Count", "Pipelined", "Limiter"], self._loop_rows())]
         lines += ["", "== Utilization Estimates",
                   *table(["Name", "Count", "BRAM_18K", "DSP", "FF", "LUT"], self._resource_rows())]
+        if self.dataflow is not None:
+            lines += ["", *self.dataflow.lines()]
         notes = self.notes + [f"{loop.label}: {note}" for loop in self.loops for note in loop.notes]
         if notes:
             lines += ["", "Notes:", *[f"  - {note}" for note in notes]]

@@ -7,8 +7,9 @@ from typing import Any
 
 import numpy as np
 
-from hls.errors import SimulationError
+from hls.errors import DeadlockError, SimulationError
 from hls.sim.build import build_shared_library, load_library
+from hls.streams import Stream
 from hls.types import ArrayType, BoolType, FixedType, FloatType, IntType, ScalarType
 
 
@@ -19,22 +20,35 @@ class CompiledKernel:
         design.check_boundary()
         self.design = design
         self.path = build_shared_library(design.sources, extra_flags=extra_flags, tag="csim")
-        params = [f"{p.storage} {'*' if p.is_array else ''}" for p in design.ports]
+        params = []
+        for p in design.ports:
+            params.extend([f"{p.storage} *", "long"] if p.stream else [f"{p.storage} {'*' if p.is_array else ''}"])
         if design.return_storage:
             params.append(f"{design.return_storage} *")
         self.cdef = f"int hls_bridge({', '.join(params) or 'void'});"
+        if design.streams:
+            self.cdef += "\nlong hls_stream_size(int);\nconst char *hls_csim_message(void);\n" + "".join(
+                f"void hls_stream_copy_{n}({p.storage} *);\n" for n, p in enumerate(design.ports) if p.stream)
         self.ffi, self.lib = load_library(self.path, self.cdef)
 
     def run(self, args: tuple[Any, ...]) -> Any:
         ports = self.design.ports
         if len(args) != len(ports):
             raise SimulationError(f"{self.design.top} takes {len(ports)} arguments, got {len(args)}")
-        c_args = [self.convert(port, arg) for port, arg in zip(ports, args, strict=True)]
+        c_args = []
+        for port, arg in zip(ports, args, strict=True):
+            c_args.extend(self.stream_args(port, arg) if port.stream else [self.convert(port, arg)])
         ret = None
         if self.design.return_storage:
             ret = self.ffi.new(f"{self.design.return_storage} *")
             c_args.append(ret)
         fault = self.lib.hls_bridge(*c_args)
+        if fault in (3, 4):
+            message = self.ffi.string(self.lib.hls_csim_message()).decode()
+            raise (DeadlockError if fault == 3 else SimulationError)(f"{self.design.top} (csim): {message}")
+        for n, (port, arg) in enumerate(zip(ports, args, strict=True)):
+            if port.stream:
+                self.stream_back(n, port, arg)
         if fault:
             what = {1: "divided by zero", 2: "indexed an array out of bounds"}.get(fault, f"faulted ({fault})")
             raise SimulationError(f"{self.design.top}: the C simulation {what}, which is undefined in C++ (csim "
@@ -42,6 +56,25 @@ class CompiledKernel:
         if ret is None:
             return None
         return from_storage(self.design.return_type, ret[0])
+
+    def stream_args(self, port: Any, arg: Any) -> list[Any]:
+        """An hls.Stream as (items, count): an input's items go in; an output starts empty."""
+        if not isinstance(arg, Stream) or arg.elem != port.type.elem:
+            raise SimulationError(f"argument {port.name!r} is a stream of {port.type.elem}: pass "
+                                  f"hls.Stream(hls.{port.type.elem}, values)")
+        items = np.asarray(arg) if port.stream == "in" else np.zeros(0, dtype=port.type.elem.storage_dtype)
+        items = np.ascontiguousarray(items)
+        return [self.ffi.from_buffer(f"{port.storage}[]", items), len(items)]
+
+    def stream_back(self, n: int, port: Any, arg: Any) -> None:
+        """After the call: an input keeps what the kernel left unread, an output gets what it wrote."""
+        count = self.lib.hls_stream_size(n)
+        out = np.zeros(count, dtype=port.type.elem.storage_dtype)
+        getattr(self.lib, f"hls_stream_copy_{n}")(self.ffi.from_buffer(f"{port.storage}[]", out,
+                                                                          require_writable=True))
+        if port.stream == "in":
+            arg.items.clear()
+        arg.items.extend(from_storage(port.type.elem, v) for v in out.tolist())
 
     def convert(self, port: Any, arg: Any) -> Any:
         if port.is_array:

@@ -76,6 +76,19 @@ def ap_include_dir() -> Path:
     return inc
 
 
+def own_include_dir() -> Path:
+    """This project's csim headers (hls_stream.h, hls_csim.h), written here and shipped as package data."""
+    return Path(__file__).resolve().parent / "include"
+
+
+def include_dirs() -> list[Path]:
+    """The csim include path. Ours comes first unless Vitis is installed: the hls4ml folder that holds
+    ap_int.h also holds a proprietary hls_stream.h, which must never be picked up; with $XILINX_HLS,
+    Vitis's own hls_stream.h wins and ours only adds hls_csim.h."""
+    ap = ap_include_dir()
+    return [ap, own_include_dir()] if os.environ.get("XILINX_HLS") else [own_include_dir(), ap]
+
+
 @functools.lru_cache(maxsize=1)
 def _hls4ml_ap_types() -> Path | None:
     """Locate hls4ml's ap_types via package metadata; importing hls4ml would pull in its ML stack."""
@@ -157,21 +170,19 @@ def run_compiler(argv: list[str], cwd: Path) -> tuple[int, str]:
 
 
 def include_flags() -> list[str]:
-    """The -I options of every csim compile and of the PCH (one list, so both always agree).
-
-    The hls::stream header of this package, once it exists, gets its directory added here (and to
-    the identity below, so a change of it re-keys the cache).
-    """
-    return ["-I" + absolute_arg(ap_include_dir())]
+    """The -I options of every csim compile and of the PCH (one list, so both always agree): this
+    package's own hls_stream.h folder and the ap_types headers, in include_dirs()'s order (the
+    identity below hashes both, so a change of either re-keys the cache)."""
+    return ["-I" + absolute_arg(d) for d in include_dirs()]
 
 
 def toolchain_identity() -> str:
     """SHA-256 naming the compiler, its version, CSIM_CXXFLAGS and every header; part of cache keys."""
-    return _identity(tuple(compiler()), str(ap_include_dir()))
+    return _identity(tuple(compiler()), tuple(str(p) for p in include_dirs()))
 
 
 @functools.lru_cache(maxsize=16)
-def _identity(cxx: tuple[str, ...], include: str) -> str:
+def _identity(cxx: tuple[str, ...], includes: tuple[str, ...]) -> str:
     """Cached per process and per (compiler, include dir): header hashing and --version are not free."""
     h = hashlib.sha256()
 
@@ -183,11 +194,12 @@ def _identity(cxx: tuple[str, ...], include: str) -> str:
     part("version", _run_info([*cxx, "--version"]))
     part("machine", _run_info([*cxx, "-dumpmachine"]))
     part("flags", "\0".join(CSIM_CXXFLAGS).encode())
-    root = Path(include)
-    part("include", include.encode())
-    for path in sorted(p for p in root.rglob("*") if p.is_file()):
-        part("header", path.relative_to(root).as_posix().encode())
-        part("sha256", hashlib.sha256(path.read_bytes()).digest())
+    for include in includes:
+        root = Path(include)
+        part("include", include.encode())
+        for path in sorted(p for p in root.rglob("*") if p.is_file()):
+            part("header", path.relative_to(root).as_posix().encode())
+            part("sha256", hashlib.sha256(path.read_bytes()).digest())
     return h.hexdigest()
 
 

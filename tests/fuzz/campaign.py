@@ -28,6 +28,7 @@ from pathlib import Path
 from typing import Any
 
 from hls import progress
+from tests.fuzz.dataflow_gen import dataflow_unit
 from tests.fuzz.generator import Unit, batch_top, generate, module_text
 from tests.fuzz.shrink import ShrinkStats, shrink
 
@@ -36,6 +37,13 @@ EXACT = (0.0, 0.0)  # rtol, atol: without libm, floats must match bit for bit
 TOLERANT = (1e-4, 1e-5)  # libm results may differ in the last bits between numpy and glibc
 SEED_STRIDE = 1_000_000
 SOLO = 10  # every tenth kernel is checked alone, as a top-level kernel
+
+
+DATAFLOW_EVERY = 10  # one kernel in ten is a random dataflow region (tests/fuzz/dataflow_gen.py)
+
+
+def generate_any(seed: int) -> Unit:
+    return dataflow_unit(seed) if seed % DATAFLOW_EVERY == DATAFLOW_EVERY - 1 else generate(seed)
 
 
 @dataclass
@@ -162,7 +170,7 @@ def run_campaign(count: int, seed: int, out: Path | None = None, batch: int = 8,
     workdir = Path(tempfile.mkdtemp(prefix="hls-fuzz-"))
     runner = Runner(workdir, timeout)
     result = CampaignResult(count=count)
-    units = [generate(seed * SEED_STRIDE + i) for i in range(count)]
+    units = [generate_any(seed * SEED_STRIDE + i) for i in range(count)]
     verdicts: dict[int, dict[str, str]] = {}
     batch_failures: list[tuple[list[Unit], dict[str, str]]] = []
     try:

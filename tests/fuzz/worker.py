@@ -24,7 +24,15 @@ from typing import Any
 
 import numpy as np
 
-from hls.errors import CompileError, HLSError, HLSTypeError, SimulationError, UnsupportedError, VerificationError
+from hls.errors import (
+    CompileError,
+    DeadlockError,
+    HLSError,
+    HLSTypeError,
+    SimulationError,
+    UnsupportedError,
+    VerificationError,
+)
 from tests.fuzz.generator import Unit, batch_top, module_text
 
 MAX_MESSAGE = 4000
@@ -75,9 +83,36 @@ def precheck(kernel: Any, seed: int) -> dict[str, str] | None:
         return classify(exc, "compile")
     try:
         kernel(*member_inputs(kernel, seed))
+    except DeadlockError:
+        return dataflow_verdict(kernel, seed, deadlocked=True)
     except Exception as exc:  # noqa: BLE001
         return classify(exc, "golden")
+    if kernel.compile().processes:
+        return dataflow_verdict(kernel, seed, deadlocked=False)
     return None
+
+
+def dataflow_verdict(kernel: Any, seed: int, deadlocked: bool) -> dict[str, str] | None:
+    """A dataflow region: Python mode and the timed simulation must agree on whether it deadlocks at
+    its declared depths, and so must csim when it does (else None: golden vs csim is checked next)."""
+    inputs = member_inputs(kernel, seed)
+    try:
+        kernel.dataflow_trace(*inputs)
+        timed = kernel.report().dataflow
+    except Exception as exc:  # noqa: BLE001
+        return classify(exc, "timing")
+    if deadlocked != (timed.deadlock is not None):
+        return verdict("mismatch", "dataflow:deadlock", f"Python mode {'deadlocks' if deadlocked else 'runs'}; the "
+                       f"timed simulation {'deadlocks: ' + timed.deadlock if timed.deadlock else 'does not deadlock'}")
+    if not deadlocked:
+        return None
+    try:
+        kernel.csim(*inputs)
+    except DeadlockError:
+        return verdict("pass")
+    except Exception as exc:  # noqa: BLE001
+        return classify(exc, "csim")
+    return verdict("mismatch", "dataflow:csim", "Python mode deadlocks; csim does not")
 
 
 def check_single(kernel: Any, seed: int, rtol: float, atol: float) -> dict[str, str]:

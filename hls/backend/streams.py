@@ -1,0 +1,90 @@
+"""C++ statements for streams and dataflow processes (a part of FunctionEmitter, hls/backend/emit.py)."""
+
+from __future__ import annotations
+
+from hls.backend.ctype import ctype_of, spelling
+from hls.backend.expr import PREC, Expr
+from hls.ir import ForOp, Value
+from hls.ir.core import Op
+from hls.ir.stream_ops import (
+    StreamOp,
+    StreamReadNbOp,
+    StreamReadOp,
+    StreamStatusOp,
+    StreamWriteNbOp,
+    StreamWriteOp,
+)
+from hls.types import StreamType
+
+STREAM_OPS = (StreamOp, StreamReadOp, StreamWriteOp, StreamStatusOp, StreamReadNbOp, StreamWriteNbOp)
+
+
+def stream_spelling(t: StreamType) -> str:
+    elem = spelling(t.elem)
+    return f"hls::stream<{elem} >" if elem.endswith(">") else f"hls::stream<{elem}>"
+
+
+class StreamStatements:
+    """Mixed into FunctionEmitter, whose line/use/bind/namer/assignable/for_op/call_op it uses."""
+
+    def stream_op(self, op: Op) -> None:
+        """FIFO accesses are statements, in program order; a read's value gets a named local."""
+        if isinstance(op, StreamOp):
+            name = self.namer.fresh(op.result.name or "fifo")
+            t = op.result.type
+            self.line(f'{stream_spelling(t)} {name}("{name}");')
+            self.line(f"#pragma HLS stream variable={name} depth={t.depth}")
+            self.lines.append("#ifndef __SYNTHESIS__")
+            self.line(f"hls_csim::set_depth({name}, {t.depth});  // csim FIFOs hold the declared depth")
+            self.lines.append("#endif")
+            self.bind(op.result, Expr(name, PREC["primary"], ctype_of(t.elem)))
+            return
+        stream = self.use(op.stream).text
+        if isinstance(op, (StreamWriteOp, StreamWriteNbOp)):
+            value = self.assignable(self.use(op.value), op.stream.type.elem).text
+            call = f"{stream}.{'write' if isinstance(op, StreamWriteOp) else 'write_nb'}({value})"
+            if isinstance(op, StreamWriteOp):
+                self.line(f"{call};")
+            else:
+                self.declare(op.result, call)
+        elif isinstance(op, StreamReadOp) and not op.result.uses:
+            self.line(f"{stream}.read();")  # an item dropped: still consumed
+        elif isinstance(op, StreamReadOp):
+            self.declare(op.result, f"{stream}.read()")
+        elif isinstance(op, StreamStatusOp):
+            self.declare(op.result, f"{stream}.{op.kind}()")
+        else:  # read_nb: the value is the type's zero when nothing was read
+            ok, value = op.results
+            name = self.declare(value, "0")
+            self.declare(ok, f"{stream}.read_nb({name})")
+
+    def declare(self, value: Value, init: str) -> str:
+        name = self.namer.fresh(value.name or "v")
+        ctype = ctype_of(value.type)
+        self.line(f"{ctype.spelling} {name} = {init};")
+        self.bind(value, Expr(name, PREC["primary"], ctype, reads=frozenset({name})))
+        return name
+
+    def process(self, op: Op) -> None:
+        """A process of a dataflow region: plain code for Vitis; for csim, the body of a thread of
+        hls_csim::region (hls/sim/include/hls_csim.h), so FIFOs block as in hardware."""
+        block = op.parent
+        processes = [o for o in block.ops if o.attrs.get("process") is not None]
+        if op is processes[0]:
+            self.lines.append("#ifndef __SYNTHESIS__")
+            self.line(f'hls_csim::region hls_region("{self.c_names[self.func.name]}");')
+            self.lines.append("#endif")
+        self.line(f"HLS_PROCESS_BEGIN(hls_region, {op.attrs['process']})")
+        if isinstance(op, ForOp):
+            self.for_op(op)
+        else:
+            self.call_op(op)
+        self.line("HLS_PROCESS_END")
+        after = op.attrs.get("after")
+        if after:  # a ping-pong buffer: csim starts the reader once its writers are done, as hardware
+            writers = ", ".join(f'"{name}"' for name in after)
+            self.lines.append("#ifndef __SYNTHESIS__")
+            self.line(f'hls_region.after("{op.attrs["process"]}", {{{writers}}});')
+            self.lines.append("#endif")
+        if op is processes[-1]:
+            self.line("HLS_REGION_RUN(hls_region)")

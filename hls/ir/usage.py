@@ -1,0 +1,89 @@
+"""What a stretch of IR does to streams and arrays, following sub-kernel calls to their parameters:
+the facts dataflow checks (frontend), stream port directions (backend) and the trace need."""
+
+from __future__ import annotations
+
+import operator
+from dataclasses import dataclass, field
+
+from hls.ir.core import Function, Module, Op, Value
+from hls.ir.ops import BinaryOp, CallOp, CastOp, ConstantOp, ForOp, IfOp, LoadOp, StoreOp
+from hls.ir.stream_ops import STREAM_ACCESSES, STREAM_WRITES
+
+UNKNOWN = None  # a count that depends on run-time values
+
+
+@dataclass
+class Usage:
+    """What a stretch of IR does to its streams and arrays; counts are None when not constant."""
+
+    reads: dict[Value, int | None] = field(default_factory=dict)
+    writes: dict[Value, int | None] = field(default_factory=dict)
+    array_reads: set[Value] = field(default_factory=set)
+    array_writes: set[Value] = field(default_factory=set)
+
+    def add(self, table: dict[Value, int | None], value: Value, count: int | None) -> None:
+        if value in table:
+            old = table[value]
+            table[value] = None if old is None or count is None else old + count
+        else:
+            table[value] = count
+
+
+def usage(ops: list[Op], module: Module, scale: int | None = 1, out: Usage | None = None) -> Usage:
+    """Stream and array accesses of `ops`, following sub-kernel calls to their parameters."""
+    out = out if out is not None else Usage()
+    for op in ops:
+        if isinstance(op, STREAM_ACCESSES):
+            out.add(out.writes if isinstance(op, STREAM_WRITES) else out.reads, op.stream, scale)
+        elif isinstance(op, LoadOp):
+            out.array_reads.add(op.memref)
+        elif isinstance(op, StoreOp):
+            out.array_writes.add(op.memref)
+        elif isinstance(op, ForOp):
+            trips = trip_count(op)
+            usage(op.body.ops, module, None if scale is None or trips is None else scale * trips, out)
+        elif isinstance(op, IfOp):
+            usage(op.then_block.ops, module, None, out)
+            usage(op.else_block.ops, module, None, out)
+        elif isinstance(op, CallOp):
+            call_usage(op, module.functions[op.callee], module, scale, out)
+    return out
+
+
+def call_usage(op: CallOp, callee: Function, module: Module, scale: int | None, out: Usage) -> None:
+    inner = usage(callee.body.block.ops, module, scale)
+    mapping = dict(zip(callee.args, op.operands, strict=True))
+    for table, outer in ((inner.reads, out.reads), (inner.writes, out.writes)):
+        for value, count in table.items():
+            if value in mapping:
+                out.add(outer, mapping[value], count)
+    out.array_reads |= {mapping[v] for v in inner.array_reads if v in mapping}
+    out.array_writes |= {mapping[v] for v in inner.array_writes if v in mapping}
+
+
+FOLD = {"add": operator.add, "sub": operator.sub, "mul": operator.mul}
+
+
+def constant(value: Value) -> int | None:
+    """An integer known before the passes run (`range(N + 1)` is still an add of constants then)."""
+    op = getattr(value, "op", None)
+    if isinstance(op, ConstantOp) and isinstance(op.value, int):
+        return int(op.value)
+    if isinstance(op, CastOp):
+        return constant(op.operands[0])
+    if isinstance(op, BinaryOp) and op.kind in FOLD:
+        lhs, rhs = constant(op.lhs), constant(op.rhs)
+        return None if lhs is None or rhs is None else FOLD[op.kind](lhs, rhs)
+    return None
+
+
+def trip_count(loop: ForOp) -> int | None:
+    bounds = [constant(v) for v in (loop.lb, loop.ub, loop.step)]
+    return None if None in bounds or bounds[2] == 0 else len(range(*bounds))
+
+
+def stream_directions(func: Function, module: Module) -> dict[Value, str]:
+    """"in" for each stream argument the function reads, "out" for one it writes."""
+    used = usage(func.body.block.ops, module)
+    return {arg: "in" if arg in used.reads else "out" if arg in used.writes else "unused" for arg in func.args}

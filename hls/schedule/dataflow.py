@@ -1,0 +1,189 @@
+"""A dataflow region timed from its Python-mode trace: the FIFO part of `k.report()` and `k.size_fifos()`.
+
+Python mode records, per process, its accesses to the region's FIFOs in program order and the loop
+iterations around them (hls.streams). Here each access gets its nominal cycle (the cycle it would
+issue with no stall, from the process start) from the schedule estimate of its loop:
+
+- a pipelined loop entered at cycle t0 starts iteration i (from 0) at t0 + i*II, and an access in it
+  issues at its iteration's start plus the start cycle the modulo schedule gave its operator
+  (`LoopReport.ops`); the loop ends at t0 + (n-1)*II + iteration latency;
+- a loop that is not pipelined starts each iteration when the previous one is done (its iteration
+  latency, or later if inner loops took longer); its accesses issue at the iteration's start;
+- loops the report does not list (unrolled inside a pipelined loop) take no time of their own.
+
+This is an approximation: operators of one iteration other than FIFO accesses, loop entry and exit
+overheads, and the calls between loops are not timed, and a process's end is the later of its
+timed trace and its function's latency in the estimate. hls.schedule.fifo_timing then applies the
+back-pressure of every FIFO at its depth (the rules are in its docstring).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+import numpy as np
+
+from hls.schedule.fifo_timing import FifoSpec, ProcessTrace, TimingResult, fifo_cost, simulate, size_fifos
+from hls.schedule.report import LoopReport, Report, Resources
+
+
+@dataclass
+class RawProcess:
+    """One process as Python mode saw it: events ("A", fifo, write, line) for an access of a region
+    FIFO, ("L" | "I" | "X", (file, line)) for a loop's entry, iteration and exit."""
+
+    name: str
+    events: list[tuple]
+    after: list[str] = field(default_factory=list)
+
+
+@dataclass
+class RawRegion:
+    processes: list[RawProcess]
+    fifos: list[FifoSpec]
+
+
+@dataclass
+class ProcessRow:
+    name: str
+    latency: int | None  # timed: end - start in the region
+    nominal: int  # its own latency with no stall (its interval between invocations)
+    loops: list[tuple[str, int | None]]  # (label, II) of its loops
+
+
+@dataclass
+class FifoRow:
+    name: str
+    width: int
+    depth: int
+    peak: int | None
+    impl: str
+    resources: Resources
+
+
+@dataclass
+class DataflowReport:
+    processes: list[ProcessRow]
+    fifos: list[FifoRow]
+    latency: int | None
+    interval: int | None
+    deadlock: str | None = None
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"latency": self.latency, "interval": self.interval, "deadlock": self.deadlock,
+                "processes": [{"name": p.name, "latency": p.latency, "interval": p.nominal,
+                               "loops": [{"label": label, "ii": ii} for label, ii in p.loops]}
+                              for p in self.processes],
+                "fifos": [{"name": f.name, "width": f.width, "depth": f.depth, "peak": f.peak, "impl": f.impl,
+                           **f.resources.to_dict()} for f in self.fifos]}
+
+    def lines(self) -> list[str]:
+        out = ["+ Dataflow (timed simulation of the Python-mode trace):"]
+        if self.deadlock:
+            out.append(f"    DEADLOCK at the declared depths: {self.deadlock}")
+        else:
+            out.append(f"    region latency {self.latency} cycles, interval {self.interval} cycles")
+        out.append("    process              | latency | interval | loop II")
+        for p in self.processes:
+            loops = ", ".join(f"{label} II={ii if ii is not None else '-'}" for label, ii in p.loops) or "-"
+            latency = "-" if p.latency is None else p.latency
+            out.append(f"    {p.name:<20} | {latency!s:>7} | {p.nominal:>8} | {loops}")
+        out.append("    FIFO                 | width | depth | peak | impl   | LUT  | FF   | BRAM_18K")
+        for f in self.fifos:
+            peak = "-" if f.peak is None else f.peak
+            out.append(f"    {f.name:<20} | {f.width:>5} | {f.depth:>5} | {peak!s:>4} | {f.impl:<6} | "
+                       f"{f.resources.lut:>4} | {f.resources.ff:>4} | {f.resources.bram18k}")
+        return out
+
+
+def loop_table(report: Report) -> dict[tuple[str, int], LoopReport]:
+    return {(loop.file, loop.line): loop for loop in report.loops if loop.file is not None}
+
+
+def nominal_cycles(events: list[tuple], loops: dict[tuple[str, int], LoopReport]) -> tuple[list[tuple], int]:
+    """(fifo, write, nominal cycle, line) per access, and the cycle the process ends (module docstring)."""
+    t, last = 0, 0
+    stack: list[list[Any]] = []  # [loop report or None, entry cycle, iterations, current iteration start]
+    accesses = []
+    for event in events:
+        kind = event[0]
+        if kind == "L":
+            stack.append([loops.get(event[1]), t, 0, t])
+        elif kind == "I":
+            frame = stack[-1]
+            info, frame[2] = frame[0], frame[2] + 1
+            if info is not None and info.ii:
+                frame[3] = frame[1] + (frame[2] - 1) * info.ii
+            elif info is not None and frame[2] > 1:
+                frame[3] = max(t, frame[3] + (info.depth or 1))
+            t = max(t, frame[3])
+        elif kind == "X":
+            info, entry, count, start = stack.pop()
+            if info is not None and count:
+                t = max(t, entry + (count - 1) * info.ii + (info.depth or 1) if info.ii else start + (info.depth or 1))
+        else:
+            _, fifo, write, line = event
+            frame = stack[-1] if stack else None
+            base = frame[3] if frame is not None else t
+            offset = op_offset(frame[0] if frame is not None else None, line, write)
+            last = max(last, base + offset)
+            t = max(t, last)
+            accesses.append((fifo, write, last, line))
+    return accesses, max(t, last) + 1
+
+
+def op_offset(loop: LoopReport | None, line: int, write: bool) -> int:
+    if loop is None or not loop.ii:
+        return 0
+    name = "fifo_write" if write else "fifo_read"
+    return next((op.start for op in loop.ops if op.name == name and op.line == line), 0)
+
+
+def traces(raw: RawRegion, report: Report) -> list[ProcessTrace]:
+    loops = loop_table(report)
+    latencies = {node.name: node.latency_max for node in report.nodes}
+    index = {f.name: k for k, f in enumerate(raw.fifos)}
+    out = []
+    for process in raw.processes:
+        accesses, end = nominal_cycles(process.events, loops)
+        end = max(end, latencies.get(process.name) or 0)
+        out.append(ProcessTrace(process.name, np.array([index[a[0]] for a in accesses], np.int32),
+                                np.array([a[1] for a in accesses], bool), np.array([a[2] for a in accesses], np.int64),
+                                end, list(process.after), [a[3] for a in accesses]))
+    return out
+
+
+def process_loops(raw: RawProcess, loops: dict[tuple[str, int], LoopReport]) -> list[tuple[str, int | None]]:
+    seen: dict[tuple[str, int], None] = {}
+    for event in raw.events:
+        if event[0] == "L" and event[1] in loops:
+            seen.setdefault(event[1])
+    return [(loops[key].label or "loop", loops[key].ii) for key in seen]
+
+
+def time_region(raw: RawRegion, report: Report) -> DataflowReport:
+    """The region at its declared depths: per process, per FIFO (with its implementation and cost)."""
+    processes = traces(raw, report)
+    result: TimingResult = simulate(processes, raw.fifos)
+    loops = loop_table(report)
+    rows = []
+    for trace, process in zip(processes, raw.processes, strict=True):
+        times = result.process_times.get(trace.name)
+        rows.append(ProcessRow(trace.name, None if times is None else times[1] - times[0], trace.end,
+                               process_loops(process, loops)))
+    family = report.family or "ultrascale+"
+    fifos = []
+    for spec in raw.fifos:
+        impl, cost = fifo_cost(spec.width, spec.depth, family)
+        fifos.append(FifoRow(spec.name, spec.width, spec.depth, result.peak.get(spec.name), impl, cost))
+    deadlock = None
+    if result.deadlock:
+        deadlock = "; ".join(f"{p} waits on {fifo} ({state}) at line {line}" for p, fifo, state, _, line
+                             in result.deadlock)
+    return DataflowReport(rows, fifos, None if deadlock else result.latency, None if deadlock else result.interval,
+                          deadlock)
+
+
+def sized_depths(raw: RawRegion, report: Report) -> dict[str, int]:
+    return size_fifos(traces(raw, report), raw.fifos)

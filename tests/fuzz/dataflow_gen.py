@@ -1,0 +1,111 @@
+"""Random dataflow regions for the fuzzer: chains, forks and joins of stream processes.
+
+A unit is a kernel `df<seed>(a: int32[N], b: int32[N])` whose body is a dataflow region: a source
+process reads `a` into one or two FIFOs (a fork), each branch is a chain of stages, a join adds the
+branches, a sink writes `b`. Stages differ in rate and II: a map (one item in, one out, pipelined at
+II 1..3), a burst stage (reads every item into a buffer before writing any: what starves a join whose
+other branch is too shallow) and a pair stage (two items in, two out). Depths are drawn from
+{1, 2, 3, N}, so some regions deadlock; the worker then checks that Python mode, csim and the timed
+simulation all say so (tests/fuzz/worker.dataflow_verdict).
+"""
+
+from __future__ import annotations
+
+import random
+
+from tests.fuzz.generator import Unit
+
+
+class RegionGenerator:
+    def __init__(self, seed: int):
+        self.rng = random.Random(seed)
+        self.seed = seed
+        self.n = self.rng.choice([4, 6, 8, 16])
+        self.defs: list[str] = []
+        self.region: list[str] = []
+        self.fifos = 0
+
+    def name(self, kind: str) -> str:
+        return f"d{self.seed}_{kind}{len(self.defs)}"
+
+    def fifo(self) -> str:
+        name = f"q{self.fifos}"
+        self.fifos += 1
+        depth = self.rng.choice([1, 2, 2, 3, self.n])
+        self.region.insert(self.fifos, f"    {name} = hls.stream(hls.int32, depth={depth})")
+        return name
+
+    def define(self, kind: str, params: str, body: list[str]) -> str:
+        name = self.name(kind)
+        self.defs.append(f"@hls.kernel\ndef {name}({params}):\n" + "\n".join("    " + line for line in body) + "\n")
+        return name
+
+    def pipeline(self) -> str:
+        return f"hls.pipeline(ii={self.rng.choice([1, 1, 2, 3])})"
+
+    def source(self, outs: list[str]) -> None:
+        params = ", ".join([f"a: hls.int32[{self.n}]"] + [f"o{k}: hls.stream[hls.int32]" for k in range(len(outs))])
+        body = [f"for i in range({self.n}):", f"    {self.pipeline()}"]
+        body += [f"    o{k}.write(a[i] + {k})" for k in range(len(outs))]
+        self.call(self.define("src", params, body), ["a", *outs])
+
+    def stage(self, inp: str) -> str:
+        out = self.fifo()
+        kind = self.rng.choice(["map", "map", "burst", "pair"])
+        params = "i: hls.stream[hls.int32], o: hls.stream[hls.int32]"
+        scale, offset = self.rng.randint(-3, 3), self.rng.randint(-50, 50)
+        if kind == "map":
+            body = [f"for k in range({self.n}):", f"    {self.pipeline()}",
+                    f"    o.write(hls.int32(i.read() * {scale} + {offset}))"]
+        elif kind == "burst":
+            body = [f"buf = hls.zeros(({self.n},), hls.int32)", f"for k in range({self.n}):",
+                    "    buf[k] = i.read()", f"for k2 in range({self.n}):", f"    {self.pipeline()}",
+                    f"    o.write(hls.int32(buf[{self.n - 1} - k2] + {offset}))"]
+        else:
+            body = [f"for k in range({self.n // 2}):", f"    {self.pipeline()}", "    x = i.read()",
+                    "    y = i.read()", "    o.write(hls.int32(x - y))", "    o.write(hls.int32(x + y))"]
+        self.call(self.define(kind, params, body), [inp, out])
+        return out
+
+    def chain(self, inp: str) -> str:
+        for _ in range(self.rng.randint(0, 2)):
+            inp = self.stage(inp)
+        return inp
+
+    def join(self, a: str, b: str) -> str:
+        out = self.fifo()
+        params = "x: hls.stream[hls.int32], y: hls.stream[hls.int32], o: hls.stream[hls.int32]"
+        first, second = ("x", "y") if self.rng.random() < 0.5 else ("y", "x")
+        body = [f"for k in range({self.n}):", f"    {self.pipeline()}", f"    u = {first}.read()",
+                f"    v = {second}.read()", "    o.write(hls.int32(u - v))"]
+        self.call(self.define("join", params, body), [a, b, out])
+        return out
+
+    def sink(self, inp: str) -> None:
+        body = [f"for k in range({self.n}):", f"    {self.pipeline()}", "    b[k] = i.read()"]
+        self.call(self.define("sink", f"i: hls.stream[hls.int32], b: hls.int32[{self.n}]", body), [inp, "b"])
+
+    def call(self, name: str, args: list[str]) -> None:
+        self.region.append(f"    {name}({', '.join(args)})")
+
+    def unit(self) -> Unit:
+        self.region.append("    hls.dataflow()")
+        if self.rng.random() < 0.4:
+            first = self.fifo()
+            self.source([first])
+            out = self.chain(first)
+        else:
+            left, right = self.fifo(), self.fifo()
+            self.source([left, right])
+            out = self.join(self.chain(left), self.chain(right))
+        self.sink(out)
+        kernel = f"df{self.seed}"
+        params = f"a: hls.int32[{self.n}], b: hls.int32[{self.n}]"
+        top = f"@hls.kernel\ndef {kernel}({params}):\n" + "\n".join(self.region) + "\n"
+        source = "\n\n".join([*self.defs, top])
+        return Unit(self.seed, kernel, source, [("a", f"hls.int32[{self.n}]"), ("b", f"hls.int32[{self.n}]")],
+                    None, False)
+
+
+def dataflow_unit(seed: int) -> Unit:
+    return RegionGenerator(seed).unit()
