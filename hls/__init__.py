@@ -23,7 +23,7 @@ from hls.errors import (
     VerificationError,
 )
 from hls.kernel import Kernel, kernel, strict_overflow
-from hls.runtime import zeros
+from hls.runtime import static, zeros
 from hls.schedule import Report, load_report
 from hls.types import alias as _alias
 from hls.types import (
@@ -51,7 +51,7 @@ __all__ = [
     "CompileError", "HLSError", "HLSTypeError", "Kernel", "OverflowReport", "OverflowWarning", "Report",
     "SimulationError", "UnsupportedError", "VerificationError", "ap_fixed", "ap_int", "ap_ufixed", "ap_uint",
     "array_partition", "bind_storage", "bool_", "dataflow", "float32", "float64", "inline", "int8", "int16", "int32",
-    "int64", "interface", "kernel", "load_report", "loop_tripcount", "pipeline", "stream", "strict_overflow",
+    "int64", "interface", "kernel", "load_report", "loop_tripcount", "pipeline", "static", "stream", "strict_overflow",
     "uint8", "uint16", "uint32", "uint64", "unroll", "zeros",
 ]
 

@@ -252,6 +252,18 @@ class ArrayType(HLSType):
 
 
 @dataclass(frozen=True)
+class TupleType(HLSType):
+    """Several scalar results of one kernel (`-> tuple[hls.int18, hls.uint13]`)."""
+
+    elems: tuple[ScalarType, ...]
+
+    def __str__(self) -> str:
+        return f"tuple[{', '.join(map(str, self.elems))}]"
+
+    __repr__ = __str__
+
+
+@dataclass(frozen=True)
 class StreamType(HLSType):
     elem: ScalarType
     depth: int = 2

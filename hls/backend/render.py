@@ -15,8 +15,8 @@ from hls.backend.expr import CSIM_CHECKED, HELPERS
 from hls.backend.names import Namer
 from hls.backend.pragmas import interface_pragma
 from hls.errors import HLSTypeError
-from hls.ir import DirectiveOp, Module
-from hls.types import ArrayType, BoolType, FixedType, FloatType, IntType
+from hls.ir import AllocOp, DirectiveOp, Module
+from hls.types import ArrayType, BoolType, FixedType, FloatType, IntType, ScalarType, TupleType
 
 
 @lru_cache(maxsize=1)
@@ -43,6 +43,17 @@ class PortSpec:
     dtype: str  # numpy dtype name
     c_type: str  # C++ element type in the kernel
     zero_copy: bool
+    output_only: bool = False  # the array a kernel returns: csim allocates it, the testbench only checks it
+
+
+@dataclass
+class ResultSpec:
+    """One returned scalar (a scalar return, or one element of a tuple return) at the csim boundary."""
+
+    type: Any
+    c_type: str
+    storage: str
+    kind: str  # "fixed", "ap" or "native": how the bridge converts it to storage
 
 
 @dataclass
@@ -53,9 +64,10 @@ class CppDesign:
     header: str
     bridge_cpp: str
     ports: list[PortSpec]
-    return_type: Any
-    return_storage: str | None
+    return_type: Any  # None, a scalar, a TupleType or (array results) an ArrayType
+    results: list[ResultSpec]  # the scalar results the bridge hands back (none for an array result)
     functions: dict[str, str] = field(default_factory=dict)
+    stateful: bool = False  # some function keeps `static` locals between calls (hls.static)
     boundary_errors: list[tuple[str, Any]] = field(default_factory=list)  # (message, loc): ports csim cannot carry
 
     def check_boundary(self) -> None:
@@ -95,12 +107,18 @@ def emit_module(module: Module, origin: str = "") -> CppDesign:
                                              "body": e.body} for e in emitted])
     errors: list[tuple[str, Any]] = []
     ports = port_specs(top, top_emitted, errors)
-    ret_storage = storage_ctype(top.return_type) if top.return_type is not None else None
-    bridge = render_template("bridge.cpp.j2", header=header_name, top=top_c, ports=ports,
-                             ret_type=spelling(top.return_type) if top.return_type is not None else None,
-                             ret_storage=ret_storage, ret_kind=_kind(top.return_type), divides=divides)
-    return CppDesign(top_c, header_name, kernel_cpp, header, bridge, ports, top.return_type, ret_storage,
-                     boundary_errors=errors)
+    results = result_specs(top.return_type)
+    bridge = render_template("bridge.cpp.j2", header=header_name, top=top_c, ports=ports, results=results,
+                             tuple_return=isinstance(top.return_type, TupleType), divides=divides)
+    stateful = any(isinstance(op, AllocOp) and op.attrs.get("static") for f in module.functions.values()
+                   for op in f.walk())
+    return CppDesign(top_c, header_name, kernel_cpp, header, bridge, ports, top.return_type, results,
+                     boundary_errors=errors, stateful=stateful)
+
+
+def result_specs(t: Any) -> list[ResultSpec]:
+    elems = list(t.elems) if isinstance(t, TupleType) else [t] if isinstance(t, ScalarType) else []
+    return [ResultSpec(e, spelling(e), storage_ctype(e), _kind(e)) for e in elems]
 
 
 def _kind(t: Any) -> str | None:
@@ -135,7 +153,7 @@ def port_specs(func, emitted: EmittedFunction, errors: list[tuple[str, Any]]) ->
         zero_copy = isinstance(elem, (FloatType, BoolType)) or (isinstance(elem, IntType) and c_type == storage)
         ports.append(PortSpec(arg.name, c_name, t, isinstance(t, ArrayType),
                               t.shape if isinstance(t, ArrayType) else (), storage, elem.storage_dtype.name,
-                              c_type, zero_copy))
+                              c_type, zero_copy, output_only=arg.name == func.attrs.get("result_array")))
     return ports
 
 
@@ -160,5 +178,8 @@ def top_interface_pragmas(func) -> list[str]:
             bundle += 1
         else:
             pragmas.append(interface_pragma("{" + arg.name + "}", {"mode": "s_axilite"}))
+    if isinstance(func.return_type, TupleType):  # reference outputs: s_axilite in the Vitis kernel flow
+        outputs = range(len(func.return_type.elems))
+        pragmas += [interface_pragma(f"{{__out{i}}}", {"mode": "s_axilite"}) for i in outputs]
     pragmas.append("#pragma HLS interface mode=s_axilite port=return")
     return pragmas

@@ -55,11 +55,29 @@ class GoldenRewriter(ast.NodeTransformer):
         return node
 
     def visit_Assign(self, node: ast.Assign) -> ast.AST:
+        name = self.info.statics.get(id(node))
+        if name is not None:  # declared once per kernel object, kept across calls (runtime.State)
+            self.generic_visit(node)
+            make = ast.Lambda(args=ast.arguments(posonlyargs=[], args=[], kwonlyargs=[], kw_defaults=[],
+                                                 defaults=[]), body=node.value.args[0])
+            declare = ast.Attribute(value=ast.Name(id="__hls_st", ctx=ast.Load()), attr="declare", ctx=ast.Load())
+            call = ast.Call(func=declare, args=[ast.Constant(value=name), make], keywords=[])
+            return ast.copy_location(ast.Expr(value=call), node)
+        types = self.info.unpack_types.get(id(node))
+        elem = self.info.array_views.get(id(node.value))
         self.generic_visit(node)
         t = self.info.assign_types.get(id(node))
         if t is not None:
             node.value = self.cast(node.value, t, node)
+        if types is not None:
+            node.value = self.cast_each(node.value, types, node)
+        if elem is not None:
+            node.value = self.helper("array_view", [node.value, self.const(elem, node)], node)
         return node
+
+    def cast_each(self, value: ast.expr, types: list[Any], node: ast.AST) -> ast.Call:
+        site = f"{self.file}:{getattr(node, 'lineno', 0)}"
+        return self.helper("cast_each", [self.const(types, node), value, self.const(site, node)], node)
 
     def visit_AnnAssign(self, node: ast.AnnAssign) -> ast.AST:
         t = self.info.assign_types.get(id(node))
@@ -77,8 +95,15 @@ class GoldenRewriter(ast.NodeTransformer):
         return ast.copy_location(ast.Assign(targets=[node.target], value=self.cast(combined, t, node)), node)
 
     def visit_Return(self, node: ast.Return) -> ast.AST:
+        types = self.info.unpack_types.get(id(node))
         self.generic_visit(node)
-        if node.value is not None and self.info.return_type is not None:
+        if node.value is None or self.info.return_type is None:
+            return node
+        if types is not None:
+            node.value = self.cast_each(node.value, types, node)
+        elif self.info.array_return is not None:
+            node.value = self.helper("array_result", [node.value], node)
+        else:
             node.value = self.cast(node.value, self.info.return_type, node)
         return node
 
@@ -126,11 +151,26 @@ class GoldenRewriter(ast.NodeTransformer):
         return node
 
 
-def make_golden(src: KernelSource, info: GoldenInfo) -> Callable[..., Any]:
+class StaticNames(ast.NodeTransformer):
+    """Every use of a static local reads and writes the kernel's state object instead."""
+
+    def __init__(self, names: set[str]):
+        self.names = names
+
+    def visit_Name(self, node: ast.Name) -> ast.AST:
+        if node.id not in self.names:
+            return node
+        state = ast.copy_location(ast.Name(id="__hls_st", ctx=ast.Load()), node)
+        return ast.copy_location(ast.Attribute(value=state, attr=node.id, ctx=node.ctx), node)
+
+
+def make_golden(src: KernelSource, info: GoldenInfo, state: runtime.State | None = None) -> Callable[..., Any]:
     """Compile the rewritten kernel; captured numpy arrays are seen through read-only typed views."""
     tree = src.tree  # the rewriter keys on the ids the builder recorded, so it must see the same nodes
     rewriter = GoldenRewriter(info, src.file)
     fdef = rewriter.visit(tree)
+    if info.statics:
+        fdef = StaticNames(set(info.statics.values())).visit(fdef)
     module = ast.Module(body=[fdef], type_ignores=[])
     ast.fix_missing_locations(module)
     namespace = dict(src.namespace)
@@ -143,6 +183,7 @@ def make_golden(src: KernelSource, info: GoldenInfo) -> Callable[..., Any]:
         namespace[name] = runtime.ArrayView(np.asarray(src.namespace[name]), t.elem, readonly=True, name=name)
     namespace.update(rewriter.consts)
     namespace["__hls_rt"] = runtime
+    namespace["__hls_st"] = state if state is not None else runtime.State()
     code = compile(module, src.file, "exec")
     exec(code, namespace)  # noqa: S102 - the user's own kernel, rewritten
     return namespace[fdef.name]

@@ -8,40 +8,53 @@ from typing import Any
 import numpy as np
 
 from hls.errors import SimulationError
-from hls.sim.build import build_shared_library, load_library
-from hls.types import ArrayType, BoolType, FixedType, FloatType, IntType, ScalarType
+from hls.sim.build import build_shared_library, load_library, load_private_copy
+from hls.types import ArrayType, BoolType, FixedType, FloatType, IntType, ScalarType, TupleType
 
 
 class CompiledKernel:
-    """A built csim library for one design; `run` checks arguments before any native code runs."""
+    """A built csim library for one design; `run` checks arguments before any native code runs.
+
+    A design with `static` locals (hls.static) keeps its state in the library, so it gets a private
+    copy of it (no other kernel object shares its statics); `reset()` loads a fresh copy.
+    """
 
     def __init__(self, design: Any, extra_flags: tuple[str, ...] = ()):
         design.check_boundary()
         self.design = design
         self.path = build_shared_library(design.sources, extra_flags=extra_flags, tag="csim")
         params = [f"{p.storage} {'*' if p.is_array else ''}" for p in design.ports]
-        if design.return_storage:
-            params.append(f"{design.return_storage} *")
+        params += [f"{r.storage} *" for r in design.results]
         self.cdef = f"int hls_bridge({', '.join(params) or 'void'});"
-        self.ffi, self.lib = load_library(self.path, self.cdef)
+        self.inputs = [p for p in design.ports if not p.output_only]
+        self.ffi, self.lib = self.load()
+
+    def load(self) -> tuple[Any, Any]:
+        return load_private_copy(self.path, self.cdef) if self.design.stateful else load_library(self.path, self.cdef)
+
+    def reset(self) -> None:
+        """Every static back to its initial value: the library's statics are initialised when it loads."""
+        if self.design.stateful:
+            self.ffi, self.lib = self.load()
 
     def run(self, args: tuple[Any, ...]) -> Any:
-        ports = self.design.ports
-        if len(args) != len(ports):
-            raise SimulationError(f"{self.design.top} takes {len(ports)} arguments, got {len(args)}")
-        c_args = [self.convert(port, arg) for port, arg in zip(ports, args, strict=True)]
-        ret = None
-        if self.design.return_storage:
-            ret = self.ffi.new(f"{self.design.return_storage} *")
-            c_args.append(ret)
-        fault = self.lib.hls_bridge(*c_args)
+        if len(args) != len(self.inputs):
+            raise SimulationError(f"{self.design.top} takes {len(self.inputs)} arguments, got {len(args)}")
+        given = iter(args)
+        outputs = {p.name: np.zeros(p.shape, dtype=p.dtype) for p in self.design.ports if p.output_only}
+        c_args = [self.convert(p, outputs[p.name] if p.output_only else next(given)) for p in self.design.ports]
+        rets = [self.ffi.new(f"{r.storage} *") for r in self.design.results]
+        fault = self.lib.hls_bridge(*c_args, *rets)
         if fault:
             what = {1: "divided by zero", 2: "indexed an array out of bounds"}.get(fault, f"faulted ({fault})")
             raise SimulationError(f"{self.design.top}: the C simulation {what}, which is undefined in C++ (csim "
                                   "substituted 0 and went on; outputs are not meaningful)")
-        if ret is None:
-            return None
-        return from_storage(self.design.return_type, ret[0])
+        if outputs:
+            return next(iter(outputs.values()))
+        values = tuple(from_storage(r.type, ret[0]) for r, ret in zip(self.design.results, rets, strict=True))
+        if isinstance(self.design.return_type, TupleType):
+            return values
+        return values[0] if values else None
 
     def convert(self, port: Any, arg: Any) -> Any:
         if port.is_array:
