@@ -173,6 +173,7 @@ def zero_fill(b: FunctionBuilder, memref: Value) -> None:
         b.block.append(loop)
         b.block = loop.body
         bodies.append(loop)
+    bodies[0].attrs["fill"] = True  # hls.passes.fill drops it when a later nest overwrites every element
     b.emit(StoreOp(zero, memref, [loop.iv for loop in bodies], b.loc))
     for loop in bodies:
         loop.body.append(YieldOp([], b.loc))
