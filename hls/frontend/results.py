@@ -72,7 +72,7 @@ def lower_return(b: FunctionBuilder, node: ast.Return) -> bool:
     """Tuple and array returns (True when handled); a scalar return is the builder's own."""
     ret = b.func.return_type
     if isinstance(ret, TupleType):
-        values = tuple_values(b, node.value, len(ret.elems), "return")
+        values = tuple_values(b, node.value, len(ret.elems), f"the return of {ret}")
         what = [f"return value {i}" for i in range(len(values))]
         values = [b.lower.assign(v, t, b.loc, w) for v, t, w in zip(values, ret.elems, what, strict=True)]
         if isinstance(node.value, ast.Tuple):
@@ -106,8 +106,7 @@ def tuple_values(b: FunctionBuilder, node: ast.AST, count: int, what: str) -> li
         raise b.error(f"{what} needs {count} values: a tuple (a, b) or a sub-kernel returning a tuple", node,
                       UnsupportedError)
     if len(values) != count:
-        raise b.error(f"{what}: {len(values)} value{'s' if len(values) != 1 else ''} for {count} "
-                      f"target{'s' if count != 1 else ''}", node)
+        raise b.error(f"{what} needs {count} values, got {len(values)}", node)
     return values
 
 
