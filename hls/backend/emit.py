@@ -376,7 +376,7 @@ class FunctionEmitter:
 
     def call_op(self, op: CallOp) -> None:
         args = ", ".join(self.use(v).text for v in op.operands)
-        if len(op.results) > 1:  # a tuple result: locals the callee writes through references
+        if op.attrs.get("outputs"):  # a tuple result: locals the callee writes through references
             names = []
             for res in op.results:
                 name = self.namer.fresh(res.name or "ret")

@@ -145,6 +145,8 @@ def call_kernel(b: FunctionBuilder, kernel: Any, node: ast.Call, want_result: bo
         args.append(out)
     results = list(ret.elems) if isinstance(ret, TupleType) else [ret] if isinstance(ret, ScalarType) else []
     call = CallOp(callee.name, args, results, b.loc)
+    if isinstance(ret, TupleType):
+        call.attrs["outputs"] = True  # results come back through reference arguments (even just one)
     b.block.append(call)
     if not want_result:
         return None

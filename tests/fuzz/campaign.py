@@ -142,11 +142,10 @@ def batches(units: list[Unit], size: int) -> list[list[Unit]]:
     """Chunks of at most `size` units, exact and tolerant kernels never mixed.
 
     Every SOLO-th kernel is checked on its own, as the top: in a batch a kernel is a sub-function,
-    so its own ports and return value would never cross the csim boundary. Kernels returning a tuple
-    or an array are always checked on their own (the batch top stores scalar returns only).
+    so its own ports and return value would never cross the csim boundary.
     """
-    out: list[list[Unit]] = [[u] for u in units if u.seed % SOLO == 0 or u.solo]
-    rest = [u for u in units if u.seed % SOLO != 0 and not u.solo]
+    out: list[list[Unit]] = [[u] for u in units if u.seed % SOLO == 0]
+    rest = [u for u in units if u.seed % SOLO != 0]
     for group in ([u for u in rest if not u.tolerant], [u for u in rest if u.tolerant]):
         out += [group[i:i + size] for i in range(0, len(group), size)]
     return out

@@ -167,7 +167,8 @@ class Unit:
     args: list[tuple[str, str]]  # (name, annotation text) of the kernel's parameters
     ret: str | None  # the return annotation text
     tolerant: bool  # uses libm: floats are compared with a tolerance
-    solo: bool = False  # returns a tuple or an array: checked as the top, never inside a batch
+    ret_elems: tuple[str, ...] = ()  # a tuple return: each element's annotation text
+    ret_shape: tuple[int, ...] = ()  # an array result: its shape (`ret` is the array annotation)
 
 
 HEADER = "import math\n\nimport numpy as np\n\nimport hls\n"
@@ -192,7 +193,19 @@ def batch_top(units: Sequence[Unit], name: str = "fuzz_batch") -> str:
         names = [f"m{m}_{a}" for a, _ in unit.args]
         params += [f"{n}: {t}" for n, (_, t) in zip(names, unit.args, strict=True)]
         call = f"{unit.kernel}({', '.join(names)})"
-        if unit.ret is not None:
+        if unit.ret_elems:  # unpacked, then each element stored in its own one-element array
+            outs = [f"m{m}_r{i}" for i in range(len(unit.ret_elems))]
+            params += [f"m{m}_ret{i}: {t}[1]" for i, t in enumerate(unit.ret_elems)]
+            body.append(f"    {', '.join(outs)}, = {call}")
+            body += [f"    m{m}_ret{i}[0] = {o}" for i, o in enumerate(outs)]
+        elif unit.ret_shape:  # received into a local array, then copied out element by element
+            params.append(f"m{m}_ret: {unit.ret}")
+            body.append(f"    m{m}_res = {call}")
+            ivs = [f"m{m}_i{d}" for d in range(len(unit.ret_shape))]
+            body += ["    " * (d + 1) + f"for {iv} in range({n}):"
+                     for d, (iv, n) in enumerate(zip(ivs, unit.ret_shape, strict=True))]
+            body.append("    " * (len(ivs) + 1) + f"m{m}_ret[{', '.join(ivs)}] = m{m}_res[{', '.join(ivs)}]")
+        elif unit.ret is not None:
             params.append(f"m{m}_ret: {unit.ret}[1]")
             body.append(f"    m{m}_ret[0] = {call}")
         else:
@@ -1260,6 +1273,7 @@ class Generator:
         if self.chance(0.05):
             lines.append("    hls.pipeline(ii=1)")
         result = self.result_array(boundary=True) if form < 0.08 else None
+        elems: list[Ty] = []
         if result is not None:
             lines.append(self.zeros_line(result))
         lines += self.block(self.rng.randint(6, 18) if self.big else self.rng.randint(3, 10), 1)
@@ -1268,11 +1282,11 @@ class Generator:
             lines.append("    return res")
             ret_text = f"{result.ty.spell}[{', '.join(map(str, result.shape))}]"
         elif form < 0.16:
-            rets = [self.scalar_ty(boundary=True) for _ in range(self.rng.randint(1, 3))]
+            elems = [self.scalar_ty(boundary=True) for _ in range(self.rng.randint(1, 3))]
             values = [self.coerce(self.any_ex(self.rng.randint(1, 3), taint_ok=t.kind == "float" and self.libm), t)
-                      for t in rets]
+                      for t in elems]
             lines.append(f"    return {', '.join(values)}" + ("," if len(values) == 1 else ""))
-            ret_text = f"tuple[{', '.join(t.spell for t in rets)}]"
+            ret_text = f"tuple[{', '.join(t.spell for t in elems)}]"
         elif ret is not None:
             taint_ok = ret.kind == "float" and self.libm
             lines.append(f"    return {self.coerce(self.any_ex(self.rng.randint(1, 3), taint_ok=taint_ok), ret)}")
@@ -1286,7 +1300,8 @@ class Generator:
         parts += self.helper_sources
         parts.append(kernel)
         source = "\n\n".join(p.rstrip("\n") + "\n" for p in parts)
-        return Unit(self.seed, fn.name, source, args, ret_text, self.used_libm, solo=form < 0.16)
+        return Unit(self.seed, fn.name, source, args, ret_text, self.used_libm, tuple(t.spell for t in elems),
+                    result.shape if result is not None else ())
 
 
 PRODUCTIONS: dict[str, list[tuple[float, Callable[[Generator, int, bool], Ex | None]]]] = {
