@@ -70,3 +70,12 @@ def counter() -> hls.uint4:
 def uses_counter(a: hls.uint8[2]):
     a[0] = counter()
     a[1] = counter()
+
+
+@hls.kernel
+def smoother(x: hls.float32, q: hls.ap_fixed[12, 4]) -> tuple[hls.float32, hls.ap_fixed[12, 4]]:
+    avg = hls.static(hls.float32(0.25))
+    level = hls.static(hls.ap_fixed[12, 4](-1.5))
+    avg = avg * 0.75 + x * 0.25
+    level += q
+    return avg, level

@@ -143,5 +143,16 @@ def test_static_memories_in_the_schedule():
 def test_cpp_compiles_warning_free(tmp_path):
     from tests.test_examples import compile_warning_free
 
-    for k in (rk.sums_via_tuple, rk.scale_twice, rk.running, rk.uses_counter, rk.first_half):
+    for k in (rk.sums_via_tuple, rk.scale_twice, rk.running, rk.uses_counter, rk.first_half, rk.smoother):
         compile_warning_free(k.compile().design, tmp_path)
+
+
+def test_float_and_fixed_statics_in_a_tuple_result():
+    k = rk.smoother
+    k.reset()
+    inputs = [(0.5, 0.25), (-1.0, 3.5), (2.0, -7.75), (0.125, 1.0)]
+    golden = [k(np.float32(x), q) for x, q in inputs]
+    csim = [k.csim(np.float32(x), q) for x, q in inputs]
+    assert golden == csim
+    assert golden[0] == (np.float32(0.25) * np.float32(0.75) + np.float32(0.5) * np.float32(0.25), -1.25)
+    assert "static float avg = 0.25f;" in k.cpp and "static ap_fixed<12, 4> level = ap_fixed<12, 4>(-1.5);" in k.cpp

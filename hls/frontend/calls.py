@@ -62,8 +62,11 @@ def lower_call(b: FunctionBuilder, node: ast.Call) -> Value:
     if target in IMPURE:
         raise b.error(IMPURE[target], node, UnsupportedError)
     from hls.directives import DIRECTIVES
-    from hls.runtime import zeros
+    from hls.runtime import static, zeros
 
+    if target is static:
+        raise b.error("hls.static(...) must be assigned to a plain variable at the top of the kernel: "
+                      "`x = hls.static(hls.int32(0))`", node, UnsupportedError)
     if target is zeros:
         raise b.error("hls.zeros(...) must be assigned to a variable: `buf = hls.zeros((N,), hls.int32)`", node,
                       UnsupportedError)
