@@ -22,6 +22,7 @@ from hls.errors import (
     UnsupportedError,
     VerificationError,
 )
+from hls.explore import Exploration, explore
 from hls.kernel import Kernel, kernel, strict_overflow
 from hls.runtime import static, zeros
 from hls.schedule import Report, load_report
@@ -48,11 +49,12 @@ from hls.types import (
 __version__ = "0.1.0"
 
 __all__ = [
-    "CompileError", "HLSError", "HLSTypeError", "Kernel", "OverflowReport", "OverflowWarning", "Report",
-    "SimulationError", "UnsupportedError", "VerificationError", "ap_fixed", "ap_int", "ap_ufixed", "ap_uint",
-    "array_partition", "bind_storage", "bool_", "dataflow", "float32", "float64", "inline", "int8", "int16", "int32",
-    "int64", "interface", "kernel", "load_report", "loop_tripcount", "pipeline", "static", "stream", "strict_overflow",
-    "uint8", "uint16", "uint32", "uint64", "unroll", "zeros",
+    "CompileError", "Exploration", "HLSError", "HLSTypeError", "Kernel", "OverflowReport", "OverflowWarning",
+    "Report", "SimulationError", "UnsupportedError", "VerificationError", "ap_fixed", "ap_int", "ap_ufixed",
+    "ap_uint", "array_partition", "bind_storage", "bool_", "dataflow", "explore", "float32", "float64", "inline",
+    "int8", "int16", "int32", "int64", "interface", "kernel", "load_report", "loop_tripcount", "pipeline", "static",
+    "stream",
+    "strict_overflow", "uint8", "uint16", "uint32", "uint64", "unroll", "zeros",
 ]
 
 

@@ -50,7 +50,7 @@ def load_kernel(target: str) -> Any:
 
 def cmd_emit(args: argparse.Namespace) -> int:
     k = load_kernel(args.target)
-    print(k.ir if args.ir else k.cpp, end="")
+    print(k.mlir if args.mlir else k.ir if args.ir else k.cpp, end="")
     return 0
 
 
@@ -107,9 +107,11 @@ def cmd_demo(args: argparse.Namespace) -> int:
 def parser() -> argparse.ArgumentParser:
     p = argparse.ArgumentParser(prog="hls", description="Typed Python kernels to Vitis HLS C++.")
     sub = p.add_subparsers(dest="command", required=True)
-    emit = sub.add_parser("emit", help="print the generated C++ (or --ir) of FILE.py:kernel")
+    emit = sub.add_parser("emit", help="print the generated C++ (or --ir, --mlir) of FILE.py:kernel")
     emit.add_argument("target", help="FILE.py:kernel")
-    emit.add_argument("--ir", action="store_true", help="print the SSA IR instead of C++")
+    form = emit.add_mutually_exclusive_group()
+    form.add_argument("--ir", action="store_true", help="print the SSA IR instead of C++")
+    form.add_argument("--mlir", action="store_true", help="print upstream MLIR (func/scf/arith/memref/math)")
     emit.set_defaults(func=cmd_emit)
     csim = sub.add_parser("csim", help="compile the C++ with g++ and check it against the golden model")
     csim.add_argument("target", help="FILE.py:kernel")

@@ -57,6 +57,7 @@ def add_report_parser(subparsers: Any) -> argparse.ArgumentParser:
     p.add_argument("--part", default="xcu250-figd2104-2L-e", help="target part")
     p.add_argument("--json", action="store_true", help="print Report.to_dict() as JSON")
     p.add_argument("--compare", metavar="DIR", help="a Vitis project (or csynth.xml) to print side by side")
+    p.add_argument("--html", metavar="FILE", help="write the report page (one self-contained HTML file) to FILE")
     p.set_defaults(func=cmd_report)
     return p
 
@@ -106,6 +107,13 @@ def run_report(target: Any, args: argparse.Namespace | None = None) -> int:
         except HLSError:
             if getattr(args, "compare", None):
                 raise
+    if getattr(args, "html", None):
+        shown = estimate or vitis
+        if shown is None:
+            raise HLSError(f"{target}: no stored estimate and no Vitis csynth.xml")
+        shown.to_html(args.html)
+        print(f"{shown.top}: report page written to {args.html}")
+        return 0
     if args is not None and args.json:
         print(json.dumps({"estimate": estimate.to_dict() if estimate else None,
                           "vitis": vitis.to_dict() if vitis else None}, indent=2))

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import functools
+import html
 import inspect
 import os
 import warnings
@@ -14,7 +15,7 @@ import numpy as np
 from hls import runtime
 from hls.backend.render import CppDesign, emit_module
 from hls.errors import HLSError, OverflowReport, OverflowWarning, SimulationError
-from hls.frontend.build import build_module
+from hls.frontend.build import build_module, names_used, spell_value
 from hls.frontend.golden import make_golden
 from hls.frontend.source import enclosing_names
 from hls.ir import Module, print_module, verify_module
@@ -43,9 +44,28 @@ class Kernel:
         functools.update_wrapper(self, func)
         self.__hls_kernel__ = func
         self.__hls_enclosing__ = enclosing_names(func)  # read as they are when the decorator runs
+        self.__hls_params__: dict[str, Any] = {}  # compile-time parameters set by specialize()
         self._compiled: Compiled | None = None
         self._state = runtime.State()  # hls.static locals in Python mode
         self._csim: dict[tuple[str, ...], Any] = {}
+
+    def specialize(self, **params: Any) -> Kernel:
+        """A copy of this kernel with compile-time names rebound: `total.specialize(N=16, T=hls.int8)`.
+
+        The names may be module globals or enclosing-function names the kernel uses (in annotations,
+        shapes, bounds, directive options or as constants); the copy gets its own C++ name
+        (`total_16_int8`) unless `__name__` is set on it.
+        """
+        func = self.__hls_kernel__
+        unknown = sorted(set(params) - names_used(func))
+        if unknown:
+            raise HLSError(f"specialize(): {func.__name__} does not use {', '.join(map(repr, unknown))}")
+        copy = Kernel(func)
+        copy.__hls_enclosing__ = {**self.__hls_enclosing__, **params}
+        copy.__hls_params__ = {**self.__hls_params__, **params}
+        suffix = "_".join(part for part in (spell_value(v) for v in params.values()) if part)
+        copy.__name__ = f"{self.__name__}_{suffix}" if suffix else self.__name__
+        return copy
 
     # ---- compilation ---------------------------------------------------------------------------
 
@@ -71,6 +91,13 @@ class Kernel:
         return self.compile().design.kernel_cpp
 
     @property
+    def mlir(self) -> str:
+        """The kernel and its sub-kernels in upstream MLIR dialects (docs/mlir.md)."""
+        from hls.backend.mlir import emit_mlir
+
+        return emit_mlir(self.compile().module)
+
+    @property
     def header(self) -> str:
         return self.compile().design.header
 
@@ -81,7 +108,10 @@ class Kernel:
         if len(args) != len(compiled.arg_types):
             raise SimulationError(f"{self.__name__} takes {len(compiled.arg_types)} arguments, got {len(args)}")
         views = [golden_arg(n, t, a) for n, t, a in zip(compiled.arg_names, compiled.arg_types, args, strict=True)]
-        return compiled.golden(*views)
+        try:
+            return compiled.golden(*views)
+        except (ZeroDivisionError, IndexError, ValueError, OverflowError) as exc:
+            raise SimulationError(f"in Python mode: {exc}", runtime.kernel_location(exc.__traceback__)) from None
 
     # ---- C simulation --------------------------------------------------------------------------
 
@@ -113,6 +143,15 @@ class Kernel:
         return schedule_module(self.compile().module, clock_ns=clock_ns, part=part, flow=flow,
                                pipeline_loops=pipeline_loops)
 
+    def _repr_html_(self) -> str:
+        """Jupyter: the C++ (highlighted) and the report page inline; an HLSError shows as its message."""
+        from hls.schedule.html import kernel_fragment
+
+        try:
+            return kernel_fragment(self.report(), self.cpp)
+        except HLSError as exc:
+            return f"<pre>{html.escape(str(exc))}</pre>"
+
     def export(self, path: Any, part: str = "xcu250-figd2104-2L-e", clock_ns: float = 3.33, inputs: Any = None,
                flow: str = "vitis", seed: int = 0, overwrite: bool = False) -> Any:
         """Write a Vitis HLS project (sources, testbench with golden data, TCL, cfg, Makefile).
@@ -138,6 +177,13 @@ class Kernel:
         Wraps and saturations of declared values in the golden model are reported once per source
         line as an `hls.OverflowWarning` (an `hls.OverflowReport` error when strict).
         """
+        from hls import progress
+
+        with progress.task(f"verifying {self.__name__} (golden model and csim)"):
+            return self._verify(args, golden, rtol, atol, seed, strict_overflow)
+
+    def _verify(self, args: tuple[Any, ...], golden: Any, rtol: float, atol: float, seed: int,
+                strict_overflow: bool | None) -> dict[str, Any]:
         from hls.sim.verify import compare
 
         compiled = self.compile()
@@ -191,12 +237,13 @@ def strict_overflow(enabled: bool = True) -> None:
 
 
 def report_overflows(events: dict[str, Any], strict: bool) -> None:
+    """Warn (or raise) once per overflowing source line; the warning points at the caller of verify()."""
     for site, (t, before, after) in events.items():
         message = f"{site}: {before} does not fit {t} and became {after}; write an explicit conversion " \
                   f"(hls.{t}(...)) if the wrap is intended"
         if strict:
             raise OverflowReport(message)
-        warnings.warn(message, OverflowWarning, stacklevel=3)
+        warnings.warn(message, OverflowWarning, stacklevel=4)
 
 
 def golden_arg(name: str, t: HLSType, value: Any) -> Any:

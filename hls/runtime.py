@@ -7,12 +7,15 @@ Python's negative wrap-around, because the C++ has none.
 
 from __future__ import annotations
 
+import functools
 import sys
 from fractions import Fraction
 from typing import Any
 
 import numpy as np
 
+from hls.errors import Loc
+from hls.ir.ops import MATH_FUNCS
 from hls.types import (
     ArrayType,
     BoolType,
@@ -82,8 +85,13 @@ class ArrayView:
         converted = cast(self.elem, value)
         self.data[idx] = float(converted) if isinstance(self.elem, FixedType) else converted
 
+    @property
+    def ndim(self) -> int:
+        return self.data.ndim
+
     def __iter__(self):
-        raise TypeError("iterate over range(len(...)) instead of the array: hardware loops need bounds")
+        """Elements of a 1-D array, rows (views) of an N-D one: `for v in a` as the kernel reads it."""
+        return (self[i] for i in range(self.data.shape[0]))
 
     def __repr__(self) -> str:
         return f"ArrayView({self.name}: {self.elem}{list(self.data.shape)})"
@@ -179,15 +187,57 @@ def shl(value: int, count: int, t: IntType) -> int:
     return t.convert(value << count)
 
 
-_MATH = {"sqrt": np.sqrt, "exp": np.exp, "log": np.log, "sin": np.sin, "cos": np.cos, "tanh": np.tanh,
-         "floor": np.floor, "ceil": np.ceil, "fabs": np.fabs, "pow": np.power}
+@functools.lru_cache(maxsize=1)
+def libm() -> Any:
+    """The C maths library the csim binary calls (std::exp(float) is expf): numpy's own vectorised
+    exp/log/sin differ from it by an ulp here and there, so the golden model calls the same functions."""
+    import ctypes.util
+
+    import cffi
+
+    ffi = cffi.FFI()
+    ffi.cdef("".join(f"float {name}f(float{', float' * (name == 'pow')}); "
+                     f"double {name}(double{', double' * (name == 'pow')});" for name in MATH_FUNCS))
+    return ffi.dlopen(ctypes.util.find_library("m") or "libm.so.6")
 
 
 def math_call(name: str, t: FloatType, *args: Any) -> Any:
     """math.* at the precision of the C++ overload (float32 stays float32, as std::exp(float))."""
-    converted = [t.convert(a) for a in args]
-    with np.errstate(all="ignore"):
-        return t.convert(_MATH[name](*converted))
+    function = getattr(libm(), name + ("f" if t.bits == 32 else ""))
+    return t.convert(function(*(float(t.convert(a)) for a in args)))
+
+
+GOLDEN_CODES: set[Any] = set()  # the code objects of golden models, to find the kernel line of an error
+
+
+def kernel_location(tb: Any) -> Loc | None:
+    """The innermost kernel statement in a traceback (file, line and column, as Python records them)."""
+    found = None
+    while tb is not None:
+        code = tb.tb_frame.f_code
+        if code in GOLDEN_CODES:
+            line, end_line, col, end_col = tb.tb_lineno, None, 0, None
+            if hasattr(code, "co_positions"):  # Python 3.11+: the column of the failing expression
+                line, end_line, col, end_col = list(code.co_positions())[tb.tb_lasti // 2]
+            found = Loc(code.co_filename, line or tb.tb_lineno, col or 0, end_col if end_line == line else None)
+        tb = tb.tb_next
+    return found
+
+
+def format_value(t: Any, value: Any) -> str:
+    """One printed value, spelled as the C++ printf of csim spells it (see backend print_format)."""
+    if t is None:
+        return str(value)
+    if isinstance(t, BoolType):
+        return "True" if value else "False"
+    if isinstance(t, IntType):
+        return str(int(value))
+    digits = 9 if isinstance(t, FloatType) and t.bits == 32 else 17
+    return f"{float(value):.{digits}g}"
+
+
+def kernel_print(types: tuple[Any, ...], sep: str, end: str, *values: Any) -> None:
+    print(sep.join(format_value(t, v) for t, v in zip(types, values, strict=True)), end=end, flush=True)
 
 
 # --------------------------------------------------------------------------------------------------

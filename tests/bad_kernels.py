@@ -29,7 +29,7 @@ def calls_python(a: hls.int32[8]):
 
 @hls.kernel
 def uses_print(a: hls.int32[8]):
-    print(a[0])  # E uses_print
+    a[1] = print(a[0])  # E uses_print
 
 
 @hls.kernel
@@ -97,8 +97,8 @@ def list_comprehension(a: hls.int32[8]):
 
 
 @hls.kernel
-def iterates_array(a: hls.int32[8]):
-    for v in a:  # E iterates_array
+def iterates_array(a: hls.int32[8], n: hls.int32):
+    for v in n:  # E iterates_array
         a[0] = v
 
 
@@ -307,7 +307,7 @@ def python_float_annotation(a: hls.float32[8], x: float):  # E python_float_anno
 
 @hls.kernel
 def tuple_unpack(a: hls.int32[8]):
-    x, y = a[0], a[1]  # E tuple_unpack
+    x, y = a[0], a[1], a[3]  # E tuple_unpack
     a[2] = x + y
 
 
@@ -334,6 +334,17 @@ def and_of_numbers(a: hls.int32[8]):
 @hls.kernel
 def bool_invert(a: hls.bool_[8]):
     a[0] = ~a[1]  # E bool_invert
+
+
+@hls.kernel
+def prints_array(a: hls.int32[8]):
+    print("a =", a)  # E prints_array
+
+
+@hls.kernel
+def zip_strict_lengths(a: hls.int32[8], b: hls.int32[6]):
+    for x, y in zip(a, b, strict=True):  # E zip_strict_lengths
+        a[0] = x + y
 
 
 @hls.kernel

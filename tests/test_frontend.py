@@ -93,11 +93,19 @@ def test_data_dependent_index_checked_in_csim_only():
     bad[5] = 16
     with pytest.raises(hls.SimulationError, match="out of bounds"):
         fk.gather.csim(np.arange(16, dtype=np.int32), bad, np.zeros(8, np.int32))
-    with pytest.raises(IndexError, match="index 16 out of bounds"):
+    with pytest.raises(hls.SimulationError, match="index 16 out of bounds") as info:
         fk.gather(np.arange(16, dtype=np.int32), bad, np.zeros(8, np.int32))
+    assert_at_kernel_line(info.value, "table[idx[i]]")
     bad[5] = -1  # Python would wrap around; the hardware would not
-    with pytest.raises(IndexError):
+    with pytest.raises(hls.SimulationError, match="index -1"):
         fk.gather(np.arange(16, dtype=np.int32), bad, np.zeros(8, np.int32))
+
+
+def assert_at_kernel_line(err: hls.HLSError, fragment: str) -> None:
+    """Python-mode errors name the kernel's file and line, with the failing expression under a caret."""
+    assert err.loc is not None and err.loc.file == fk.__file__, err
+    assert fragment in err.loc.source_line(), err
+    assert str(err).startswith(f"{fk.__file__}:{err.loc.line}:") and "^" in str(err)
 
 
 def test_division_by_zero_does_not_crash_csim():
@@ -106,8 +114,9 @@ def test_division_by_zero_does_not_crash_csim():
     b[3] = 0
     with pytest.raises(hls.SimulationError, match="divided by zero"):
         fk.divide.csim(a, b, np.zeros(8, np.int32))
-    with pytest.raises(ZeroDivisionError):
+    with pytest.raises(hls.SimulationError, match="by zero") as info:
         fk.divide(a, b, np.zeros(8, np.int32))
+    assert_at_kernel_line(info.value, "//")
 
 
 def test_narrow_values_out_of_range_rejected(examples):

@@ -20,6 +20,7 @@ from hls.ir import (
     Function,
     IfOp,
     LoadOp,
+    PrintOp,
     ReturnOp,
     RomOp,
     StoreOp,
@@ -241,6 +242,8 @@ class FunctionEmitter:
         elif isinstance(op, DirectiveOp):
             target = self.use(op.target).text if op.target is not None else None
             self.line(directive_pragma(op.kind, target, op.attrs["options"]))
+        elif isinstance(op, PrintOp):
+            self.print_op(op)
         elif isinstance(op, YieldOp):
             pass
         else:
@@ -257,6 +260,23 @@ class FunctionEmitter:
             return
         if not last:
             self.line("return;")
+
+    def print_op(self, op: PrintOp) -> None:
+        """printf for csim only; Python mode formats each value the same way (runtime.format_value)."""
+        values = iter(op.operands)
+        pieces, args = [], []
+        for part in op.attrs["parts"]:
+            if part is not None:
+                pieces.append(part.replace("%", "%%"))
+                continue
+            spec, arg = print_format(self.use(next(values)))
+            pieces.append(spec)
+            args.append(arg)
+        text = c_string(op.attrs["sep"].replace("%", "%%").join(pieces) + op.attrs["end"].replace("%", "%%"))
+        self.lines.append("#ifndef __SYNTHESIS__")
+        self.line(f"std::printf({', '.join([text, *args])});")
+        self.line("std::fflush(stdout);")
+        self.lines.append("#endif")
 
     def assignable(self, expr: Expr, target_type) -> Expr:
         """Conversion into a declared type happens by C++ assignment; fixed<-float needs nothing."""
@@ -413,6 +433,34 @@ def static_declaration(op: AllocOp, name: str) -> str:
     if op.attrs.get("static"):
         return f"static {declared_array(t, name)} = {{}};"
     return f"{declared_array(t, name)};  // written by the call below"
+
+def print_format(value: Expr) -> tuple[str, str]:
+    """The printf conversion and argument of one value: ints exactly, floats with the digits that
+    round-trip (9 for float32, 17 for double), fixed point through double, bools as Python spells them."""
+    ctype, text = value.ctype, value.text
+    if ctype.kind == "bool":
+        return "%s", f'({text}) ? "True" : "False"'
+    if ctype.kind == "float":
+        return ("%.9g" if ctype.width == 32 else "%.17g"), f"(double)({text})"
+    if ctype.kind == "fixed":
+        return "%.17g", f"({text}).to_double()"
+    if ctype.width > 64:
+        return "%s", f"({text}).to_string(10).c_str()"
+    return ("%lld", f"(long long)({text})") if ctype.signed else ("%llu", f"(unsigned long long)({text})")
+
+
+def c_string(text: str) -> str:
+    """A C string literal holding `text` (UTF-8 bytes; escapes for quotes, backslashes and controls)."""
+    out = []
+    for byte in text.encode("utf-8"):
+        char = chr(byte)
+        if char in '"\\':
+            out.append("\\" + char)
+        elif 32 <= byte < 127:
+            out.append(char)
+        else:
+            out.append(f"\\{byte:03o}")
+    return '"' + "".join(out) + '"'
 
 
 def _ctype_or_int(t) -> CType:

@@ -28,6 +28,7 @@ from typing import Any
 
 import numpy as np
 
+from hls import progress
 from hls.backend.ctype import ctype_of, spelling
 from hls.backend.render import render_template
 from hls.errors import HLSError
@@ -91,9 +92,10 @@ def export_project(kernel: Any, path: str | os.PathLike[str], *, part: str = DEF
     check_design(design)
     root = Path(path)
     previous = prepare_root(root, overwrite)
-    before, after, ret = run_golden(kernel, compiled, inputs, seed)
-    files = render_project(kernel, design, settings, before, after, ret, inputs_given=inputs is not None)
-    write_files(root, files, previous)
+    with progress.task(f"exporting {design.top} (golden run, estimate)"):
+        before, after, ret = run_golden(kernel, compiled, inputs, seed)
+        files = render_project(kernel, design, settings, before, after, ret, inputs_given=inputs is not None)
+        write_files(root, files, previous)
     return root
 
 

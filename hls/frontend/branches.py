@@ -6,6 +6,7 @@ import ast
 from typing import TYPE_CHECKING
 
 from hls.frontend.scan import assigned_names
+from hls.frontend.source import MISSING
 from hls.ir import Block, IfOp, YieldOp
 from hls.types import HLSType
 
@@ -16,6 +17,10 @@ if TYPE_CHECKING:
 def lower_if(b: FunctionBuilder, node: ast.If) -> None:
     from hls.frontend.builder import Var
 
+    decided = b.compile_time(node.test)
+    if decided is not MISSING:  # `if MODE == 1:` on a compile-time constant: only the taken branch is hardware
+        b.visit_body(node.body if decided else node.orelse)
+        return
     cond = b.condition(node.test)
     assigned = assigned_names(node.body) | assigned_names(node.orelse)
     before = dict(b.env)

@@ -19,13 +19,13 @@ def build_function(kernel: Any, module: Module, compiling: tuple[Any, ...] = ())
     """Build `kernel` into `module` once (callees are added before their callers)."""
     func = kernel.__hls_kernel__
     for existing in module.functions.values():
-        if existing.attrs.get("py_func") is func:
+        if existing.attrs.get("py_func") is kernel:  # the Kernel, not the function: specializations share it
             return existing
     src = _source(kernel)
     src.name = unique_name(src, module)
     builder = FunctionBuilder(src, module, (*compiling, func))
     result = builder.build()
-    result.attrs["py_func"] = func
+    result.attrs["py_func"] = kernel
     module.add(result)
     return result
 
@@ -37,13 +37,15 @@ def build_module(kernel: Any) -> tuple[Module, GoldenInfo, KernelSource]:
     module = Module(src.name)
     builder = FunctionBuilder(src, module, (func,))
     result = builder.build()
-    result.attrs["py_func"] = func
+    result.attrs["py_func"] = kernel
     module.add(result)
     return module, builder.info, src
 
 
 def _source(kernel: Any) -> KernelSource:
     src = parse_kernel(kernel.__hls_kernel__, getattr(kernel, "__hls_enclosing__", None))
+    if getattr(kernel, "__hls_params__", None):
+        src.annotations = {}  # Python evaluated them with the values specialize() replaces
     chosen = getattr(kernel, "__name__", src.tree.name)  # `k.__name__ = "adder_w8"` names the C++ function
     if not isinstance(chosen, str) or not _IDENT.match(chosen):
         raise HLSTypeError(f"kernel name {chosen!r} is not a C++ identifier; set __name__ to a plain name",
@@ -62,12 +64,17 @@ def unique_name(src: KernelSource, module: Module) -> str:
     taken = set(module.functions) | {module.top}
     if src.name not in taken:
         return src.name
-    parts = [_spell(src.enclosing[n]) for n in _names_used(src.tree) if n in src.enclosing]
+    parts = [spell_value(src.enclosing[n]) for n in _names_used(src.tree) if n in src.enclosing]
     base = "_".join([src.name, *[p for p in parts if p]])
     name, count = base, 2
     while name in taken:
         name, count = f"{base}_{count}", count + 1
     return name
+
+
+def names_used(func: Any) -> set[str]:
+    """Every name a kernel's source mentions (annotations, body, directive options)."""
+    return set(_names_used(parse_kernel(func, {}).tree))
 
 
 def _names_used(tree: ast.AST) -> list[str]:
@@ -76,7 +83,7 @@ def _names_used(tree: ast.AST) -> list[str]:
     return list(dict.fromkeys(n.id for n in names))
 
 
-def _spell(value: Any) -> str:
+def spell_value(value: Any) -> str:
     """A factory value as an identifier fragment; values that do not spell well are left out."""
     if isinstance(value, bool):
         return str(int(value))

@@ -8,12 +8,15 @@ mean exactly what the C++ does (casts at assignments, typed float literals, ...)
 from __future__ import annotations
 
 import ast
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
+
+import numpy as np
 
 from hls.errors import HLSError, HLSTypeError, Loc, UnsupportedError
 from hls.frontend import results
 from hls.frontend.lower import Lowering, float64
+from hls.frontend.scan import assigned_names
 from hls.frontend.source import MISSING, KernelSource, call_target, static_eval, try_static
 from hls.frontend.tables import BINOPS, CMPOPS, UNOPS, UNSUPPORTED
 from hls.ir import (
@@ -41,6 +44,20 @@ from hls.types import (
 )
 
 
+@dataclass(frozen=True)
+class ArrayShape:
+    """What a compile-time expression sees of a kernel array: `a.shape`, `a.ndim`, `len(a)`."""
+
+    shape: tuple[int, ...]
+
+    @property
+    def ndim(self) -> int:
+        return len(self.shape)
+
+    def __len__(self) -> int:
+        return self.shape[0]
+
+
 @dataclass
 class Var:
     value: Value
@@ -48,6 +65,7 @@ class Var:
     is_array: bool = False
     is_iv: bool = False
     cell: bool = False  # a scalar static: `value` is its one-element memory
+    prefix: tuple[Value, ...] = ()  # a row of a parent array (`for row in a`): the indices already taken
 
 
 @dataclass
@@ -60,6 +78,8 @@ class GoldenInfo:
     var_shl: dict[int, IntType] = field(default_factory=dict)
     math_calls: dict[int, tuple[str, FloatType]] = field(default_factory=dict)
     value_types: dict[int, ScalarType] = field(default_factory=dict)
+    arg_casts: dict[int, IntType] = field(default_factory=dict)  # int(x): the call becomes a conversion of x
+    prints: dict[int, tuple] = field(default_factory=dict)  # print(): (type or None per argument, sep, end)
     fixed_div: dict[int, FixedType] = field(default_factory=dict)  # results Python would leave untyped
     int_to_float: dict[int, FloatType] = field(default_factory=dict)  # ints the C++ casts to a float
     return_type: HLSType | None = None
@@ -95,6 +115,9 @@ class FunctionBuilder(ast.NodeVisitor):
         self.lower = Lowering(self.emit)
         self.func: Function | None = None
         self.result_name: str | None = None  # the local an array-returning kernel returns
+        # every name the kernel binds (Python makes them local throughout the function) ...
+        self.kernel_names = {a.arg for a in src.tree.args.args} | assigned_names(src.tree.body)
+        self.consts: dict[str, Any] = {}  # ... except these, bound to compile-time values (tuple loops)
 
     # ---- infrastructure ----------------------------------------------------------------------
 
@@ -193,6 +216,29 @@ class FunctionBuilder(ast.NodeVisitor):
             return value
         raise self.error(f"{what}: {value!r} is not an hls type (e.g. hls.int16, hls.float32[8, 8])", node)
 
+    def compile_time(self, node: ast.AST, what: str = "expression") -> Any:
+        """`node`'s value if it is a compile-time constant (names of the module or the enclosing
+        function, constants, pure builtins, array shapes), else MISSING."""
+        for child in ast.walk(node):
+            if isinstance(child, ast.Name) and child.id in self.kernel_names and child.id not in self.consts \
+                    and not (child.id in self.env and self.env[child.id].is_array and not self.env[child.id].cell):
+                return MISSING
+        try:
+            return self.static(node, what)
+        except HLSError:
+            return MISSING
+
+    def static(self, node: ast.AST, what: str) -> Any:
+        """static_eval where kernel arrays show their shape (`a.shape[0]`, `a.ndim`, `len(a)`) and
+        tuple-loop variables their value; kernel variables are not compile-time constants."""
+        overlay = {name: ArrayShape(var.type.shape) for name, var in self.env.items() if var.is_array and not var.cell}
+        for child in ast.walk(node):
+            if isinstance(child, ast.Name) and child.id in self.kernel_names and child.id not in overlay \
+                    and child.id not in self.consts:
+                raise self.error(f"{child.id!r} is a kernel variable, not a compile-time constant, in {what}", child)
+        src = replace(self.src, namespace={**self.src.namespace, **overlay, **self.consts})
+        return static_eval(node, src, what)
+
     # ---- statements ----------------------------------------------------------------------------
 
     def visit_body(self, stmts: list[ast.stmt]) -> None:
@@ -219,6 +265,11 @@ class FunctionBuilder(ast.NodeVisitor):
             if is_kernel(target):
                 self.call_kernel(target, call, want_result=False)
                 return
+            if target is print:
+                from hls.frontend.calls import lower_print
+
+                lower_print(self, call)
+                return
             self.expr(call)  # unsupported calls raise their own, more specific error
         if isinstance(call, ast.Constant) and isinstance(call.value, str):
             return  # a string used as a comment
@@ -242,27 +293,48 @@ class FunctionBuilder(ast.NodeVisitor):
         self.emit(ReturnOp([value], self.loc))
 
     def visit_Assign(self, node: ast.Assign) -> None:
-        if len(node.targets) != 1:
-            raise self.error("chained assignment `a = b = ...` is not supported", node, UnsupportedError)
-        target = node.targets[0]
-        if isinstance(target, ast.Tuple):
-            results.lower_unpack(self, node)
-            return
-        if results.is_static_call(self, node.value):
+        if len(node.targets) == 1 and results.is_static_call(self, node.value):
             results.bind_static(self, node)
             return
-        if isinstance(target, ast.Name) and self.is_zeros_call(node.value):
-            self.bind_local_array(target, node.value)
+        if len(node.targets) == 1 and isinstance(node.targets[0], ast.Name) and self.is_zeros_call(node.value):
+            self.bind_local_array(node.targets[0], node.value)
             return
-        if isinstance(target, ast.Name) and results.returns_array(self, node.value):
-            results.assign_array_call(self, target, node.value)
+        if len(node.targets) == 1 and isinstance(node.targets[0], ast.Name) \
+                and results.returns_array(self, node.value):
+            results.assign_array_call(self, node.targets[0], node.value)
             return
+        if len(node.targets) == 1 and isinstance(node.targets[0], ast.Tuple) \
+                and results.is_kernel_call(self, node.value):
+            results.lower_unpack(self, node)  # `q, r = divmod_k(a, b)`
+            return
+        if len(node.targets) == 1 and isinstance(node.targets[0], (ast.Tuple, ast.List)):
+            self.unpack(node.targets[0], node.value)
+            return
+        value = self.expr(node.value)  # `a = b = x`: x once, then each target converts it to its own type
+        for target in node.targets:
+            self.assign_target(target, value, node if len(node.targets) == 1 else target)
+
+    def unpack(self, target: ast.Tuple | ast.List, value_node: ast.AST) -> None:
+        """`a, b = b, a + b`: every value on the right first, then the assignments, left to right."""
+        if not isinstance(value_node, (ast.Tuple, ast.List)):
+            raise self.error("tuple unpacking needs a tuple of values on the right, e.g. `a, b = b, a + b`",
+                             value_node, UnsupportedError)
+        if len(target.elts) != len(value_node.elts) or any(isinstance(e, ast.Starred)
+                                                            for e in (*target.elts, *value_node.elts)):
+            raise self.error(f"cannot unpack {len(value_node.elts)} values into {len(target.elts)} names",
+                             target, HLSTypeError)
+        values = [self.expr(v) for v in value_node.elts]
+        for element, value in zip(target.elts, values, strict=True):
+            self.assign_target(element, value, element)
+
+    def assign_target(self, target: ast.AST, value: Value, key: ast.AST) -> None:
+        """One target of an assignment; `key` is the node Python mode converts at (statement or target)."""
         if isinstance(target, ast.Subscript):
-            self.store(target, self.expr(node.value))
-            return
-        if not isinstance(target, ast.Name):
+            self.store(target, value)
+        elif isinstance(target, ast.Name):
+            self.assign_name(target, value, None, key)
+        else:
             raise self.error("only variables and array elements can be assigned", target, UnsupportedError)
-        self.assign_name(target, self.expr(node.value), None, node)
 
     def visit_AnnAssign(self, node: ast.AnnAssign) -> None:
         if not isinstance(node.target, ast.Name):
@@ -373,7 +445,7 @@ class FunctionBuilder(ast.NodeVisitor):
             if isinstance(node, ast.Name) and node.id in self.env:
                 raise self.error(f"array shape must be compile-time constants; {node.id!r} is a kernel variable "
                                  "(use a module-level constant or the largest size)", node)
-        shape = static_eval(call.args[0], self.src, "array shape")
+        shape = self.static(call.args[0], "array shape")
         shape = shape if isinstance(shape, tuple) else (shape,)
         if not shape or not all(isinstance(d, int) and not isinstance(d, bool) and d > 0 for d in shape):
             raise self.error(f"array shape must be positive integer constants, got {shape!r}", call.args[0])
@@ -388,15 +460,17 @@ class FunctionBuilder(ast.NodeVisitor):
             sl = base.slice
             index_nodes[:0] = list(sl.elts) if isinstance(sl, ast.Tuple) else [sl]
             base = base.value
-        memref = self.expr(base)
+        alias = self.env.get(base.id) if isinstance(base, ast.Name) else None
+        prefix = list(alias.prefix) if alias is not None else []
+        memref = alias.value if prefix else self.expr(base)
         if not isinstance(memref.type, ArrayType):
             raise self.error(f"{memref.type} value is not an array and cannot be indexed", base)
         shape = memref.type.shape
-        if len(index_nodes) != len(shape):
-            raise self.error(f"array of shape {shape} indexed with {len(index_nodes)} indices; index every "
-                             "dimension", node)
-        indices = []
-        for dim, (size, index_node) in enumerate(zip(shape, index_nodes, strict=True)):
+        if len(prefix) + len(index_nodes) != len(shape):
+            raise self.error(f"array of shape {shape[len(prefix):]} indexed with {len(index_nodes)} indices; index "
+                             "every dimension", node)
+        indices = prefix
+        for dim, (size, index_node) in enumerate(zip(shape[len(prefix):], index_nodes, strict=True)):
             index = self.expr(index_node)
             if not isinstance(index.type, (IntType, BoolType)):
                 raise self.error(f"array index must be an integer, got {index.type}", index_node)
@@ -417,7 +491,20 @@ class FunctionBuilder(ast.NodeVisitor):
         value = self.lower.assign(value, memref.type.elem, self.loc, "array store")
         self.emit(StoreOp(value, memref, indices, self.loc))
 
+    def visit_Attribute(self, node: ast.Attribute) -> Value:
+        """`a.shape[0]`, `a.ndim`, `math.pi`, `cfg.N`: compile-time numbers read as constants."""
+        return self.static_number(node)
+
+    def static_number(self, node: ast.AST) -> Value:
+        value = self.static(node, "expression")
+        if isinstance(value, (bool, int, float, np.number, np.bool_)):
+            return self.constant_value(value, node)
+        raise self.error(f"{ast.unparse(node)!r} is a {type(value).__name__}, not a number a kernel can use", node,
+                         UnsupportedError)
+
     def visit_Subscript(self, node: ast.Subscript) -> Value:
+        if isinstance(node.value, ast.Attribute):  # `a.shape[1]`: a compile-time number, not a memory read
+            return self.static_number(node)
         memref, indices = self.access(node)
         return self.emit(LoadOp(memref, indices, self.loc))
 
@@ -433,6 +520,9 @@ class FunctionBuilder(ast.NodeVisitor):
         return results.read_cell(self, var.value) if var.cell else var.value
 
     def visit_Name(self, node: ast.Name) -> Value:
+        if node.id in self.env and self.env[node.id].prefix:
+            raise self.error(f"{node.id!r} is a row of an array; index it (`{node.id}[j]`) or pass the whole "
+                             "array", node, UnsupportedError)
         if node.id in self.env or node.id in self.loop_locals:
             return self.read_name(node)
         return self.captured(node)
@@ -528,6 +618,9 @@ class FunctionBuilder(ast.NodeVisitor):
         return result
 
     def visit_IfExp(self, node: ast.IfExp) -> Value:
+        decided = self.compile_time(node.test)
+        if decided is not MISSING:  # `a if MODE == 1 else b`: only the chosen side is hardware
+            return self.expr(node.body if decided else node.orelse)
         cond = self.condition(node.test)
         a, b = self.expr(node.body), self.expr(node.orelse)
         result = self.lower.select(cond, a, b, self.loc)
@@ -581,9 +674,9 @@ class FunctionBuilder(ast.NodeVisitor):
         return callee_function(self, kernel, node)
 
     def visit_For(self, node: ast.For) -> None:
-        from hls.frontend.loops import lower_for
+        from hls.frontend.iterables import lower_iteration
 
-        lower_for(self, node)
+        lower_iteration(self, node)
 
     def unique_label(self, iv_name: str) -> str:
         base = "loop_" + (iv_name.strip("_") or "i")

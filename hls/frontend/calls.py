@@ -5,19 +5,20 @@ from __future__ import annotations
 import ast
 import builtins
 import math
+from collections.abc import Sized
 from typing import TYPE_CHECKING, Any
 
 from hls.errors import HLSTypeError, UnsupportedError
 from hls.frontend.builder import is_kernel
 from hls.frontend.source import MISSING, call_target
 from hls.frontend.tables import MATH_NAMES
-from hls.ir import CallOp, Value
-from hls.types import ArrayType, ScalarType, TupleType
+from hls.ir import CallOp, PrintOp, Value
+from hls.types import ArrayType, BoolType, FixedType, FloatType, IntType, ScalarType, TupleType
 
 if TYPE_CHECKING:
     from hls.frontend.builder import FunctionBuilder
 
-IMPURE = {print: "print has no hardware meaning; kernels cannot do I/O",
+IMPURE = {print: "print() is a statement (a debugging aid); it has no value",
           open: "open() is not supported: kernels cannot do file I/O",
           input: "input() is not supported in kernels"}
 
@@ -50,13 +51,11 @@ def lower_call(b: FunctionBuilder, node: ast.Call) -> Value:
     if target is builtins.bool:
         return b.lower.truth(single_arg(b, node), b.loc)
     if target is builtins.len:
-        arg = single_arg(b, node)
-        shape = getattr(arg.type, "shape", None)
-        if shape is None:
+        if len(node.args) != 1 or not isinstance(b.compile_time(node.args[0]), Sized):
             raise b.error("len() needs an array", node)
-        return b.lower.constant(shape[0], b.loc)
+        return b.static_number(node)
     if target is builtins.int:
-        raise b.error("int() has no fixed width; convert with an hls type, e.g. hls.int32(x)", node)
+        return int_call(b, node)
     if target is range:
         raise b.error("range() is only supported as the iterable of a for loop", node, UnsupportedError)
     if target in IMPURE:
@@ -85,6 +84,50 @@ def single_arg(b: FunctionBuilder, node: ast.Call) -> Value:
     if node.keywords or len(node.args) != 1:
         raise b.error(f"{ast.unparse(node.func)}() takes exactly one argument", node)
     return b.expr(node.args[0])
+
+
+def lower_print(b: FunctionBuilder, node: ast.Call) -> None:
+    """`print(...)` as a statement: literal strings and scalar values, printed in Python mode and in
+    csim (the C++ prints under #ifndef __SYNTHESIS__, so synthesis never sees it)."""
+    options = {"sep": " ", "end": "\n"}
+    for keyword in node.keywords:
+        value = b.static(keyword.value, f"print's {keyword.arg}") if keyword.arg in options else None
+        if not isinstance(value, str):
+            raise b.error("print() takes only sep= and end= strings as keywords", keyword.value, UnsupportedError)
+        options[keyword.arg] = value
+    values, parts, types = [], [], []
+    for arg in node.args:
+        if isinstance(arg, ast.Constant) and isinstance(arg.value, str):
+            parts.append(arg.value)
+            types.append(None)
+            continue
+        value = b.expr(arg)
+        if not isinstance(value.type, ScalarType):
+            raise b.error("print() prints scalars and strings; print array elements one by one", arg,
+                          UnsupportedError)
+        values.append(value)
+        parts.append(None)
+        types.append(value.type)
+    b.info.prints[id(node)] = (tuple(types), options["sep"], options["end"])
+    b.emit(PrintOp(values, tuple(parts), options["sep"], options["end"], b.loc))
+
+
+def int_call(b: FunctionBuilder, node: ast.Call) -> Value:
+    """`int(x)`: integers unchanged; fixed point and floats truncated toward zero, as Python's int() and
+    the C++ conversion both do, into the narrowest type holding every result (int64 for floats, whose
+    conversion is defined for |x| < 2**63 only)."""
+    value = single_arg(b, node)
+    t = value.type
+    if isinstance(t, (IntType, BoolType)):
+        return b.lower.as_int(value, b.loc)
+    if isinstance(t, FixedType):
+        target = IntType(max(t.int_bits, 1), t.signed)
+    elif isinstance(t, FloatType):
+        target = IntType(64, True)
+    else:
+        raise b.error(f"int() of a {t} is not supported", node)
+    b.info.arg_casts[id(node)] = target
+    return b.lower.cast(value, target, b.loc, explicit=True)
 
 
 def type_call(b: FunctionBuilder, target: ScalarType, node: ast.Call) -> Value:

@@ -54,7 +54,7 @@ class GoldenRewriter(ast.NodeTransformer):
         self.generic_visit(node)
         return node
 
-    def visit_Assign(self, node: ast.Assign) -> ast.AST:
+    def visit_Assign(self, node: ast.Assign) -> ast.AST | list[ast.stmt]:
         name = self.info.statics.get(id(node))
         if name is not None:  # declared once per kernel object, kept across calls (runtime.State)
             self.generic_visit(node)
@@ -65,15 +65,32 @@ class GoldenRewriter(ast.NodeTransformer):
             return ast.copy_location(ast.Expr(value=call), node)
         types = self.info.unpack_types.get(id(node))
         elem = self.info.array_views.get(id(node.value))
+        if types is not None or elem is not None:  # a sub-kernel's tuple or array result
+            self.generic_visit(node)
+            if types is not None:
+                node.value = self.cast_each(node.value, types, node)
+            else:
+                node.value = self.helper("array_view", [node.value, self.const(elem, node)], node)
+            return node
         self.generic_visit(node)
-        t = self.info.assign_types.get(id(node))
-        if t is not None:
-            node.value = self.cast(node.value, t, node)
-        if types is not None:
-            node.value = self.cast_each(node.value, types, node)
-        if elem is not None:
-            node.value = self.helper("array_view", [node.value, self.const(elem, node)], node)
+        target = node.targets[0]
+        if len(node.targets) > 1:  # `a = b = x`: x once, each target converted to its own type
+            temp = ast.copy_location(ast.Name(id="__hls_chain", ctx=ast.Store()), node)
+            statements: list[ast.stmt] = [ast.copy_location(ast.Assign(targets=[temp], value=node.value), node)]
+            for each in node.targets:
+                value = self.assigned(ast.copy_location(ast.Name(id="__hls_chain", ctx=ast.Load()), node), each)
+                statements.append(ast.copy_location(ast.Assign(targets=[each], value=value), node))
+            return statements
+        if isinstance(target, (ast.Tuple, ast.List)) and isinstance(node.value, (ast.Tuple, ast.List)):
+            node.value.elts = [self.assigned(v, t) for v, t in zip(node.value.elts, target.elts, strict=True)]
+            return node
+        node.value = self.assigned(node.value, node)
         return node
+
+    def assigned(self, value: ast.expr, key: ast.AST) -> ast.expr:
+        """`value` converted as the assignment recorded at `key` converts it (or unchanged)."""
+        t = self.info.assign_types.get(id(key))
+        return self.cast(value, t, key) if t is not None else value
 
     def cast_each(self, value: ast.expr, types: list[Any], node: ast.AST) -> ast.Call:
         site = f"{self.file}:{getattr(node, 'lineno', 0)}"
@@ -140,6 +157,14 @@ class GoldenRewriter(ast.NodeTransformer):
     def visit_Call(self, node: ast.Call) -> ast.AST:
         key = id(node)
         self.generic_visit(node)
+        printed = self.info.prints.get(key)
+        if printed is not None:  # formatted exactly as the C++ printf does
+            types, sep, end = printed
+            return self.helper("kernel_print", [self.const(types, node), self.const(sep, node), self.const(end, node),
+                                                *node.args], node)
+        t = self.info.arg_casts.get(key)
+        if t is not None:  # int(x): Python truncates toward zero, as the C++ conversion does
+            return self.helper("convert", [self.const(t, node), node.args[0]], node)
         entry = self.info.math_calls.get(key)
         if entry is not None:
             name, t = entry
@@ -186,5 +211,7 @@ def make_golden(src: KernelSource, info: GoldenInfo, state: runtime.State | None
     namespace["__hls_st"] = state if state is not None else runtime.State()
     code = compile(module, src.file, "exec")
     exec(code, namespace)  # noqa: S102 - the user's own kernel, rewritten
-    return namespace[fdef.name]
+    golden = namespace[fdef.name]
+    runtime.GOLDEN_CODES.add(golden.__code__)
+    return golden
 

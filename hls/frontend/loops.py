@@ -4,19 +4,21 @@ from __future__ import annotations
 
 import ast
 import builtins
+from collections.abc import Callable
 from typing import TYPE_CHECKING
 
 from hls.errors import UnsupportedError
 from hls.frontend.scan import assigned_names, find_assignment
 from hls.frontend.source import try_static
-from hls.ir import ConstantOp, YieldOp
+from hls.ir import ConstantOp, Value, YieldOp
 from hls.types import BoolType, IntType, as_int, int_union, literal_int_type
 
 if TYPE_CHECKING:
     from hls.frontend.builder import FunctionBuilder
 
 
-def lower_for(b: FunctionBuilder, node: ast.For) -> None:
+def lower_for(b: FunctionBuilder, node: ast.For, prologue: Callable[[Value], None] | None = None) -> None:
+    """`prologue(iv)`, when given, binds names at the top of the body (the element of `for v in a`)."""
     from hls.frontend.builder import Var
 
     if node.orelse:
@@ -42,6 +44,8 @@ def lower_for(b: FunctionBuilder, node: ast.For) -> None:
     for name, arg in zip(carried, loop.carried, strict=True):
         b.env[name] = Var(arg, arg.type)
     b.loops.append(loop)
+    if prologue is not None:
+        prologue(loop.iv)
     b.visit_body(node.body)
     b.loops.pop()
     values = [b.lower.assign(b.env[n].value, b.env[n].type, b.loc, "loop-carried value") for n in carried]

@@ -14,7 +14,6 @@ from hls.directives import (
     STORAGE_IMPLS,
     STORAGE_TYPES,
 )
-from hls.frontend.source import static_eval
 from hls.ir import BlockArg, DirectiveOp
 from hls.types import ArrayType
 
@@ -44,8 +43,8 @@ def bind(b: FunctionBuilder, name: str, call: ast.Call) -> dict[str, Any]:
         if index == 0 and name in ARRAY_DIRECTIVES:
             args.append(array_target(b, name, arg))
         else:
-            args.append(static_eval(arg, b.src, f"option of hls.{name}"))
-    kwargs = {kw.arg: static_eval(kw.value, b.src, f"option {kw.arg!r} of hls.{name}") for kw in call.keywords}
+            args.append(b.static(arg, f"option of hls.{name}"))
+    kwargs = {kw.arg: b.static(kw.value, f"option {kw.arg!r} of hls.{name}") for kw in call.keywords}
     try:
         bound = inspect.signature(DIRECTIVES[name]).bind(*args, **kwargs)
     except TypeError as exc:

@@ -90,17 +90,26 @@ def parse_kernel(func: Any, enclosing: dict[str, Any] | None = None) -> KernelSo
     return KernelSource(func, file, fdef, text, {**func.__globals__, **enclosing}, annotations, enclosing)
 
 
-_BINOPS = {ast.Add: operator.add, ast.Sub: operator.sub, ast.Mult: operator.mul,
+_BINOPS = {ast.Add: operator.add, ast.Sub: operator.sub, ast.Mult: operator.mul, ast.Div: operator.truediv,
            ast.FloorDiv: operator.floordiv, ast.Mod: operator.mod, ast.Pow: operator.pow,
-           ast.LShift: operator.lshift, ast.RShift: operator.rshift}
+           ast.LShift: operator.lshift, ast.RShift: operator.rshift, ast.BitAnd: operator.and_,
+           ast.BitOr: operator.or_, ast.BitXor: operator.xor}
+_UNARY = {ast.USub: operator.neg, ast.UAdd: operator.pos, ast.Invert: operator.invert, ast.Not: operator.not_}
+_COMPARE = {ast.Eq: operator.eq, ast.NotEq: operator.ne, ast.Lt: operator.lt, ast.LtE: operator.le,
+            ast.Gt: operator.gt, ast.GtE: operator.ge, ast.Is: operator.is_, ast.IsNot: operator.is_not,
+            ast.In: lambda a, b: a in b, ast.NotIn: lambda a, b: a not in b}
+# the only functions a compile-time expression may call: pure builtins (user code never runs here)
+PURE_BUILTINS = (min, max, abs, int, float, bool, round, len)
+_NUMBER = (int, float, bool)
 
 _MISSING = object()
 
 
 def static_eval(node: ast.AST, src: KernelSource, what: str = "expression") -> Any:
-    """Evaluate a compile-time expression: names, attributes, subscripts, constants, int arithmetic.
+    """Evaluate a compile-time expression: names, attributes, subscripts, constants, arithmetic,
+    comparisons, `and`/`or`/`not`, conditional expressions and calls of pure builtins (`max(II, 1)`).
 
-    Used for annotations, directive options and shapes; never calls user functions.
+    Used for annotations, directive options, shapes and compile-time `if`; never calls user functions.
     """
     loc = src.loc(node)
     if isinstance(node, ast.Constant):
@@ -118,7 +127,7 @@ def static_eval(node: ast.AST, src: KernelSource, what: str = "expression") -> A
             return getattr(base, node.attr)
         except AttributeError:
             raise HLSTypeError(f"{_dotted(node)!r} does not exist", loc) from None
-    if isinstance(node, ast.Tuple):
+    if isinstance(node, (ast.Tuple, ast.List)):
         return tuple(static_eval(e, src, what) for e in node.elts)
     if isinstance(node, ast.Subscript):
         base = static_eval(node.value, src, what)
@@ -127,17 +136,72 @@ def static_eval(node: ast.AST, src: KernelSource, what: str = "expression") -> A
             return base[index]
         except (TypeError, KeyError, IndexError, ValueError) as exc:
             raise HLSTypeError(f"invalid {what}: {exc}", loc) from None
-    if isinstance(node, ast.BinOp) and type(node.op) in _BINOPS:
-        left, right = static_eval(node.left, src, what), static_eval(node.right, src, what)
-        if not all(isinstance(v, int) for v in (left, right)):
-            raise HLSTypeError(f"{what} must be built from integer constants", loc)
-        return _BINOPS[type(node.op)](left, right)
-    if isinstance(node, ast.UnaryOp) and isinstance(node.op, ast.USub):
-        value = static_eval(node.operand, src, what)
-        if not isinstance(value, (int, float)):
-            raise HLSTypeError(f"{what}: cannot negate {value!r}", loc)
-        return -value
-    raise UnsupportedError(f"{what} must be a compile-time constant", loc)
+    evaluate = _OPERATIONS.get(type(node))
+    if evaluate is None:
+        raise UnsupportedError(f"{what} must be a compile-time constant", loc)
+    try:
+        return evaluate(node, src, what)
+    except (TypeError, ValueError, ZeroDivisionError, OverflowError) as exc:
+        raise HLSTypeError(f"invalid {what}: {exc}", loc) from None
+
+
+def _numbers(values: list[Any], what: str, loc: Loc) -> list[Any]:
+    if not all(isinstance(v, _NUMBER) for v in values):
+        raise HLSTypeError(f"{what} must be built from numbers, got {', '.join(repr(v) for v in values)}", loc)
+    return values
+
+
+def _binop(node: ast.BinOp, src: KernelSource, what: str) -> Any:
+    if type(node.op) not in _BINOPS:
+        raise UnsupportedError(f"{what} must be a compile-time constant", src.loc(node))
+    left, right = _numbers([static_eval(node.left, src, what), static_eval(node.right, src, what)], what,
+                           src.loc(node))
+    if isinstance(node.op, ast.Pow) and isinstance(right, int) and right > 4096:
+        raise HLSTypeError(f"{what}: exponent {right} is too large", src.loc(node))
+    return _BINOPS[type(node.op)](left, right)
+
+
+def _unary(node: ast.UnaryOp, src: KernelSource, what: str) -> Any:
+    value = static_eval(node.operand, src, what)
+    if not isinstance(node.op, ast.Not):
+        _numbers([value], what, src.loc(node))
+    return _UNARY[type(node.op)](value)
+
+
+def _compare(node: ast.Compare, src: KernelSource, what: str) -> bool:
+    left = static_eval(node.left, src, what)
+    for op, right_node in zip(node.ops, node.comparators, strict=True):
+        right = static_eval(right_node, src, what)
+        if not _COMPARE[type(op)](left, right):
+            return False
+        left = right
+    return True
+
+
+def _boolop(node: ast.BoolOp, src: KernelSource, what: str) -> Any:
+    result: Any = None
+    for value_node in node.values:  # short-circuit as Python does
+        result = static_eval(value_node, src, what)
+        if bool(result) == isinstance(node.op, ast.Or):
+            return result
+    return result
+
+
+def _ifexp(node: ast.IfExp, src: KernelSource, what: str) -> Any:
+    chosen = node.body if static_eval(node.test, src, what) else node.orelse
+    return static_eval(chosen, src, what)
+
+
+def _call(node: ast.Call, src: KernelSource, what: str) -> Any:
+    func = static_eval(node.func, src, what)
+    if not any(func is f for f in PURE_BUILTINS) or node.keywords:
+        raise UnsupportedError(f"{what}: only {', '.join(f.__name__ for f in PURE_BUILTINS)} can be called in a "
+                               "compile-time expression", src.loc(node))
+    return func(*(static_eval(a, src, what) for a in node.args))
+
+
+_OPERATIONS = {ast.BinOp: _binop, ast.UnaryOp: _unary, ast.Compare: _compare, ast.BoolOp: _boolop,
+               ast.IfExp: _ifexp, ast.Call: _call}
 
 
 def _dotted(node: ast.AST) -> str:

@@ -381,5 +381,24 @@ class DirectiveOp(Op):
         return self.operands[0] if self.operands else None
 
 
+class PrintOp(Op):
+    """`print(...)`: a debugging aid, printed in Python mode and csim, absent from synthesis.
+
+    `parts` lists, in order, literal strings and None for each operand's place."""
+
+    name = "hls.print"
+
+    def __init__(self, values: list[Value], parts: tuple[str | None, ...], sep: str = " ", end: str = "\n",
+                 loc: Loc | None = None):
+        super().__init__(values, [], attrs={"parts": tuple(parts), "sep": sep, "end": end}, loc=loc)
+
+    def verify(self) -> None:
+        super().verify()
+        if sum(part is None for part in self.attrs["parts"]) != len(self.operands):
+            raise self.fail("one None part per printed value")
+        for value in self.operands:
+            _scalar(self, value, "a printed value")
+
+
 TERMINATORS = (YieldOp, ReturnOp)
 ARITH_TYPES = (IntType, BoolType, FixedType, FloatType)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 from fractions import Fraction
 
 from hls.ir.core import Block, Function, Module, Op, Value
@@ -92,7 +93,9 @@ def _fmt(value: object) -> str:
         shown = {k: v for k, v in value.items() if v is not None and v is not False}
         return "{" + ", ".join(f"{k}={_fmt(v)}" for k, v in sorted(shown.items())) + "}"
     if isinstance(value, str):
-        return f'"{value}"'
+        return json.dumps(value)  # quotes, backslashes and newlines escaped: one op, one line
+    if isinstance(value, tuple):
+        return "(" + ", ".join("none" if v is None else _fmt(v) for v in value) + ")"
     return str(value)
 
 

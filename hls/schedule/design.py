@@ -30,7 +30,7 @@ from hls.schedule.loops import pipelined_function, pipelined_loop
 from hls.schedule.memory import MAXI_LATENCY, Storage, function_storages
 from hls.schedule.oplib import OpLib
 from hls.schedule.parts import DEFAULT_CLOCK_NS, DEFAULT_PART
-from hls.schedule.report import LoopReport, Report
+from hls.schedule.report import GraphEdge, GraphNode, LoopReport, Report
 from hls.schedule.resources import ResourceTally, iv_width
 from hls.schedule.span import Span
 
@@ -55,6 +55,7 @@ class DesignScheduler:
         self.loops: list[LoopReport] = []
         self.tally = ResourceTally()
         self.notes: list[str] = []
+        self.calls: dict[str, Span] = {}  # latency of each sub-kernel scheduled as its own module
         self.period = int(round(lib.usable_ns * 1000))
 
     # ---- regions ----------------------------------------------------------------------------------
@@ -108,7 +109,9 @@ class DesignScheduler:
         for storage in storages.values():
             self.tally.add_memory(callee.name, storage)
         inner = Scope(storages, {}, callee.name, callee.name, scope.level)
-        return self.region(callee.body.block, inner).plus(1)
+        span = self.region(callee.body.block, inner)
+        self.calls[callee.name] = span
+        return span.plus(1)
 
     # ---- loops ------------------------------------------------------------------------------------
 
@@ -209,6 +212,35 @@ def schedule_module(module: Module, *, clock_ns: float = DEFAULT_CLOCK_NS, part:
     else:
         latency = design.region(func.body.block, scope).plus(1)
         interval = latency.plus(1)
-    return Report(func.name, part, float(clock_ns), latency.min, latency.max, interval.min, interval.max,
-                  design.loops, design.tally.total(), design.tally.rows(), "estimate", lib.part.family,
-                  round(clock_ns * lib.uncertainty, 3), None, design.notes)
+    report = Report(func.name, part, float(clock_ns), latency.min, latency.max, interval.min, interval.max,
+                    design.loops, design.tally.total(), design.tally.rows(), "estimate", lib.part.family,
+                    round(clock_ns * lib.uncertainty, 3), None, design.notes)
+    report.nodes, report.edges = call_graph(module, {**design.calls, func.name: latency})
+    return report
+
+
+def call_graph(module: Module, latencies: dict[str, Span]) -> tuple[list[GraphNode], list[GraphEdge]]:
+    """Functions reachable from the top, callers before callees, and one edge per (caller, callee) with
+    its number of call sites. Sub-kernels without loops are scheduled inline in their caller: no latency
+    of their own."""
+    nodes: list[GraphNode] = []
+    edges: dict[tuple[str, str], GraphEdge] = {}
+    pending = [module.top]
+    while pending:
+        name = pending.pop(0)
+        if any(node.name == name for node in nodes):
+            continue
+        func = module.functions[name]
+        span = latencies.get(name)
+        nodes.append(GraphNode(name, "function", func.loc.file if func.loc else None,
+                               func.loc.line if func.loc else None, span.min if span else None,
+                               span.max if span else None))
+        for op in func.walk():
+            if isinstance(op, CallOp):
+                edge = edges.get((name, op.callee))
+                if edge is None:
+                    edges[(name, op.callee)] = GraphEdge(name, op.callee, "call", 1, op.loc.line if op.loc else None)
+                    pending.append(op.callee)
+                else:
+                    edge.count += 1
+    return nodes, list(edges.values())

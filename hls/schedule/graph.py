@@ -32,6 +32,7 @@ from hls.ir import (
     LoadOp,
     Module,
     Op,
+    PrintOp,
     ReturnOp,
     RomOp,
     StoreOp,
@@ -166,7 +167,7 @@ class GraphBuilder:
     def visit(self, op: Op) -> None:
         if isinstance(op, ConstantOp):
             self.env[op.result] = self.lookup(op.result)
-        elif isinstance(op, (AllocOp, RomOp, DirectiveOp)):
+        elif isinstance(op, (AllocOp, RomOp, DirectiveOp, PrintOp)):  # no hardware (print is csim-only)
             return
         elif isinstance(op, LoadOp):
             self.load(op)

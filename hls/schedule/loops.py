@@ -20,13 +20,14 @@ from hls.schedule.deps import add_carried_scalars, add_memory_edges
 from hls.schedule.graph import Graph, GraphBuilder, Node, NotUnrollable
 from hls.schedule.memory import Storage
 from hls.schedule.modulo import ModuloResult, PortBound, Recurrence, modulo_schedule
-from hls.schedule.report import LoopReport
+from hls.schedule.report import LoopReport, ScheduledOp
 from hls.schedule.span import Span
 
 if TYPE_CHECKING:
     from hls.schedule.design import DesignScheduler, Scope
 
 MAX_LISTED_PATH = 6
+MAX_SCHEDULED_OPS = 200  # operators of one iteration kept for the report's chart (the earliest ones)
 
 
 def _burstable(nodes: list[Node]) -> bool:
@@ -85,7 +86,10 @@ def pipelined_loop(design: DesignScheduler, loop: ForOp, scope: Scope, report: L
     result = modulo_schedule(graph, target)
     report.target_ii, report.ii, report.depth = target, result.ii, result.depth
     report.res_mii, report.rec_mii = result.res_mii, result.rec_mii
-    report.limiter = limiter(result, target, graph, design.lib.usable_ns)
+    report.limiter, site = limiter(result, target, graph, design.lib.usable_ns)
+    if site is not None and site.op is not None and site.op.loc is not None:
+        report.limiter_file, report.limiter_line = site.op.loc.file, site.op.loc.line
+    report.ops, report.ops_total = scheduled_ops(graph, result.times)
     latency = Span(*(None if t is None else 0 if t == 0 else (t - 1) * result.ii + result.depth for t in trip))
     report.latency_min, report.latency_max = latency.min, latency.max
     design.tally.add_schedule(scope.module, graph, result.times, result.ii, result.depth)
@@ -114,7 +118,7 @@ def pipelined_function(design: DesignScheduler, func: Function, scope: Scope) ->
     add_memory_edges(graph, pipelined=False)
     result = modulo_schedule(graph, options.get("ii"))
     design.tally.add_schedule(scope.module, graph, result.times, result.ii, result.depth)
-    text = limiter(result, options.get("ii"), graph, design.lib.usable_ns)
+    text, _ = limiter(result, options.get("ii"), graph, design.lib.usable_ns)
     if text:
         design.notes.append(f"function pipeline: II {result.ii}: {text}")
     return Span(result.depth + 1, result.depth + 1), Span(result.ii, result.ii)
@@ -128,19 +132,48 @@ def _where(node: Node) -> str:
     return "?" if loc is None else f"{os.path.basename(loc.file)}:{loc.line}"
 
 
-def limiter(result: ModuloResult, target: int | None, graph: Graph, usable_ns: float) -> str | None:
-    """Why the II is above its target (1 when none was given), in words with the source line."""
+def scheduled_ops(graph: Graph, times: list[int]) -> tuple[list[ScheduledOp], int]:
+    """The iteration's operators with their start cycles, as plain data for the report's chart: the
+    earliest MAX_SCHEDULED_OPS of them (a fully unrolled body can have 10^5), and how many there are.
+
+    Wires (casts and index arithmetic that take neither a cycle nor any delay) are left out: they
+    occupy nothing, and Vitis's schedule viewer does not draw them either.
+    """
+    drawn = sorted((start, node.index) for node, start in zip(graph.nodes, times, strict=True)
+                   if node.latency > 0 or node.delay > 0 or node.access is not None)
+    ops = []
+    for start, index in drawn[:MAX_SCHEDULED_OPS]:
+        node = graph.nodes[index]
+        loc = node.op.loc if node.op is not None else None
+        text = None
+        if loc is not None and loc.end_col is not None:
+            line = loc.source_line()
+            text = line[loc.col:loc.end_col] if line else None
+        ops.append(ScheduledOp(node.name, start // graph.period, node.latency, text,
+                               loc.file if loc else None, loc.line if loc else None,
+                               node.access.storage.name if node.access is not None else None,
+                               round(start % graph.period / 1000, 3), round(node.delay / 1000, 3)))
+    return ops, len(drawn)
+
+
+def limiter(result: ModuloResult, target: int | None, graph: Graph, usable_ns: float) -> tuple[str | None, Node | None]:
+    """Why the II is above its target (1 when none was given), in words with the source line, and the
+    operator whose line it names."""
     wanted = target or 1
     if result.ii <= wanted:
-        return None
+        return None, None
     if result.fallback:
-        return f"no overlapped schedule found: iterations run one after another (II {result.ii})"
+        return f"no overlapped schedule found: iterations run one after another (II {result.ii})", None
     if result.recurrence is not None and result.rec_mii >= result.res_mii and result.rec_mii > wanted:
-        return recurrence_text(graph, result.recurrence, usable_ns)
+        return recurrence_text(graph, result.recurrence, usable_ns), graph.nodes[result.recurrence.src]
     if result.ports is not None and result.res_mii > wanted:
-        return ports_text(graph, result.ports)
+        return ports_text(graph, result.ports), _first_access(graph, result.ports.storage)
     return (f"memory ports and dependences together need II {result.ii} (ports alone {result.res_mii}, "
-            f"dependences alone {result.rec_mii})")
+            f"dependences alone {result.rec_mii})"), None
+
+
+def _first_access(graph: Graph, storage: Storage) -> Node:
+    return next(graph.nodes[i] for i in graph.accesses if graph.nodes[i].access.storage.resource == storage.resource)
 
 
 def recurrence_text(graph: Graph, rec: Recurrence, usable_ns: float) -> str:
@@ -165,7 +198,7 @@ def recurrence_text(graph: Graph, rec: Recurrence, usable_ns: float) -> str:
 
 def ports_text(graph: Graph, bound: PortBound) -> str:
     storage = bound.storage
-    first = next(graph.nodes[i] for i in graph.accesses if graph.nodes[i].access.storage.resource == storage.resource)
+    first = _first_access(graph, storage)
     if storage.is_maxi:
         names = sorted({graph.nodes[i].access.storage.name for i in graph.accesses
                         if graph.nodes[i].access.storage.resource == storage.resource})

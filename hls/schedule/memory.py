@@ -107,11 +107,25 @@ class Storage:
         if self.kind == "regs":
             return {"ff": words * width, "lut": words * width // 4 if self.rom_data is None else 0}
         if self.kind == "lutram":
-            return {"lut": self.banks * math.ceil(per_bank / 64) * width}
+            return {"lut": self.banks * lutram_luts(per_bank, width)}
         if self.kind == "uram":
-            return {"uram": self.banks * math.ceil(per_bank / 4096) * math.ceil(width / 72)}
-        return {"bram18k": self.banks * min(math.ceil(per_bank / depth) * math.ceil(width / bits)
-                                            for depth, bits in BRAM18_SHAPES)}
+            return {"uram": self.banks * uram_blocks(per_bank, width)}
+        return {"bram18k": self.banks * bram18_blocks(per_bank, width)}
+
+
+def lutram_luts(words: int, width: int) -> int:
+    """LUTs of a LUT-RAM of `words` x `width` bits: one 64-deep LUT-RAM per bit per 64 words."""
+    return math.ceil(words / 64) * width
+
+
+def uram_blocks(words: int, width: int) -> int:
+    """UltraRAM blocks (4K x 72 each) for `words` x `width` bits."""
+    return math.ceil(words / 4096) * math.ceil(width / 72)
+
+
+def bram18_blocks(words: int, width: int) -> int:
+    """RAMB18s for `words` x `width` bits, with the aspect ratio that needs the fewest."""
+    return min(math.ceil(words / depth) * math.ceil(width / bits) for depth, bits in BRAM18_SHAPES)
 
 
 def _directives(func: Function) -> dict[str, dict[int, list[DirectiveOp]]]:

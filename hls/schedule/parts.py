@@ -40,6 +40,7 @@ _FAMILIES = (
     ("xcau", "ultrascale+", "usplus"),
     ("xcv", "versal", "versal"),
 )
+FAMILIES = tuple(sorted({family for _, family, _ in _FAMILIES}))
 _PLUS_DEVICE = re.compile(r"^xc(vu|ku)\d+p")
 _GRADE = re.compile(r"-(\d)[a-z]*(?:-[a-z])?$")
 

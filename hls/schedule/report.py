@@ -3,15 +3,16 @@
 One shape for both sources, so estimate and tool can be put side by side. Cycles are integers; None
 means unknown (a trip count nobody gave) or, for a loop's II, not pipelined. `to_dict()` is the
 shape DESIGN.md fixes (extra keys allowed, none renamed); `str()` prints tables laid out like a
-Vitis csynth report; `_repr_html_` renders the same tables in a notebook.
+Vitis csynth report; `to_html()` and `_repr_html_` render the report page of hls/schedule/html.py.
 """
 
 from __future__ import annotations
 
-import html
 import os
 from dataclasses import dataclass, field
 from typing import Any
+
+from hls.errors import HLSError
 
 
 @dataclass
@@ -50,6 +51,63 @@ class BreakdownRow:
 
 
 @dataclass
+class ScheduledOp:
+    """One operator of a pipelined loop's iteration where the modulo schedule put it (the chart's bars).
+
+    `start` is the cycle within the iteration; a chained (latency 0) operator starts `offset_ns` into
+    that cycle and takes `delay_ns` of it. `array` names the memory of a load or store.
+    """
+
+    name: str
+    start: int
+    latency: int
+    text: str | None = None
+    file: str | None = None
+    line: int | None = None
+    array: str | None = None
+    offset_ns: float = 0.0
+    delay_ns: float = 0.0
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"name": self.name, "start": self.start, "latency": self.latency, "text": self.text,
+                "file": self.file, "line": self.line, "array": self.array, "offset_ns": self.offset_ns,
+                "delay_ns": self.delay_ns}
+
+
+@dataclass
+class GraphNode:
+    """A box of the design graph: a function today; a dataflow process once streams exist (`kind`)."""
+
+    name: str
+    kind: str = "function"
+    file: str | None = None
+    line: int | None = None
+    latency_min: int | None = None
+    latency_max: int | None = None
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"name": self.name, "kind": self.kind, "file": self.file, "line": self.line,
+                "latency": {"min": self.latency_min, "max": self.latency_max}}
+
+
+@dataclass
+class GraphEdge:
+    """An arrow of the design graph: `kind` "call" (caller -> callee, `count` call sites); a FIFO
+    between processes can be added as another kind with its depth in `label`."""
+
+    src: str
+    dst: str
+    kind: str = "call"
+    count: int = 1
+    line: int | None = None
+    label: str | None = None
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"src": self.src, "dst": self.dst, "kind": self.kind, "count": self.count, "line": self.line,
+                "label": self.label}
+
+
+@dataclass
 class LoopReport:
     label: str | None
     file: str | None = None
@@ -68,6 +126,10 @@ class LoopReport:
     res_mii: int | None = None
     rec_mii: int | None = None
     notes: list[str] = field(default_factory=list)
+    limiter_file: str | None = None  # the source line the limiter names
+    limiter_line: int | None = None
+    ops: list[ScheduledOp] = field(default_factory=list)  # pipelined loops: one iteration's schedule,
+    ops_total: int = 0  # the earliest operators of it only when there are more than this list holds
 
     @property
     def ii_met(self) -> bool | None:
@@ -88,7 +150,20 @@ class LoopReport:
                 "latency": {"min": self.latency_min, "max": self.latency_max}, "limiter": self.limiter,
                 "ii_met": self.ii_met, "pipelined": self.pipelined, "level": self.level,
                 "function": self.function, "res_mii": self.res_mii, "rec_mii": self.rec_mii,
-                "notes": list(self.notes)}
+                "notes": list(self.notes), "limiter_file": self.limiter_file, "limiter_line": self.limiter_line,
+                "ops": [op.to_dict() for op in self.ops], "ops_total": self.ops_total}
+
+
+def write_text(path: str | os.PathLike[str], text: str) -> None:
+    """Write a file the user named; a folder or a missing parent folder is an HLSError, not a traceback."""
+    target = os.fspath(path)
+    if os.path.isdir(target):
+        raise HLSError(f"{target} is a directory: give a file name for the HTML report")
+    try:
+        with open(target, "w", encoding="utf-8") as out:
+            out.write(text)
+    except OSError as exc:
+        raise HLSError(f"cannot write {target}: {exc.strerror}") from None
 
 
 def _ns(cycles: int | None, clock_ns: float) -> float | None:
@@ -129,6 +204,8 @@ class Report:
     uncertainty_ns: float | None = None
     estimated_clock_ns: float | None = None
     notes: list[str] = field(default_factory=list)
+    nodes: list[GraphNode] = field(default_factory=list)  # the call graph (dataflow processes later)
+    edges: list[GraphEdge] = field(default_factory=list)
 
     # ---- plain data -------------------------------------------------------------------------------
 
@@ -144,28 +221,29 @@ class Report:
             "estimated_clock_ns": self.estimated_clock_ns,
             "resources_breakdown": [row.to_dict() for row in self.breakdown],
             "notes": list(self.notes),
+            "graph": {"nodes": [n.to_dict() for n in self.nodes], "edges": [e.to_dict() for e in self.edges]},
         }
 
     @classmethod
     def from_dict(cls, data: dict[str, Any]) -> Report:
         """The inverse of `to_dict` (used for estimates stored in an exported project)."""
-        loops = [LoopReport(label=d.get("label"), file=d.get("file"), line=d.get("line"),
-                            trip_min=d.get("trip", {}).get("min"), trip_max=d.get("trip", {}).get("max"),
-                            target_ii=d.get("target_ii"), ii=d.get("ii"), depth=d.get("depth"),
-                            latency_min=d.get("latency", {}).get("min"), latency_max=d.get("latency", {}).get("max"),
-                            limiter=d.get("limiter"), pipelined=d.get("pipelined", "no"), level=d.get("level", 0),
-                            function=d.get("function"), res_mii=d.get("res_mii"), rec_mii=d.get("rec_mii"),
-                            notes=list(d.get("notes", [])))
-                 for d in data.get("loops", [])]
+        loops = [_loop_from_dict(d) for d in data.get("loops", [])]
         res = data.get("resources", {})
+        graph = data.get("graph") or {}
+        nodes = [GraphNode(n["name"], n.get("kind", "function"), n.get("file"), n.get("line"),
+                           (n.get("latency") or {}).get("min"), (n.get("latency") or {}).get("max"))
+                 for n in graph.get("nodes", [])]
+        edges = [GraphEdge(e["src"], e["dst"], e.get("kind", "call"), e.get("count", 1), e.get("line"), e.get("label"))
+                 for e in graph.get("edges", [])]
+        breakdown = [BreakdownRow(r["module"], r["op"], r["type"], r.get("count"), _resources(r))
+                     for r in data.get("resources_breakdown", [])]
         return cls(top=data["top"], part=data["part"], clock_ns=data["clock_ns"],
                    latency_min=data["latency"]["min"], latency_max=data["latency"]["max"],
                    interval_min=data["interval"]["min"], interval_max=data["interval"]["max"], loops=loops,
-                   resources=Resources(res.get("dsp", 0), res.get("bram18k", 0), res.get("ff", 0), res.get("lut", 0),
-                                       res.get("uram", 0)),
+                   resources=_resources(res), breakdown=breakdown,
                    source=data.get("source", "estimate"), family=data.get("family"),
                    uncertainty_ns=data.get("clock_uncertainty_ns"), estimated_clock_ns=data.get("estimated_clock_ns"),
-                   notes=list(data.get("notes", [])))
+                   notes=list(data.get("notes", [])), nodes=nodes, edges=edges)
 
     # ---- text -------------------------------------------------------------------------------------
 
@@ -213,23 +291,24 @@ class Report:
             lines += ["", "Notes:", *[f"  - {note}" for note in notes]]
         return "\n".join(lines)
 
-    def _repr_html_(self) -> str:
-        def html_table(headers: list[str], rows: list[list[Any]]) -> str:
-            head = "".join(f"<th>{html.escape(h)}</th>" for h in headers)
-            body = "".join("<tr>" + "".join(f"<td>{html.escape(_text(c))}</td>" for c in row) + "</tr>"
-                           for row in rows)
-            return f"<table><thead><tr>{head}</tr></thead><tbody>{body}</tbody></table>"
+    def to_html(self, path: str | os.PathLike[str] | None = None) -> str:
+        """The report page: one self-contained HTML file (summary, loops with their limiters linked to
+        the source, schedule chart, call graph, resources); written to `path` when one is given."""
+        from hls.schedule.html import report_page
 
-        parts = [f"<h4>{html.escape(self.top)} &mdash; {html.escape(self.part)} at {self.clock_ns} ns "
-                 f"({html.escape(self.source)})</h4>",
-                 html_table(["min (cycles)", "max (cycles)", "min (ns)", "max (ns)", "Interval min", "Interval max"],
-                            self._latency_rows())]
-        if self.loops:
-            parts.append(html_table(["Loop", "Line", "Latency min", "Latency max", "Iteration Latency",
-                                     "II achieved", "II target", "Trip Count", "Pipelined", "Limiter"],
-                                    self._loop_rows()))
-        parts.append(html_table(["Name", "Count", "BRAM_18K", "DSP", "FF", "LUT"], self._resource_rows()))
-        return "\n".join(parts)
+        text = report_page(self)
+        if path is not None:
+            write_text(path, text)
+        return text
+
+    def _repr_html_(self) -> str:
+        from hls.schedule.html import report_fragment
+
+        return report_fragment(self)
+
+    def _repr_pretty_(self, printer: Any, cycle: bool) -> None:
+        """IPython's plain-text view: the tables, not the dataclass fields."""
+        printer.text(str(self))
 
     # ---- side by side -----------------------------------------------------------------------------
 
@@ -255,6 +334,22 @@ class Report:
                                               f"latency ({a.source})", f"II ({b.source})", f"depth ({b.source})",
                                               f"latency ({b.source})"], loop_rows)]
         return "\n".join(lines)
+
+
+def _resources(data: dict[str, Any]) -> Resources:
+    return Resources(data.get("dsp", 0), data.get("bram18k", 0), data.get("ff", 0), data.get("lut", 0),
+                     data.get("uram", 0))
+
+
+def _loop_from_dict(d: dict[str, Any]) -> LoopReport:
+    trip, latency = d.get("trip", {}), d.get("latency", {})
+    return LoopReport(label=d.get("label"), file=d.get("file"), line=d.get("line"), trip_min=trip.get("min"),
+                      trip_max=trip.get("max"), target_ii=d.get("target_ii"), ii=d.get("ii"), depth=d.get("depth"),
+                      latency_min=latency.get("min"), latency_max=latency.get("max"), limiter=d.get("limiter"),
+                      pipelined=d.get("pipelined", "no"), level=d.get("level", 0), function=d.get("function"),
+                      res_mii=d.get("res_mii"), rec_mii=d.get("rec_mii"), notes=list(d.get("notes", [])),
+                      limiter_file=d.get("limiter_file"), limiter_line=d.get("limiter_line"),
+                      ops=[ScheduledOp(**op) for op in d.get("ops", [])], ops_total=d.get("ops_total", 0))
 
 
 def _trip(loop: LoopReport) -> str:

@@ -23,6 +23,7 @@ from typing import Any
 
 import cffi
 
+from hls import progress
 from hls.errors import CompileError, HLSError
 from hls.sim.cache import cache_root, make_private_dir, write_atomic
 from hls.sim.toolchain import CSIM_CXXFLAGS, ap_include_dir, compiler, compiler_env, toolchain_identity
@@ -105,7 +106,8 @@ def build_shared_library(
     with _exclusive(art / ".lock"):
         # Another process may have finished the same build while we waited for the lock.
         if not _verified(art, lib):
-            _compile(art, lib, sources, flags, key)
+            with progress.task("compiling the C++ for csim (g++)"):
+                _compile(art, lib, sources, flags, key)
     return lib
 
 

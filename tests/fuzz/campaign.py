@@ -27,6 +27,7 @@ from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any
 
+from hls import progress
 from tests.fuzz.generator import Unit, batch_top, generate, module_text
 from tests.fuzz.shrink import ShrinkStats, shrink
 
@@ -172,12 +173,14 @@ def run_campaign(count: int, seed: int, out: Path | None = None, batch: int = 8,
         def run_group(item: tuple[list[Unit], str]) -> dict[str, Any]:
             outcome = runner.run(unit_job(item[0], batch > 1, tolerances_of(item[0][0])), item[1])
             done[0] += len(item[0])
+            advance(len(item[0]))  # the progress bar's, bound by the `with` below before any call
             failed = "error" in outcome or (outcome.get("batch") or {}).get("status", "pass") != "pass" or any(
                 v["status"] not in ("pass", "untested") for v in outcome["members"].values())
             say(f"fuzz: {done[0]}/{count} kernels checked{' (failures to look at)' if failed else ''}")
             return outcome
 
-        with ThreadPoolExecutor(max_workers=jobs) as pool:
+        with progress.task(f"fuzzing: {count} kernels", total=count) as advance, \
+                ThreadPoolExecutor(max_workers=jobs) as pool:
             outcomes = list(pool.map(run_group, named))
         retry: list[Unit] = []
         for (group, _), outcome in zip(named, outcomes, strict=True):

@@ -20,6 +20,7 @@ generator does not inherit the compiler's own mistakes.
 
 from __future__ import annotations
 
+import functools
 import random
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
@@ -865,8 +866,18 @@ class Generator:
             (4 if can_loop and budget >= 2 else 0, self.stmt_for), (2 if budget >= 2 else 0, self.stmt_if),
             (2 if can_loop and budget >= 3 else 0, self.stmt_reduce),
             (1 if fn.local_arrays < 2 else 0, self.stmt_local_array),
-            (1.5 if not fn.helper and len(self.helpers) < 4 and fn.trip <= 16 else 0, self.stmt_call)]
+            (1.5 if not fn.helper and len(self.helpers) < 4 and fn.trip <= 16 else 0, self.stmt_call),
+            *self.pythonic_statements(budget)]
         return self.weighted(options)(budget, indent)
+
+    def pythonic_statements(self, budget: int) -> list[tuple[float, Callable[[int, int], tuple[list[str], int]]]]:
+        """The issue-11 spellings (tests/fuzz/pythonic.py), weighted lightly."""
+        looping = budget >= 2 and len(self.fn.loops) < 3
+        return [(1 if len(self.local_scalars()) >= 2 else 0, functools.partial(pythonic.stmt_unpack, self)),
+                (0.5 if len(self.local_scalars()) >= 2 else 0, functools.partial(pythonic.stmt_chain, self)),
+                (0.7 if budget >= 2 else 0, functools.partial(pythonic.stmt_compile_time_if, self)),
+                (0.7 if looping else 0, functools.partial(pythonic.stmt_tuple_loop, self)),
+                (1 if looping else 0, functools.partial(pythonic.stmt_iterate, self))]
 
     def stmt_decl(self, budget: int, indent: int) -> tuple[list[str], int]:
         pad = "    " * indent
@@ -1308,7 +1319,7 @@ PRODUCTIONS: dict[str, list[tuple[float, Callable[[Generator, int, bool], Ex | N
     "int": [(4, Generator.int_arith), (2, Generator.int_divmod), (2, Generator.int_bitwise),
             (2, Generator.int_shift), (1.5, Generator.int_unary), (1, Generator.int_minmax), (0.5, Generator.int_pow),
             (1, lambda g, d, t: g.select("int", d, t)), (1.5, lambda g, d, t: g.cast("int", d, t)),
-            (0.4, lambda g, d, t: g.call("int", d, t))],
+            (0.4, lambda g, d, t: g.call("int", d, t)), (0.6, lambda g, d, t: pythonic.int_trunc(g, d, t))],
     "bool": [(5, Generator.compare), (2, Generator.logic), (1, Generator.bool_bitwise),
              (0.5, lambda g, d, t: g.select("bool", d, t)), (1, lambda g, d, t: g.cast("bool", d, t)),
              (0.3, lambda g, d, t: g.call("bool", d, t))],
@@ -1320,3 +1331,6 @@ PRODUCTIONS: dict[str, list[tuple[float, Callable[[Generator, int, bool], Ex | N
               (0.5, Generator.float_square), (1, lambda g, d, t: g.select("float", d, t)),
               (1.5, lambda g, d, t: g.cast("float", d, t)), (0.4, lambda g, d, t: g.call("float", d, t))],
 }
+
+
+from tests.fuzz import pythonic  # noqa: E402 - its branches build on the classes above

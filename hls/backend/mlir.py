@@ -1,0 +1,336 @@
+"""The IR module as upstream MLIR: `func`, `scf`, `arith`, `memref`, `math` (docs/mlir.md has the mapping).
+
+Loops are `scf.for` over `index` (not `affine.for`): bounds may be kernel arguments and indices are
+computed in exact-width integer arithmetic (i17, i33, ...), which affine maps cannot state without
+first proving the widths never wrap; `scf` keeps the translation one-to-one. Directives that no
+upstream dialect has become discardable `hls.*` attributes.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from hls.backend.mlir_builder import Builder, attr_text, elem_attrs, float_text, mlir_type, signed_bits
+from hls.backend.mlir_loops import loop_header
+from hls.backend.mlir_scalar import ScalarLowering, unsupported
+from hls.errors import UnsupportedError
+from hls.ir import (
+    AllocOp,
+    CallOp,
+    ConstantOp,
+    DirectiveOp,
+    ForOp,
+    Function,
+    IfOp,
+    LoadOp,
+    Module,
+    PrintOp,
+    ReturnOp,
+    RomOp,
+    StoreOp,
+    Value,
+    YieldOp,
+)
+from hls.ir.core import Block, Op
+from hls.types import ArrayType, BoolType, FixedType, FloatType, ScalarType, TupleType, as_int
+
+LOOP_DIRECTIVES = ("label", "pipeline", "unroll", "tripcount")
+FUNC_DIRECTIVES = ("pipeline",)  # Function.attrs also holds the Python function itself
+
+
+def emit_mlir(module: Module) -> str:
+    """The whole design as one `module`: ROM globals, then every function (callees first)."""
+    b = Builder()
+    b.line("module {")
+    b.depth = 1
+    globals_ = rom_globals(b, module)
+    for func in module.functions.values():
+        FunctionEmitter(b, func, globals_, func.name == module.top).emit()
+    b.depth = 0
+    b.line("}")
+    return b.render()
+
+
+def rom_globals(b: Builder, module: Module) -> dict[int, str]:
+    """One `memref.global constant` per ROM (generic form: xdsl has no custom syntax for it), and one
+    mutable `memref.global` per hls.static local (its state between calls, initialised once)."""
+    names: dict[int, str] = {}
+    for func in module.functions.values():
+        for op in func.walk():
+            if isinstance(op, AllocOp) and op.attrs.get("static"):
+                static_global(b, func, op, names)
+            elif isinstance(op, RomOp):
+                base = f"{func.name}_{op.result.name or 'rom'}"
+                name, n = base, 0
+                while name in names.values():
+                    n += 1
+                    name = f"{base}_{n}"
+                names[id(op)] = name
+                t = op.result.type
+                props = (f'sym_name = "{name}", sym_visibility = "private", type = {mlir_type(t)}, '
+                         f"initial_value = {dense(op.attrs['data'], t)}, constant")
+                line = b.line(f'"memref.global"() <{{{props}}}>', " : () -> ()")
+                line.attrs.update(elem_attrs(t))
+    return names
+
+
+def static_global(b: Builder, func: Function, op: AllocOp, names: dict[int, str]) -> None:
+    base = name = f"{func.name}_{op.result.name or 'state'}"
+    n = 0
+    while name in names.values():
+        n += 1
+        name = f"{base}_{n}"
+    names[id(op)] = name
+    t = op.result.type
+    init = op.attrs.get("init", 0) if op.attrs.get("cell") else 0
+    data = np.full(t.shape, float(init) if isinstance(t.elem, (FloatType, FixedType)) else init, dtype=object)
+    props = (f'sym_name = "{name}", sym_visibility = "private", type = {mlir_type(t)}, '
+             f"initial_value = {dense(data, t)}")
+    line = b.line(f'"memref.global"() <{{{props}}}>', " : () -> ()")
+    line.attrs.update(elem_attrs(t))
+
+
+def dense(data, t: ArrayType) -> str:
+    """`dense<...> : tensor<..>` of a ROM: raw mantissas for fixed point, exact literals otherwise."""
+    def scalar(v) -> str:
+        if isinstance(t.elem, FloatType):
+            text = float_text(float(v))
+            if text is None:
+                raise UnsupportedError(f"ROM of {t} holds {v}, which MLIR's dense literal cannot spell")
+            return text
+        raw = int(v / t.elem.lsb) if isinstance(t.elem, FixedType) else int(v)
+        if isinstance(t.elem, BoolType) or t.elem.width == 1:
+            return "true" if raw else "false"
+        return str(signed_bits(raw, t.elem.width))
+
+    def nest(a) -> str:
+        return "[" + ", ".join(nest(x) for x in a) + "]" if getattr(a, "ndim", 0) else scalar(a)
+
+    tensor = f"tensor<{'x'.join(map(str, t.shape))}x{mlir_type(t.elem)}>"
+    return f"dense<{nest(data)}> : {tensor}"
+
+
+def grouped(directives: list[DirectiveOp]) -> dict[str, object]:
+    """`hls.<kind>` -> the options (a list when one target has several of one kind)."""
+    out: dict[str, object] = {}
+    for d in directives:
+        key = f"hls.{d.kind}"
+        options = {k: v for k, v in d.attrs["options"].items() if v is not None}
+        if key in out:
+            prev = out[key]
+            out[key] = [*prev, options] if isinstance(prev, list) else [prev, options]
+        else:
+            out[key] = options
+    return out
+
+
+class FunctionEmitter:
+    def __init__(self, b: Builder, func: Function, globals_: dict[int, str], top: bool):
+        self.b, self.func, self.globals, self.top = b, func, globals_, top
+        self.values: dict[int, str] = {}
+        self.ivs: dict[int, str] = {}  # loop induction variables as `index`
+        self.scalar = ScalarLowering(b)
+
+    def emit(self) -> None:
+        b, func = self.b, self.func
+        b.start_function()
+        directives = [op for op in func.walk() if isinstance(op, DirectiveOp)]
+        params = []
+        for arg in func.args:
+            name = self.values[id(arg)] = b.fresh(arg.name)
+            attrs = {**elem_attrs(arg.type), **grouped([d for d in directives if d.target is arg])}
+            params.append(f"{name}: {mlir_type(arg.type)}{_attr_dict(attrs)}")
+        ret = ""
+        results = list(func.return_type.elems) if isinstance(func.return_type, TupleType) else \
+            [func.return_type] if isinstance(func.return_type, ScalarType) else []  # array result: an out arg
+        if results:
+            ret = " -> (" + ", ".join(f"{mlir_type(t)}{_attr_dict(elem_attrs(t))}" for t in results) + ")"
+        fattrs = {f"hls.{k}": func.attrs[k] for k in FUNC_DIRECTIVES if func.attrs.get(k) is not None}
+        fattrs.update(grouped([d for d in directives if d.target is None]))
+        if self.top:
+            fattrs["hls.top"] = True
+        attributes = f" attributes {_attr_dict(fattrs).strip()}" if fattrs else ""
+        b.line(f"func.func @{func.name}({', '.join(params)}){ret}{attributes} {{")
+        b.depth += 1
+        self.block(func.body.block)
+        b.depth -= 1
+        b.line("}")
+
+    # ---- blocks and ops ------------------------------------------------------------------------
+
+    def block(self, block: Block) -> None:
+        for op in block.ops:
+            try:
+                self.op(op)
+            except UnsupportedError as exc:
+                if exc.loc is not None or op.loc is None:
+                    raise
+                raise UnsupportedError(exc.message, op.loc) from None  # e.g. a type without an MLIR form
+
+    def operand(self, v: Value) -> str:
+        """The SSA name of `v`; constants are spelled where used (reused within a region, never dead)."""
+        if isinstance(getattr(v, "op", None), ConstantOp):
+            return self.scalar.constant(v.op, [])
+        return self.values[id(v)]
+
+    def op(self, op: Op) -> None:
+        b = self.b
+        if isinstance(op, (ForOp, IfOp, LoadOp, StoreOp, AllocOp, RomOp, CallOp, ReturnOp, DirectiveOp, YieldOp,
+                           PrintOp)):
+            getattr(self, type(op).__name__.removesuffix("Op").lower() + "_op")(op)
+            return
+        if isinstance(op, ConstantOp):
+            return  # spelled where used (operand(), index())
+        start = len(b.lines)
+        try:
+            result = self.scalar.lower(op, [self.operand(v) for v in op.operands])
+        except KeyError as exc:  # a kind missing from a table
+            raise unsupported(op, f"kind {exc}") from None
+        if len(op.results) != 1:
+            raise unsupported(op, "results")
+        self.values[id(op.result)] = result
+        line = b.defs.get(result)
+        if line is not None and line in b.lines[start:]:
+            line.attrs.update(elem_attrs(op.result.type))
+
+    def index(self, v: Value) -> str:
+        """`v` as an `index` (memref subscripts, loop bounds): the loop's own index, or a cast."""
+        if id(v) in self.ivs:
+            return self.ivs[id(v)]
+        if isinstance(getattr(v, "op", None), ConstantOp):
+            return self.b.index_const(int(v.op.value))
+        found = self.b.cached(("index", id(v)))
+        if found is not None:
+            return found
+        t = as_int(v.type)
+        x = self.operand(v)
+        if not t.signed:  # index_cast sign-extends: give an unsigned value a zero top bit first
+            x = self.b.cast("arith.extui", x, f"i{t.width}", f"i{t.width + 1}", (v.name or "v") + "_u")
+            t = type(t)(t.width + 1, True)
+        name = self.b.cast("arith.index_cast", x, f"i{t.width}", "index", (v.name or "v") + "_idx")
+        return self.b.remember(("index", id(v)), name)
+
+    def load_op(self, op: LoadOp) -> None:
+        idx = ", ".join(self.index(i) for i in op.indices)
+        t = mlir_type(op.memref.type)
+        name = self.b.op("memref.load", f"{self.operand(op.memref)}[{idx}]", t, op.result.name)
+        self.values[id(op.result)] = name
+
+    def store_op(self, op: StoreOp) -> None:
+        idx = ", ".join(self.index(i) for i in op.indices)
+        self.b.line(f"memref.store {self.operand(op.value)}, {self.operand(op.memref)}[{idx}]",
+                    f" : {mlir_type(op.memref.type)}")
+
+    def alloc_op(self, op: AllocOp) -> None:
+        """memref.alloca, then zeros stored by a loop nest (hls.zeros is zero-initialised); a static is
+        its global (initialised once), a sub-kernel's array result is filled by the call."""
+        b, t = self.b, op.result.type
+        if op.attrs.get("static"):
+            name = self.values[id(op.result)] = b.op("memref.get_global", f"@{self.globals[id(op)]}", mlir_type(t),
+                                                     op.result.name, elem_attrs(t))
+            line = b.defs[name]
+            line.head, line.tail = line.head + line.tail, ""  # its attr-dict follows the type
+            return
+        name = self.values[id(op.result)] = b.op("memref.alloca()", "", mlir_type(t), op.result.name,
+                                                 elem_attrs(t))
+        if op.attrs.get("filled_by_call"):
+            return
+        zero = b.float_const(0.0, t.elem.bits) if isinstance(t.elem, FloatType) else \
+            b.int_const(0, 1 if isinstance(t.elem, BoolType) else t.elem.width)
+        ivs = []
+        bounds = [(b.index_const(0), b.index_const(extent), b.index_const(1)) for extent in t.shape]  # outside
+        for lo, hi, step in bounds:
+            iv = b.fresh("z")
+            b.line(f"scf.for {iv} = {lo} to {hi} step {step} {{")
+            b.depth += 1
+            ivs.append(iv)
+        b.line(f"memref.store {zero}, {name}[{', '.join(ivs)}]", f" : {mlir_type(t)}")
+        for _ in t.shape:
+            b.depth -= 1
+            b.line("}")
+
+    def rom_op(self, op: RomOp) -> None:
+        t = op.result.type
+        self.values[id(op.result)] = self.b.op("memref.get_global", f"@{self.globals[id(op)]}", mlir_type(t),
+                                               op.result.name, elem_attrs(t))
+
+    def call_op(self, op: CallOp) -> None:
+        args = ", ".join(self.operand(v) for v in op.operands)
+        sig = f"({', '.join(mlir_type(v.type) for v in op.operands)}) -> " \
+              f"({', '.join(mlir_type(r.type) for r in op.results)})"
+        names = [self.b.fresh(r.name) for r in op.results]
+        lhs = f"{', '.join(names)} = " if names else ""
+        self.b.line(f"{lhs}func.call @{op.callee}({args})", f" : {sig}")
+        for r, n in zip(op.results, names, strict=True):
+            self.values[id(r)] = n
+
+    def return_op(self, op: ReturnOp) -> None:
+        self.terminator("func.return", op.operands)
+
+    def yield_op(self, op: YieldOp) -> None:
+        self.terminator("scf.yield", op.operands)
+
+    def terminator(self, name: str, values: list[Value]) -> None:
+        if values:
+            self.b.line(f"{name} {', '.join(self.operand(v) for v in values)}",
+                        f" : {', '.join(mlir_type(v.type) for v in values)}")
+        else:
+            self.b.line(name)
+
+    def print_op(self, op: PrintOp) -> None:
+        """print() is a csim-only debugging aid (no synthesis meaning): the export leaves it out."""
+
+    def directive_op(self, op: DirectiveOp) -> None:
+        """Directives on arguments and the function went into the signature; local arrays get them here."""
+        if op.target is not None and id(op.target) in self.values and op.target not in self.func.args:
+            self.b.annotate(self.values[id(op.target)], grouped([op]))
+
+    # ---- structured control flow ---------------------------------------------------------------
+
+    def region(self, block: Block, setup=None) -> None:
+        self.b.depth += 1
+        self.b.push()
+        if setup is not None:
+            setup()
+        self.block(block)
+        self.b.pop()
+        self.b.depth -= 1
+
+    def if_op(self, op: IfOp) -> None:
+        b = self.b
+        names = [b.fresh(r.name) for r in op.results]
+        lhs = f"{', '.join(names)} = " if names else ""
+        types = f" -> ({', '.join(mlir_type(r.type) for r in op.results)})" if names else ""
+        b.line(f"{lhs}scf.if {self.operand(op.operands[0])}{types} {{")
+        self.region(op.then_block)
+        if names or len(op.else_block.ops) > 1:
+            b.line("} else {")
+            self.region(op.else_block)
+        b.line("}")
+        for r, n in zip(op.results, names, strict=True):
+            self.values[id(r)] = n
+
+    def for_op(self, op: ForOp) -> None:
+        b = self.b
+        header, body_setup = loop_header(self, op)
+        names = [b.fresh(r.name) for r in op.results]
+        carried = [b.fresh(a.name) for a in op.carried]
+        for arg, n in zip(op.carried, carried, strict=True):
+            self.values[id(arg)] = n
+        lhs = f"{', '.join(names)} = " if names else ""
+        iters = ""
+        if carried:
+            pairs = ", ".join(f"{a} = {self.operand(i)}" for a, i in zip(carried, op.inits, strict=True))
+            iters = f" iter_args({pairs}) -> ({', '.join(mlir_type(r.type) for r in op.results)})"
+        b.line(f"{lhs}{header}{iters} {{")
+        self.region(op.body, body_setup)
+        attrs = {f"hls.{k}": op.attrs[k] for k in LOOP_DIRECTIVES if op.attrs.get(k) is not None}
+        b.line("}", attrs=attrs)
+        for r, n in zip(op.results, names, strict=True):
+            self.values[id(r)] = n
+
+
+def _attr_dict(attrs: dict) -> str:
+    if not attrs:
+        return ""
+    return " {" + ", ".join(f"{k} = {attr_text(v)}" for k, v in attrs.items()) + "}"

@@ -1,0 +1,67 @@
+"""`scf.for` headers for the IR's `range` loops: index bounds, and a counted form for negative steps.
+
+scf.for needs a positive step, so `range(hi, lo, -s)` runs a counter k over its trip count
+(max(0, ceil((hi - lo) / s))) and computes the induction variable hi - k * s inside the body.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import TYPE_CHECKING
+
+from hls.backend.mlir_scalar import unsupported
+from hls.ir import ConstantOp, ForOp, LoadOp, StoreOp, Value
+
+if TYPE_CHECKING:
+    from hls.backend.mlir import FunctionEmitter
+
+
+def loop_header(e: FunctionEmitter, op: ForOp) -> tuple[str, Callable[[], None]]:
+    """The `scf.for ...` text up to its iter_args, and the body's first ops (the induction variable)."""
+    b = e.b
+    step_op = getattr(op.step, "op", None)
+    if not isinstance(step_op, ConstantOp):
+        raise unsupported(op, "a loop step that is not a constant")
+    step = int(step_op.value)
+    lb, ub = e.index(op.lb), e.index(op.ub)
+    if step > 0:
+        iv = b.fresh(op.iv.name)
+
+        def setup() -> None:
+            bind_iv(e, op.iv, iv)
+
+        return f"scf.for {iv} = {lb} to {ub} step {b.index_const(step)}", setup
+    bounds = op.const_bounds()
+    if bounds is not None:
+        trips = b.index_const(len(range(*bounds)))
+    else:
+        span = b.op("arith.subi", f"{lb}, {ub}", "index", "span")
+        trips = b.op("arith.ceildivsi", f"{span}, {b.index_const(-step)}", "index", "trips")
+        trips = b.op("arith.maxsi", f"{trips}, {b.index_const(0)}", "index", "trips")
+    counter = b.fresh(f"{op.iv.name}_n")
+
+    def setup_down() -> None:
+        offset = b.op("arith.muli", f"{counter}, {b.index_const(-step)}", "index", "offset") if step != -1 \
+            else counter
+        bind_iv(e, op.iv, b.op("arith.subi", f"{lb}, {offset}", "index", op.iv.name))
+
+    return f"scf.for {counter} = {b.index_const(0)} to {trips} step {b.index_const(1)}", setup_down
+
+
+def bind_iv(e: FunctionEmitter, iv: Value, index: str) -> None:
+    """The induction variable is an `index`; an `arith.index_cast` gives its integer value where used as one."""
+    e.ivs[id(iv)] = index
+    if any(not index_only(user, iv) for user in iv.uses):
+        e.values[id(iv)] = e.b.cast("arith.index_cast", index, "index", f"i{iv.type.width}",
+                                    f"{iv.name}_i{iv.type.width}")
+
+
+def index_only(user, v: Value) -> bool:
+    """Whether `user` reads `v` only as a subscript or a loop bound (where the index form serves)."""
+    if isinstance(user, LoadOp):
+        return user.memref is not v
+    if isinstance(user, StoreOp):
+        return user.value is not v and user.memref is not v
+    if isinstance(user, ForOp):
+        return v not in user.inits
+    return False

@@ -1,0 +1,272 @@
+"""Pure IR ops -> `arith`/`math` ops with the exact-width semantics of the IR.
+
+arith integers are signless: the signed or unsigned variant of an op comes from the IR operand types
+(one table below). Every integer rule first extends (extsi/extui by the operand's own signedness)
+or truncates both operands to the width it computes in, so the MLIR computes the values the golden
+model and the C++ compute. Fixed-point values are their raw two's-complement mantissas (iW); the
+rules align binary points with shifts and implement ap_fixed quantization and overflow exactly
+(hls/fixed.py is the reference they follow).
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable
+from dataclasses import dataclass
+
+from hls.backend.mlir_builder import Builder, elem_attrs, mlir_type, signed_bits
+from hls.errors import UnsupportedError
+from hls.ir import BinaryOp, CastOp, CompareOp, ConstantOp, LogicOp, MathOp, SelectOp, UnaryOp
+from hls.ir.core import Op
+from hls.types import BoolType, FixedType, FloatType, ScalarType, as_int, fixed_of, int_union
+
+# op kind -> (signed variant, unsigned variant) on integers; float variant (None: a rule below)
+INT_OPS = {"add": ("arith.addi", "arith.addi"), "sub": ("arith.subi", "arith.subi"),
+           "mul": ("arith.muli", "arith.muli"), "and": ("arith.andi", "arith.andi"),
+           "or": ("arith.ori", "arith.ori"), "xor": ("arith.xori", "arith.xori"),
+           "min": ("arith.minsi", "arith.minui"), "max": ("arith.maxsi", "arith.maxui"),
+           "floordiv": ("arith.floordivsi", "arith.divui"), "mod": ("arith.remsi", "arith.remui"),
+           "shl": ("arith.shli", "arith.shli"), "shr": ("arith.shrsi", "arith.shrui")}
+FLOAT_OPS = {"add": "arith.addf", "sub": "arith.subf", "mul": "arith.mulf", "div": "arith.divf"}
+FIXED_OPS = {"add": "arith.addi", "sub": "arith.subi", "mul": "arith.muli"}
+# comparison kind -> (signed predicate, unsigned predicate, float predicate); `!=` is true on NaN
+CMP_PREDICATES = {"lt": ("slt", "ult", "olt"), "le": ("sle", "ule", "ole"), "gt": ("sgt", "ugt", "ogt"),
+                  "ge": ("sge", "uge", "oge"), "eq": ("eq", "eq", "oeq"), "ne": ("ne", "ne", "une")}
+MATH_OPS = {"sqrt": "math.sqrt", "exp": "math.exp", "log": "math.log", "sin": "math.sin", "cos": "math.cos",
+            "tanh": "math.tanh", "floor": "math.floor", "ceil": "math.ceil", "fabs": "math.absf",
+            "pow": "math.powf"}
+# ap_fixed quantization: when to add one lsb to the floor (hls/fixed.py _increment), as i1 formulas
+QUANT_INC = {"AP_TRN": None, "AP_RND": "qb", "AP_RND_ZERO": ("and", "qb", ("or", "neg", "sticky")),
+             "AP_RND_MIN_INF": ("and", "qb", "sticky"), "AP_RND_INF": ("and", "qb", ("or", "pos", "sticky")),
+             "AP_RND_CONV": ("and", "qb", ("or", "odd", "sticky")),
+             "AP_TRN_ZERO": ("and", "neg", ("or", "qb", "sticky"))}
+
+
+@dataclass(frozen=True)
+class Wide:
+    """An intermediate integer of any width (IntType stops at 1024 bits; exact intermediates may not)."""
+
+    width: int
+    signed: bool
+
+
+def unsupported(op: Op, what: str) -> UnsupportedError:
+    return UnsupportedError(f"the MLIR export cannot express {op.name} ({what})", op.loc)
+
+
+class ScalarLowering:
+    """Turns one pure IR op, given its operands' SSA names, into arith/math ops; returns the result."""
+
+    def __init__(self, b: Builder):
+        self.b = b
+        self.rules: dict[type, Callable[[Op, list[str]], str]] = {
+            ConstantOp: self.constant, BinaryOp: self.binary, CompareOp: self.compare, LogicOp: self.logic,
+            UnaryOp: self.unary, CastOp: self.cast, SelectOp: self.select, MathOp: self.math}
+
+    def lower(self, op: Op, args: list[str]) -> str:
+        rule = self.rules.get(type(op))
+        if rule is None:
+            raise unsupported(op, "no rule")
+        return rule(op, args)
+
+    # ---- integer helpers -----------------------------------------------------------------------
+
+    def resize(self, v: str, t: ScalarType | Wide, width: int, hint: str | None = None) -> str:
+        """`v` of int/bool/fixed type t as a `width`-bit integer: extended by t's signedness, or truncated."""
+        src = t if isinstance(t, (FixedType, Wide)) else as_int(t)
+        if width == src.width:
+            return v
+        if v in self.b.int_values:  # fold: the constant's bits, read with the source's signedness, at the new width
+            bits = self.b.int_values[v] & ((1 << src.width) - 1)
+            return self.const(signed_bits(bits, src.width) if src.signed else bits, width)
+        if width > src.width:
+            name = "arith.extsi" if src.signed else "arith.extui"
+        else:
+            name = "arith.trunci"
+        return self.b.cast(name, v, f"i{src.width}", f"i{width}", hint or f"{_base(v)}_i{width}")
+
+    def int_op(self, name: str, a: str, c: str, width: int, hint: str | None = None) -> str:
+        return self.b.op(name, f"{a}, {c}", f"i{width}", hint)
+
+    def cmpi(self, pred: str, a: str, c: str, width: int) -> str:
+        return self.b.op("arith.cmpi", f"{pred}, {a}, {c}", f"i{width}", "cmp")
+
+    def select(self, op: Op | None, args: list[str], type_: str | None = None) -> str:
+        cond, a, c = args
+        type_ = type_ or mlir_type(op.result.type)  # type: ignore[union-attr]
+        return self.b.op("arith.select", f"{cond}, {a}, {c}", type_, _hint(a) if op is None else op.result.name)
+
+    def const(self, value: int, width: int) -> str:
+        return self.b.int_const(value, width)
+
+    # ---- constants -----------------------------------------------------------------------------
+
+    def constant(self, op: ConstantOp, args: list[str]) -> str:
+        t, value = op.result.type, op.value
+        if isinstance(t, FloatType):
+            return self.b.float_const(value, t.bits)
+        if isinstance(t, FixedType):  # the raw mantissa; not shared with an integer constant of equal bits
+            raw = signed_bits(int(value / t.lsb), t.width)
+            found = self.b.cached(("fixed", raw, t))
+            if found is not None:
+                return found
+            literal = ("true" if raw else "false") if t.width == 1 else str(raw)
+            name = self.b.op("arith.constant", literal, f"i{t.width}", "cst", elem_attrs(t))
+            if t.width == 1:  # i1 constants carry no type in MLIR's syntax
+                self.b.defs[name].tail = ""
+            return self.b.remember(("fixed", raw, t), name)
+        width = 1 if isinstance(t, BoolType) else t.width
+        return self.const(int(value), width)
+
+    # ---- binary --------------------------------------------------------------------------------
+
+    def binary(self, op: BinaryOp, args: list[str]) -> str:
+        result, (a, c) = op.result.type, args
+        ta, tb = op.lhs.type, op.rhs.type
+        if isinstance(result, FloatType):
+            if op.kind in ("min", "max"):
+                return self.float_minmax(op, a, c)
+            if op.kind not in FLOAT_OPS:
+                raise unsupported(op, f"{op.kind} on floats")
+            return self.b.op(FLOAT_OPS[op.kind], f"{a}, {c}", mlir_type(result), op.result.name)
+        if isinstance(result, FixedType):
+            return self.fixed_binary(op, a, c)
+        if isinstance(result, BoolType):  # and/or/xor of two bools
+            return self.int_op(INT_OPS[op.kind][0], a, c, 1, op.result.name)
+        if op.kind in ("floordiv", "mod"):
+            return self.divmod(op, a, c)
+        if op.kind in ("shl", "shr"):
+            return self.shift(op, a, c)
+        if op.kind not in INT_OPS:
+            raise unsupported(op, f"integer {op.kind}")
+        w = result.width
+        name = INT_OPS[op.kind][0 if result.signed else 1]
+        return self.int_op(name, self.resize(a, ta, w), self.resize(c, tb, w), w, op.result.name)
+
+    def float_minmax(self, op: BinaryOp, a: str, c: str) -> str:
+        """min as `b < a ? b : a`, max as `a < b ? b : a` (Python's builtins and the C++ helpers)."""
+        t = mlir_type(op.result.type)
+        lt = self.b.op("arith.cmpf", f"olt, {c}, {a}" if op.kind == "min" else f"olt, {a}, {c}", t, "cmp")
+        return self.select(op, [lt, c, a])
+
+    def divmod(self, op: BinaryOp, a: str, c: str) -> str:
+        """Python `//` and `%` (floor semantics) in one width wider than every operand and the result."""
+        ta, tb, result = as_int(op.lhs.type), as_int(op.rhs.type), op.result.type
+        joined = int_union(result, int_union(ta, tb))
+        w = joined.width + (1 if joined.signed else 0)  # MIN // -1 fits
+        aw, cw = self.resize(a, ta, w), self.resize(c, tb, w)
+        name = INT_OPS[op.kind][0 if joined.signed else 1]
+        r = self.int_op(name, aw, cw, w, op.result.name)
+        if op.kind == "mod" and joined.signed:  # remsi truncates: move a nonzero remainder to the divisor's sign
+            zero = self.const(0, w)
+            nonzero = self.cmpi("ne", r, zero, w)
+            signs = self.int_op("arith.xori", self.cmpi("slt", r, zero, w), self.cmpi("slt", cw, zero, w), 1)
+            fix = self.int_op("arith.andi", nonzero, signs, 1)
+            r = self.select(None, [fix, self.int_op("arith.addi", r, cw, w), r], f"i{w}")
+        return self.resize(r, Wide(w, True), result.width)
+
+    def shift(self, op: BinaryOp, a: str, c: str) -> str:
+        """ap_int shifts: a count at or past the width gives 0 (or the sign for >>), never poison."""
+        ta, tc, result = as_int(op.lhs.type), as_int(op.rhs.type), op.result.type
+        w = result.width
+        av = self.resize(a, ta, w)
+        name = INT_OPS[op.kind][0 if ta.signed else 1]
+        count = getattr(op.rhs, "op", None)
+        if isinstance(count, ConstantOp):
+            n = int(count.value)
+            if n < w:
+                return self.int_op(name, av, self.const(n, w), w, op.result.name)
+            if op.kind == "shr" and ta.signed:
+                return self.int_op(name, av, self.const(w - 1, w), w, op.result.name)
+            return self.const(0, w)
+        cw = max(tc.width, w.bit_length() + 1)
+        cv = self.resize(c, tc, cw)
+        inside = self.cmpi("ult", cv, self.const(w, cw), cw)
+        # the count is zeroed when out of range too, so no shift is ever given a poison-producing count
+        count_w = self.select(None, [inside, self.resize(cv, Wide(cw, False), w), self.const(0, w)], f"i{w}")
+        shifted = self.int_op(name, av, count_w, w)
+        fill = self.int_op(name, av, self.const(w - 1, w), w) if op.kind == "shr" and ta.signed else self.const(0, w)
+        return self.select(op, [inside, shifted, fill])
+
+    def fixed_binary(self, op: BinaryOp, a: str, c: str) -> str:
+        result: FixedType = op.result.type
+        fa, fb = fixed_of(op.lhs.type), fixed_of(op.rhs.type)
+        w = result.width
+        if op.kind == "mul":  # the binary point of a product is the sum of the operands'
+            return self.int_op("arith.muli", self.resize(a, fa, w), self.resize(c, fb, w), w, op.result.name)
+        if op.kind == "div":  # the quotient truncated toward zero: (a << max(Fb, 0)) / b on raw values
+            ww = max(w, fa.width + max(fb.frac_bits, 0), fb.width) + 1
+            num = self.align(a, fa, fa.frac_bits + max(fb.frac_bits, 0), ww)
+            q = self.int_op("arith.divsi", num, self.resize(c, fb, ww), ww, op.result.name)
+            return self.resize(q, Wide(ww, True), w)
+        av, cv = self.align(a, fa, result.frac_bits, w), self.align(c, fb, result.frac_bits, w)
+        if op.kind in FIXED_OPS:
+            return self.int_op(FIXED_OPS[op.kind], av, cv, w, op.result.name)
+        if op.kind in ("min", "max"):
+            pred = "slt" if result.signed else "ult"
+            lt = self.cmpi(pred, cv, av, w) if op.kind == "min" else self.cmpi(pred, av, cv, w)
+            return self.select(op, [lt, cv, av])
+        raise unsupported(op, f"fixed-point {op.kind}")
+
+    def align(self, v: str, t: FixedType, frac: int, width: int) -> str:
+        """A raw fixed value at `frac` fraction bits (frac >= t's) in a `width`-bit integer."""
+        wide = self.resize(v, t, width)
+        shift = frac - t.frac_bits
+        return self.int_op("arith.shli", wide, self.const(shift, width), width) if shift else wide
+
+    # ---- comparisons, logic, unary, select, math -----------------------------------------------
+
+    def compare(self, op: CompareOp, args: list[str]) -> str:
+        (a, c), (ta, tb) = args, (op.operands[0].type, op.operands[1].type)
+        signed_pred, unsigned_pred, float_pred = CMP_PREDICATES[op.kind]
+        if isinstance(ta, FloatType):
+            return self.b.op("arith.cmpf", f"{float_pred}, {a}, {c}", mlir_type(ta), op.result.name)
+        if isinstance(ta, FixedType) or isinstance(tb, FixedType):
+            fa, fb = fixed_of(ta), fixed_of(tb)
+            frac = max(fa.frac_bits, fb.frac_bits)
+            w = max(fa.width + frac - fa.frac_bits, fb.width + frac - fb.frac_bits) + 1
+            a, c, signed = self.align(a, fa, frac, w), self.align(c, fb, frac, w), fa.signed or fb.signed
+        else:
+            joined = int_union(as_int(ta), as_int(tb))
+            w, signed = joined.width, joined.signed
+            a, c = self.resize(a, ta, w), self.resize(c, tb, w)
+        pred = signed_pred if signed else unsigned_pred
+        return self.b.op("arith.cmpi", f"{pred}, {a}, {c}", f"i{w}", op.result.name)
+
+    def logic(self, op: LogicOp, args: list[str]) -> str:
+        return self.int_op("arith.andi" if op.kind == "land" else "arith.ori", *args, 1, op.result.name)
+
+    def unary(self, op: UnaryOp, args: list[str]) -> str:
+        (a,), src, result = args, op.operands[0].type, op.result.type
+        if op.kind == "not":
+            return self.int_op("arith.xori", a, self.const(1, 1), 1, op.result.name)
+        if isinstance(result, FloatType):
+            name = "arith.negf" if op.kind == "neg" else "math.absf"
+            return self.b.op(name, a, mlir_type(result), op.result.name)
+        w = result.width  # ints and fixed alike: the raw value, one bit wider, keeps the binary point
+        av = self.resize(a, src, w)
+        if op.kind == "invert":
+            return self.int_op("arith.xori", av, self.const(-1, w), w, op.result.name)
+        negated = self.int_op("arith.subi", self.const(0, w), av, w, op.result.name)
+        if op.kind == "neg":
+            return negated
+        return self.select(op, [self.cmpi("slt", av, self.const(0, w), w), negated, av])
+
+    def math(self, op: MathOp, args: list[str]) -> str:
+        return self.b.op(MATH_OPS[op.func], ", ".join(args), mlir_type(op.result.type), op.result.name)
+
+    # ---- conversions ---------------------------------------------------------------------------
+
+    def cast(self, op: CastOp, args: list[str]) -> str:
+        from hls.backend.mlir_fixed import convert  # conversions live beside the fixed-point rules they share
+
+        return convert(self, op, args[0])
+
+
+def _hint(v: str) -> str:
+    return v.lstrip("%")
+
+
+def _base(v: str) -> str:
+    """`%acc_3` -> `acc`, `%r_i6` -> `r`: the variable a widened copy is named after."""
+    return re.sub(r"(_i[0-9]+)?(_[0-9]+)?$", "", _hint(v)) or "v"
