@@ -205,3 +205,13 @@ def test_carried_local_does_not_clobber_the_loop_variable():
     fr.carried_from_loop_variable.verify(np.zeros((4, 4)), 7, np.zeros(8, dtype=np.int32))
     for seed in range(3):
         fr.carried_from_loop_variable.verify(seed=seed)
+
+
+def test_one_element_tuple_result_of_a_sub_kernel():
+    a = np.array([100, -100], dtype=np.int8)
+    out = np.zeros(2, dtype=np.int8)
+    fr.unpacks_one_tuple(a, out)
+    assert out.tolist() == [3, -3]  # AP_SAT_SYM clips to +-3 in ap_fixed<3, 3>
+    assert fr.one_tuple(5) == (3,) == fr.one_tuple.csim(5)
+    fr.unpacks_one_tuple.verify(a, np.zeros(2, dtype=np.int8), rtol=0, atol=0)
+    assert "one_tuple(a[0], r);" in fr.unpacks_one_tuple.cpp
