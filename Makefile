@@ -15,8 +15,12 @@ $(STAMP): pyproject.toml
 demo: $(STAMP)
 	$(VENV)/bin/hls demo examples
 
+# The wall time of each run goes to build/test_time.json for `make bench` (never re-run there).
 test: $(STAMP) chromium
-	$(PY) -m pytest -q -x tests
+	@mkdir -p build
+	@start=$$(date +%s); $(PY) -m pytest -q -x tests; rc=$$?; \
+	printf '{"seconds": %s, "exit": %s, "cores": %s, "date": "%s"}\n' "$$(( $$(date +%s) - start ))" "$$rc" \
+	  "$$(nproc)" "$$(date -u +%Y-%m-%dT%H:%M:%SZ)" > build/test_time.json; exit $$rc
 
 # tests/test_report_browser.py drives Debian's chromium: installed here when missing and run as root;
 # otherwise (or if apt fails) those tests skip and say why.
@@ -33,8 +37,14 @@ SEED ?= 1
 fuzz: $(STAMP)
 	$(PY) -m tests.fuzz.campaign --count $(N) --seed $(SEED)
 
-bench: $(STAMP)
-	$(PY) bench/schedule_scaling.py
+# Every bench/bench_*.py; the table is printed and bench/results.json rewritten. QUICK=1 for a fast pass.
+BENCH_STAMP := $(VENV)/.bench-installed
+$(BENCH_STAMP): $(STAMP)
+	$(PY) -m pip install -q -e '.[dev,bench]'
+	touch $(BENCH_STAMP)
+
+bench: $(BENCH_STAMP)
+	$(PY) bench/run.py $(if $(QUICK),--quick)
 
 clean:
 	rm -rf $(VENV) build *.egg-info .pytest_cache

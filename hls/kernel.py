@@ -47,6 +47,7 @@ class Kernel:
         self.__hls_params__: dict[str, Any] = {}  # compile-time parameters set by specialize()
         self._compiled: Compiled | None = None
         self._state = runtime.State()  # hls.static locals in Python mode
+        self._plan: Any = None
         self._csim: dict[tuple[str, ...], Any] = {}
 
     def specialize(self, **params: Any) -> Kernel:
@@ -108,10 +109,41 @@ class Kernel:
         if len(args) != len(compiled.arg_types):
             raise SimulationError(f"{self.__name__} takes {len(compiled.arg_types)} arguments, got {len(args)}")
         views = [golden_arg(n, t, a) for n, t, a in zip(compiled.arg_names, compiled.arg_types, args, strict=True)]
+        if self.golden_model == "numpy" and not aliased(views):
+            from hls.sim.vexec import run
+
+            done, result = run(self.vector_plan, views)
+            if done:
+                return result
         try:
             return compiled.golden(*views)
         except (ZeroDivisionError, IndexError, ValueError, OverflowError) as exc:
             raise SimulationError(f"in Python mode: {exc}", runtime.kernel_location(exc.__traceback__)) from None
+
+    @property
+    def vector_plan(self) -> Any:
+        """Which loops the numpy golden model runs as whole arrays, and why it cannot when it cannot."""
+        if self._plan is None:
+            from hls.sim.vplan import plan_kernel
+
+            self.compile()  # the frontend's errors first
+            module = build_module(self)[0]  # unoptimized: dead code still converts, wraps and raises
+            verify_module(module)
+            self._plan = plan_kernel(module)
+        return self._plan
+
+    @property
+    def golden_model(self) -> str:
+        """"numpy" when `k(...)` runs the kernel's IR on whole arrays, "python" when it runs the user's
+        statements element by element. HLS_GOLDEN=python forces the latter, HLS_GOLDEN=numpy the former
+        wherever it can run the kernel at all (by default only where it is worth it)."""
+        mode = os.environ.get("HLS_GOLDEN", "auto").lower()
+        if mode not in GOLDEN_MODES:
+            raise HLSError(f"HLS_GOLDEN must be one of {', '.join(GOLDEN_MODES)}, got {mode!r}")
+        plan = self.vector_plan if mode != "python" else None
+        if plan is None or not plan.supported or mode == "auto" and not plan.fast:
+            return "python"
+        return "numpy"
 
     # ---- C simulation --------------------------------------------------------------------------
 
@@ -229,6 +261,13 @@ def compare_results(t: Any, expected: Any, actual: Any, rtol: float, atol: float
 
 
 STRICT_OVERFLOW = [False]
+GOLDEN_MODES = ("auto", "numpy", "python")
+
+
+def aliased(views: list[Any]) -> bool:
+    """Two array arguments share memory: the numpy model's independence proofs assume they do not."""
+    arrays = [v.data for v in views if isinstance(v, runtime.ArrayView)]
+    return any(np.shares_memory(a, b) for i, a in enumerate(arrays) for b in arrays[i + 1:])
 
 
 def strict_overflow(enabled: bool = True) -> None:

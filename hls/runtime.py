@@ -201,6 +201,15 @@ def libm() -> Any:
     return ffi.dlopen(ctypes.util.find_library("m") or "libm.so.6")
 
 
+def math_lanes(name: str, t: FloatType, *args: np.ndarray) -> np.ndarray:
+    """math_call over arrays (the numpy golden model): the same C functions, element by element."""
+    function = getattr(libm(), name + ("f" if t.bits == 32 else ""))
+    flat = [np.asarray(a, dtype=t.storage_dtype) for a in np.broadcast_arrays(*args)]
+    out = np.fromiter((function(*map(float, values)) for values in zip(*(a.ravel() for a in flat), strict=True)),
+                      dtype=t.storage_dtype, count=flat[0].size)
+    return out.reshape(flat[0].shape)
+
+
 def math_call(name: str, t: FloatType, *args: Any) -> Any:
     """math.* at the precision of the C++ overload (float32 stays float32, as std::exp(float))."""
     function = getattr(libm(), name + ("f" if t.bits == 32 else ""))

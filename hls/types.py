@@ -327,6 +327,9 @@ def wrap_array(values: np.ndarray, t: IntType) -> np.ndarray:
         return np.array(flat, dtype=dtype).reshape(values.shape)
     if values.dtype.kind == "b":
         values = values.astype(np.int64)
+    if values.dtype.kind in "iu" and values.dtype.itemsize <= 8 and t.width < 64 \
+            and not (values.dtype.kind == "u" and values.dtype.itemsize == 8):
+        return wrap_int64(values, t).astype(dtype, copy=False)
     mask = np.uint64((1 << t.width) - 1) if t.width < 64 else np.uint64(0xFFFFFFFFFFFFFFFF)
     bits = values.astype(np.uint64) & mask  # astype to uint64 wraps modulo 2**64
     if t.signed and t.width < 64:
@@ -334,6 +337,22 @@ def wrap_array(values: np.ndarray, t: IntType) -> np.ndarray:
         out = (bits ^ sign).astype(np.int64) - np.int64(1 << (t.width - 1))
         return out.astype(dtype)
     return bits.astype(dtype)
+
+
+def wrap_int64(values: np.ndarray, t: IntType) -> np.ndarray:
+    """The wrap of integers that int64 holds to a type narrower than 64 bits, as an int64 array.
+
+    Adding half the range can overflow int64, but only by multiples of 2**64, which the mask drops.
+    """
+    mask = np.int64((1 << t.width) - 1)
+    if not t.signed:
+        return np.bitwise_and(values, mask, dtype=np.int64)
+    half = np.int64(1 << (t.width - 1))
+    with np.errstate(over="ignore"):
+        out = np.add(values, half, dtype=np.int64)
+        out &= mask
+        out -= half
+    return out
 
 
 # --------------------------------------------------------------------------------------------------

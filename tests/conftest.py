@@ -2,6 +2,8 @@
 
 import importlib.util
 import os
+import shutil
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
@@ -21,3 +23,25 @@ def load_example(path: Path):
 @pytest.fixture(scope="session")
 def examples():
     return {p.stem: load_example(p) for p in EXAMPLES}
+
+
+@pytest.fixture
+def compiles(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Callable[..., int]:
+    """Point HLS_CXX at a g++ wrapper that logs each invocation; returns a counter of real compiles.
+
+    `count()` counts library builds, `count("c++-header")` precompiled-header builds.
+    """
+    gxx = shutil.which("g++")
+    assert gxx is not None
+    log = tmp_path / "cxx.log"
+    wrapper = tmp_path / "cxx-wrapper.sh"
+    wrapper.write_text(f"#!/bin/sh\nprintf '%s\\n' \"$*\" >> '{log}'\nexec '{gxx}' \"$@\"\n")
+    wrapper.chmod(0o755)
+    monkeypatch.setenv("HLS_CXX", str(wrapper))
+
+    def count(what: str = "-shared") -> int:
+        # --version / -dumpmachine queries for the toolchain identity are not compiles.
+        lines = log.read_text().splitlines() if log.exists() else []
+        return sum(f" {what} " in f" {line} " for line in lines)
+
+    return count

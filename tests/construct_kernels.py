@@ -155,3 +155,9 @@ def rom_and_fresh_arrays(a: hls.int16[5]) -> hls.int32:
         buf[0] += w
         s += buf[0] * 10
     return s
+
+
+@hls.kernel
+def elementwise_maths(x: hls.float32[256], y: hls.float32[256]):
+    for i in range(256):
+        y[i] = math.exp(x[i]) * math.sin(x[i]) + math.tanh(x[i]) - math.log(math.fabs(x[i]) + 1.0)

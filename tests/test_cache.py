@@ -32,3 +32,6 @@ def test_second_process_hits_the_cache(tmp_path):
     run_verify(tmp_path, env)
     compiles = [line for line in log.read_text().splitlines() if "-shared" in line]
     assert len(compiles) == 1, "the second process recompiled"
+    pch_builds = [line for line in log.read_text().splitlines() if "c++-header" in line]
+    assert len(pch_builds) == 1, "the precompiled header was built more than once"
+    assert "-include" in compiles[0].split(), "the library was not built on the precompiled header"

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import json
 import os
-import shutil
 import stat
 import subprocess
 import sys
@@ -21,19 +20,26 @@ from hls.sim.toolchain import ap_include_dir, compiler, toolchain_identity
 
 REPO = Path(__file__).resolve().parents[1]
 
+# Plain C++ for the cache mechanics (no ap_types, so no precompiled header and a quick compile);
+# AP_SOURCES computes the same with ap_int<9> on top of the PCH.
 HEADER = """#pragma once
-#include "ap_int.h"
 extern "C" int add9(int a, int b);
 extern "C" void add9_all(int *x, int n, int b);
 """
 KERNEL = """#include "kernel.h"
 #pragma HLS inline off
-int add9(int a, int b) { ap_int<9> x = a; return (x + b).to_int(); }
+int add9(int a, int b) { int x = a & 511; if (x > 255) x -= 512; return x + b; }
 """
 BRIDGE = """#include "kernel.h"
 void add9_all(int *x, int n, int b) { for (int i = 0; i < n; ++i) x[i] = add9(x[i], b); }
 """
 SOURCES = {"kernel.h": HEADER, "kernel.cpp": KERNEL, "bridge.cpp": BRIDGE}
+AP_SOURCES = {
+    "kernel.h": HEADER.replace("#pragma once\n", '#pragma once\n#include "ap_int.h"\n'),
+    "kernel.cpp": KERNEL.replace("int x = a & 511; if (x > 255) x -= 512; return x + b;",
+                                 "ap_int<9> x = a; return (x + b).to_int();"),
+    "bridge.cpp": BRIDGE,
+}
 CDEF = "int add9(int a, int b); void add9_all(int *x, int n, int b);"
 
 # A child process that builds SOURCES (read from argv as JSON) and prints the library path.
@@ -52,25 +58,6 @@ def isolated_cache(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
     return root
 
 
-@pytest.fixture
-def compiles(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Callable[[], int]:
-    """Point HLS_CXX at a g++ wrapper that logs each invocation; returns a counter of real compiles."""
-    gxx = shutil.which("g++")
-    assert gxx is not None
-    log = tmp_path / "cxx.log"
-    wrapper = tmp_path / "cxx-wrapper.sh"
-    wrapper.write_text(f"#!/bin/sh\nprintf '%s\\n' \"$*\" >> '{log}'\nexec '{gxx}' \"$@\"\n")
-    wrapper.chmod(0o755)
-    monkeypatch.setenv("HLS_CXX", str(wrapper))
-
-    def count() -> int:
-        # --version / -dumpmachine queries for the toolchain identity are not compiles.
-        lines = log.read_text().splitlines() if log.exists() else []
-        return sum(" -shared " in f" {line} " for line in lines)
-
-    return count
-
-
 def child_env() -> dict[str, str]:
     """The current environment (with monkeypatched HLS_*), plus the repo on the import path."""
     env = dict(os.environ)
@@ -78,9 +65,10 @@ def child_env() -> dict[str, str]:
     return env
 
 
-def test_add9_via_cffi_zero_copy(compiles: Callable[[], int]) -> None:
-    lib_path = build_shared_library(SOURCES, tag="add9")
-    assert compiles() == 1
+def test_add9_via_cffi_zero_copy(compiles: Callable[..., int]) -> None:
+    assert "ap_int<9>" in AP_SOURCES["kernel.cpp"] and "ap_int.h" in AP_SOURCES["kernel.h"]
+    lib_path = build_shared_library(AP_SOURCES, tag="add9")
+    assert compiles() == 1 and compiles("c++-header") == 1
     assert lib_path.name.startswith("libadd9_") and lib_path.suffix == ".so"
     assert lib_path.parent.parent.parent == cache_root()
     assert {"kernel.h", "kernel.cpp", "bridge.cpp", MANIFEST} <= set(os.listdir(lib_path.parent))
@@ -90,9 +78,13 @@ def test_add9_via_cffi_zero_copy(compiles: Callable[[], int]) -> None:
     lib.add9_all(ffi.cast("int *", ffi.from_buffer(x)), len(x), 0)
     assert x.tolist() == [-212, 255, -256, -256, 255, 7]  # written in place: no copy was made
     assert load_library(lib_path, CDEF) == (ffi, lib)
+    # The real ap_types PCH was force-included and accepted: g++ warns (-Winvalid-pch) when it is not.
+    manifest = json.loads((lib_path.parent / MANIFEST).read_text())
+    assert "-Winvalid-pch" in manifest["argv"] and "-include" in manifest["argv"]
+    assert "pch" not in manifest["compiler_output"].lower()
 
 
-def test_cache_hit_in_new_process_does_not_compile(compiles: Callable[[], int]) -> None:
+def test_cache_hit_in_new_process_does_not_compile(compiles: Callable[..., int]) -> None:
     first = build_shared_library(SOURCES)
     assert build_shared_library(SOURCES) == first
     proc = subprocess.run(
@@ -106,7 +98,7 @@ def test_cache_hit_in_new_process_does_not_compile(compiles: Callable[[], int]) 
     assert compiles() == 1
 
 
-def test_changed_source_gives_new_path_and_behaviour(compiles: Callable[[], int]) -> None:
+def test_changed_source_gives_new_path_and_behaviour(compiles: Callable[..., int]) -> None:
     old = build_shared_library(SOURCES)
     _, lib_old = load_library(old, CDEF)
     assert lib_old.add9(3, 4) == 7
@@ -119,7 +111,7 @@ def test_changed_source_gives_new_path_and_behaviour(compiles: Callable[[], int]
     assert compiles() == 2
 
 
-def test_truncated_library_is_rebuilt(compiles: Callable[[], int]) -> None:
+def test_truncated_library_is_rebuilt(compiles: Callable[..., int]) -> None:
     path = build_shared_library(SOURCES)
     size = path.stat().st_size
     with open(path, "r+b") as f:
@@ -133,8 +125,8 @@ def test_truncated_library_is_rebuilt(compiles: Callable[[], int]) -> None:
     assert lib.add9(1, 2) == 3
 
 
-def test_concurrent_builds_of_one_key(compiles: Callable[[], int]) -> None:
-    sources = {**SOURCES, "kernel.cpp": KERNEL + "// concurrent\n"}
+def test_concurrent_builds_of_one_key(compiles: Callable[..., int]) -> None:
+    sources = {**AP_SOURCES, "kernel.cpp": AP_SOURCES["kernel.cpp"] + "// concurrent\n"}
     procs = [
         subprocess.Popen(
             [sys.executable, "-c", CHILD, json.dumps(sources)],
@@ -150,8 +142,8 @@ def test_concurrent_builds_of_one_key(compiles: Callable[[], int]) -> None:
     paths = {Path(out.strip()) for out, _ in results}
     assert len(paths) == 1
     (path,) = paths
-    assert compiles() == 1
-    keys = [d for top in cache_root().iterdir() for d in top.iterdir()]
+    assert compiles() == 1 and compiles("c++-header") == 1
+    keys = [d for top in cache_root().iterdir() if top.name != "pch" for d in top.iterdir()]
     assert keys == [path.parent]
     names = os.listdir(path.parent)
     assert [n for n in names if n.endswith(".so")] == [path.name]
@@ -160,7 +152,7 @@ def test_concurrent_builds_of_one_key(compiles: Callable[[], int]) -> None:
     assert lib.add9(255, 1) == 256
 
 
-def test_compile_error_carries_output_and_path(compiles: Callable[[], int]) -> None:
+def test_compile_error_carries_output_and_path(compiles: Callable[..., int]) -> None:
     bad = {**SOURCES, "kernel.cpp": KERNEL + "int broken( { return 1; }\n"}
     with pytest.raises(CompileError) as info:
         build_shared_library(bad)
@@ -172,7 +164,7 @@ def test_compile_error_carries_output_and_path(compiles: Callable[[], int]) -> N
     assert not (Path(err.path).parent / MANIFEST).exists()
 
 
-def test_allowed_extra_flags_reach_the_compiler(compiles: Callable[[], int]) -> None:
+def test_allowed_extra_flags_reach_the_compiler(compiles: Callable[..., int]) -> None:
     sources = {"kernel.cpp": 'extern "C" int val() { return VAL + 1; }\n'}
     path = build_shared_library(sources, extra_flags=["-DVAL=41", "-O0", "-g", "-UNDEBUG"])
     _, lib = load_library(path, "int val(void);")
@@ -202,7 +194,7 @@ def test_allowed_extra_flags_reach_the_compiler(compiles: Callable[[], int]) -> 
         "",
     ],
 )
-def test_disallowed_extra_flag_is_refused(flag: str, compiles: Callable[[], int]) -> None:
+def test_disallowed_extra_flag_is_refused(flag: str, compiles: Callable[..., int]) -> None:
     with pytest.raises(HLSError, match="not allowed"):
         build_shared_library(SOURCES, extra_flags=[flag])
     assert compiles() == 0
@@ -268,7 +260,9 @@ def test_nothing_written_outside_cache_dir(tmp_path: Path, monkeypatch: pytest.M
     monkeypatch.setenv("HOME", str(home))
     monkeypatch.setenv("TMPDIR", str(scratch))
     monkeypatch.delenv("XDG_CACHE_HOME", raising=False)
-    path = build_shared_library({**SOURCES, "kernel.cpp": KERNEL + "// isolated\n"})
+    # AP_SOURCES: the precompiled header's build must keep its scratch files in the cache too.
+    path = build_shared_library({**AP_SOURCES, "kernel.cpp": AP_SOURCES["kernel.cpp"] + "// isolated\n"})
+    assert list((tmp_path / "cache" / "pch").glob("*/*/hls_pch.h.gch"))
     load_library(path, CDEF)
     assert os.listdir(home) == [] and os.listdir(scratch) == []
     assert path.is_relative_to(tmp_path / "cache")

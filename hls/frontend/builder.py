@@ -355,16 +355,18 @@ class FunctionBuilder(ast.NodeVisitor):
         if isinstance(node.target, ast.Subscript):
             memref, indices = self.access(node.target)
             old = self.emit(LoadOp(memref, indices, self.loc))
-            self.store_value(memref, indices, self.augmented(kind, old, node.value))
+            self.store_value(memref, indices, self.augmented(kind, old, node.value, node))
             return
         if not isinstance(node.target, ast.Name):
             raise self.error("only variables and array elements can be updated", node.target, UnsupportedError)
         current = self.read_name(node.target)
-        self.assign_name(node.target, self.augmented(kind, current, node.value), None, node)
+        self.assign_name(node.target, self.augmented(kind, current, node.value, node), None, node)
 
-    def augmented(self, kind: str, current: Value, value_node: ast.AST) -> Value:
+    def augmented(self, kind: str, current: Value, value_node: ast.AST, node: ast.AugAssign) -> Value:
         value = self.expr(value_node)
         result = self.lower.binary(kind, current, value, self.loc)
+        if kind == "shl" and not isinstance(getattr(value, "op", None), ConstantOp):
+            self.info.var_shl[id(node)] = result.type  # `x <<= n` wraps in the shift, as `x = x << n`
         self.note_literals(value_node, (value_node, value), result)  # `x32 *= 0.1` multiplies by 0.1f
         if kind in ("add", "sub", "mul", "div"):
             self.note_int_to_float(result.type, (value_node, value))

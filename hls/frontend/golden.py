@@ -104,12 +104,18 @@ class GoldenRewriter(ast.NodeTransformer):
 
     def visit_AugAssign(self, node: ast.AugAssign) -> ast.AST:
         t = self.info.assign_types.get(id(node))
+        shl_type = self.info.var_shl.get(id(node))
         self.generic_visit(node)
-        if t is None or not isinstance(node.target, ast.Name):
+        if (t is None and shl_type is None) or not isinstance(node.target, (ast.Name, ast.Subscript)):
             return node
-        load = ast.copy_location(ast.Name(id=node.target.id, ctx=ast.Load()), node.target)
+        if isinstance(node.target, ast.Subscript) and shl_type is None:
+            return node
+        load = ast.copy_location(type(node.target)(**{**vars(node.target), "ctx": ast.Load()}), node.target)
         combined = ast.copy_location(ast.BinOp(left=load, op=node.op, right=node.value), node)
-        return ast.copy_location(ast.Assign(targets=[node.target], value=self.cast(combined, t, node)), node)
+        if shl_type is not None:  # a variable-count shift wraps to its type, as in `x = x << n`
+            combined = self.helper("shl", [load, node.value, self.const(shl_type, node)], node)
+        value = self.cast(combined, t, node) if t is not None else combined
+        return ast.copy_location(ast.Assign(targets=[node.target], value=value), node)
 
     def visit_Return(self, node: ast.Return) -> ast.AST:
         types = self.info.unpack_types.get(id(node))

@@ -36,6 +36,9 @@ def _max(a: Any, b: Any) -> Any:
 ARITH = {"add": operator.add, "sub": operator.sub, "mul": operator.mul, "div": operator.truediv,
          "floordiv": operator.floordiv, "mod": operator.mod, "and": operator.and_, "or": operator.or_,
          "xor": operator.xor, "min": _min, "max": _max}
+# the same operations on numpy arrays (the numpy golden model, hls/sim/vexec.py): only min and max
+# need a form of their own, with the same operand order and NaN behaviour as the scalar ones
+VECTOR_ARITH = {**ARITH, "min": lambda a, b: np.where(b < a, b, a), "max": lambda a, b: np.where(a < b, b, a)}
 COMPARE = {"lt": operator.lt, "le": operator.le, "gt": operator.gt, "ge": operator.ge, "eq": operator.eq,
            "ne": operator.ne}
 UNARY = {"neg": operator.neg, "invert": operator.invert, "abs": abs}

@@ -8,16 +8,13 @@ file still matches it, so a truncated or half-written artefact is rebuilt instea
 
 from __future__ import annotations
 
-import contextlib
-import fcntl
 import hashlib
 import json
 import os
 import re
-import subprocess
 import tempfile
 import threading
-from collections.abc import Iterator, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -25,13 +22,23 @@ import cffi
 
 from hls import progress
 from hls.errors import CompileError, HLSError
-from hls.sim.cache import cache_root, make_private_dir, write_atomic
-from hls.sim.toolchain import CSIM_CXXFLAGS, ap_include_dir, compiler, compiler_env, toolchain_identity
+from hls.sim.cache import cache_root, exclusive, make_private_dir, sha256_file, write_atomic
+from hls.sim.pch import precompiled_header, wants_pch
+from hls.sim.toolchain import (
+    CSIM_CXXFLAGS,
+    absolute_arg,
+    compiler,
+    include_flags,
+    link_flags,
+    run_compiler,
+    toolchain_identity,
+)
 
 MANIFEST = "manifest.json"
 # Bump when the artefact layout or the argv shape changes, so old entries are never reused.
-_FORMAT = "hls-sim-build/1"
-_LINK_FLAGS = ("-fPIC", "-shared")
+_FORMAT = "hls-sim-build/2"
+# All .cpp sources are #included into this one file (a name no source can have): one parse of the headers.
+UNITY = "hls-unity.cpp"
 
 _TAG_RE = re.compile(r"[A-Za-z0-9_]+")
 _SOURCE_RE = re.compile(r"[A-Za-z0-9_]+\.(?:cpp|h)")
@@ -82,7 +89,7 @@ def cache_key(sources: Mapping[str, str], extra_flags: Sequence[str] = (), tag: 
     doc = {
         "format": _FORMAT,
         "toolchain": toolchain_identity(),
-        "flags": [*CSIM_CXXFLAGS, *_LINK_FLAGS, *extra_flags],
+        "flags": [*CSIM_CXXFLAGS, "-fPIC", *link_flags(), *extra_flags],
         "tag": tag,
         "sources": sorted(sources.items()),
     }
@@ -103,21 +110,12 @@ def build_shared_library(
         return lib
     make_private_dir(art.parent, "cache directory")
     make_private_dir(art, "cache directory")
-    with _exclusive(art / ".lock"):
+    with exclusive(art / ".lock"):
         # Another process may have finished the same build while we waited for the lock.
         if not _verified(art, lib):
             with progress.task("compiling the C++ for csim (g++)"):
                 _compile(art, lib, sources, flags, key)
     return lib
-
-
-def _sha256_file(path: Path) -> str:
-    """Hash a file in chunks; libraries built with -g can be several MB."""
-    h = hashlib.sha256()
-    with open(path, "rb") as f:
-        for chunk in iter(lambda: f.read(1 << 20), b""):
-            h.update(chunk)
-    return h.hexdigest()
 
 
 def _verified(art: Path, lib: Path) -> bool:
@@ -126,74 +124,47 @@ def _verified(art: Path, lib: Path) -> bool:
         manifest = json.loads((art / MANIFEST).read_text(encoding="utf-8"))
         if not isinstance(manifest, dict) or manifest.get("library") != lib.name:
             return False
-        return manifest.get("sha256") == _sha256_file(lib)
+        return manifest.get("sha256") == sha256_file(lib)
     except (OSError, ValueError):
         return False
 
 
-@contextlib.contextmanager
-def _exclusive(lock_path: Path) -> Iterator[None]:
-    """Hold an exclusive flock so concurrent builds of one key compile once and the rest wait."""
-    fd = os.open(lock_path, os.O_RDWR | os.O_CREAT | os.O_CLOEXEC | os.O_NOFOLLOW, 0o600)
-    try:
-        fcntl.flock(fd, fcntl.LOCK_EX)
-        yield
-    finally:
-        os.close(fd)
-
-
-def _absolute_arg(path: Path) -> str:
-    """Paths go to g++ only in absolute form, so none can be read as an option or an @response-file."""
-    text = str(path)
-    if not os.path.isabs(text):
-        raise HLSError(f"internal error: build path {text!r} is not absolute")
-    return text
-
-
 def _compile(art: Path, lib: Path, sources: Mapping[str, str], flags: tuple[str, ...], key: str) -> None:
-    """Write the sources, run one g++ over every .cpp into a temp file, publish it, then the manifest."""
+    """Build the library: one translation unit of every .cpp, on top of the precompiled ap_types header.
+
+    The compiler runs once (plus once per new flag set for the PCH); the result goes to a temp file,
+    is published by rename, and the manifest is written last.
+    """
     for name, text in sources.items():
         write_atomic(art / name, text)
-    cpps = [art / name for name in sources if name.endswith(".cpp")]
+    cpps = [name for name in sources if name.endswith(".cpp")]
+    write_atomic(art / UNITY, "".join(f'#include "{name}"\n' for name in cpps))
     # Errors point the user at the kernel: "kernel.cpp" by convention, else the first .cpp given.
-    main = next((p for p in cpps if p.name == "kernel.cpp"), cpps[0])
+    main = art / next((n for n in cpps if n == "kernel.cpp"), cpps[0])
+    compile_flags = [*CSIM_CXXFLAGS, "-fPIC", *flags]  # the PCH's flags: -shared and the linker do not matter
+    pch = precompiled_header(compile_flags) if wants_pch(sources) else None
     fd, tmp_name = tempfile.mkstemp(dir=art, prefix=f".{lib.name}.", suffix=".tmp")
     os.close(fd)
     tmp = Path(tmp_name)
     argv = [
         *compiler(),
-        *CSIM_CXXFLAGS,
-        *_LINK_FLAGS,
-        "-I" + _absolute_arg(ap_include_dir()),
-        "-I" + _absolute_arg(art),
-        *flags,
-        *(_absolute_arg(p) for p in cpps),
+        *compile_flags,
+        *link_flags(),
+        *(["-Winvalid-pch", "-include", absolute_arg(pch)] if pch else []),
+        *include_flags(),
+        "-I" + absolute_arg(art),
+        absolute_arg(art / UNITY),
         "-o",
-        _absolute_arg(tmp),
+        absolute_arg(tmp),
     ]
     try:
         try:
-            proc = subprocess.run(
-                argv,
-                shell=False,
-                cwd=art,
-                env={**compiler_env(), "TMPDIR": str(art)},  # g++'s scratch files stay in the cache
-                stdin=subprocess.DEVNULL,
-                capture_output=True,
-                text=True,
-                errors="replace",
-                check=False,
-            )
+            code, output = run_compiler(argv, art)
         except OSError as exc:
             raise CompileError(f"cannot run the C++ compiler: {exc}", path=str(main)) from exc
-        output = (proc.stdout or "") + (proc.stderr or "")
-        if proc.returncode != 0 or not tmp.is_file() or tmp.stat().st_size == 0:
-            raise CompileError(
-                f"C++ compilation failed (exit code {proc.returncode})",
-                output=output,
-                path=str(main),
-            )
-        digest = _sha256_file(tmp)
+        if code != 0 or not tmp.is_file() or tmp.stat().st_size == 0:
+            raise CompileError(f"C++ compilation failed (exit code {code})", output=output, path=str(main))
+        digest = sha256_file(tmp)
         os.replace(tmp, lib)
     finally:
         tmp.unlink(missing_ok=True)
@@ -202,9 +173,7 @@ def _compile(art: Path, lib: Path, sources: Mapping[str, str], flags: tuple[str,
         "key": key,
         "library": lib.name,
         "sha256": digest,
-        "sources": {
-            name: hashlib.sha256(text.encode()).hexdigest() for name, text in sorted(sources.items())
-        },
+        "sources": {name: hashlib.sha256(text.encode()).hexdigest() for name, text in sorted(sources.items())},
         "argv": argv,
         "compiler_output": output,
     }

@@ -6,9 +6,13 @@ so the root must be private: owned by us, not writable by group/other, and not a
 
 from __future__ import annotations
 
+import contextlib
+import fcntl
+import hashlib
 import os
 import stat
 import tempfile
+from collections.abc import Iterator
 from pathlib import Path
 
 from hls.errors import HLSError
@@ -72,3 +76,23 @@ def write_atomic(path: Path, data: bytes | str) -> None:
         except FileNotFoundError:
             pass
         raise
+
+
+def sha256_file(path: Path) -> str:
+    """Hash a file in chunks; libraries built with -g and precompiled headers can be tens of MB."""
+    h = hashlib.sha256()
+    with open(path, "rb") as f:
+        for chunk in iter(lambda: f.read(1 << 20), b""):
+            h.update(chunk)
+    return h.hexdigest()
+
+
+@contextlib.contextmanager
+def exclusive(lock_path: Path) -> Iterator[None]:
+    """Hold an exclusive flock so concurrent builds of one key compile once and the rest wait."""
+    fd = os.open(lock_path, os.O_RDWR | os.O_CREAT | os.O_CLOEXEC | os.O_NOFOLLOW, 0o600)
+    try:
+        fcntl.flock(fd, fcntl.LOCK_EX)
+        yield
+    finally:
+        os.close(fd)

@@ -3,14 +3,15 @@
 Builds straight-line IR directly (the frontend is not the thing measured): a kernel that reads a
 1024-word local buffer at constant indices, multiplies and accumulates in float and int, and writes
 results back, i.e. what unrolling a loop nest produces. Every fifth op is a load or a store, so the
-list scheduler also works against the buffer's two ports. Prints ops, seconds and the time per op
-relative to the 1k case (1.0 = linear).
+list scheduler also works against the buffer's two ports. Rows give the time per op at 10k and 100k
+ops against the 1k case's time per op (ratio 1.0 = linear growth).
 
-    .venv/bin/python bench/schedule_scaling.py [sizes...]
+    .venv/bin/python bench/bench_schedule.py [sizes...]     (a table; `bench/run.py` calls run())
 """
 
 from __future__ import annotations
 
+import statistics
 import sys
 import time
 
@@ -50,17 +51,37 @@ def build(ops: int) -> Module:
     return module
 
 
+def per_op_seconds(size: int, reps: int) -> tuple[float, int]:
+    """Median seconds per op of schedule_module on a kernel of `size` ops, and its latency."""
+    module = build(size)
+    times = []
+    for _ in range(reps):
+        start = time.thread_time()  # CPU time: steady on a shared machine
+        report = schedule_module(module)
+        times.append(time.thread_time() - start)
+    return statistics.median(times) / size, report.latency_max
+
+
+def run(quick: bool = False) -> list[dict]:
+    from benchlib import row
+
+    base, _ = per_op_seconds(1_000, 5)
+    rows = []
+    for size in (10_000,) if quick else (10_000, 100_000):
+        per_op, latency = per_op_seconds(size, 3 if size <= 10_000 else 1)
+        rows.append(row(f"schedule {size // 1000}k ops, time per op", per_op * 1e6, base * 1e6, "us/op",
+                        f"straight-line unrolled kernel, latency {latency} cycles, thread CPU time; "
+                        "baseline = 1k ops' time per op (ratio 1.0 = linear)"))
+    return rows
+
+
 def main(sizes: list[int]) -> None:
     base = None
     print(f"{'ops':>8} {'seconds':>9} {'us/op':>8} {'ratio per op vs 1k':>19} {'latency':>9}")
     for size in sizes:
-        module = build(size)
-        start = time.perf_counter()
-        report = schedule_module(module)
-        seconds = time.perf_counter() - start
-        per_op = seconds / size
+        per_op, latency = per_op_seconds(size, 1)
         base = base or per_op
-        print(f"{size:>8} {seconds:>9.3f} {per_op * 1e6:>8.2f} {per_op / base:>19.2f} {report.latency_max:>9}")
+        print(f"{size:>8} {per_op * size:>9.3f} {per_op * 1e6:>8.2f} {per_op / base:>19.2f} {latency:>9}")
 
 
 if __name__ == "__main__":
