@@ -81,8 +81,10 @@ def test_examples_taking_the_numpy_model(example_kernels):
     """Independent loop nests take it by default; loops that carry a value at the top run element by
     element (the model would only add interpretation overhead there)."""
     fast = {n for n, k in example_kernels.items() if k.vector_plan.fast}
-    assert fast == {"batchnorm", "conv2d", "gemm", "matvec_fixed", "saxpy", "vadd", "subkernel"}, fast
-    assert all(k.vector_plan.supported for k in example_kernels.values())
+    assert fast == {"batchnorm", "batchnorm_result", "conv2d", "gemm", "matvec_fixed", "saxpy", "vadd",
+                    "subkernel"}, fast
+    # state between calls (hls.static) stays on the kernel object, in the Python golden model
+    assert {n for n, k in example_kernels.items() if not k.vector_plan.supported} == {"fir_static"}
 
 
 def load_units(tmp_path, seeds):
