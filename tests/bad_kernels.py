@@ -10,10 +10,10 @@ ROM = np.arange(8, dtype=np.int32)
 
 
 @hls.kernel
-def while_loop(a: hls.int32[8]):
+def while_never_exits(a: hls.int32[8]):
     i = hls.int32(0)
-    while i < 8:  # E while_loop
-        a[i] = 0
+    while True:  # E while_never_exits
+        a[i & 7] = 0
         i += 1
 
 
@@ -287,17 +287,37 @@ def bad_interface_mode(a: hls.int32[8]):
 
 
 @hls.kernel
-def uses_break(a: hls.int32[8]):
+def unroll_with_break(a: hls.int32[8]):
     for i in range(8):
+        hls.unroll()  # E unroll_with_break
         if a[i] == 0:
-            break  # E uses_break
+            break
+        a[i] = 1
 
 
 @hls.kernel
-def return_in_loop(a: hls.int32[8]) -> hls.int32:
+def unroll_while(a: hls.int32[8]):
+    i = hls.int32(0)
+    while i < 8:
+        hls.unroll()  # E unroll_while
+        a[i] = 1
+        i += 1
+
+
+@hls.kernel
+def while_else(a: hls.int32[8]):
+    i = hls.int32(0)
+    while i < 8:  # E while_else
+        i += 1
+    else:
+        a[0] = i
+
+
+@hls.kernel
+def return_not_on_every_path(a: hls.int32[8]) -> hls.int32:  # E return_not_on_every_path
     for i in range(8):
-        return a[i]  # E return_in_loop
-    return 0
+        if a[i] == 0:
+            return i
 
 
 @hls.kernel
@@ -348,6 +368,14 @@ def zip_strict_lengths(a: hls.int32[8], b: hls.int32[6]):
 
 
 @hls.kernel
+def break_in_tuple_loop(a: hls.int32[8]):
+    for w in (1, 2, 4):
+        if a[w] == 0:
+            break  # E break_in_tuple_loop
+        a[w] = 1
+
+
+@hls.kernel
 def tuple_return_too_long(a: hls.int8) -> tuple[hls.int8, hls.int8]:
     return a, a, a  # E tuple_return_too_long
 
@@ -395,3 +423,10 @@ def tuple_call_not_unpacked(a: hls.int8) -> hls.int8:
 def unpack_wrong_count(a: hls.int8) -> hls.int8:
     x, y, z = pair(a)  # E unpack_wrong_count
     return x
+
+
+@hls.kernel
+def early_tuple_return(a: hls.int8) -> tuple[hls.int8, hls.int8]:
+    if a < 0:
+        return a, a  # E early_tuple_return
+    return a, -a

@@ -274,6 +274,19 @@ def carried_from_loop_variable(a2: RND_SAT[4, 4], n: hls.int32, out: hls.int32[8
         out[i] = acc
 
 
+# Passes: full unrolling relabelled the copies of inner `for` loops only, so the copies of an inner
+# `while` loop kept one label: "duplicate label 'loop_while'" from g++. Found by the 300-kernel
+# campaign of the control-flow branch (seed 7000050). Fixed in hls/passes/unroll.py (every loop kind).
+@hls.kernel
+def unrolled_while(a: hls.int16[4], out: hls.int32[4]):
+    for i in range(4):
+        hls.unroll()
+        w = hls.int32(0)
+        while w < 5 and a[i] > w:
+            w += 1
+        out[i] = w
+
+
 # C++: a sub-kernel returning a one-element tuple was called as a function returning a value
 # (`ap_fixed<3, 3> r = k(...)` against a void function with a reference output), found while adding
 # the fuzzer's tuple-result branch. Fixed in hls/frontend/calls.py (the call is marked as writing its

@@ -41,7 +41,7 @@ def test_not_a_kernel():
 
 
 def test_bad_kernel_reports_location():
-    result = hls("emit", "tests/bad_kernels.py:while_loop")
+    result = hls("emit", "tests/bad_kernels.py:while_never_exits")
     assert result.returncode == 2
     assert "bad_kernels.py:" in result.stderr and "Traceback" not in result.stderr
 

@@ -24,7 +24,10 @@ def col_of(name: str, token: str) -> int:
 
 CASES = [
     # name, exception, message fragment, token the caret must start at
-    ("while_loop", hls.UnsupportedError, "use `for i in range(N)`", "while"),
+    ("while_never_exits", hls.UnsupportedError, "this `while` loop never exits", "while"),
+    ("unroll_with_break", hls.HLSTypeError, "cannot fully unroll a loop with `break`", "hls.unroll"),
+    ("unroll_while", hls.HLSTypeError, "a `while` loop has no trip count to unroll", "hls.unroll"),
+    ("while_else", hls.UnsupportedError, "`while ... else` is not supported", "while"),
     ("calls_python", hls.UnsupportedError, "call to 'helper' is not supported", "helper"),
     ("uses_print", hls.UnsupportedError, "print() is a statement", "print"),
     ("prints_array", hls.UnsupportedError, "print() prints scalars and strings", "a)"),
@@ -68,11 +71,11 @@ def test_bad_kernel(name, exc, fragment, token):
 
 def test_calling_a_bad_kernel_raises_the_same_error():
     with pytest.raises(hls.UnsupportedError):
-        bad_kernels.while_loop(__import__("numpy").zeros(8, dtype="int32"))
+        bad_kernels.while_never_exits(__import__("numpy").zeros(8, dtype="int32"))
 
 
 MORE_CASES = [
-    ("while_true", hls.UnsupportedError, "`while` loops have no static trip count"),
+    ("while_true", hls.UnsupportedError, "never exits: its condition is always true"),
     ("uses_with", hls.UnsupportedError, "`with` blocks are not supported"),
     ("dict_value", hls.UnsupportedError, "dict values are not supported"),
     ("list_value", hls.UnsupportedError, "list values are not supported"),
@@ -95,8 +98,8 @@ MORE_CASES = [
     ("tripcount_inverted", hls.HLSTypeError, "min exceeds max"),
     ("storage_on_argument", hls.HLSTypeError, "for kernel arguments use hls.interface"),
     ("bad_interface_mode", hls.HLSTypeError, "mode must be one of"),
-    ("uses_break", hls.UnsupportedError, "`break` is not supported"),
-    ("return_in_loop", hls.UnsupportedError, "`return` inside a loop or branch"),
+    ("return_not_on_every_path", hls.HLSTypeError, "does not end with `return`"),
+    ("break_in_tuple_loop", hls.UnsupportedError, "inside a loop over a tuple of compile-time values"),
     ("python_float_annotation", hls.HLSTypeError, "Python `float` has no fixed width"),
     ("tuple_unpack", hls.HLSTypeError, "cannot unpack 3 values into 2 names"),
     ("rebinds_array", hls.UnsupportedError, "is an array; assign its elements"),
@@ -112,6 +115,7 @@ MORE_CASES = [
     ("returns_argument_array", hls.UnsupportedError, "returning the argument array 'a'"),
     ("tuple_call_not_unpacked", hls.UnsupportedError, "returns 2 values: unpack them"),
     ("unpack_wrong_count", hls.HLSTypeError, "tuple unpacking needs 3 values, got 2"),
+    ("early_tuple_return", hls.UnsupportedError, "a `return` before the end of a kernel returning a tuple"),
 ]
 
 

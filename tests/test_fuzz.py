@@ -58,7 +58,7 @@ def test_generator_covers_the_language():
                    "hls.loop_tripcount(", "hls.inline(", "range(", ", -1)", ", -2)", "hls.ap_fixed[",
                    "hls.ap_ufixed[", '"AP_SAT_SYM"', '"AP_RND_CONV"', "hls.float32", "hls.float64", "hls.bool_",
                    "hls.int7", "hls.uint64", "hls.ap_int[", "np.array(", "-> ", " / ", " ** ", " < ", " <= ",
-                   "def h_"):
+                   "def h_", "while ", "        break", "        continue", "        return"):
         assert needle in text, needle
     widths = {int(w) for w in re.findall(r"hls\.u?int(\d+)\b", text)}
     assert {1, 7, 8, 13, 33, 63, 64} <= widths

@@ -207,6 +207,16 @@ def test_carried_local_does_not_clobber_the_loop_variable():
         fr.carried_from_loop_variable.verify(seed=seed)
 
 
+def test_unrolled_copies_of_a_while_loop_get_their_own_labels():
+    a, out = np.array([0, 2, 9, -1], dtype=np.int16), np.zeros(4, dtype=np.int32)
+    fr.unrolled_while.verify(a, out)
+    fr.unrolled_while(a, out)
+    assert out.tolist() == [0, 2, 5, 0]
+    cpp = fr.unrolled_while.cpp
+    labels = [line.split(":")[0].strip() for line in cpp.splitlines() if ": while (" in line]
+    assert len(labels) == 4 and len(set(labels)) == 4
+
+
 def test_one_element_tuple_result_of_a_sub_kernel():
     a = np.array([100, -100], dtype=np.int8)
     out = np.zeros(2, dtype=np.int8)

@@ -25,7 +25,9 @@ from hls.ir import (
     RomOp,
     StoreOp,
     Value,
+    WhileOp,
     YieldOp,
+    has_exit,
 )
 from hls.ir.core import Block, Op
 from hls.ir.ranges import in_bounds
@@ -205,7 +207,7 @@ class FunctionEmitter:
                 self.flush(self.consumed(op))
                 self.materialize(op)
                 continue
-            self.flush(self.consumed(op), loads_only=not isinstance(op, (ForOp, IfOp, CallOp)))
+            self.flush(self.consumed(op), loads_only=not isinstance(op, (ForOp, WhileOp, IfOp, CallOp)))
             self.statement(op)
 
     def statement(self, op: Op) -> None:
@@ -216,6 +218,8 @@ class FunctionEmitter:
             self.line(f"{target} = {self.assignable(value, op.memref.type.elem).text};")
         elif isinstance(op, ForOp):
             self.for_op(op)
+        elif isinstance(op, WhileOp):
+            self.while_op(op)
         elif isinstance(op, IfOp):
             self.if_op(op)
         elif isinstance(op, CallOp):
@@ -303,9 +307,11 @@ class FunctionEmitter:
         self.line("};")
         self.bind(op.result, Expr(name, PREC["primary"], ctype_of(t.elem)))
 
-    def for_op(self, op: ForOp) -> None:
+    def carried_vars(self, op: ForOp | WhileOp, *arg_lists: list[Value]) -> list[str]:
+        """One C++ variable per carried value, standing for its block arguments and its loop result."""
         carried = []
-        for arg, init, res in zip(op.carried, op.inits, op.results, strict=True):
+        for k, (init, res) in enumerate(zip(op.inits, op.results, strict=True)):
+            arg = arg_lists[0][k]
             ctype = ctype_of(arg.type)
             # a pending init may be another value's variable under a no-op cast (acc = i0), and an
             # induction variable is read by its loop header: only a variable of init's own is taken over
@@ -318,9 +324,14 @@ class FunctionEmitter:
                 name = self.namer.fresh(arg.name)
                 self.line(f"{ctype.spelling} {name} = {self.assignable(init_expr, arg.type).text};")
             expr = Expr(name, PREC["primary"], ctype, reads=frozenset({name}))
-            self.bind(arg, expr)
+            for args in arg_lists:
+                self.bind(args[k], expr)
             self.bind(res, expr)
             carried.append(name)
+        return carried
+
+    def for_op(self, op: ForOp) -> None:
+        carried = self.carried_vars(op, op.carried)
         lb, ub, step = (self.use(v) for v in (op.lb, op.ub, op.step))
         if ub.has_load:
             # the condition runs every iteration, but Python evaluates range() once, and the body may
@@ -343,12 +354,50 @@ class FunctionEmitter:
         for pragma in loop_pragmas(op.attrs):
             self.line(pragma)
         self.block(op.body)
-        self.assign_yield(op.body.terminator, carried, op.carried)
+        self.loop_tail(op, carried)
         self.depth -= 1
         self.line("}")
 
-    def assign_yield(self, term: YieldOp, names: list[str], targets: list[Value]) -> None:
-        exprs = [self.use(v) for v in term.operands]
+    def while_op(self, op: WhileOp) -> None:
+        """`while (cond) { ... }`, or `while (true) { ...; if (!(cond)) break; ... }` when the condition
+        needs statements of its own."""
+        carried = self.carried_vars(op, op.cond.args, op.body.args)
+        label = op.attrs.get("label")
+        saved, self.lines = self.lines, []
+        self.depth += 1
+        self.block(op.cond)
+        cond = self.use(op.cond.terminator.operands[0])
+        self.pending.clear()
+        cond_lines, self.lines = self.lines, saved
+        self.depth -= 1
+        self.line(f"{label + ': ' if label else ''}while ({'true' if cond_lines else cond.text}) {{")
+        self.depth += 1
+        for pragma in loop_pragmas(op.attrs):
+            self.line(pragma)
+        if cond_lines:
+            self.lines.extend(cond_lines)
+            self.line(f"if (!({cond.text})) break;")
+        self.block(op.body)
+        self.loop_tail(op, carried)
+        self.depth -= 1
+        self.line("}")
+
+    def loop_tail(self, op: ForOp | WhileOp, names: list[str]) -> None:
+        """The carried variables' updates and, for a loop with an early exit, `if (flag) break;`."""
+        values = op.body.terminator.operands
+        stop = None
+        if has_exit(op):
+            values, stop = values[:-1], self.use(values[-1])
+            if stop.reads & set(names):  # read before the updates overwrite what it reads
+                name = self.namer.fresh("exit")
+                self.line(f"bool {name} = {stop.text};")
+                stop = Expr(name, PREC["primary"], stop.ctype, reads=frozenset({name}))
+        self.assign_yield(values, names, op.carried)
+        if stop is not None:
+            self.line(f"if ({stop.text}) break;")
+
+    def assign_yield(self, operands: list[Value], names: list[str], targets: list[Value]) -> None:
+        exprs = [self.use(v) for v in operands]
         self.pending.clear()
         updates = [(n, e, t) for n, e, t in zip(names, exprs, targets, strict=True) if e.text != n]
         written: set[str] = set()

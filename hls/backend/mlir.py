@@ -29,6 +29,7 @@ from hls.ir import (
     RomOp,
     StoreOp,
     Value,
+    WhileOp,
     YieldOp,
 )
 from hls.ir.core import Block, Op
@@ -176,7 +177,7 @@ class FunctionEmitter:
     def op(self, op: Op) -> None:
         b = self.b
         if isinstance(op, (ForOp, IfOp, LoadOp, StoreOp, AllocOp, RomOp, CallOp, ReturnOp, DirectiveOp, YieldOp,
-                           PrintOp)):
+                           PrintOp, WhileOp)):
             getattr(self, type(op).__name__.removesuffix("Op").lower() + "_op")(op)
             return
         if isinstance(op, ConstantOp):
@@ -310,7 +311,17 @@ class FunctionEmitter:
         for r, n in zip(op.results, names, strict=True):
             self.values[id(r)] = n
 
+    def while_op(self, op: WhileOp) -> None:
+        from hls.backend.mlir_while import while_op
+
+        while_op(self, op)
+
     def for_op(self, op: ForOp) -> None:
+        if op.attrs.get("exit"):  # scf.for cannot stop early: a while loop over counter, values and flag
+            from hls.backend.mlir_while import exit_for_op
+
+            exit_for_op(self, op)
+            return
         b = self.b
         header, body_setup = loop_header(self, op)
         names = [b.fresh(r.name) for r in op.results]

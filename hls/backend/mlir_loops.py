@@ -18,6 +18,24 @@ if TYPE_CHECKING:
 
 def loop_header(e: FunctionEmitter, op: ForOp) -> tuple[str, Callable[[], None]]:
     """The `scf.for ...` text up to its iter_args, and the body's first ops (the induction variable)."""
+    start, stop, step, bind = loop_range(e, op)
+    counter = e.b.fresh(op.iv.name if bind.direct else f"{op.iv.name}_n")
+    return f"scf.for {counter} = {start} to {stop} step {step}", lambda: bind(counter)
+
+
+class _Bind:
+    """Binds the IR's induction variable from the counter of a loop (directly, or counted down)."""
+
+    def __init__(self, fn: Callable[[str], None], direct: bool):
+        self.fn, self.direct = fn, direct
+
+    def __call__(self, counter: str) -> None:
+        self.fn(counter)
+
+
+def loop_range(e: FunctionEmitter, op: ForOp) -> tuple[str, str, str, _Bind]:
+    """(start, stop, positive step) of an index counter for `op`, and how the body gets the IR's
+    induction variable from it."""
     b = e.b
     step_op = getattr(op.step, "op", None)
     if not isinstance(step_op, ConstantOp):
@@ -25,12 +43,7 @@ def loop_header(e: FunctionEmitter, op: ForOp) -> tuple[str, Callable[[], None]]
     step = int(step_op.value)
     lb, ub = e.index(op.lb), e.index(op.ub)
     if step > 0:
-        iv = b.fresh(op.iv.name)
-
-        def setup() -> None:
-            bind_iv(e, op.iv, iv)
-
-        return f"scf.for {iv} = {lb} to {ub} step {b.index_const(step)}", setup
+        return lb, ub, b.index_const(step), _Bind(lambda counter: bind_iv(e, op.iv, counter), True)
     bounds = op.const_bounds()
     if bounds is not None:
         trips = b.index_const(len(range(*bounds)))
@@ -38,14 +51,13 @@ def loop_header(e: FunctionEmitter, op: ForOp) -> tuple[str, Callable[[], None]]
         span = b.op("arith.subi", f"{lb}, {ub}", "index", "span")
         trips = b.op("arith.ceildivsi", f"{span}, {b.index_const(-step)}", "index", "trips")
         trips = b.op("arith.maxsi", f"{trips}, {b.index_const(0)}", "index", "trips")
-    counter = b.fresh(f"{op.iv.name}_n")
 
-    def setup_down() -> None:
+    def counted_down(counter: str) -> None:
         offset = b.op("arith.muli", f"{counter}, {b.index_const(-step)}", "index", "offset") if step != -1 \
             else counter
         bind_iv(e, op.iv, b.op("arith.subi", f"{lb}, {offset}", "index", op.iv.name))
 
-    return f"scf.for {counter} = {b.index_const(0)} to {trips} step {b.index_const(1)}", setup_down
+    return b.index_const(0), trips, b.index_const(1), _Bind(counted_down, False)
 
 
 def bind_iv(e: FunctionEmitter, iv: Value, index: str) -> None:

@@ -5,9 +5,10 @@ from __future__ import annotations
 import ast
 from typing import TYPE_CHECKING
 
+from hls.frontend.control import control_assigned, zero_of
 from hls.frontend.scan import assigned_names
 from hls.frontend.source import MISSING
-from hls.ir import Block, IfOp, YieldOp
+from hls.ir import Block, ConstantOp, IfOp, Value, YieldOp
 from hls.types import HLSType
 
 if TYPE_CHECKING:
@@ -15,17 +16,29 @@ if TYPE_CHECKING:
 
 
 def lower_if(b: FunctionBuilder, node: ast.If) -> None:
-    from hls.frontend.builder import Var
-
     decided = b.compile_time(node.test)
     if decided is not MISSING:  # `if MODE == 1:` on a compile-time constant: only the taken branch is hardware
         b.visit_body(node.body if decided else node.orelse)
         return
-    cond = b.condition(node.test)
-    assigned = assigned_names(node.body) | assigned_names(node.orelse)
+    build_if(b, b.condition(node.test), node.body, node.orelse)
+
+
+def build_if(b: FunctionBuilder, cond: Value, body: list[ast.stmt], orelse: list[ast.stmt],
+             guard: bool = False) -> None:
+    """An hls.if on `cond`. A `guard` runs the rest of a body after a possible break/continue/return:
+    what it defines first is defined on the exit path too (as a zero nothing reads), so that a name
+    Python sees as bound on every path that reaches it stays bound after the join."""
+    from hls.frontend.builder import Var
+
+    assigned = assigned_names(body) | assigned_names(orelse) | control_assigned(body + orelse)
     before = dict(b.env)
-    then_block, then_env = branch(b, node.body, before)
-    else_block, else_env = branch(b, node.orelse, before)
+    then_block, then_env = branch(b, body, before)
+    else_block, else_env = branch(b, orelse, before)
+    if guard:
+        for n in assigned - set(before):
+            var = then_env.get(n)
+            if var is not None and not var.is_array:
+                else_env[n] = Var(else_block.append(ConstantOp(zero_of(var.type), var.type, b.loc)).result, var.type)
     names = sorted(n for n in assigned if not is_array_name(n, before) and (
         n in before or (n in then_env and n in else_env)))
     types = []

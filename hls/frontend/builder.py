@@ -115,6 +115,7 @@ class FunctionBuilder(ast.NodeVisitor):
         self.lower = Lowering(self.emit)
         self.func: Function | None = None
         self.result_name: str | None = None  # the local an array-returning kernel returns
+        self.early_return = False  # a `return` before the end: results go through hls.frontend.control
         # every name the kernel binds (Python makes them local throughout the function) ...
         self.kernel_names = {a.arg for a in src.tree.args.args} | assigned_names(src.tree.body)
         self.consts: dict[str, Any] = {}  # ... except these, bound to compile-time values (tuple loops)
@@ -180,12 +181,18 @@ class FunctionBuilder(ast.NodeVisitor):
         if body and isinstance(body[0], ast.Expr) and isinstance(body[0].value, ast.Constant) \
                 and isinstance(body[0].value.value, str):
             body = body[1:]  # docstring
-        for index, stmt in enumerate(body):
-            if isinstance(stmt, ast.Return) and index != len(body) - 1:
-                raise self.error("`return` must be the last statement of a kernel", stmt, UnsupportedError)
-            self.visit(stmt)
-        if ret is not None and not (body and isinstance(body[-1], ast.Return)):
+        from hls.frontend import control
+
+        if ret is not None and not control.always_returns(body):
             raise self.error(f"kernel declares a return type {ret} but does not end with `return`", tree)
+        if control.has_early_return(body):
+            results.refuse_early_return(self, ret, body)
+            control.start_function(self)
+            self.visit_body(body)
+            self.emit(ReturnOp([self.env[control.RESULT].value] if ret is not None else [], self.loc))
+            return self.func
+        for stmt in body:
+            self.visit(stmt)
         if not (self.block.ops and isinstance(self.block.ops[-1], ReturnOp)):
             self.emit(ReturnOp([], self.loc))
         return self.func
@@ -242,11 +249,24 @@ class FunctionBuilder(ast.NodeVisitor):
     # ---- statements ----------------------------------------------------------------------------
 
     def visit_body(self, stmts: list[ast.stmt]) -> None:
-        for stmt in stmts:
-            if isinstance(stmt, ast.Return):
-                raise self.error("`return` inside a loop or branch is not supported; assign a variable and "
-                                 "return it at the end", stmt, UnsupportedError)
-            self.visit(stmt)
+        from hls.frontend.control import lower_body
+
+        lower_body(self, stmts)
+
+    def visit_While(self, node: ast.While) -> None:
+        from hls.frontend.control import lower_while
+
+        lower_while(self, node)
+
+    def visit_Break(self, node: ast.Break) -> None:
+        from hls.frontend.control import BREAK, lower_break
+
+        lower_break(self, node, BREAK)
+
+    def visit_Continue(self, node: ast.Continue) -> None:
+        from hls.frontend.control import CONTINUE, lower_break
+
+        lower_break(self, node, CONTINUE)
 
     def visit_Pass(self, node: ast.Pass) -> None:
         return None
@@ -283,6 +303,11 @@ class FunctionBuilder(ast.NodeVisitor):
         if node.value is None:
             if ret is not None:
                 raise self.error(f"kernel must return a {ret}", node)
+            if self.early_return:
+                from hls.frontend.control import lower_return
+
+                lower_return(self, None)
+                return
             self.emit(ReturnOp([], self.loc))
             return
         if ret is None:
@@ -290,6 +315,11 @@ class FunctionBuilder(ast.NodeVisitor):
         if results.lower_return(self, node):
             return
         value = self.lower.assign(self.expr(node.value), ret, self.loc, "return value")
+        if self.early_return:
+            from hls.frontend.control import lower_return
+
+            lower_return(self, value)
+            return
         self.emit(ReturnOp([value], self.loc))
 
     def visit_Assign(self, node: ast.Assign) -> None:

@@ -18,6 +18,7 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 
 from hls.errors import UnsupportedError
+from hls.frontend.control import refuse_exits
 from hls.frontend.loops import lower_for
 from hls.frontend.source import MISSING, call_target, try_static
 from hls.ir import LoadOp, Value
@@ -155,6 +156,7 @@ def unroll_tuple(b: FunctionBuilder, node: ast.For, values: list[Any]) -> None:
 
     if not isinstance(node.target, ast.Name):
         raise b.error("the loop variable of a tuple loop must be a single name", node.target, UnsupportedError)
+    refuse_exits(b, node)
     name, body = node.target.id, node.body
     if body and _is_unroll(b, body[0]):
         body = body[1:]  # implied: a tuple loop is always unrolled

@@ -8,9 +8,10 @@ from collections.abc import Callable
 from typing import TYPE_CHECKING
 
 from hls.errors import UnsupportedError
+from hls.frontend.control import carried_names, end_iteration, start_iteration
 from hls.frontend.scan import assigned_names, find_assignment
 from hls.frontend.source import try_static
-from hls.ir import ConstantOp, Value, YieldOp
+from hls.ir import ConstantOp, Value
 from hls.types import BoolType, IntType, as_int, int_union, literal_int_type
 
 if TYPE_CHECKING:
@@ -34,7 +35,7 @@ def lower_for(b: FunctionBuilder, node: ast.For, prologue: Callable[[Value], Non
     if iv_name in b.env:
         raise b.error(f"loop variable {iv_name!r} reuses the name of a variable defined earlier; Python would "
                       "overwrite it, hardware would not: rename one", node.target, UnsupportedError)
-    carried = sorted(n for n in assigned if n in b.env and not b.env[n].is_array)
+    carried = carried_names(b, node.body)
     inits = [b.env[n].value for n in carried]
     loop = b.new_loop(lb, ub, step, inits, carried, iv_name, iv_type(lb, ub))
     b.block.append(loop)
@@ -43,13 +44,13 @@ def lower_for(b: FunctionBuilder, node: ast.For, prologue: Callable[[Value], Non
     b.env[iv_name] = Var(loop.iv, loop.iv.type, is_iv=True)
     for name, arg in zip(carried, loop.carried, strict=True):
         b.env[name] = Var(arg, arg.type)
+    start_iteration(b, node.body)
     b.loops.append(loop)
     if prologue is not None:
         prologue(loop.iv)
     b.visit_body(node.body)
     b.loops.pop()
-    values = [b.lower.assign(b.env[n].value, b.env[n].type, b.loc, "loop-carried value") for n in carried]
-    b.emit(YieldOp(values, b.loc))
+    end_iteration(b, loop, carried, node.body)
     b.block, b.env = saved_block, saved_env
     for name, result in zip(carried, loop.results, strict=True):
         b.env[name] = Var(result, result.type)

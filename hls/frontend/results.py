@@ -68,6 +68,17 @@ def returned_array_name(b: FunctionBuilder, tree: ast.FunctionDef) -> str:
 # ---- returns -----------------------------------------------------------------------------------
 
 
+def refuse_early_return(b: FunctionBuilder, ret: HLSType | None, body: list[ast.stmt]) -> None:
+    """Early returns carry one scalar result through hls.frontend.control; tuples and arrays not yet."""
+    if isinstance(ret, (TupleType, ArrayType)):
+        early = [n for stmt in body[:-1] for n in ast.walk(stmt) if isinstance(n, ast.Return)]
+        early += [n for n in ast.walk(body[-1]) if isinstance(n, ast.Return) and n is not body[-1]]
+        kind = "a tuple" if isinstance(ret, TupleType) else "an array"
+        raise b.error(f"a `return` before the end of a kernel returning {kind} is not supported; assign the "
+                      "results and return once, as the last statement", early[0] if early else None,
+                      UnsupportedError)
+
+
 def lower_return(b: FunctionBuilder, node: ast.Return) -> bool:
     """Tuple and array returns (True when handled); a scalar return is the builder's own."""
     ret = b.func.return_type

@@ -73,7 +73,12 @@ def parse_kernel(func: Any, enclosing: dict[str, Any] | None = None) -> KernelSo
     text = "".join(lines)
     dedented = textwrap.dedent(text)
     indent = len(lines[0]) - len(lines[0].lstrip())
-    tree = ast.parse(dedented)
+    try:
+        tree = ast.parse(dedented)
+    except SyntaxError as exc:  # the file changed since it was imported, or the source is not a whole def
+        line = first + (exc.lineno or 1) - 1
+        raise UnsupportedError(f"the kernel source does not parse: {exc.msg}",
+                               Loc(file, line, (exc.offset or 1) - 1 + indent)) from None
     ast.increment_lineno(tree, first - 1)
     for node in ast.walk(tree):
         if hasattr(node, "col_offset"):

@@ -10,7 +10,6 @@ UNOPS = {ast.USub: "neg", ast.Invert: "invert", ast.Not: "not"}
 MATH_NAMES = {"sqrt", "exp", "log", "sin", "cos", "tanh", "floor", "ceil", "fabs", "pow"}
 
 UNSUPPORTED = {
-    ast.While: "`while` loops have no static trip count; use `for i in range(N)` (with `break`-free logic)",
     ast.Try: "`try` has no hardware meaning; kernels cannot raise or catch exceptions",
     ast.With: "`with` blocks are not supported in kernels",
     ast.Lambda: "lambdas are not supported; write a separate @hls.kernel function",
@@ -32,8 +31,6 @@ UNSUPPORTED = {
     ast.List: "list values are not supported in kernels; use hls.zeros or a module-level numpy array",
     ast.Set: "set values are not supported in kernels",
     ast.JoinedStr: "strings are not supported in kernels",
-    ast.Break: "`break` is not supported: loops need a static trip count; guard the body with `if`",
-    ast.Continue: "`continue` is not supported; guard the rest of the body with `if`",
     ast.Delete: "`del` is not supported in kernels",
     ast.Raise: "`raise` is not supported in kernels",
     ast.Assert: "`assert` is not supported in kernels",

@@ -313,12 +313,78 @@ class ForOp(Op):
         return len(range(lb, ub, step))
 
     def verify(self) -> None:
-        term = self.body.terminator
-        if not isinstance(term, YieldOp) or len(term.operands) != len(self.results):
-            raise self.fail("body must end in a yield of every carried value")
-        for init, arg, res, out in zip(self.inits, self.carried, self.results, term.operands, strict=True):
-            if not init.type == arg.type == res.type == out.type:
-                raise self.fail(f"carried value {arg.name} changes type")
+        _verify_carried(self, self.inits, self.carried, self.body)
+
+
+def has_exit(loop: Op) -> bool:
+    """A loop with an early exit (`break`, `return` inside): its body yields one more value, a bool
+    that ends the loop after the iteration when true (the carried values are then its results)."""
+    return bool(loop.attrs.get("exit"))
+
+
+def _verify_carried(loop: Op, inits: list[Value], carried: list[Value], body: Block) -> None:
+    term = body.terminator
+    extra = 1 if has_exit(loop) else 0
+    if not isinstance(term, YieldOp) or len(term.operands) != len(loop.results) + extra:
+        raise loop.fail("body must end in a yield of every carried value" + (" and the exit flag" if extra else ""))
+    for init, arg, res, out in zip(inits, carried, loop.results, term.operands, strict=False):
+        if not init.type == arg.type == res.type == out.type:
+            raise loop.fail(f"carried value {arg.name} changes type")
+    if not len(inits) == len(carried) == len(loop.results):
+        raise loop.fail("inits, carried values and results differ in number")
+    if extra and not isinstance(term.operands[-1].type, BoolType):
+        raise loop.fail("the exit flag must be bool")
+
+
+class WhileOp(Op):
+    """`while cond: body` with carried values. Both regions receive the carried values: the condition
+    region yields one bool (false ends the loop), the body yields the next carried values (and, with
+    an early exit, the exit flag). The results are the carried values when the loop ends."""
+
+    name = "hls.while"
+
+    def __init__(self, inits: list[Value], carried_names: list[str], loc: Loc | None = None):
+        types = [v.type for v in inits]
+        cond, body = Block(types, list(carried_names)), Block(types, list(carried_names))
+        super().__init__(inits, types, [Region(cond), Region(body)],
+                         attrs={"label": None, "pipeline": None, "unroll": None, "tripcount": None},
+                         loc=loc, result_names=list(carried_names))
+
+    @property
+    def inits(self) -> list[Value]:
+        return self.operands
+
+    @property
+    def cond(self) -> Block:
+        return self.regions[0].block
+
+    @property
+    def body(self) -> Block:
+        return self.regions[1].block
+
+    @property
+    def carried(self) -> list[Value]:
+        return self.body.args
+
+    def trip_count(self) -> None:
+        return None
+
+    def verify(self) -> None:
+        _verify_carried(self, self.inits, self.carried, self.body)
+        term = self.cond.terminator
+        if [a.type for a in self.cond.args] != [v.type for v in self.inits]:
+            raise self.fail("the condition region must receive every carried value")
+        if not isinstance(term, YieldOp) or len(term.operands) != 1 or not isinstance(term.operands[0].type, BoolType):
+            raise self.fail("the condition region must yield one bool")
+        if self.unroll_options():
+            raise self.fail("a while loop cannot be unrolled")
+
+    def unroll_options(self) -> dict | None:
+        options = self.attrs.get("unroll")
+        return None if not options or options.get("off") else options
+
+
+LOOPS = (ForOp, WhileOp)
 
 
 class IfOp(Op):

@@ -6,7 +6,7 @@ import json
 from fractions import Fraction
 
 from hls.ir.core import Block, Function, Module, Op, Value
-from hls.ir.ops import ConstantOp, ForOp, IfOp, RomOp
+from hls.ir.ops import ConstantOp, ForOp, IfOp, RomOp, WhileOp
 
 
 class Printer:
@@ -45,6 +45,9 @@ class Printer:
         if isinstance(op, ForOp):
             self.for_op(op, depth, lhs)
             return
+        if isinstance(op, WhileOp):
+            self.while_op(op, depth, lhs)
+            return
         if isinstance(op, IfOp):
             self.emit(depth, f"{lhs}hls.if {self.name(op.operands[0])} -> ({_types(op)}) {{")
             self.block(op.then_block, depth + 1)
@@ -57,14 +60,25 @@ class Printer:
         self.emit(depth, f"{lhs}{op.name}{attrs} {operands}".rstrip() + types)
 
     def for_op(self, op: ForOp, depth: int, lhs: str) -> None:
-        carried = ", ".join(f"{self.name(a)} = {self.name(i)}" for a, i in zip(op.carried, op.inits, strict=True))
-        iters = f" iter_args({carried})" if carried else ""
-        directives = {k: v for k, v in op.attrs.items() if v is not None}
-        attrs = " {" + ", ".join(f"{k}={_fmt(v)}" for k, v in directives.items()) + "}" if directives else ""
         bounds = ", ".join(self.name(v) for v in (op.lb, op.ub, op.step))
-        self.emit(depth, f"{lhs}hls.for {self.name(op.iv)} in range({bounds}){iters}{attrs} {{")
+        self.emit(depth, f"{lhs}hls.for {self.name(op.iv)} in range({bounds}){self.iters(op, op.carried)} {{")
         self.block(op.body, depth + 1)
         self.emit(depth, "}")
+
+    def while_op(self, op: WhileOp, depth: int, lhs: str) -> None:
+        self.emit(depth, f"{lhs}hls.while{self.iters(op, op.cond.args)} {{")
+        self.block(op.cond, depth + 1)
+        body_args = ", ".join(self.name(a) for a in op.body.args)
+        self.emit(depth, f"}} do ({body_args}) {{" if body_args else "} do {")
+        self.block(op.body, depth + 1)
+        self.emit(depth, "}")
+
+    def iters(self, op: Op, args: list[Value]) -> str:
+        """` iter_args(%x = %init, ...) {directives}` of a loop."""
+        carried = ", ".join(f"{self.name(a)} = {self.name(i)}" for a, i in zip(args, op.inits, strict=True))
+        iters = f" iter_args({carried})" if carried else ""
+        directives = {k: v for k, v in op.attrs.items() if v is not None}
+        return iters + (" {" + ", ".join(f"{k}={_fmt(v)}" for k, v in directives.items()) + "}" if directives else "")
 
 
 def _types(op: Op) -> str:

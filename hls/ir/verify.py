@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from hls.ir.core import Block, Function, Module, Value, VerifyError
-from hls.ir.ops import TERMINATORS, ForOp, IfOp, ReturnOp
+from hls.ir.ops import LOOPS, TERMINATORS, IfOp, ReturnOp
 
 
 def verify_module(module: Module) -> None:
@@ -35,7 +35,7 @@ def _verify_block(block: Block, visible: set[int], top: bool = False) -> None:
         op.verify()
         for region in op.regions:
             _verify_block(region.block, scope)
-        if isinstance(op, (ForOp, IfOp)) and any(r.op is not op for r in op.results):
+        if isinstance(op, (*LOOPS, IfOp)) and any(r.op is not op for r in op.results):
             raise op.fail("result ownership broken")
         scope |= {id(r) for r in op.results}
 

@@ -2,9 +2,10 @@
 only live logic (folding and unrolling leave many dead constants, casts and branches behind).
 
 Removed, to a fixpoint: side-effect-free ops whose results are unused (pure ops, loads, unused local
-arrays); `if`s with no results and empty branches; loops with no results and an empty body, or a
-constant trip count of zero; loop-carried values that nothing reads after the loop and that only
-feed their own next iteration (a value that passes through unchanged is replaced by its init).
+arrays); `if`s with no results and empty branches; `if` results nothing reads; loops with no results
+and an empty body, or a constant trip count of zero; loop-carried values that nothing reads after the
+loop and that only feed their own next iteration (a value that passes through unchanged is replaced
+by its init).
 """
 
 from __future__ import annotations
@@ -71,6 +72,18 @@ def _drop_carried(loop: ForOp) -> bool:
     return changed
 
 
+def _drop_if_results(op: IfOp) -> bool:
+    """An `if` result nothing reads (a flag or a variable dead after the branch) and its yields."""
+    changed = False
+    for index in reversed(range(len(op.results))):
+        if not op.results[index].uses:
+            for block in (op.then_block, op.else_block):
+                block.terminator.erase_operand(index)
+            op.erase_result(index)
+            changed = True
+    return changed
+
+
 def _never_runs(loop: ForOp) -> bool:
     if loop.trip_count() != 0:
         return False
@@ -87,6 +100,8 @@ def _sweep(block: Block) -> bool:
             changed |= _sweep(region.block)
         if isinstance(op, ForOp):
             changed |= _drop_carried(op)
+        if isinstance(op, IfOp):
+            changed |= _drop_if_results(op)
         if _dead(op) or isinstance(op, ForOp) and _never_runs(op):
             op.drop_operands()
             changed = True

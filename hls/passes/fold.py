@@ -1,7 +1,9 @@
 """Constant folding, so unrolled and specialised code shrinks: ops on constants become constants
 (computed by hls.passes.evaluate, the golden model's semantics); a constant condition picks the branch
-of a select or an `if`; integer x+0, x*1 become x (widened by a cast if narrower than the exact result
-type) and x*0, x&0 become 0; casts to a value's own type or of a merely widened integer collapse.
+of a select or an `if`; an `if` result yielding one value, or true and false, becomes that value or the
+condition; a loop exit flag that is always false goes; `not` of a comparison is the inverse comparison;
+integer x+0, x*1 become x (widened by a cast if narrower than the exact result type) and x*0, x&0
+become 0; casts to a value's own type or of a merely widened integer collapse.
 """
 
 from __future__ import annotations
@@ -9,11 +11,11 @@ from __future__ import annotations
 from collections import deque
 from dataclasses import dataclass
 
-from hls.ir import BinaryOp, CastOp, ConstantOp, IfOp, Module, SelectOp, Value
+from hls.ir import BinaryOp, CastOp, CompareOp, ConstantOp, IfOp, Module, SelectOp, UnaryOp, Value, has_exit
 from hls.ir.core import Block, Op
 from hls.passes.clone import set_ops
 from hls.passes.evaluate import FOLDABLE, NotFoldable, fold, operand_value
-from hls.types import IntType
+from hls.types import BoolType, FloatType, IntType
 
 Rewrite = tuple[list[Op], list[Value]]  # ops to insert before the old op, values replacing its results
 IDENTITY_RHS = {"add": 0, "sub": 0, "or": 0, "xor": 0, "shl": 0, "shr": 0, "mul": 1}
@@ -98,12 +100,70 @@ def _cast(op: CastOp) -> Rewrite | None:
     return [new], [new.result]
 
 
-SIMPLIFY = {CastOp: _cast, SelectOp: _select, BinaryOp: _identity}
+INVERSE = {"eq": "ne", "ne": "eq", "lt": "ge", "ge": "lt", "gt": "le", "le": "gt"}
+
+
+def _not(op: UnaryOp) -> Rewrite | None:
+    """not (a < b) -> a >= b (only == and != for floats, where NaN breaks the others); not not x -> x."""
+    inner = getattr(op.operands[0], "op", None)
+    if op.kind != "not":
+        return None
+    if isinstance(inner, UnaryOp) and inner.kind == "not":
+        return [], [inner.operands[0]]
+    if not isinstance(inner, CompareOp):
+        return None
+    if inner.kind not in ("eq", "ne") and any(isinstance(v.type, FloatType) for v in inner.operands):
+        return None
+    new = CompareOp(INVERSE[inner.kind], *inner.operands, op.loc)
+    new.result.name = op.result.name
+    return [new], [new.result]
+
+
+SIMPLIFY = {CastOp: _cast, SelectOp: _select, BinaryOp: _identity, UnaryOp: _not}
 
 
 def _rewrite(op: Op) -> Rewrite | None:
     simplify = SIMPLIFY.get(type(op))
     return _fold(op) or (simplify(op) if simplify is not None else None)
+
+
+def _if_results(op: IfOp, kept: list[Op]) -> bool:
+    """A result both branches yield alike is that value; a bool result yielding true and false (a flag
+    set in one branch) is the condition or its negation."""
+    changed = False
+    cond = op.operands[0]
+    for result, a, b in zip(op.results, op.then_block.terminator.operands, op.else_block.terminator.operands,
+                            strict=True):
+        if not result.uses:
+            continue
+        ta, tb = const_op(a), const_op(b)
+        flag = isinstance(result.type, BoolType) and ta is not None and tb is not None
+        if a is b:  # visible in both branches, so defined before the `if`
+            result.replace_all_uses_with(a)
+        elif flag and ta.value is True and tb.value is False:
+            cond.name = cond.name or result.name  # `bool break_flag = a[i] == key;`
+            result.replace_all_uses_with(cond)
+        elif flag and ta.value is False and tb.value is True:
+            negated = UnaryOp("not", cond, BoolType(), op.loc)
+            negated.result.name = result.name
+            kept.append(negated)
+            result.replace_all_uses_with(negated.result)
+        else:
+            continue
+        changed = True
+    return changed
+
+
+def _never_exits(op: Op) -> bool:
+    """A loop whose exit flag folded to false loses it (no `if (false) break;` in the C++)."""
+    if not has_exit(op):
+        return False
+    flag = const_op(op.regions[-1].block.terminator.operands[-1])
+    if flag is None or flag.value:
+        return False
+    op.regions[-1].block.terminator.erase_operand(len(op.results))
+    op.attrs["exit"] = None
+    return True
 
 
 def _inline_branch(op: IfOp, pending: deque[Op]) -> None:
@@ -129,6 +189,9 @@ def _fold_block(block: Block) -> bool:
             continue
         for region in op.regions:
             changed |= _fold_block(region.block)
+        if isinstance(op, IfOp):
+            changed |= _if_results(op, kept)
+        changed |= _never_exits(op)
         rewrite = _rewrite(op)
         if rewrite is None:
             kept.append(op)

@@ -5,14 +5,14 @@ Full unrolling (no factor, or a factor >= the trip count) replaces the loop with
 body per iteration, the induction variable a constant, the carried values threaded from copy to
 copy. Unrolling by a factor f keeps a loop stepping f times as far whose body holds f copies (copy k
 reads iv + k*step), followed by one copy per leftover iteration when f does not divide the trip
-count. Loops with variable bounds keep the pragma for Vitis. Copies of nested loops get fresh labels.
+count. Loops with variable bounds or an early exit keep the pragma for Vitis. Copies of nested loops get fresh labels.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
 
-from hls.ir import BinaryOp, CastOp, ConstantOp, ForOp, Module, Value, YieldOp
+from hls.ir import LOOPS, BinaryOp, CastOp, ConstantOp, ForOp, Module, Value, YieldOp, has_exit
 from hls.ir.core import Block
 from hls.passes.clone import ValueMap, clone_attrs, clone_block_into, insert_ops
 from hls.passes.evaluate import static_value
@@ -37,7 +37,7 @@ def _copy_body(loop: ForOp, iv: Value, carried: list[Value], dest: Block, labels
     values = clone_block_into(loop.body, dest, mapping)
     for op in dest.ops[start:]:
         for inner in op.walk():
-            if isinstance(inner, ForOp) and inner.attrs.get("label"):
+            if isinstance(inner, LOOPS) and inner.attrs.get("label"):
                 inner.attrs["label"] = _fresh_label(labels, f"{inner.attrs['label']}_u{copy}")
     return values
 
@@ -100,8 +100,8 @@ def _bind_bounds(loop: ForOp) -> None:
 def _factor(loop: ForOp) -> int | None:
     """How many copies to make, or None to leave the loop alone."""
     options = loop.attrs.get("unroll")
-    if options is None or options.get("off"):
-        return None
+    if options is None or options.get("off") or has_exit(loop):
+        return None  # an early exit: a partial unroll needs exit checks between copies, left to Vitis
     _bind_bounds(loop)
     trip = loop.trip_count()
     if trip is None:
@@ -129,6 +129,6 @@ class UnrollLoopsPass:
 
     def apply(self, module: Module) -> None:
         for func in module.functions.values():
-            labels = {op.attrs["label"] for op in func.walk() if isinstance(op, ForOp) and op.attrs.get("label")}
+            labels = {op.attrs["label"] for op in func.walk() if isinstance(op, LOOPS) and op.attrs.get("label")}
             while _sweep(func.body.block, labels):
                 pass

@@ -34,6 +34,17 @@ def add_carried_scalars(graph: Graph, yields: list[tuple]) -> None:
             graph.nodes[user].preds.append((src, 1, DATA))
 
 
+def add_exit_edges(graph: Graph, exits: list[int]) -> None:
+    """A loop that may end after any iteration (while condition, break, return): the next iteration's
+    stores and calls wait for this one's decision (distance 1), since they must not happen after the
+    exit. Loads and arithmetic may start early (speculatively), so only side effects are held back:
+    the scheduler moves the stores later (a deeper pipeline) or, when a recurrence pins them, raises
+    the II."""
+    for node in graph.nodes:
+        if node.op is not None and (node.access is not None and node.access.is_store or node.op.name == "hls.call"):
+            node.preds.extend((src, 1, DATA) for src in exits)
+
+
 def _lag(src: Node) -> int:
     """Cycles after the source's cycle that the other access may use the element."""
     return src.latency if src.access is not None and src.access.is_store else 0

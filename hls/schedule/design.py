@@ -20,7 +20,22 @@ from __future__ import annotations
 from dataclasses import dataclass, replace
 
 from hls.errors import HLSError
-from hls.ir import Block, CallOp, DirectiveOp, ForOp, Function, IfOp, Module, Op, ReturnOp, Value, YieldOp
+from hls.ir import (
+    LOOPS,
+    Block,
+    CallOp,
+    DirectiveOp,
+    ForOp,
+    Function,
+    IfOp,
+    Module,
+    Op,
+    ReturnOp,
+    Value,
+    WhileOp,
+    YieldOp,
+    has_exit,
+)
 from hls.ir.ranges import value_range
 from hls.schedule.affine import trip_range
 from hls.schedule.deps import add_memory_edges
@@ -33,6 +48,7 @@ from hls.schedule.parts import DEFAULT_CLOCK_NS, DEFAULT_PART
 from hls.schedule.report import GraphEdge, GraphNode, LoopReport, Report
 from hls.schedule.resources import ResourceTally, iv_width
 from hls.schedule.span import Span
+from hls.schedule.whiles import while_trip
 
 
 @dataclass(frozen=True)
@@ -73,12 +89,12 @@ class DesignScheduler:
         return total + self.segment(pending, scope)
 
     def _compound(self, op: Op) -> bool:
-        if isinstance(op, (ForOp, IfOp)):
+        if isinstance(op, (*LOOPS, IfOp)):
             return True
         return isinstance(op, CallOp) and self._has_loops(self.module.functions[op.callee])
 
     def _has_loops(self, func: Function) -> bool:
-        return any(isinstance(op, ForOp) or isinstance(op, CallOp) and self._has_loops(self.module.functions[op.callee])
+        return any(isinstance(op, LOOPS) or isinstance(op, CallOp) and self._has_loops(self.module.functions[op.callee])
                    for op in func.walk())
 
     def segment(self, ops: list[Op], scope: Scope) -> Span:
@@ -95,7 +111,7 @@ class DesignScheduler:
         return Span(states, states)
 
     def compound(self, op: Op, scope: Scope) -> Span:
-        if isinstance(op, ForOp):
+        if isinstance(op, LOOPS):
             return self.loop(op, scope)
         if isinstance(op, IfOp):
             return Span.either(self.region(op.then_block, scope), self.region(op.else_block, scope))
@@ -115,20 +131,37 @@ class DesignScheduler:
 
     # ---- loops ------------------------------------------------------------------------------------
 
-    def trip(self, loop: ForOp, scope: Scope) -> tuple[int | None, int | None]:
-        """Trip count from constant bounds, else the loop_tripcount directive, else bound ranges."""
+    def trip(self, loop: ForOp | WhileOp, scope: Scope) -> tuple[int | None, int | None]:
+        """Trip count from constant bounds, else the loop_tripcount directive, else bound ranges.
+
+        A loop with an early exit runs from one iteration (the first always starts) to the range's
+        count unless loop_tripcount says otherwise; a while loop's count is known only from
+        loop_tripcount or a counter the condition bounds (hls.schedule.whiles)."""
+        given = loop.attrs.get("tripcount")
+        if isinstance(loop, WhileOp):
+            return (given["min"], given["max"]) if given else while_trip(loop, scope.ranges)
+        if has_exit(loop):
+            if given:
+                return given["min"], given["max"]
+            low, high = self.range_trip(loop, scope)
+            return (None if low is None else min(low, 1)), high
         exact = loop.trip_count()
         if exact is not None:
             return exact, exact
-        given = loop.attrs.get("tripcount")
         if given:
             return given["min"], given["max"]
+        return self.range_trip(loop, scope)
+
+    def range_trip(self, loop: ForOp, scope: Scope) -> tuple[int | None, int | None]:
+        exact = loop.trip_count()
+        if exact is not None:
+            return exact, exact
         lb, ub, step = (value_range(v, scope.ranges, use_types=False) for v in (loop.lb, loop.ub, loop.step))
         if lb is None or ub is None or step is None or step[0] != step[1] or step[0] == 0:
             return None, None
         return trip_range(lb, ub, step[0])
 
-    def loop(self, loop: ForOp, scope: Scope) -> Span:
+    def loop(self, loop: ForOp | WhileOp, scope: Scope) -> Span:
         report = self._loop_report(loop, scope)
         trip = self.trip(loop, scope)
         report.trip_min, report.trip_max = trip
@@ -150,7 +183,7 @@ class DesignScheduler:
             report.pipelined = "no"
         return self._sequential_loop(loop, scope, report, trip)
 
-    def _loop_report(self, loop: ForOp, scope: Scope) -> LoopReport:
+    def _loop_report(self, loop: ForOp | WhileOp, scope: Scope) -> LoopReport:
         loc = loop.loc
         report = LoopReport(loop.attrs.get("label"), loc.file if loc else None, loc.line if loc else None,
                             level=scope.level, function=scope.function)
@@ -161,24 +194,27 @@ class DesignScheduler:
         self.loops.append(report)
         return report
 
-    def _pipeline_mode(self, loop: ForOp, trip_max: int | None) -> str | None:
+    def _pipeline_mode(self, loop: ForOp | WhileOp, trip_max: int | None) -> str | None:
         options = loop.attrs.get("pipeline")
         if options is not None:
             return None if options.get("off") else "yes"
-        innermost = not any(isinstance(op, ForOp) for op in loop.body.ops for op in op.walk())
+        innermost = not any(isinstance(op, LOOPS) for block in _blocks(loop) for op in block.ops for op in op.walk())
         if self.pipeline_loops > 0 and innermost and trip_max is not None and trip_max > self.pipeline_loops:
             return "auto"
         return None
 
-    def _sequential_loop(self, loop: ForOp, scope: Scope, report: LoopReport, trip: tuple) -> Span:
+    def _sequential_loop(self, loop: ForOp | WhileOp, scope: Scope, report: LoopReport, trip: tuple) -> Span:
         ranges = dict(scope.ranges)
-        lb, ub, step = (value_range(v, ranges) for v in (loop.lb, loop.ub, loop.step))
-        if lb is not None and ub is not None and step is not None and step[0] == step[1] != 0:
-            low, high = (lb[0], ub[1] - 1) if step[0] > 0 else (ub[0] + 1, lb[1])
-            if low <= high:
-                ranges[loop.iv] = (low, high)
+        if isinstance(loop, ForOp):
+            lb, ub, step = (value_range(v, ranges) for v in (loop.lb, loop.ub, loop.step))
+            if lb is not None and ub is not None and step is not None and step[0] == step[1] != 0:
+                low, high = (lb[0], ub[1] - 1) if step[0] > 0 else (ub[0] + 1, lb[1])
+                if low <= high:
+                    ranges[loop.iv] = (low, high)
         inner = Scope(scope.storages, ranges, scope.module, scope.function, scope.level + 1)
         body = self.region(loop.body, inner)
+        if isinstance(loop, WhileOp):  # the condition is evaluated at the start of every iteration
+            body = self.region(loop.cond, inner) + body
         iteration = Span(max(1, body.min) if body.min is not None else None,
                          max(1, body.max) if body.max is not None else None)
         report.depth = iteration.max
@@ -186,6 +222,10 @@ class DesignScheduler:
         report.latency_min, report.latency_max = total.min, total.max
         self.tally.add_loop_control(scope.module, iv_width(trip[1]))
         return total.plus(2)
+
+
+def _blocks(loop: ForOp | WhileOp) -> list[Block]:
+    return [region.block for region in loop.regions]
 
 
 def schedule_module(module: Module, *, clock_ns: float = DEFAULT_CLOCK_NS, part: str = DEFAULT_PART,

@@ -37,7 +37,9 @@ from hls.ir import (
     RomOp,
     StoreOp,
     Value,
+    WhileOp,
     YieldOp,
+    has_exit,
 )
 from hls.schedule.affine import ITER, Affine, combine
 from hls.schedule.memory import Storage, bit_width, function_storages
@@ -54,7 +56,7 @@ MAX_UNROLLED_NODES = 300_000
 class NotUnrollable(HLSError):
     """An inner loop of a pipelined loop cannot be unrolled (variable bounds, or too large)."""
 
-    def __init__(self, loop: ForOp, reason: str):
+    def __init__(self, loop: ForOp | WhileOp, reason: str):
         self.loop = loop
         super().__init__(reason, loop.loc)
 
@@ -140,16 +142,30 @@ class GraphBuilder:
             return (EXTERNAL, const, aff)
         return (EXTERNAL, NOCONST, Affine.symbol(value))
 
-    def bind_iteration(self, loop: ForOp) -> None:
+    def bind_iteration(self, loop: ForOp | WhileOp) -> None:
         """Make `loop` the pipelined loop: its iv is affine in ITER, its carried values are markers."""
-        lb = self.lookup(loop.lb)
-        step = self.lookup(loop.step)
-        step_value = step[1] if isinstance(step[1], int) else 1
-        base = lb[2] if lb[2] is not None else Affine.symbol(loop.lb)
-        self.env[loop.iv] = (EXTERNAL, NOCONST, base + Affine({ITER: step_value}))
+        if isinstance(loop, ForOp):
+            lb = self.lookup(loop.lb)
+            step = self.lookup(loop.step)
+            step_value = step[1] if isinstance(step[1], int) else 1
+            base = lb[2] if lb[2] is not None else Affine.symbol(loop.lb)
+            self.env[loop.iv] = (EXTERNAL, NOCONST, base + Affine({ITER: step_value}))
+        args = [loop.carried] + ([loop.cond.args] if isinstance(loop, WhileOp) else [])
         for k, arg in enumerate(loop.carried):
-            self.env[arg] = (-2 - k, NOCONST, None)
+            for block_args in args:
+                self.env[block_args[k]] = (-2 - k, NOCONST, None)
             self.graph.carried.append(Carried(arg.name or f"carried{k}", EXTERNAL))
+
+    def walk_iteration(self, loop: ForOp | WhileOp) -> tuple[list[Binding], list[int]]:
+        """One iteration of the pipelined `loop`: the yielded bindings and the nodes deciding whether
+        the next iteration runs (the while condition, the exit flag)."""
+        exits = []
+        if isinstance(loop, WhileOp):
+            exits.append(self.walk(loop.cond.ops)[0][0])
+        yields = self.walk(loop.body.ops)
+        if has_exit(loop):
+            exits.append(yields.pop()[0])
+        return yields, [e for e in exits if e >= 0]
 
     def storage(self, value: Value) -> Storage:
         return self.storages[value]
@@ -173,6 +189,8 @@ class GraphBuilder:
             self.load(op)
         elif isinstance(op, StoreOp):
             self.store(op)
+        elif isinstance(op, WhileOp):
+            raise NotUnrollable(op, f"while loop {op.attrs.get('label')} cannot be unrolled inside a pipelined loop")
         elif isinstance(op, ForOp):
             self.unroll(op)
         elif isinstance(op, IfOp):
@@ -260,6 +278,9 @@ class GraphBuilder:
 
     def unroll(self, loop: ForOp) -> None:
         """Full unrolling, as Vitis does for every loop inside a pipelined one."""
+        if has_exit(loop):
+            raise NotUnrollable(loop, f"loop {loop.attrs.get('label')} has a `break` or `return` and cannot be "
+                                      "unrolled inside a pipelined loop")
         bounds = [self.lookup(v)[1] for v in (loop.lb, loop.ub, loop.step)]
         if not all(isinstance(b, int) and not isinstance(b, bool) for b in bounds) or bounds[2] == 0:
             raise NotUnrollable(loop, f"loop {loop.attrs.get('label')} has variable bounds and cannot be "

@@ -14,9 +14,9 @@ import os
 from collections import defaultdict
 from typing import TYPE_CHECKING
 
-from hls.ir import ForOp, Function
+from hls.ir import ForOp, Function, WhileOp
 from hls.schedule.affine import ITER
-from hls.schedule.deps import add_carried_scalars, add_memory_edges
+from hls.schedule.deps import add_carried_scalars, add_exit_edges, add_memory_edges
 from hls.schedule.graph import Graph, GraphBuilder, Node, NotUnrollable
 from hls.schedule.memory import Storage
 from hls.schedule.modulo import ModuloResult, PortBound, Recurrence, modulo_schedule
@@ -69,18 +69,21 @@ def mark_bursts(graph: Graph) -> list[tuple[Storage, bool]]:
     return bursts
 
 
-def pipelined_loop(design: DesignScheduler, loop: ForOp, scope: Scope, report: LoopReport,
+def pipelined_loop(design: DesignScheduler, loop: ForOp | WhileOp, scope: Scope, report: LoopReport,
                    trip: tuple[int | None, int | None], target: int | None) -> Span | None:
     """Latency of a pipelined loop (None when its inner loops cannot be unrolled: not pipelined)."""
     graph = Graph(design.period)
     builder = GraphBuilder(design.lib, design.module, scope.storages, graph)
     builder.bind_iteration(loop)
     try:
-        yields = builder.walk(loop.body.ops)
+        yields, exits = builder.walk_iteration(loop)
     except NotUnrollable as exc:
         report.notes.append(f"not pipelined: {exc.message}")
         return None
     add_carried_scalars(graph, yields)
+    add_exit_edges(graph, exits)
+    if exits:
+        report.notes.append("data-dependent exit: the next iteration's stores wait for this one's exit decision")
     bursts = mark_bursts(graph)
     add_memory_edges(graph, True, trip[1])
     result = modulo_schedule(graph, target)

@@ -38,6 +38,7 @@ from hls.ir import (
     StoreOp,
     UnaryOp,
     YieldOp,
+    has_exit,
 )
 from hls.ir.core import Block, BlockArg, Function, Module, Op, Value
 from hls.ir.ranges import value_range
@@ -180,6 +181,8 @@ def check_op(op: Op) -> None:
     if not isinstance(op, (*PURE, LoadOp, StoreOp, AllocOp, RomOp, ForOp, IfOp, YieldOp, ReturnOp, DirectiveOp,
                            CallOp)):
         raise Unsupported(f"{op.name} is not modelled in numpy")
+    if has_exit(op):
+        raise Unsupported("a loop with `break` or `return` inside (its trip count depends on the data)")
     for value in [*op.results, *(a for r in op.regions for a in r.block.args)]:
         if not type_ok(value.type):
             raise Unsupported(f"{op.name} has a value of type {value.type}")

@@ -26,6 +26,8 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import TypeVar
 
+from tests.fuzz import control
+
 T = TypeVar("T")
 
 INT_WIDTHS = (1, 2, 3, 4, 5, 7, 8, 9, 11, 12, 13, 15, 16, 17, 24, 31, 32, 33, 40, 47, 48, 53, 63, 64)
@@ -135,6 +137,9 @@ class Fn:
     max_iters: int = MAX_ITERS
     counters: dict[str, int] = field(default_factory=dict)
     local_arrays: int = 0
+    exits: list[str] = field(default_factory=list)  # per enclosing loop: "all", "continue" or "none"
+    ret: Ty | None = None  # the kernel's result type (early returns need it)
+    early_ok: bool = True  # early returns allowed (not with a tuple or an array result)
 
     def fresh(self, prefix: str) -> str:
         n = self.counters.get(prefix, 0)
@@ -867,7 +872,7 @@ class Generator:
             (2 if can_loop and budget >= 3 else 0, self.stmt_reduce),
             (1 if fn.local_arrays < 2 else 0, self.stmt_local_array),
             (1.5 if not fn.helper and len(self.helpers) < 4 and fn.trip <= 16 else 0, self.stmt_call),
-            *self.pythonic_statements(budget)]
+            *self.pythonic_statements(budget), *control.options(self, budget, can_loop)]
         return self.weighted(options)(budget, indent)
 
     def pythonic_statements(self, budget: int) -> list[tuple[float, Callable[[int, int], tuple[list[str], int]]]]:
@@ -1012,12 +1017,15 @@ class Generator:
         fn.iters += fn.trip
         fn.loops.append(iv)
         fn.scopes.append({name: iv})
-        lines += self.loop_directives(trip, variable, pad)
+        directives = self.loop_directives(trip, variable, pad)
+        fn.exits.append("continue" if any(d.strip() == "hls.unroll()" for d in directives) else "all")
+        lines += directives
         if first is not None:
             lines += first(indent + 1)
         lines += self.block(budget, indent + 1)
         fn.scopes.pop()
         fn.loops.pop()
+        fn.exits.pop()
         fn.trip = saved_trip
         return lines
 
@@ -1280,6 +1288,8 @@ class Generator:
             fn.declare(p)
         form = self.results_rng.random()
         ret = self.scalar_ty(boundary=True) if self.chance(0.5) else None
+        fn.ret = ret
+        fn.early_ok = form >= 0.16  # a tuple or an array result returns once, at the end
         lines = []
         if self.chance(0.05):
             lines.append("    hls.pipeline(ii=1)")

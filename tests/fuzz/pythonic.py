@@ -92,17 +92,20 @@ def _room(g: Generator, trip: int) -> bool:
 
 
 def _body(g: Generator, header: str, bound: list[Var], trip: int, budget: int, indent: int,
-          first: list[str] = ()) -> list[str]:
+          first: list[str] = (), exits: str = "all") -> list[str]:
+    """`exits`: which of break/continue/return the body may use (tests/fuzz/control.py)."""
     fn = g.fn
     saved = fn.trip
     fn.trip *= max(trip, 1)
     fn.iters += fn.trip
     loops = [v for v in bound if v.role == "iv"]
     fn.loops += loops
+    fn.exits.append(exits)
     fn.scopes.append({v.name: v for v in bound})
     lines = ["    " * indent + header, *("    " * (indent + 1) + line for line in first)]
     lines += g.block(budget, indent + 1)
     fn.scopes.pop()
+    fn.exits.pop()
     del fn.loops[len(fn.loops) - len(loops):]
     fn.trip = saved
     return lines
@@ -118,7 +121,7 @@ def stmt_tuple_loop(g: Generator, budget: int, indent: int) -> tuple[list[str], 
     inner = g.rng.randint(1, min(budget - 1, 3))
     first = ["hls.unroll()"] if g.chance(0.4) else []
     text = ", ".join(map(str, values)) + ("," if len(values) == 1 else "")
-    return _body(g, f"for {name} in ({text}):", [iv], len(values), inner, indent, first), inner + 1
+    return _body(g, f"for {name} in ({text}):", [iv], len(values), inner, indent, first, exits="none"), inner + 1
 
 
 def stmt_iterate(g: Generator, budget: int, indent: int) -> tuple[list[str], int]:
