@@ -28,7 +28,7 @@ from hls.errors import (
 )
 from hls.explore import Exploration, explore
 from hls.kernel import Kernel, kernel, strict_overflow
-from hls.runtime import zeros
+from hls.runtime import static, zeros
 from hls.schedule import Report, load_report
 from hls.streams import Stream
 from hls.types import alias as _alias
@@ -58,8 +58,8 @@ __all__ = [
     "OverflowReport", "OverflowWarning", "Report", "SimulationError", "Stream", "UnsupportedError", "VerificationError",
     "ap_fixed", "ap_int", "ap_ufixed", "ap_uint", "array_partition", "bind_storage", "bool_", "dataflow", "explore",
     "float32", "float64", "inline", "int8", "int16", "int32", "int64", "interface", "kernel", "label", "load_report",
-    "loop_flatten", "loop_tripcount", "pipeline", "stream", "strict_overflow", "uint8", "uint16", "uint32", "uint64",
-    "unroll", "zeros",
+    "loop_flatten", "loop_tripcount", "pipeline", "static", "stream", "strict_overflow", "uint8", "uint16", "uint32",
+    "uint64", "unroll", "zeros",
 ]
 
 

@@ -22,7 +22,7 @@ from hls.interfaces import check_flow
 from hls.ir import Module, print_module, verify_module
 from hls.passes import run_passes
 from hls.streams import TRACES, UNBOUNDED, Stream
-from hls.types import ArrayType, HLSType, ScalarType, StreamType
+from hls.types import ArrayType, HLSType, ScalarType, StreamType, TupleType
 
 
 @dataclass
@@ -32,8 +32,9 @@ class Compiled:
     golden: Any
     arg_types: list[HLSType]
     arg_names: list[str]
-    return_type: ScalarType | None
+    return_type: ScalarType | TupleType | ArrayType | None
     ir_text: str
+    callees: list[Any]
     origin: str = ""
     processes: bool = False  # the top is a dataflow region
 
@@ -50,6 +51,7 @@ class Kernel:
         self.__hls_enclosing__ = enclosing_names(func)  # read as they are when the decorator runs
         self.__hls_params__: dict[str, Any] = {}  # compile-time parameters set by specialize()
         self._compiled: dict[str, Compiled] = {}  # per flow: the same IR, the flow's interface pragmas
+        self._state = runtime.State()  # hls.static locals in Python mode
         self._plan: Any = None
         self._csim: dict[tuple[str, ...], Any] = {}
         self._trace: Any = None  # the last Python-mode run's dataflow trace (hls.streams.Scheduler)
@@ -90,9 +92,9 @@ class Kernel:
             ir_text = print_module(module)
             origin = f"{os.path.basename(src.file)}:{src.tree.lineno}"
             design = emit_module(module, origin, flow)
-            golden = make_golden(src, info)
+            golden = make_golden(src, info, self._state)
             self._compiled[flow] = Compiled(module, design, golden, info.arg_types, info.arg_names,
-                                            info.return_type, ir_text, origin, bool(info.processes))
+                                            info.return_type, ir_text, info.callees, origin, bool(info.processes))
         return self._compiled[flow]
 
     @property
@@ -174,6 +176,16 @@ class Kernel:
             self._csim[extra_flags] = CompiledKernel(self.compile().design, extra_flags)
         return self._csim[extra_flags]
 
+    def reset(self) -> None:
+        """Restore every `hls.static` local (this kernel's and its sub-kernels') to its initial value,
+        in Python mode and in every csim library loaded for this kernel."""
+        self._state.clear()
+        for compiled in list(self._compiled.values())[:1]:
+            for callee in compiled.callees:
+                callee.reset()
+        for library in self._csim.values():
+            library.reset()
+
     def report(self, clock_ns: float = 3.33, part: str = "xcu250-figd2104-2L-e", flow: str | None = None,
                pipeline_loops: int = 64) -> Any:
         """The schedule estimate (latency, II per loop with its limiter, resources) of the design `flow`
@@ -225,9 +237,13 @@ class Kernel:
 
     def export(self, path: Any, part: str = "xcu250-figd2104-2L-e", clock_ns: float = 3.33, inputs: Any = None,
                flow: str | None = None, seed: int = 0, overwrite: bool = False) -> Any:
-        """Write a Vitis HLS project (sources, testbench with golden data, TCL, cfg, Makefile)."""
+        """Write a Vitis HLS project (sources, testbench with golden data, TCL, cfg, Makefile).
+
+        The testbench calls the kernel once from its initial state, so state is reset first (hls.static).
+        """
         from hls.backend.export import export_project
 
+        self.reset()
         return export_project(self, path, part=part, clock_ns=clock_ns, inputs=inputs,
                               flow=self.flow if flow is None else flow, seed=seed,
                               overwrite=overwrite)
@@ -257,6 +273,7 @@ class Kernel:
         from hls.sim.verify import compare
 
         compiled = self.compile()
+        self.reset()  # golden and csim both start from the initial state (hls.static)
         inputs = list(args) if args else self.random_inputs(seed)
         golden_args = [a.copy() if isinstance(a, (np.ndarray, Stream)) else a for a in inputs]
         csim_args = [a.copy() if isinstance(a, (np.ndarray, Stream)) else a for a in inputs]
@@ -268,9 +285,7 @@ class Kernel:
             if isinstance(t, (ArrayType, StreamType)):  # a stream: what it holds after the call
                 compare(name, t.elem, g, c, rtol, atol)
                 compared.append(name)
-        if compiled.return_type is not None:
-            compare("return value", compiled.return_type, expected, actual, rtol, atol)
-            compared.append("return")
+        compared += compare_results(compiled.return_type, expected, actual, rtol, atol)
         return {"compared": compared, "inputs": inputs, "outputs": golden_args, "return": expected,
                 "overflows": overflows}
 
@@ -283,6 +298,20 @@ class Kernel:
             return golden(*args), log.events
         finally:
             log.events, log.enabled = saved_events, saved_enabled
+
+
+def compare_results(t: Any, expected: Any, actual: Any, rtol: float, atol: float) -> list[str]:
+    """The returned value(s): one scalar, each element of a tuple, or a returned array."""
+    from hls.sim.verify import compare
+
+    if t is None:
+        return []
+    if isinstance(t, TupleType):
+        for i, elem in enumerate(t.elems):
+            compare(f"return value {i}", elem, expected[i], actual[i], rtol, atol)
+        return [f"return[{i}]" for i in range(len(t.elems))]
+    compare("return value", t.elem if isinstance(t, ArrayType) else t, expected, actual, rtol, atol)
+    return ["return"]
 
 
 STRICT_OVERFLOW = [False]

@@ -121,6 +121,8 @@ class OverflowLog:
         self.enabled = False
 
     def record(self, site: str, t: ScalarType, before: Any, after: Any) -> None:
+        if isinstance(before, Fraction) and before.denominator == 1:
+            before = int(before)  # a whole number reads the same whichever model computed it
         self.events.setdefault(site, (t, before, after))
 
 
@@ -247,3 +249,47 @@ def format_value(t: Any, value: Any) -> str:
 
 def kernel_print(types: tuple[Any, ...], sep: str, end: str, *values: Any) -> None:
     print(sep.join(format_value(t, v) for t, v in zip(types, values, strict=True)), end=end, flush=True)
+
+
+# --------------------------------------------------------------------------------------------------
+# results beyond one scalar, and state between calls (hls.frontend.results)
+
+
+def static(initial: Any) -> Any:
+    """`x = hls.static(hls.int32(0))`: a kernel local that keeps its value from one call to the next.
+
+    Only meaningful inside a kernel (the frontend compiles it to a C++ `static` local and the golden
+    model keeps it on the kernel); called directly it returns `initial`.
+    """
+    return initial
+
+
+class State:
+    """A kernel's static locals in Python mode; `clear()` is `k.reset()`."""
+
+    def declare(self, name: str, make: Any) -> None:
+        if name not in self.__dict__:
+            setattr(self, name, make())
+
+    def clear(self) -> None:
+        self.__dict__.clear()
+
+
+def cast_each(types: list[ScalarType], values: Any, site: str | None = None) -> tuple[Any, ...]:
+    """A tuple return or unpacking: each value converted to its target's type, as the C++ assigns."""
+    values = tuple(values)
+    if len(values) != len(types):
+        raise ValueError(f"{len(values)} values for {len(types)} targets")
+    return tuple(cast(t, v, site) for t, v in zip(types, values, strict=True))
+
+
+def array_result(value: Any) -> np.ndarray:
+    """The array a kernel returns, as the numpy array Python mode hands back."""
+    if not isinstance(value, ArrayView):
+        raise TypeError(f"a kernel returning an array must return one, got {type(value).__name__}")
+    return value.data
+
+
+def array_view(data: np.ndarray, elem: ScalarType) -> ArrayView:
+    """A sub-kernel's returned array, seen by the caller like its other local arrays."""
+    return ArrayView(data, elem, name="result")

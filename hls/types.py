@@ -252,6 +252,18 @@ class ArrayType(HLSType):
 
 
 @dataclass(frozen=True)
+class TupleType(HLSType):
+    """Several scalar results of one kernel (`-> tuple[hls.int18, hls.uint13]`)."""
+
+    elems: tuple[ScalarType, ...]
+
+    def __str__(self) -> str:
+        return f"tuple[{', '.join(map(str, self.elems))}]"
+
+    __repr__ = __str__
+
+
+@dataclass(frozen=True)
 class StreamType(HLSType):
     """A FIFO of scalars. A parameter's depth is the caller's business: two stream types of the same
     element type are interchangeable at a call (`accepts`), whatever their depths."""

@@ -366,3 +366,60 @@ def break_in_tuple_loop(a: hls.int32[8]):
         if a[w] == 0:
             break  # E break_in_tuple_loop
         a[w] = 1
+
+
+@hls.kernel
+def tuple_return_too_long(a: hls.int8) -> tuple[hls.int8, hls.int8]:
+    return a, a, a  # E tuple_return_too_long
+
+
+@hls.kernel
+def scalar_return_of_tuple(a: hls.int8) -> hls.int8:
+    return a, a  # E scalar_return_of_tuple
+
+
+@hls.kernel
+def static_untyped(a: hls.int8) -> hls.int8:
+    n = hls.static(0)  # E static_untyped
+    return n + a
+
+
+@hls.kernel
+def result_shape_differs(a: hls.int8[8]) -> hls.int8[8]:
+    y = hls.zeros((4,), hls.int8)  # E result_shape_differs
+    return y
+
+
+@hls.kernel
+def result_type_differs(a: hls.int8[8]) -> hls.int8[8]:
+    y = hls.zeros((8,), hls.int16)  # E result_type_differs
+    return y
+
+
+@hls.kernel
+def returns_argument_array(a: hls.int8[8]) -> hls.int8[8]:
+    return a  # E returns_argument_array
+
+
+@hls.kernel
+def pair(a: hls.int8) -> tuple[hls.int8, hls.int8]:
+    return a, a
+
+
+@hls.kernel
+def tuple_call_not_unpacked(a: hls.int8) -> hls.int8:
+    p = pair(a)  # E tuple_call_not_unpacked
+    return p
+
+
+@hls.kernel
+def unpack_wrong_count(a: hls.int8) -> hls.int8:
+    x, y, z = pair(a)  # E unpack_wrong_count
+    return x
+
+
+@hls.kernel
+def early_tuple_return(a: hls.int8) -> tuple[hls.int8, hls.int8]:
+    if a < 0:
+        return a, a  # E early_tuple_return
+    return a, -a

@@ -285,3 +285,20 @@ def unrolled_while(a: hls.int16[4], out: hls.int32[4]):
         while w < 5 and a[i] > w:
             w += 1
         out[i] = w
+
+
+# C++: a sub-kernel returning a one-element tuple was called as a function returning a value
+# (`ap_fixed<3, 3> r = k(...)` against a void function with a reference output), found while adding
+# the fuzzer's tuple-result branch. Fixed in hls/frontend/calls.py (the call is marked as writing its
+# results through references, however many) and hls/backend/emit.py.
+@hls.kernel
+def one_tuple(a: hls.int8) -> tuple[SAT_SYM]:
+    return (SAT_SYM(a),)
+
+
+@hls.kernel
+def unpacks_one_tuple(a: hls.int8[2], out: hls.int8[2]):
+    r, = one_tuple(a[0])
+    out[0] = hls.int8(r)
+    (s,) = one_tuple(a[1])
+    out[1] = hls.int8(s)

@@ -20,7 +20,10 @@ def test_example_verifies(examples, name):
 
 @pytest.mark.parametrize("name", NAMES)
 def test_example_cpp_compiles_warning_free(examples, name, tmp_path):
-    design = examples[name].KERNEL.compile().design
+    compile_warning_free(examples[name].KERNEL.compile().design, tmp_path)
+
+
+def compile_warning_free(design, tmp_path) -> None:
     for file, text in design.sources.items():
         (tmp_path / file).write_text(text)
     cpp = tmp_path / f"{design.top}.cpp"

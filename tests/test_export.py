@@ -63,8 +63,9 @@ def test_make_csim_passes(exported, stem):
 def _corruption(project: Path) -> tuple[str, Path, int, str]:
     """The golden value to corrupt: the return value if any, else the last array argument's middle element."""
     manifest = read_manifest(project)
-    if manifest["return"] is not None:
-        return "return value", project / "tb/data/return.golden.dat", 0, "MISMATCH return value:"
+    ret = manifest["return"]
+    if ret is not None:
+        return ret["name"], project / "tb/data" / ret["golden"], 0, f"MISMATCH {ret['name']}:"
     port = [p for p in manifest["ports"] if p["golden"]][-1]
     path = project / "tb/data" / port["golden"]
     count = len(path.read_text().split())

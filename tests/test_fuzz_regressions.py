@@ -215,3 +215,13 @@ def test_unrolled_copies_of_a_while_loop_get_their_own_labels():
     cpp = fr.unrolled_while.cpp
     labels = [line.split(":")[0].strip() for line in cpp.splitlines() if ": while (" in line]
     assert len(labels) == 4 and len(set(labels)) == 4
+
+
+def test_one_element_tuple_result_of_a_sub_kernel():
+    a = np.array([100, -100], dtype=np.int8)
+    out = np.zeros(2, dtype=np.int8)
+    fr.unpacks_one_tuple(a, out)
+    assert out.tolist() == [3, -3]  # AP_SAT_SYM clips to +-3 in ap_fixed<3, 3>
+    assert fr.one_tuple(5) == (3,) == fr.one_tuple.csim(5)
+    fr.unpacks_one_tuple.verify(a, np.zeros(2, dtype=np.int8), rtol=0, atol=0)
+    assert "one_tuple(a[0], r);" in fr.unpacks_one_tuple.cpp

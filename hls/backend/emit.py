@@ -32,7 +32,7 @@ from hls.ir import (
 )
 from hls.ir.core import Block, Op
 from hls.ir.ranges import in_bounds
-from hls.types import ArrayType, BoolType, FixedType, FloatType, StreamType
+from hls.types import ArrayType, BoolType, FixedType, FloatType, ScalarType, StreamType, TupleType
 
 MAX_INLINE_DEPTH = 6
 
@@ -44,6 +44,7 @@ class EmittedFunction:
     body: list[str]
     helpers: set[str] = field(default_factory=set)
     arg_names: list[str] = field(default_factory=list)
+    outputs: list[str] = field(default_factory=list)  # reference outputs of a tuple return
 
 
 class FunctionEmitter(StreamStatements):
@@ -72,16 +73,26 @@ class FunctionEmitter(StreamStatements):
             else:
                 params.append(declared_array(arg.type, name) if isinstance(arg.type, ArrayType)
                               else f"{spelling(arg.type)} {name}")
-        ret = spelling(self.func.return_type) if self.func.return_type is not None else "void"
+        ret_type = self.func.return_type
+        ret = spelling(ret_type) if isinstance(ret_type, ScalarType) else "void"
+        self.outputs = []
+        if isinstance(ret_type, TupleType):  # one reference output per element
+            names = self.func.attrs.get("result_names") or []
+            for i, t in enumerate(ret_type.elems):
+                hint = f"{names[i]}_out" if i < len(names) and names[i] else f"ret_{i}"
+                self.outputs.append(self.namer.fresh(hint))
+                params.append(f"{spelling(t)} &{self.outputs[-1]}")
         c_name = self.c_names[self.func.name]
+        ports = {a.name: self.exprs[id(a)].text for a in self.func.args}
+        ports.update({f"__out{i}": name for i, name in enumerate(self.outputs)})
         for pragma in self.top_pragmas:
-            self.line(pragma.format(**{a.name: self.exprs[id(a)].text for a in self.func.args}))
+            self.line(pragma.format(**ports))
         pipeline = self.func.attrs.get("pipeline")
         if pipeline is not None:
             self.lines.extend(f"    {p}" for p in loop_pragmas({"pipeline": pipeline}))
         self.block(self.func.body.block)
         return EmittedFunction(c_name, f"{ret} {c_name}({', '.join(params)})", self.lines, self.helpers,
-                               [self.exprs[id(a)].text for a in self.func.args])
+                               [self.exprs[id(a)].text for a in self.func.args], self.outputs)
 
     # ---- helpers -------------------------------------------------------------------------------
 
@@ -119,6 +130,8 @@ class FunctionEmitter(StreamStatements):
     def subscripts(self, memref: Value, values: list[Value], exprs: list[Expr]) -> str:
         """`[i][j]`, with a csim-only bounds check on indices not proven in range."""
         parts = []
+        if _is_cell(memref):
+            return ""  # a scalar static is declared as a scalar
         for size, value, expr in zip(memref.type.shape, values, exprs, strict=True):
             if in_bounds(value, size):
                 parts.append(f"[{expr.text}]")
@@ -220,15 +233,13 @@ class FunctionEmitter(StreamStatements):
         elif isinstance(op, CallOp):
             self.call_op(op)
         elif isinstance(op, ReturnOp):
-            if op.operands:
-                value = self.use(op.operands[0])
-                self.line(f"return {self.assignable(value, self.func.return_type).text};")
-            elif op.parent is not self.func.body.block or op is not self.func.body.block.ops[-1]:
-                self.line("return;")
+            self.return_op(op)
         elif isinstance(op, AllocOp):
             name = self.namer.fresh(op.result.name)
             t = op.result.type
-            if ctype_of(t.elem).kind in ("native", "float", "bool"):
+            if op.attrs.get("static") or op.attrs.get("filled_by_call"):
+                self.line(static_declaration(op, name))
+            elif ctype_of(t.elem).kind in ("native", "float", "bool"):
                 self.line(f"{declared_array(t, name)} = {{}};")
             else:
                 # `= {}` runs ap_int/ap_fixed's default constructor, which leaves the value undefined:
@@ -249,6 +260,18 @@ class FunctionEmitter(StreamStatements):
             pass
         else:
             raise TypeError(f"no statement rule for {op.name}")
+
+    def return_op(self, op: ReturnOp) -> None:
+        last = op.parent is self.func.body.block and op is self.func.body.block.ops[-1]
+        if self.outputs:
+            for name, value, t in zip(self.outputs, op.operands, self.func.return_type.elems, strict=True):
+                self.line(f"{name} = {self.assignable(self.use(value), t).text};")
+        elif op.operands:
+            value = self.use(op.operands[0])
+            self.line(f"return {self.assignable(value, self.func.return_type).text};")
+            return
+        if not last:
+            self.line("return;")
 
     def print_op(self, op: PrintOp) -> None:
         """printf for csim only; Python mode formats each value the same way (runtime.format_value)."""
@@ -430,6 +453,16 @@ class FunctionEmitter(StreamStatements):
 
     def call_op(self, op: CallOp) -> None:
         args = ", ".join(self.use(v).text for v in op.operands)
+        if op.attrs.get("outputs"):  # a tuple result: locals the callee writes through references
+            names = []
+            for res in op.results:
+                name = self.namer.fresh(res.name or "ret")
+                ctype = ctype_of(res.type)
+                self.line(f"{ctype.spelling} {name};")
+                self.bind(res, Expr(name, PREC["primary"], ctype, reads=frozenset({name})))
+                names.append(name)
+            self.line(f"{self.c_names[op.callee]}({', '.join([args, *names] if args else names)});")
+            return
         call = f"{self.c_names[op.callee]}({args})"
         if not op.results:
             self.line(f"{call};")
@@ -439,6 +472,24 @@ class FunctionEmitter(StreamStatements):
         self.line(f"{ctype.spelling} {name} = {call};")
         self.bind(op.result, Expr(name, PREC["primary"], ctype, reads=frozenset({name})))
 
+
+def _is_cell(memref: Value) -> bool:
+    op = getattr(memref, "op", None)
+    return isinstance(op, AllocOp) and bool(op.attrs.get("cell"))
+
+
+def static_declaration(op: AllocOp, name: str) -> str:
+    """`static T x = init;`, `static T buf[N];` (static storage starts at zero, as hls.zeros promises;
+    ap_int's default constructor leaves it untouched) or a local a sub-kernel fills."""
+    from hls.backend.expr import constant_expr
+
+    t: ArrayType = op.result.type
+    if op.attrs.get("cell"):
+        init = constant_expr(ConstantOp(op.attrs["init"], t.elem)).text
+        return f"static {spelling(t.elem)} {name} = {init};"
+    if op.attrs.get("static"):
+        return f"static {declared_array(t, name)} = {{}};"
+    return f"{declared_array(t, name)};  // written by the call below"
 
 def print_format(value: Expr) -> tuple[str, str]:
     """The printf conversion and argument of one value: ints exactly, floats with the digits that

@@ -34,7 +34,7 @@ from hls.backend.render import render_template
 from hls.errors import HLSError
 from hls.sim.toolchain import CSIM_CXXFLAGS, own_include_dir
 from hls.streams import Stream
-from hls.types import ArrayType, BoolType, FixedType, FloatType, IntType, ScalarType, StreamType
+from hls.types import ArrayType, BoolType, FixedType, FloatType, IntType, ScalarType, StreamType, TupleType
 
 DEFAULT_PART = "xcu250-figd2104-2L-e"
 DEFAULT_CLOCK_NS = 3.33
@@ -259,7 +259,8 @@ def stream_port_data(port: Any, count_in: int, count_out: int) -> dict[str, Any]
     var = f"arg_{port.c_name}"
     return {
         "name": _display(port.name, port.c_name), "var": var, "c_name": port.c_name, "is_array": False,
-        "is_stream": True, "c_type": f"hls::stream<{port.c_type} >", "elem_type": port.c_type, "dims": "",
+        "is_stream": True, "output_only": False, "c_type": f"hls::stream<{port.c_type} >", "elem_type": port.c_type,
+        "dims": "",
         "shape": [count_out], "ndim": 1, "size": count_in, "golden_size": count_out,
         "file": f"{port.c_name}.dat", "golden_file": f"{port.c_name}.golden.dat", "file_type": _file_ctype(elem),
         "load": f"{var}.write({_to_kernel(elem, 'value')});", "readback": _from_kernel(elem, "item"),
@@ -278,22 +279,27 @@ def port_data(port: Any) -> dict[str, Any]:
     source = "values[n++]" if port.is_array else "values[0]"
     return {
         "name": _display(port.name, port.c_name), "var": var, "c_name": port.c_name,
-        "is_array": port.is_array, "is_stream": False, "dims": "".join(f"[{n}]" for n in dims), "shape": dims,
-        "ndim": len(dims), "size": math.prod(dims), "c_type": port.c_type,
-        "file": f"{port.c_name}.dat", "golden_file": f"{port.c_name}.golden.dat" if port.is_array else None,
+        "is_array": port.is_array, "is_stream": False, "output_only": port.output_only,
+        "dims": "".join(f"[{n}]" for n in dims), "shape": dims, "ndim": len(dims), "size": math.prod(dims),
+        "c_type": port.c_type, "file": None if port.output_only else f"{port.c_name}.dat",
+        "golden_file": f"{port.c_name}.golden.dat" if port.is_array else None,
         "file_type": _file_ctype(elem), "loops": loops,
         "load": f"{element} = {_to_kernel(elem, source)};", "readback": _from_kernel(elem, element),
         "exact": not isinstance(elem, FloatType), "type_text": _type_text(port.type, port.c_type),
     }
 
 
-def return_data(design: Any) -> dict[str, Any] | None:
-    t = design.return_type
-    if t is None:
-        return None
-    return {"name": "return value", "c_type": spelling(t), "file": "return.golden.dat", "file_type": _file_ctype(t),
-            "readback": _from_kernel(t, "ret_value"), "exact": not isinstance(t, FloatType),
-            "type_text": _type_text(t, spelling(t))}
+def return_data(design: Any) -> list[dict[str, Any]]:
+    """One entry per returned scalar: the return value, or each element of a tuple return."""
+    several = len(design.results) > 1 or isinstance(design.return_type, TupleType)
+    rets = []
+    for i, r in enumerate(design.results):
+        t = r.type
+        rets.append({"name": f"return value {i}" if several else "return value", "c_type": spelling(t),
+                     "var": f"ret_value{i}", "file": f"return{i}.golden.dat" if several else "return.golden.dat",
+                     "file_type": _file_ctype(t), "readback": _from_kernel(t, f"ret_value{i}"),
+                     "exact": not isinstance(t, FloatType), "type_text": _type_text(t, spelling(t)), "type": t})
+    return rets
 
 
 def flag_groups() -> dict[str, str]:
@@ -313,23 +319,32 @@ def render_project(kernel: Any, design: Any, settings: Settings, before: list[An
                    ret: Any, inputs_given: bool = False) -> dict[str, str]:
     """Every file of the project as {relative path: text}; nothing is written here."""
     top = design.top
-    ports = [stream_port_data(p, len(b), len(a)) if p.stream else port_data(p)
-             for p, b, a in zip(design.ports, before, after, strict=True)]
-    ret_info = return_data(design)
+    inputs = [p for p in design.ports if not p.output_only]
+    counts = {id(p): (len(b), len(a)) for p, b, a in zip(inputs, before, after, strict=True) if p.stream}
+    ports = [stream_port_data(p, *counts[id(p)]) if p.stream else port_data(p) for p in design.ports]
+    rets = return_data(design)
     data: dict[str, str] = {}
-    for port, info, value_in, value_out in zip(design.ports, ports, before, after, strict=True):
+    given_in, given_out = iter(before), iter(after)
+    for port, info in zip(design.ports, ports, strict=True):
         elem = port.type.elem if port.is_array or port.stream else port.type
-        data[info["file"]] = format_values(elem, value_in)
+        if port.output_only:  # a returned array: the golden model's result, no input
+            data[info["golden_file"]] = format_values(elem, ret)
+            continue
+        data[info["file"]] = format_values(elem, next(given_in))
+        value_out = next(given_out)
         if port.is_array or port.stream:
             data[info["golden_file"]] = format_values(elem, value_out)
-    if ret_info is not None:
-        data[ret_info["file"]] = format_values(design.return_type, design.return_type.convert(ret))
+    values = ret if isinstance(design.return_type, TupleType) else (ret,)
+    for info, value in zip(rets, values, strict=False):
+        data[info["file"]] = format_values(info["type"], info["type"].convert(value))
+    ret_info = rets[0] if rets else None
     flags = flag_groups()
     common = {"top": top, "header": design.header_name, "part": settings.part, "clock": settings.clock_text,
               "flow": settings.flow, "export_format": settings.export_format, "project": HLS_PROJECT,
               "solution": SOLUTION, "work_dir": WORK_DIR, "data_dir": DATA_DIR, "flags": flags,
-              "data_files": sorted(data), "ports": ports, "ret": ret_info, "inputs_given": inputs_given,
-              "streams": design.streams}
+              "data_files": sorted(data), "ports": ports, "ret": ret_info, "rets": rets,
+              "tuple_return": isinstance(design.return_type, TupleType),
+              "inputs_given": inputs_given, "streams": design.streams}
     files = {
         f"src/{top}.cpp": design.kernel_cpp,
         f"src/{design.header_name}": design.header,
@@ -345,13 +360,13 @@ def render_project(kernel: Any, design: Any, settings: Settings, before: list[An
     if design.streams:  # the project's own csim headers (hls_stream.h, hls_csim.h), used when Vitis is absent
         for name in ("hls_stream.h", "hls_csim.h"):
             files[f"{CSIM_INCLUDE}/{name}"] = (own_include_dir() / name).read_text()
-    files[MANIFEST] = manifest_text(kernel, design, settings, ports, ret_info, sorted(files) + [MANIFEST],
+    files[MANIFEST] = manifest_text(kernel, design, settings, ports, rets, sorted(files) + [MANIFEST],
                                     inputs_given)
     return files
 
 
 def manifest_text(kernel: Any, design: Any, settings: Settings, ports: list[dict[str, Any]],
-                  ret_info: dict[str, Any] | None, files: list[str], inputs_given: bool) -> str:
+                  rets: list[dict[str, Any]], files: list[str], inputs_given: bool) -> str:
     """What `hls report DIR` and a later `--force` export need: settings, file list, the estimate."""
     estimate, error = _estimate(kernel, settings)
     manifest = {
@@ -364,7 +379,9 @@ def manifest_text(kernel: Any, design: Any, settings: Settings, ports: list[dict
                        f"{WORK_DIR}/hls/syn/report/{design.top}_csynth.xml"],
         "ports": [{"name": p["name"], "c_name": p["c_name"], "type": p["type_text"], "file": p["file"],
                    "golden": p["golden_file"]} for p in ports],
-        "return": None if ret_info is None else {"type": ret_info["type_text"], "golden": ret_info["file"]},
+        "return": None if not rets else {"type": rets[0]["type_text"], "golden": rets[0]["file"],
+                                         "name": rets[0]["name"]},
+        "returns": [{"name": r["name"], "type": r["type_text"], "golden": r["file"]} for r in rets],
         "files": files, "estimate": estimate, "estimate_error": error,
     }
     return json.dumps(manifest, indent=2, sort_keys=False) + "\n"

@@ -8,9 +8,12 @@ upstream dialect has become discardable `hls.*` attributes.
 
 from __future__ import annotations
 
+import numpy as np
+
 from hls.backend.mlir_builder import Builder, attr_text, elem_attrs, float_text, mlir_type, signed_bits
 from hls.backend.mlir_loops import loop_header
 from hls.backend.mlir_scalar import ScalarLowering, unsupported
+from hls.backend.mlir_streams import STREAM_OPS, declarations, stream_op
 from hls.errors import UnsupportedError
 from hls.ir import (
     AllocOp,
@@ -31,7 +34,7 @@ from hls.ir import (
     YieldOp,
 )
 from hls.ir.core import Block, Op
-from hls.types import ArrayType, BoolType, FixedType, FloatType, as_int
+from hls.types import ArrayType, BoolType, FixedType, FloatType, ScalarType, TupleType, as_int
 
 LOOP_DIRECTIVES = ("label", "pipeline", "unroll", "tripcount", "loop_flatten")
 FUNC_DIRECTIVES = ("pipeline",)  # Function.attrs also holds the Python function itself
@@ -43,6 +46,7 @@ def emit_mlir(module: Module) -> str:
     b.line("module {")
     b.depth = 1
     globals_ = rom_globals(b, module)
+    declarations(b, module)
     for func in module.functions.values():
         FunctionEmitter(b, func, globals_, func.name == module.top).emit()
     b.depth = 0
@@ -51,11 +55,14 @@ def emit_mlir(module: Module) -> str:
 
 
 def rom_globals(b: Builder, module: Module) -> dict[int, str]:
-    """One `memref.global constant` per ROM (generic form: xdsl has no custom syntax for it)."""
+    """One `memref.global constant` per ROM (generic form: xdsl has no custom syntax for it), and one
+    mutable `memref.global` per hls.static local (its state between calls, initialised once)."""
     names: dict[int, str] = {}
     for func in module.functions.values():
         for op in func.walk():
-            if isinstance(op, RomOp):
+            if isinstance(op, AllocOp) and op.attrs.get("static"):
+                static_global(b, func, op, names)
+            elif isinstance(op, RomOp):
                 base = f"{func.name}_{op.result.name or 'rom'}"
                 name, n = base, 0
                 while name in names.values():
@@ -68,6 +75,22 @@ def rom_globals(b: Builder, module: Module) -> dict[int, str]:
                 line = b.line(f'"memref.global"() <{{{props}}}>', " : () -> ()")
                 line.attrs.update(elem_attrs(t))
     return names
+
+
+def static_global(b: Builder, func: Function, op: AllocOp, names: dict[int, str]) -> None:
+    base = name = f"{func.name}_{op.result.name or 'state'}"
+    n = 0
+    while name in names.values():
+        n += 1
+        name = f"{base}_{n}"
+    names[id(op)] = name
+    t = op.result.type
+    init = op.attrs.get("init", 0) if op.attrs.get("cell") else 0
+    data = np.full(t.shape, float(init) if isinstance(t.elem, (FloatType, FixedType)) else init, dtype=object)
+    props = (f'sym_name = "{name}", sym_visibility = "private", type = {mlir_type(t)}, '
+             f"initial_value = {dense(data, t)}")
+    line = b.line(f'"memref.global"() <{{{props}}}>', " : () -> ()")
+    line.attrs.update(elem_attrs(t))
 
 
 def dense(data, t: ArrayType) -> str:
@@ -121,10 +144,10 @@ class FunctionEmitter:
             attrs = {**elem_attrs(arg.type), **grouped([d for d in directives if d.target is arg])}
             params.append(f"{name}: {mlir_type(arg.type)}{_attr_dict(attrs)}")
         ret = ""
-        if func.return_type is not None:
-            rattrs = elem_attrs(func.return_type)
-            ret = f" -> ({mlir_type(func.return_type)}{_attr_dict(rattrs)})" if rattrs else \
-                f" -> {mlir_type(func.return_type)}"
+        results = list(func.return_type.elems) if isinstance(func.return_type, TupleType) else \
+            [func.return_type] if isinstance(func.return_type, ScalarType) else []  # array result: an out arg
+        if results:
+            ret = " -> (" + ", ".join(f"{mlir_type(t)}{_attr_dict(elem_attrs(t))}" for t in results) + ")"
         fattrs = {f"hls.{k}": func.attrs[k] for k in FUNC_DIRECTIVES if func.attrs.get(k) is not None}
         fattrs.update(grouped([d for d in directives if d.target is None]))
         if self.top:
@@ -158,6 +181,9 @@ class FunctionEmitter:
         if isinstance(op, (ForOp, IfOp, LoadOp, StoreOp, AllocOp, RomOp, CallOp, ReturnOp, DirectiveOp, YieldOp,
                            PrintOp, WhileOp)):
             getattr(self, type(op).__name__.removesuffix("Op").lower() + "_op")(op)
+            return
+        if isinstance(op, STREAM_OPS):
+            stream_op(self, op)
             return
         if isinstance(op, ConstantOp):
             return  # spelled where used (operand(), index())
@@ -202,10 +228,19 @@ class FunctionEmitter:
                     f" : {mlir_type(op.memref.type)}")
 
     def alloc_op(self, op: AllocOp) -> None:
-        """memref.alloca, then zeros stored by a loop nest (hls.zeros is zero-initialised)."""
+        """memref.alloca, then zeros stored by a loop nest (hls.zeros is zero-initialised); a static is
+        its global (initialised once), a sub-kernel's array result is filled by the call."""
         b, t = self.b, op.result.type
+        if op.attrs.get("static"):
+            name = self.values[id(op.result)] = b.op("memref.get_global", f"@{self.globals[id(op)]}", mlir_type(t),
+                                                     op.result.name, elem_attrs(t))
+            line = b.defs[name]
+            line.head, line.tail = line.head + line.tail, ""  # its attr-dict follows the type
+            return
         name = self.values[id(op.result)] = b.op("memref.alloca()", "", mlir_type(t), op.result.name,
                                                  elem_attrs(t))
+        if op.attrs.get("filled_by_call"):
+            return
         zero = b.float_const(0.0, t.elem.bits) if isinstance(t.elem, FloatType) else \
             b.int_const(0, 1 if isinstance(t.elem, BoolType) else t.elem.width)
         ivs = []

@@ -12,7 +12,7 @@ from fractions import Fraction
 from typing import Any
 
 from hls.errors import UnsupportedError
-from hls.types import ArrayType, BoolType, FixedType, FloatType, HLSType, IntType
+from hls.types import ArrayType, BoolType, FixedType, FloatType, HLSType, IntType, StreamType
 
 _NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_$.]*")
 _SSA = re.compile(r"%[A-Za-z0-9_$.]+")
@@ -28,6 +28,8 @@ def mlir_type(t: HLSType) -> str:
         return f"f{t.bits}"
     if isinstance(t, ArrayType):
         return f"memref<{'x'.join(map(str, t.shape))}x{mlir_type(t.elem)}>"
+    if isinstance(t, StreamType):  # a FIFO's storage; its operations are calls (hls/backend/mlir_streams.py)
+        return f"memref<?x{mlir_type(t.elem)}>"
     raise UnsupportedError(f"the MLIR export has no type for {t}")
 
 

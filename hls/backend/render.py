@@ -16,9 +16,9 @@ from hls.backend.names import Namer
 from hls.backend.pragmas import interface_pragma
 from hls.errors import HLSTypeError
 from hls.interfaces import BLOCK_CONTROL, default_interface
-from hls.ir import DirectiveOp, Module
+from hls.ir import AllocOp, DirectiveOp, Module
 from hls.ir.usage import stream_directions
-from hls.types import ArrayType, BoolType, FixedType, FloatType, IntType, StreamType
+from hls.types import ArrayType, BoolType, FixedType, FloatType, IntType, ScalarType, StreamType, TupleType
 
 
 @lru_cache(maxsize=1)
@@ -46,6 +46,17 @@ class PortSpec:
     c_type: str  # C++ element type in the kernel
     zero_copy: bool
     stream: str | None = None  # a stream argument: "in" (the kernel reads it) or "out"
+    output_only: bool = False  # the array a kernel returns: csim allocates it, the testbench only checks it
+
+
+@dataclass
+class ResultSpec:
+    """One returned scalar (a scalar return, or one element of a tuple return) at the csim boundary."""
+
+    type: Any
+    c_type: str
+    storage: str
+    kind: str  # "fixed", "ap" or "native": how the bridge converts it to storage
 
 
 @dataclass
@@ -56,9 +67,10 @@ class CppDesign:
     header: str
     bridge_cpp: str
     ports: list[PortSpec]
-    return_type: Any
-    return_storage: str | None
+    return_type: Any  # None, a scalar, a TupleType or (array results) an ArrayType
+    results: list[ResultSpec]  # the scalar results the bridge hands back (none for an array result)
     functions: dict[str, str] = field(default_factory=dict)
+    stateful: bool = False  # some function keeps `static` locals between calls (hls.static)
     boundary_errors: list[tuple[str, Any]] = field(default_factory=list)  # (message, loc): ports csim cannot carry
     streams: bool = False  # the design uses hls::stream: the bridge reports hls_csim faults (deadlocks)
 
@@ -105,13 +117,18 @@ def emit_module(module: Module, origin: str = "", flow: str = "vitis") -> CppDes
     errors: list[tuple[str, Any]] = []
     directions = stream_directions(top, module)
     ports = port_specs(top, top_emitted, errors, directions)
-    ret_storage = storage_ctype(top.return_type) if top.return_type is not None else None
-    bridge = render_template("bridge.cpp.j2", header=header_name, top=top_c, ports=ports,
-                             ret_type=spelling(top.return_type) if top.return_type is not None else None,
-                             ret_storage=ret_storage, ret_kind=_kind(top.return_type), divides=divides,
-                             streams=streams)
-    return CppDesign(top_c, header_name, kernel_cpp, header, bridge, ports, top.return_type, ret_storage,
-                     boundary_errors=errors, streams=streams)
+    results = result_specs(top.return_type)
+    bridge = render_template("bridge.cpp.j2", header=header_name, top=top_c, ports=ports, results=results,
+                             tuple_return=isinstance(top.return_type, TupleType), divides=divides, streams=streams)
+    stateful = any(isinstance(op, AllocOp) and op.attrs.get("static") for f in module.functions.values()
+                   for op in f.walk())
+    return CppDesign(top_c, header_name, kernel_cpp, header, bridge, ports, top.return_type, results,
+                     boundary_errors=errors, stateful=stateful, streams=streams)
+
+
+def result_specs(t: Any) -> list[ResultSpec]:
+    elems = list(t.elems) if isinstance(t, TupleType) else [t] if isinstance(t, ScalarType) else []
+    return [ResultSpec(e, spelling(e), storage_ctype(e), _kind(e)) for e in elems]
 
 
 def _kind(t: Any) -> str | None:
@@ -148,7 +165,8 @@ def port_specs(func, emitted: EmittedFunction, errors: list[tuple[str, Any]],
         ports.append(PortSpec(arg.name, c_name, t, isinstance(t, ArrayType),
                               t.shape if isinstance(t, ArrayType) else (), storage, elem.storage_dtype.name,
                               c_type, zero_copy,
-                              (directions or {}).get(arg, "in") if isinstance(t, StreamType) else None))
+                              (directions or {}).get(arg, "in") if isinstance(t, StreamType) else None,
+                              output_only=arg.name == func.attrs.get("result_array")))
     return ports
 
 
@@ -175,5 +193,8 @@ def top_interface_pragmas(func, flow: str = "vitis") -> list[str]:
                                        "to a local array", op.loc)
             bundle += 1
         pragmas.append(interface_pragma("{" + arg.name + "}", options))
+    if isinstance(func.return_type, TupleType):  # reference outputs: the flow's scalar-output interface
+        mode = "s_axilite" if flow == "vitis" else "ap_vld"
+        pragmas += [interface_pragma(f"{{__out{i}}}", {"mode": mode}) for i in range(len(func.return_type.elems))]
     pragmas.append(f"#pragma HLS interface mode={BLOCK_CONTROL[flow]} port=return")
     return pragmas

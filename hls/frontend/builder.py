@@ -14,6 +14,7 @@ from typing import Any
 import numpy as np
 
 from hls.errors import HLSError, HLSTypeError, Loc, UnsupportedError
+from hls.frontend import results
 from hls.frontend.lower import Lowering, float64
 from hls.frontend.scan import assigned_names
 from hls.frontend.source import MISSING, KernelSource, call_target, static_eval, try_static
@@ -64,6 +65,7 @@ class Var:
     type: HLSType
     is_array: bool = False
     is_iv: bool = False
+    cell: bool = False  # a scalar static: `value` is its one-element memory
     prefix: tuple[Value, ...] = ()  # a row of a parent array (`for row in a`): the indices already taken
 
 
@@ -81,7 +83,12 @@ class GoldenInfo:
     prints: dict[int, tuple] = field(default_factory=dict)  # print(): (type or None per argument, sep, end)
     fixed_div: dict[int, FixedType] = field(default_factory=dict)  # results Python would leave untyped
     int_to_float: dict[int, FloatType] = field(default_factory=dict)  # ints the C++ casts to a float
-    return_type: ScalarType | None = None
+    return_type: HLSType | None = None
+    unpack_types: dict[int, list[ScalarType]] = field(default_factory=dict)  # tuple returns and unpacking
+    array_views: dict[int, ScalarType] = field(default_factory=dict)  # sub-kernel calls returning arrays
+    statics: dict[int, str] = field(default_factory=dict)  # `x = hls.static(...)` statements
+    array_return: ArrayType | None = None
+    callees: list[Any] = field(default_factory=list)  # kernels called (their state resets with ours)
     arg_types: list[HLSType] = field(default_factory=list)
     arg_names: list[str] = field(default_factory=list)
     captured_arrays: dict[str, ArrayType] = field(default_factory=dict)
@@ -113,6 +120,7 @@ class FunctionBuilder(ast.NodeVisitor):
         self.info = GoldenInfo()
         self.lower = Lowering(self.emit)
         self.func: Function | None = None
+        self.result_name: str | None = None  # the local an array-returning kernel returns
         self.early_return = False  # a `return` before the end: results go through hls.frontend.control
         # every name the kernel binds (Python makes them local throughout the function) ...
         self.kernel_names = {a.arg for a in src.tree.args.args} | assigned_names(src.tree.body)
@@ -163,14 +171,19 @@ class FunctionBuilder(ast.NodeVisitor):
             names.append(arg.arg)
         ret = None
         if tree.returns is not None and not (isinstance(tree.returns, ast.Constant) and tree.returns.value is None):
-            ret = self.annotation(tree.returns, "return type", allow_array=False,
-                                  resolved=self.src.annotations.get("return", MISSING))
+            ret = results.return_annotation(self, tree.returns, self.src.annotations.get("return", MISSING))
+        self.info.arg_types, self.info.arg_names, self.info.return_type = list(types), list(names), ret
+        if isinstance(ret, ArrayType):  # the returned local is an output argument (hls.frontend.results)
+            self.result_name = results.returned_array_name(self, tree)
+            types, names = [*types, ret], [*names, self.result_name]
         self.func = Function(self.src.name, types, names, ret, self.src.loc(tree))
-        self.info.arg_types, self.info.arg_names, self.info.return_type = types, names, ret
         self.info.traced = any(isinstance(t, StreamType) for t in types)
+        if self.result_name is not None:
+            self.func.attrs["result_array"] = self.result_name
         self.block = self.func.body.block
         for arg, t, name in zip(self.func.args, types, names, strict=True):
-            self.env[name] = Var(arg, t, is_array=isinstance(t, ArrayType))
+            if name != self.result_name:
+                self.env[name] = Var(arg, t, is_array=isinstance(t, ArrayType))
         body = tree.body
         if body and isinstance(body[0], ast.Expr) and isinstance(body[0].value, ast.Constant) \
                 and isinstance(body[0].value.value, str):
@@ -184,6 +197,7 @@ class FunctionBuilder(ast.NodeVisitor):
         if region is not None:
             build_region(self, body, region)
         elif control.has_early_return(body):
+            results.refuse_early_return(self, ret, body)
             control.start_function(self)
             self.visit_body(body)
             self.emit(ReturnOp([self.env[control.RESULT].value] if ret is not None else [], self.loc))
@@ -226,7 +240,7 @@ class FunctionBuilder(ast.NodeVisitor):
         function, constants, pure builtins, array shapes), else MISSING."""
         for child in ast.walk(node):
             if isinstance(child, ast.Name) and child.id in self.kernel_names and child.id not in self.consts \
-                    and not (child.id in self.env and self.env[child.id].is_array):
+                    and not (child.id in self.env and self.env[child.id].is_array and not self.env[child.id].cell):
                 return MISSING
         try:
             return self.static(node, what)
@@ -236,7 +250,7 @@ class FunctionBuilder(ast.NodeVisitor):
     def static(self, node: ast.AST, what: str) -> Any:
         """static_eval where kernel arrays show their shape (`a.shape[0]`, `a.ndim`, `len(a)`) and
         tuple-loop variables their value; kernel variables are not compile-time constants."""
-        overlay = {name: ArrayShape(var.type.shape) for name, var in self.env.items() if var.is_array}
+        overlay = {name: ArrayShape(var.type.shape) for name, var in self.env.items() if var.is_array and not var.cell}
         for child in ast.walk(node):
             if isinstance(child, ast.Name) and child.id in self.kernel_names and child.id not in overlay \
                     and child.id not in self.consts:
@@ -315,6 +329,8 @@ class FunctionBuilder(ast.NodeVisitor):
             return
         if ret is None:
             raise self.error("kernel returns a value but has no return annotation (e.g. `-> hls.int32`)", node)
+        if results.lower_return(self, node):
+            return
         value = self.lower.assign(self.expr(node.value), ret, self.loc, "return value")
         if self.early_return:
             from hls.frontend.control import lower_return
@@ -326,12 +342,23 @@ class FunctionBuilder(ast.NodeVisitor):
     def visit_Assign(self, node: ast.Assign) -> None:
         from hls.frontend import streams
 
+        if len(node.targets) == 1 and results.is_static_call(self, node.value):
+            results.bind_static(self, node)
+            return
         if len(node.targets) == 1 and isinstance(node.targets[0], ast.Name) and self.is_zeros_call(node.value):
             self.bind_local_array(node.targets[0], node.value)
             return
         if len(node.targets) == 1 and isinstance(node.targets[0], ast.Name) and streams.is_stream_decl(self,
                                                                                                      node.value):
             streams.bind_local_stream(self, node.targets[0], node.value)
+            return
+        if len(node.targets) == 1 and isinstance(node.targets[0], ast.Name) \
+                and results.returns_array(self, node.value):
+            results.assign_array_call(self, node.targets[0], node.value)
+            return
+        if len(node.targets) == 1 and isinstance(node.targets[0], ast.Tuple) \
+                and results.is_kernel_call(self, node.value):
+            results.lower_unpack(self, node)  # `q, r = divmod_k(a, b)`
             return
         if len(node.targets) == 1 and isinstance(node.targets[0], (ast.Tuple, ast.List)):
             if streams.unpack_read_nb(self, node.targets[0], node.value):
@@ -419,6 +446,10 @@ class FunctionBuilder(ast.NodeVisitor):
     def assign_name(self, target: ast.Name, value: Value, declared: ScalarType | None, node: ast.AST) -> None:
         name = target.id
         var = self.env.get(name)
+        if var is not None and var.cell:
+            results.write_cell(self, var.value, value, name)
+            self.info.assign_types[id(node)] = var.type
+            return
         if var is not None and var.is_iv:
             raise self.error(f"assignment to the loop variable {name!r}; use another variable", target,
                              UnsupportedError)
@@ -459,6 +490,15 @@ class FunctionBuilder(ast.NodeVisitor):
         if target.id in self.env:
             raise self.error(f"{target.id!r} is already defined; local arrays cannot be rebound", target,
                              UnsupportedError)
+        t = self.local_array_type(call)
+        if target.id == self.result_name:
+            results.bind_result_array(self, target, t, zero=True)
+            return
+        value = self.emit(AllocOp(t, target.id, self.loc))
+        self.env[target.id] = Var(value, t, is_array=True)
+
+    def local_array_type(self, call: ast.Call) -> ArrayType:
+        """The type `hls.zeros(shape, type)` creates (shape and type compile-time constants)."""
         if len(call.args) != 2 or call.keywords:
             raise self.error("use hls.zeros(shape, type), e.g. hls.zeros((64, 64), hls.float32)", call)
         for node in ast.walk(call.args[0]):
@@ -470,9 +510,7 @@ class FunctionBuilder(ast.NodeVisitor):
         if not shape or not all(isinstance(d, int) and not isinstance(d, bool) and d > 0 for d in shape):
             raise self.error(f"array shape must be positive integer constants, got {shape!r}", call.args[0])
         elem = self.annotation(call.args[1], "array element", allow_array=False)
-        t = ArrayType(elem, tuple(shape))
-        value = self.emit(AllocOp(t, target.id, self.loc))
-        self.env[target.id] = Var(value, t, is_array=True)
+        return ArrayType(elem, tuple(shape))
 
     def access(self, node: ast.Subscript) -> tuple[Value, list[Value]]:
         """`A[i, j]` or `A[i][j]` -> (memref, index values), checking rank and constant bounds."""
@@ -539,7 +577,7 @@ class FunctionBuilder(ast.NodeVisitor):
                 raise self.error(f"{node.id!r} is only defined inside a loop or branch; define it before",
                                  node)
             raise self.error(f"unknown variable {node.id!r}", node)
-        return var.value
+        return results.read_cell(self, var.value) if var.cell else var.value
 
     def visit_Name(self, node: ast.Name) -> Value:
         if node.id in self.env and self.env[node.id].prefix:
@@ -684,10 +722,16 @@ class FunctionBuilder(ast.NodeVisitor):
 
         return constant_value(self, value, node)
 
-    def call_kernel(self, kernel: Any, node: ast.Call, want_result: bool) -> Value | None:
+    def call_kernel(self, kernel: Any, node: ast.Call, want_result: bool, tuple_ok: bool = False,
+                    out: Value | None = None) -> Value | list[Value] | None:
         from hls.frontend.calls import call_kernel
 
-        return call_kernel(self, kernel, node, want_result)
+        return call_kernel(self, kernel, node, want_result, tuple_ok, out)
+
+    def callee(self, kernel: Any, node: ast.Call) -> Function:
+        from hls.frontend.calls import callee_function
+
+        return callee_function(self, kernel, node)
 
     def visit_For(self, node: ast.For) -> None:
         from hls.frontend.iterables import lower_iteration

@@ -13,7 +13,7 @@ from hls.frontend.builder import is_kernel
 from hls.frontend.source import MISSING, call_target
 from hls.frontend.tables import MATH_NAMES
 from hls.ir import CallOp, PrintOp, Value
-from hls.types import ArrayType, BoolType, FixedType, FloatType, IntType, ScalarType, StreamType
+from hls.types import ArrayType, BoolType, FixedType, FloatType, IntType, ScalarType, StreamType, TupleType
 
 if TYPE_CHECKING:
     from hls.frontend.builder import FunctionBuilder
@@ -65,8 +65,11 @@ def lower_call(b: FunctionBuilder, node: ast.Call) -> Value:
     if target in IMPURE:
         raise b.error(IMPURE[target], node, UnsupportedError)
     from hls.directives import DIRECTIVES
-    from hls.runtime import zeros
+    from hls.runtime import static, zeros
 
+    if target is static:
+        raise b.error("hls.static(...) must be assigned to a plain variable at the top of the kernel: "
+                      "`x = hls.static(hls.int32(0))`", node, UnsupportedError)
     if target is zeros:
         raise b.error("hls.zeros(...) must be assigned to a variable: `buf = hls.zeros((N,), hls.int32)`", node,
                       UnsupportedError)
@@ -148,19 +151,35 @@ def math_call(b: FunctionBuilder, name: str, node: ast.Call) -> Value:
     return result
 
 
-def call_kernel(b: FunctionBuilder, kernel: Any, node: ast.Call, want_result: bool) -> Value | None:
+def callee_function(b: FunctionBuilder, kernel: Any, node: ast.Call) -> Any:
+    """The called kernel's IR function (built once per module; recursion refused)."""
     from hls.frontend.build import build_function
 
-    if node.keywords:
-        raise b.error("sub-kernel calls take positional arguments only", node, UnsupportedError)
     callee_func = kernel.__hls_kernel__
     if callee_func in b.compiling:
         raise b.error(f"recursive call to kernel {callee_func.__name__!r}: hardware has no call stack",
-                         node, UnsupportedError)
-    callee = build_function(kernel, b.module, b.compiling)
-    params = callee.args
+                      node, UnsupportedError)
+    if kernel not in b.info.callees:
+        b.info.callees.append(kernel)
+    return build_function(kernel, b.module, b.compiling)
+
+
+def call_kernel(b: FunctionBuilder, kernel: Any, node: ast.Call, want_result: bool, tuple_ok: bool = False,
+                out: Value | None = None) -> Value | list[Value] | None:
+    """A CallOp; an array result is written into `out`, a tuple result comes back as a list of values."""
+    if node.keywords:
+        raise b.error("sub-kernel calls take positional arguments only", node, UnsupportedError)
+    callee = callee_function(b, kernel, node)
+    ret = callee.return_type
+    params = callee.args[:-1] if isinstance(ret, ArrayType) else callee.args
     if len(node.args) != len(params):
         raise b.error(f"kernel {callee.name!r} takes {len(params)} arguments, got {len(node.args)}", node)
+    if isinstance(ret, ArrayType) and out is None:
+        raise b.error(f"kernel {callee.name!r} returns an array: assign it to a new variable, "
+                      f"`y = {callee.name}(...)`", node, UnsupportedError)
+    if isinstance(ret, TupleType) and want_result and not tuple_ok:
+        raise b.error(f"kernel {callee.name!r} returns {len(ret.elems)} values: unpack them, "
+                      f"e.g. `q, r = {callee.name}(...)`", node, UnsupportedError)
     args = []
     from hls.frontend.streams import check_argument
 
@@ -172,18 +191,23 @@ def call_kernel(b: FunctionBuilder, kernel: Any, node: ast.Call, want_result: bo
         elif isinstance(param.type, ArrayType):
             if value.type != param.type:
                 raise b.error(f"argument {param.name!r} of {callee.name!r} must be {param.type}, got "
-                                 f"{value.type}", arg_node)
+                              f"{value.type}", arg_node)
             args.append(value)
         else:
             args.append(b.lower.assign(value, param.type, b.src.loc(arg_node),
-                                          f"argument {param.name!r} of {callee.name!r}"))
-    results = [callee.return_type] if callee.return_type is not None else []
+                                       f"argument {param.name!r} of {callee.name!r}"))
+    if out is not None:
+        args.append(out)
+    results = list(ret.elems) if isinstance(ret, TupleType) else [ret] if isinstance(ret, ScalarType) else []
     call = CallOp(callee.name, args, results, b.loc)
+    if isinstance(ret, TupleType):
+        call.attrs["outputs"] = True  # results come back through reference arguments (even just one)
     b.block.append(call)
-    if want_result:
-        if not results:
-            raise b.error(f"kernel {callee.name!r} returns nothing", node)
-        return call.result
-    return None
+    if not want_result:
+        return None
+    if not results:
+        raise b.error(f"kernel {callee.name!r} returns nothing", node)
+    return list(call.results) if isinstance(ret, TupleType) else call.result
+
 
 # ---- control flow --------------------------------------------------------------------------

@@ -98,6 +98,23 @@ class GoldenRewriter(ast.NodeTransformer):
         return [self.stream_hook("loop_enter", node), node, self.stream_hook("loop_exit", node)]
 
     def visit_Assign(self, node: ast.Assign) -> ast.AST | list[ast.stmt]:
+        name = self.info.statics.get(id(node))
+        if name is not None:  # declared once per kernel object, kept across calls (runtime.State)
+            self.generic_visit(node)
+            make = ast.Lambda(args=ast.arguments(posonlyargs=[], args=[], kwonlyargs=[], kw_defaults=[],
+                                                 defaults=[]), body=node.value.args[0])
+            declare = ast.Attribute(value=ast.Name(id="__hls_state", ctx=ast.Load()), attr="declare", ctx=ast.Load())
+            call = ast.Call(func=declare, args=[ast.Constant(value=name), make], keywords=[])
+            return ast.copy_location(ast.Expr(value=call), node)
+        types = self.info.unpack_types.get(id(node))
+        elem = self.info.array_views.get(id(node.value))
+        if types is not None or elem is not None:  # a sub-kernel's tuple or array result
+            self.generic_visit(node)
+            if types is not None:
+                node.value = self.cast_each(node.value, types, node)
+            else:
+                node.value = self.helper("array_view", [node.value, self.const(elem, node)], node)
+            return node
         self.generic_visit(node)
         target = node.targets[0]
         if len(node.targets) > 1:  # `a = b = x`: x once, each target converted to its own type
@@ -117,6 +134,10 @@ class GoldenRewriter(ast.NodeTransformer):
         """`value` converted as the assignment recorded at `key` converts it (or unchanged)."""
         t = self.info.assign_types.get(id(key))
         return self.cast(value, t, key) if t is not None else value
+
+    def cast_each(self, value: ast.expr, types: list[Any], node: ast.AST) -> ast.Call:
+        site = f"{self.file}:{getattr(node, 'lineno', 0)}"
+        return self.helper("cast_each", [self.const(types, node), value, self.const(site, node)], node)
 
     def visit_AnnAssign(self, node: ast.AnnAssign) -> ast.AST:
         t = self.info.assign_types.get(id(node))
@@ -140,8 +161,15 @@ class GoldenRewriter(ast.NodeTransformer):
         return ast.copy_location(ast.Assign(targets=[node.target], value=value), node)
 
     def visit_Return(self, node: ast.Return) -> ast.AST:
+        types = self.info.unpack_types.get(id(node))
         self.generic_visit(node)
-        if node.value is not None and self.info.return_type is not None:
+        if node.value is None or self.info.return_type is None:
+            return node
+        if types is not None:
+            node.value = self.cast_each(node.value, types, node)
+        elif self.info.array_return is not None:
+            node.value = self.helper("array_result", [node.value], node)
+        else:
             node.value = self.cast(node.value, self.info.return_type, node)
         return node
 
@@ -203,11 +231,26 @@ class GoldenRewriter(ast.NodeTransformer):
         return node
 
 
-def make_golden(src: KernelSource, info: GoldenInfo) -> Callable[..., Any]:
+class StaticNames(ast.NodeTransformer):
+    """Every use of a static local reads and writes the kernel's state object instead."""
+
+    def __init__(self, names: set[str]):
+        self.names = names
+
+    def visit_Name(self, node: ast.Name) -> ast.AST:
+        if node.id not in self.names:
+            return node
+        state = ast.copy_location(ast.Name(id="__hls_state", ctx=ast.Load()), node)
+        return ast.copy_location(ast.Attribute(value=state, attr=node.id, ctx=node.ctx), node)
+
+
+def make_golden(src: KernelSource, info: GoldenInfo, state: runtime.State | None = None) -> Callable[..., Any]:
     """Compile the rewritten kernel; captured numpy arrays are seen through read-only typed views."""
     tree = src.tree  # the rewriter keys on the ids the builder recorded, so it must see the same nodes
     rewriter = GoldenRewriter(info, src.file)
     fdef = rewriter.visit(tree)
+    if info.statics:
+        fdef = StaticNames(set(info.statics.values())).visit(fdef)
     module = ast.Module(body=[fdef], type_ignores=[])
     ast.fix_missing_locations(module)
     namespace = dict(src.namespace)
@@ -221,6 +264,7 @@ def make_golden(src: KernelSource, info: GoldenInfo) -> Callable[..., Any]:
     namespace.update(rewriter.consts)
     namespace["__hls_rt"] = runtime
     namespace["__hls_st"] = streams
+    namespace["__hls_state"] = state if state is not None else runtime.State()
     code = compile(module, src.file, "exec")
     exec(code, namespace)  # noqa: S102 - the user's own kernel, rewritten
     golden = namespace[fdef.name]

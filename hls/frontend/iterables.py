@@ -62,7 +62,7 @@ def _array_var(b: FunctionBuilder, node: ast.AST) -> Any:
     if not isinstance(node, ast.Name):
         return None
     if node.id in b.env:
-        return b.env[node.id] if b.env[node.id].is_array else None
+        return b.env[node.id] if b.env[node.id].is_array and not b.env[node.id].cell else None
     if node.id not in b.kernel_names and isinstance(try_static(node, b.src), np.ndarray):
         value = b.expr(node)  # the ROM
         return Var(value, value.type, is_array=True)

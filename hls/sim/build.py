@@ -205,6 +205,30 @@ def load_library(path: Path, cdef: str) -> tuple[cffi.FFI, Any]:
         return ffi, lib
 
 
+def load_private_copy(path: Path, cdef: str) -> tuple[cffi.FFI, Any]:
+    """dlopen a fresh copy of `path`: its static variables are its own and start at their initial values.
+
+    dlopen of a path (or inode) already loaded returns the loaded library, statics included, so the copy
+    gets a new file; it is unlinked once mapped. The copies a process loads stay mapped until it exits.
+    """
+    _refuse_unloadable_asan(Path(os.path.abspath(path)))
+    directory = cache_root() / "state"
+    make_private_dir(directory, "csim state directory")
+    fd, copy = tempfile.mkstemp(suffix=".so", dir=directory)
+    try:
+        with os.fdopen(fd, "wb") as out:
+            out.write(Path(path).read_bytes())
+        ffi = cffi.FFI()
+        ffi.cdef(cdef)
+        try:
+            lib = ffi.dlopen(copy)
+        except OSError as exc:
+            raise HLSError(f"cannot load a private copy of the csim library {path}: {exc}") from exc
+    finally:
+        os.unlink(copy)
+    return ffi, lib
+
+
 def _refuse_unloadable_asan(path: Path) -> None:
     """An ASan library dlopen'ed into a process without the ASan runtime aborts the whole interpreter."""
     try:

@@ -8,13 +8,17 @@ from typing import Any
 import numpy as np
 
 from hls.errors import DeadlockError, SimulationError
-from hls.sim.build import build_shared_library, load_library
+from hls.sim.build import build_shared_library, load_library, load_private_copy
 from hls.streams import Stream
-from hls.types import ArrayType, BoolType, FixedType, FloatType, IntType, ScalarType
+from hls.types import ArrayType, BoolType, FixedType, FloatType, IntType, ScalarType, TupleType
 
 
 class CompiledKernel:
-    """A built csim library for one design; `run` checks arguments before any native code runs."""
+    """A built csim library for one design; `run` checks arguments before any native code runs.
+
+    A design with `static` locals (hls.static) keeps its state in the library, so it gets a private
+    copy of it (no other kernel object shares its statics); `reset()` loads a fresh copy.
+    """
 
     def __init__(self, design: Any, extra_flags: tuple[str, ...] = ()):
         design.check_boundary()
@@ -23,39 +27,49 @@ class CompiledKernel:
         params = []
         for p in design.ports:
             params.extend([f"{p.storage} *", "long"] if p.stream else [f"{p.storage} {'*' if p.is_array else ''}"])
-        if design.return_storage:
-            params.append(f"{design.return_storage} *")
+        params += [f"{r.storage} *" for r in design.results]
         self.cdef = f"int hls_bridge({', '.join(params) or 'void'});"
         if design.streams:
             self.cdef += "\nlong hls_stream_size(int);\nconst char *hls_csim_message(void);\n" + "".join(
                 f"void hls_stream_copy_{n}({p.storage} *);\n" for n, p in enumerate(design.ports) if p.stream)
-        self.ffi, self.lib = load_library(self.path, self.cdef)
+        self.inputs = [p for p in design.ports if not p.output_only]
+        self.ffi, self.lib = self.load()
+
+    def load(self) -> tuple[Any, Any]:
+        return load_private_copy(self.path, self.cdef) if self.design.stateful else load_library(self.path, self.cdef)
+
+    def reset(self) -> None:
+        """Every static back to its initial value: the library's statics are initialised when it loads."""
+        if self.design.stateful:
+            self.ffi, self.lib = self.load()
 
     def run(self, args: tuple[Any, ...]) -> Any:
-        ports = self.design.ports
-        if len(args) != len(ports):
-            raise SimulationError(f"{self.design.top} takes {len(ports)} arguments, got {len(args)}")
+        if len(args) != len(self.inputs):
+            raise SimulationError(f"{self.design.top} takes {len(self.inputs)} arguments, got {len(args)}")
+        given = iter(args)
+        outputs = {p.name: np.zeros(p.shape, dtype=p.dtype) for p in self.design.ports if p.output_only}
+        values = [outputs[p.name] if p.output_only else next(given) for p in self.design.ports]
         c_args = []
-        for port, arg in zip(ports, args, strict=True):
+        for port, arg in zip(self.design.ports, values, strict=True):
             c_args.extend(self.stream_args(port, arg) if port.stream else [self.convert(port, arg)])
-        ret = None
-        if self.design.return_storage:
-            ret = self.ffi.new(f"{self.design.return_storage} *")
-            c_args.append(ret)
-        fault = self.lib.hls_bridge(*c_args)
+        rets = [self.ffi.new(f"{r.storage} *") for r in self.design.results]
+        fault = self.lib.hls_bridge(*c_args, *rets)
         if fault in (3, 4):
             message = self.ffi.string(self.lib.hls_csim_message()).decode()
             raise (DeadlockError if fault == 3 else SimulationError)(f"{self.design.top} (csim): {message}")
-        for n, (port, arg) in enumerate(zip(ports, args, strict=True)):
+        for n, (port, arg) in enumerate(zip(self.design.ports, values, strict=True)):
             if port.stream:
                 self.stream_back(n, port, arg)
         if fault:
             what = {1: "divided by zero", 2: "indexed an array out of bounds"}.get(fault, f"faulted ({fault})")
             raise SimulationError(f"{self.design.top}: the C simulation {what}, which is undefined in C++ (csim "
                                   "substituted 0 and went on; outputs are not meaningful)")
-        if ret is None:
-            return None
-        return from_storage(self.design.return_type, ret[0])
+        if outputs:
+            return next(iter(outputs.values()))
+        values = tuple(from_storage(r.type, ret[0]) for r, ret in zip(self.design.results, rets, strict=True))
+        if isinstance(self.design.return_type, TupleType):
+            return values
+        return values[0] if values else None
 
     def stream_args(self, port: Any, arg: Any) -> list[Any]:
         """An hls.Stream as (items, count): an input's items go in; an output starts empty."""

@@ -46,7 +46,7 @@ from hls.ir.core import Block, Op, Value
 from hls.passes.evaluate import COMPARE, VECTOR_ARITH
 from hls.sim import vobject
 from hls.sim.vplan import Plan, native_ok
-from hls.types import ArrayType, BoolType, FixedType, FloatType, IntType, ScalarType, wrap_int64
+from hls.types import ArrayType, BoolType, FixedType, FloatType, IntType, ScalarType, TupleType, wrap_int64
 
 Lanes = Any  # an ndarray over the current iteration space, or a numpy scalar
 
@@ -257,12 +257,20 @@ class Runner:
 
     def run(self, args: list[Any]) -> Any:
         func = self.plan.func
+        ret = func.return_type
+        if isinstance(ret, ArrayType):  # an array result is a fresh output argument (hls.frontend.results)
+            args = [*args, runtime.ArrayView(np.zeros(ret.shape, ret.elem.storage_dtype), ret.elem)]
         for arg, value in zip(func.args, args, strict=True):
             self.env[arg] = value.data if isinstance(value, runtime.ArrayView) else \
                 constant_of(arg.type, value)
         with np.errstate(all="ignore"):
             values = self.block(Context(), func.body.block)
-        result = to_python(np.asarray(values[0]).reshape(-1)[0], func.return_type) if values else None
+        if isinstance(ret, ArrayType):
+            result = args[-1].data
+        elif isinstance(ret, TupleType):
+            result = tuple(to_python(np.asarray(v).reshape(-1)[0], t) for v, t in zip(values, ret.elems, strict=True))
+        else:
+            result = to_python(np.asarray(values[0]).reshape(-1)[0], ret) if values else None
         for site, (_, t, before, after) in sorted(self.events.items(), key=lambda e: e[1][0]):
             runtime.OVERFLOWS.record(site, t, before, after)
         return result

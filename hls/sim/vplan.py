@@ -186,6 +186,8 @@ def check_op(op: Op) -> None:
     for value in [*op.results, *(a for r in op.regions for a in r.block.args)]:
         if not type_ok(value.type):
             raise Unsupported(f"{op.name} has a value of type {value.type}")
+    if isinstance(op, AllocOp) and op.attrs.get("static"):
+        raise Unsupported("state kept between calls (hls.static) lives in Python mode's kernel object")
     types = [v.type for v in op.operands]
     t = op.results[0].type if op.results else None
     if isinstance(op, BinaryOp):

@@ -25,7 +25,7 @@ def options(g: Generator, budget: int, can_loop: bool) -> list[tuple[float, Prod
         out.append((1.5, lambda b, i: stmt_exit(g, b, i)))
     if can_loop and budget >= 3:
         out.append((1.5, lambda b, i: stmt_while(g, b, i)))
-    if not fn.helper and all(e == "all" for e in fn.exits) and budget >= 2:
+    if not fn.helper and fn.early_ok and all(e == "all" for e in fn.exits) and budget >= 2:
         out.append((0.5, lambda b, i: stmt_return(g, b, i)))
     return out
 

@@ -139,6 +139,7 @@ class Fn:
     local_arrays: int = 0
     exits: list[str] = field(default_factory=list)  # per enclosing loop: "all", "continue" or "none"
     ret: Ty | None = None  # the kernel's result type (early returns need it)
+    early_ok: bool = True  # early returns allowed (not with a tuple or an array result)
 
     def fresh(self, prefix: str) -> str:
         n = self.counters.get(prefix, 0)
@@ -158,6 +159,8 @@ class Helper:
     params: list[Var]
     ret: Ty | None
     taint: bool
+    rets: tuple[Ty, ...] = ()  # a tuple return (then `ret` is None)
+    result: Var | None = None  # an array result (then `ret` is None)
 
 
 @dataclass
@@ -170,6 +173,8 @@ class Unit:
     args: list[tuple[str, str]]  # (name, annotation text) of the kernel's parameters
     ret: str | None  # the return annotation text
     tolerant: bool  # uses libm: floats are compared with a tolerance
+    ret_elems: tuple[str, ...] = ()  # a tuple return: each element's annotation text
+    ret_shape: tuple[int, ...] = ()  # an array result: its shape (`ret` is the array annotation)
 
 
 HEADER = "import math\n\nimport numpy as np\n\nimport hls\n"
@@ -194,7 +199,19 @@ def batch_top(units: Sequence[Unit], name: str = "fuzz_batch") -> str:
         names = [f"m{m}_{a}" for a, _ in unit.args]
         params += [f"{n}: {t}" for n, (_, t) in zip(names, unit.args, strict=True)]
         call = f"{unit.kernel}({', '.join(names)})"
-        if unit.ret is not None:
+        if unit.ret_elems:  # unpacked, then each element stored in its own one-element array
+            outs = [f"m{m}_r{i}" for i in range(len(unit.ret_elems))]
+            params += [f"m{m}_ret{i}: {t}[1]" for i, t in enumerate(unit.ret_elems)]
+            body.append(f"    {', '.join(outs)}, = {call}")
+            body += [f"    m{m}_ret{i}[0] = {o}" for i, o in enumerate(outs)]
+        elif unit.ret_shape:  # received into a local array, then copied out element by element
+            params.append(f"m{m}_ret: {unit.ret}")
+            body.append(f"    m{m}_res = {call}")
+            ivs = [f"m{m}_i{d}" for d in range(len(unit.ret_shape))]
+            body += ["    " * (d + 1) + f"for {iv} in range({n}):"
+                     for d, (iv, n) in enumerate(zip(ivs, unit.ret_shape, strict=True))]
+            body.append("    " * (len(ivs) + 1) + f"m{m}_ret[{', '.join(ivs)}] = m{m}_res[{', '.join(ivs)}]")
+        elif unit.ret is not None:
             params.append(f"m{m}_ret: {unit.ret}[1]")
             body.append(f"    m{m}_ret[0] = {call}")
         else:
@@ -245,6 +262,9 @@ class Generator:
         self.helpers: list[Helper] = []
         self.helper_sources: list[str] = []
         self.fn = Fn(f"k_{seed}", helper=False)
+        # whether to use the tuple/array result branches: a stream of its own, so that kernels not
+        # taking them are the same as before the branches existed
+        self.results_rng = random.Random(f"results-{seed}")
 
     # ---- random helpers ------------------------------------------------------------------------
 
@@ -1093,8 +1113,13 @@ class Generator:
 
     def stmt_call(self, budget: int, indent: int) -> tuple[list[str], int]:
         pad = "    " * indent
+        roll = self.results_rng.random()
+        if roll < 0.15:
+            return self.call_tuple_helper(pad), 2
+        if roll < 0.3 and self.fn.local_arrays < 2:
+            return self.call_array_helper(pad), 2
         arrays = [a for a in self.writable_arrays()]
-        array_helpers = [h for h in self.helpers if h.ret is None]
+        array_helpers = [h for h in self.helpers if h.ret is None and not h.rets and h.result is None]
         if arrays and self.chance(0.6):
             reuse = [h for h in array_helpers if self.matching_arrays(h) is not None]
             if reuse and self.chance(0.5):
@@ -1162,6 +1187,72 @@ class Generator:
         self.fn = saved
         return helper
 
+    def call_tuple_helper(self, pad: str) -> list[str]:
+        """`v1, v2 = h(...)`: a sub-kernel returning a tuple, unpacked into new locals."""
+        helper = self.tuple_helper()
+        args = [self.coerce(self.any_ex(1), p.ty, READ_BOUND) for p in helper.params]
+        names = [self.fn.fresh("v") for _ in helper.rets]
+        for name, ty in zip(names, helper.rets, strict=True):
+            self.fn.declare(Var(name, ty, "scalar", taintable=helper.taint and ty.kind == "float"))
+        return [f"{pad}{', '.join(names)} = {helper.name}({', '.join(args)})"]
+
+    def call_array_helper(self, pad: str) -> list[str]:
+        """`b1 = h(...)`: a sub-kernel returning an array, received into a new local array."""
+        helper = self.result_helper()
+        args = [self.coerce(self.any_ex(1), p.ty, READ_BOUND) for p in helper.params]
+        self.fn.local_arrays += 1
+        name = self.fn.fresh("b")
+        assert helper.result is not None
+        self.fn.declare(Var(name, helper.result.ty, "array", shape=helper.result.shape))
+        return [f"{pad}{name} = {helper.name}({', '.join(args)})"]
+
+    def tuple_helper(self) -> Helper:
+        saved, name = self.enter_helper()
+        params = self.helper_params()
+        rets = tuple(self.scalar_ty(boundary=False) for _ in range(self.rng.randint(2, 3)))
+        lines = self.helper_prologue() + self.helper_body()
+        values = [self.coerce(self.any_ex(self.rng.randint(1, 3)), ty, READ_BOUND) for ty in rets]
+        lines.append(f"    return {', '.join(values)}")
+        spelled = f"tuple[{', '.join(t.spell for t in rets)}]"
+        return self.finish_helper(saved, name, params, spelled, lines, Helper(name, params, None, False, rets=rets))
+
+    def result_helper(self) -> Helper:
+        saved, name = self.enter_helper()
+        params = self.helper_params()
+        result = self.result_array()
+        lines = self.helper_prologue() + [self.zeros_line(result)] + self.helper_body() + ["    return res"]
+        spelled = f"{result.ty.spell}[{', '.join(map(str, result.shape))}]"
+        return self.finish_helper(saved, name, params, spelled, lines,
+                                  Helper(name, params, None, False, result=result))
+
+    def helper_params(self) -> list[Var]:
+        params = [Var(f"p{k}", self.scalar_ty(boundary=False), "param") for k in range(self.rng.randint(1, 3))]
+        for p in params:
+            self.fn.declare(p)
+        return params
+
+    def helper_body(self) -> list[str]:
+        lines = self.block(self.rng.randint(0, 3), 1)
+        return [] if lines == ["    pass"] else lines
+
+    def finish_helper(self, saved: Fn, name: str, params: list[Var], ret: str, lines: list[str],
+                      helper: Helper) -> Helper:
+        sig = ", ".join(f"{p.name}: {p.ty.spell}" for p in params)
+        self.helper_sources.append(f"@hls.kernel\ndef {name}({sig}) -> {ret}:\n" + "\n".join(lines) + "\n")
+        self.helpers.append(helper)
+        self.fn = saved
+        return helper
+
+    def result_array(self, boundary: bool = False) -> Var:
+        """`res`, the array the current function returns (declared: later statements write it)."""
+        var = Var("res", self.scalar_ty(boundary=boundary), "array", shape=self.pick(SHAPES))
+        self.fn.declare(var)
+        return var
+
+    @staticmethod
+    def zeros_line(var: Var) -> str:
+        return f"    {var.name} = hls.zeros(({', '.join(map(str, var.shape))},), {var.ty.spell})"
+
     def array_helper(self, arrays: list[Var]) -> Helper:
         saved, name = self.enter_helper()
         params = [Var(f"p{k}", a.ty, "array", shape=a.shape, taintable=a.taintable) for k, a in enumerate(arrays)]
@@ -1195,18 +1286,34 @@ class Generator:
         self.rng.shuffle(params)
         for p in params:
             fn.declare(p)
+        form = self.results_rng.random()
         ret = self.scalar_ty(boundary=True) if self.chance(0.5) else None
         fn.ret = ret
+        fn.early_ok = form >= 0.16  # a tuple or an array result returns once, at the end
         lines = []
         if self.chance(0.05):
             lines.append("    hls.pipeline(ii=1)")
+        result = self.result_array(boundary=True) if form < 0.08 else None
+        elems: list[Ty] = []
+        if result is not None:
+            lines.append(self.zeros_line(result))
         lines += self.block(self.rng.randint(6, 18) if self.big else self.rng.randint(3, 10), 1)
-        if ret is not None:
+        ret_text = ret.spell if ret is not None else None
+        if result is not None:
+            lines.append("    return res")
+            ret_text = f"{result.ty.spell}[{', '.join(map(str, result.shape))}]"
+        elif form < 0.16:
+            elems = [self.scalar_ty(boundary=True) for _ in range(self.rng.randint(1, 3))]
+            values = [self.coerce(self.any_ex(self.rng.randint(1, 3), taint_ok=t.kind == "float" and self.libm), t)
+                      for t in elems]
+            lines.append(f"    return {', '.join(values)}" + ("," if len(values) == 1 else ""))
+            ret_text = f"tuple[{', '.join(t.spell for t in elems)}]"
+        elif ret is not None:
             taint_ok = ret.kind == "float" and self.libm
             lines.append(f"    return {self.coerce(self.any_ex(self.rng.randint(1, 3), taint_ok=taint_ok), ret)}")
         args = [(p.name, p.ty.spell + (f"[{', '.join(map(str, p.shape))}]" if p.shape else "")) for p in params]
         sig = ", ".join(f"{n}: {t}" for n, t in args)
-        head = f"@hls.kernel\ndef {fn.name}({sig})" + (f" -> {ret.spell}" if ret is not None else "") + ":\n"
+        head = f"@hls.kernel\ndef {fn.name}({sig})" + (f" -> {ret_text}" if ret_text is not None else "") + ":\n"
         kernel = head + "\n".join(lines) + "\n"
         parts = []
         if self.module_lines:
@@ -1214,7 +1321,8 @@ class Generator:
         parts += self.helper_sources
         parts.append(kernel)
         source = "\n\n".join(p.rstrip("\n") + "\n" for p in parts)
-        return Unit(self.seed, fn.name, source, args, ret.spell if ret is not None else None, self.used_libm)
+        return Unit(self.seed, fn.name, source, args, ret_text, self.used_libm, tuple(t.spell for t in elems),
+                    result.shape if result is not None else ())
 
 
 PRODUCTIONS: dict[str, list[tuple[float, Callable[[Generator, int, bool], Ex | None]]]] = {

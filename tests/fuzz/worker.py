@@ -33,6 +33,7 @@ from hls.errors import (
     UnsupportedError,
     VerificationError,
 )
+from hls.types import ArrayType, TupleType
 from tests.fuzz.generator import Unit, batch_top, module_text
 
 MAX_MESSAGE = 4000
@@ -160,8 +161,7 @@ def check_batch(job: dict[str, Any]) -> dict[str, Any]:
             kernel = getattr(module, unit.kernel)
             inputs += member_inputs(kernel, unit.seed)
             if unit.ret is not None:
-                ret_type = kernel.compile().return_type
-                inputs.append(np.zeros(1, dtype=ret_type.storage_dtype))
+                inputs += result_arrays(kernel.compile().return_type)
         module.fuzz_batch.verify(*inputs, rtol=job["rtol"], atol=job["atol"])
     except Exception as exc:  # noqa: BLE001
         batch_verdict = classify(exc, "verify")
@@ -169,6 +169,15 @@ def check_batch(job: dict[str, Any]) -> dict[str, Any]:
     for unit in good:
         members[str(unit.seed)] = verdict(status)
     return {"members": members, "batch": batch_verdict}
+
+
+def result_arrays(t: Any) -> list[np.ndarray]:
+    """The batch top's arrays receiving one member's results (see generator.batch_top)."""
+    if isinstance(t, TupleType):
+        return [np.zeros(1, dtype=e.storage_dtype) for e in t.elems]
+    if isinstance(t, ArrayType):
+        return [np.zeros(t.shape, dtype=t.elem.storage_dtype)]
+    return [np.zeros(1, dtype=t.storage_dtype)]
 
 
 def check_text(job: dict[str, Any]) -> dict[str, Any]:
