@@ -345,3 +345,33 @@ def prints_array(a: hls.int32[8]):
 def zip_strict_lengths(a: hls.int32[8], b: hls.int32[6]):
     for x, y in zip(a, b, strict=True):  # E zip_strict_lengths
         a[0] = x + y
+
+
+@hls.kernel
+def slice_out_of_range(a: hls.uint8[8]):
+    a[0] = a[1][4:9]  # E slice_out_of_range
+
+
+@hls.kernel
+def slice_empty(a: hls.uint8[8]):
+    a[0] = a[1][4:4]  # E slice_empty
+
+
+@hls.kernel
+def bit_out_of_range(x: hls.int16) -> hls.bool_:
+    return x[16]  # E bit_out_of_range
+
+
+@hls.kernel
+def bitcast_width(x: hls.uint16) -> hls.float32:
+    return hls.bitcast(x, hls.float32)  # E bitcast_width
+
+
+@hls.kernel
+def bits_of_float(x: hls.float32) -> hls.bool_:
+    return x[3]  # E bits_of_float
+
+
+@hls.kernel
+def variable_slice(x: hls.uint32, n: hls.int32) -> hls.uint32:
+    return x[0:n]  # E variable_slice

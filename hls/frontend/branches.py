@@ -22,7 +22,7 @@ def lower_if(b: FunctionBuilder, node: ast.If) -> None:
         b.visit_body(node.body if decided else node.orelse)
         return
     cond = b.condition(node.test)
-    assigned = assigned_names(node.body) | assigned_names(node.orelse)
+    assigned = assigned_names(node.body, bit_stores=True) | assigned_names(node.orelse, bit_stores=True)
     before = dict(b.env)
     then_block, then_env = branch(b, node.body, before)
     else_block, else_env = branch(b, node.orelse, before)

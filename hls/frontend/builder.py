@@ -80,6 +80,7 @@ class GoldenInfo:
     prints: dict[int, tuple] = field(default_factory=dict)  # print(): (type or None per argument, sep, end)
     fixed_div: dict[int, FixedType] = field(default_factory=dict)  # results Python would leave untyped
     int_to_float: dict[int, FloatType] = field(default_factory=dict)  # ints the C++ casts to a float
+    bit_nodes: dict[int, tuple] = field(default_factory=dict)  # bit access: (hls.bits function, its constants)
     return_type: ScalarType | None = None
     arg_types: list[HLSType] = field(default_factory=list)
     arg_names: list[str] = field(default_factory=list)
@@ -304,7 +305,15 @@ class FunctionBuilder(ast.NodeVisitor):
     def assign_target(self, target: ast.AST, value: Value, key: ast.AST) -> None:
         """One target of an assignment; `key` is the node Python mode converts at (statement or target)."""
         if isinstance(target, ast.Subscript):
-            self.store(target, value)
+            from hls.frontend.bits import is_bit_access, store_bits
+
+            if not is_bit_access(self, target):
+                self.store(target, value)
+            elif isinstance(key, ast.Assign):
+                store_bits(self, target, value, key)
+            else:
+                raise self.error("assign bits in a statement of their own (`x[0:4] = v`), not in unpacking or "
+                                 "chained assignment", target, UnsupportedError)
         elif isinstance(target, ast.Name):
             self.assign_name(target, value, None, key)
         else:
@@ -327,6 +336,11 @@ class FunctionBuilder(ast.NodeVisitor):
         if kind is None:
             raise self.error("unsupported augmented operator", node, UnsupportedError)
         if isinstance(node.target, ast.Subscript):
+            from hls.frontend.bits import is_bit_access
+
+            if is_bit_access(self, node.target):
+                raise self.error("augmented assignment to bits is not supported; write `x[lo:hi] = x[lo:hi] + v`",
+                                 node.target, UnsupportedError)
             memref, indices = self.access(node.target)
             old = self.emit(LoadOp(memref, indices, self.loc))
             self.store_value(memref, indices, self.augmented(kind, old, node.value))
@@ -468,6 +482,10 @@ class FunctionBuilder(ast.NodeVisitor):
     def visit_Subscript(self, node: ast.Subscript) -> Value:
         if isinstance(node.value, ast.Attribute):  # `a.shape[1]`: a compile-time number, not a memory read
             return self.static_number(node)
+        from hls.frontend.bits import is_bit_access, read_bits
+
+        if is_bit_access(self, node):
+            return read_bits(self, node)
         memref, indices = self.access(node)
         return self.emit(LoadOp(memref, indices, self.loc))
 

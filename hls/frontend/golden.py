@@ -9,12 +9,13 @@ again against the user's file name, so tracebacks still point at the user's line
 from __future__ import annotations
 
 import ast
+import copy
 from collections.abc import Callable
 from typing import Any
 
 import numpy as np
 
-from hls import runtime
+from hls import bits, runtime
 from hls.frontend.builder import GoldenInfo
 from hls.frontend.source import KernelSource
 
@@ -54,8 +55,51 @@ class GoldenRewriter(ast.NodeTransformer):
         self.generic_visit(node)
         return node
 
+    def bits(self, name: str, args: list[ast.expr], node: ast.AST) -> ast.Call:
+        func = ast.Attribute(value=ast.Name(id="__hls_bits", ctx=ast.Load()), attr=name, ctx=ast.Load())
+        return ast.copy_location(ast.Call(func=func, args=args, keywords=[]), node)
+
+    def bit_store(self, node: ast.Assign, entry: tuple) -> ast.Assign:
+        """`x[lo:hi] = v` -> `x = set_slice(x, lo, hi, v, T)` (and `B[i] = ...` for an element)."""
+        target = node.targets[0]
+        base = target.value
+        store = copy.deepcopy(base)
+        store.ctx = ast.Store()
+        if entry[0] == "set_slice":
+            args = [base, self.const(entry[2], node), self.const(entry[3], node)]
+        else:
+            args = [base, target.slice]
+        value = self.bits(entry[0], [*args, node.value, self.const(entry[1], node)], node)
+        return ast.copy_location(ast.Assign(targets=[store], value=value), node)
+
+    def visit_Subscript(self, node: ast.Subscript) -> ast.AST:
+        entry = self.info.bit_nodes.get(id(node))
+        self.generic_visit(node)
+        if entry is None:
+            return node
+        if entry[0] == "get_slice":
+            return self.bits("get_slice", [node.value, *(self.const(c, node) for c in entry[2:]),
+                                           self.const(entry[1], node)], node)
+        return self.bits("get_bit", [node.value, node.slice, self.const(entry[1], node)], node)
+
+    def bit_call(self, node: ast.Call, entry: tuple) -> ast.Call:
+        kind = entry[0]
+        if kind == "method":
+            name = {"bit_count": "bit_count", "reverse": "reverse"}[entry[1]]
+            return self.bits(name, [node.func.value, self.const(entry[2], node)], node)
+        if kind == "bitcast":
+            value = node.args[0] if node.args else node.func.value
+            return self.bits("bitcast_value", [value, self.const(entry[1], node), self.const(entry[2], node)],
+                             node)
+        if kind == "concat":
+            return self.bits("concat_values", [self.const(entry[1], node), *node.args], node)
+        return self.bits("leading_zeros", [node.args[0], self.const(entry[1], node)], node)
+
     def visit_Assign(self, node: ast.Assign) -> ast.AST | list[ast.stmt]:
         self.generic_visit(node)
+        entry = self.info.bit_nodes.get(id(node))
+        if entry is not None:
+            return self.bit_store(node, entry)
         target = node.targets[0]
         if len(node.targets) > 1:  # `a = b = x`: x once, each target converted to its own type
             temp = ast.copy_location(ast.Name(id="__hls_chain", ctx=ast.Store()), node)
@@ -129,6 +173,9 @@ class GoldenRewriter(ast.NodeTransformer):
     def visit_Call(self, node: ast.Call) -> ast.AST:
         key = id(node)
         self.generic_visit(node)
+        entry = self.info.bit_nodes.get(key)
+        if entry is not None:
+            return self.bit_call(node, entry)
         printed = self.info.prints.get(key)
         if printed is not None:  # formatted exactly as the C++ printf does
             types, sep, end = printed
@@ -165,6 +212,7 @@ def make_golden(src: KernelSource, info: GoldenInfo) -> Callable[..., Any]:
         namespace[name] = runtime.ArrayView(np.asarray(src.namespace[name]), t.elem, readonly=True, name=name)
     namespace.update(rewriter.consts)
     namespace["__hls_rt"] = runtime
+    namespace["__hls_bits"] = bits
     code = compile(module, src.file, "exec")
     exec(code, namespace)  # noqa: S102 - the user's own kernel, rewritten
     golden = namespace[fdef.name]

@@ -11,6 +11,8 @@ from hls.errors import SimulationError
 from hls.sim.build import build_shared_library, load_library
 from hls.types import ArrayType, BoolType, FixedType, FloatType, IntType, ScalarType
 
+FAULTS = {1: "divided by zero", 2: "indexed an array out of bounds", 3: "read or wrote a bit beyond a value's width"}
+
 
 class CompiledKernel:
     """A built csim library for one design; `run` checks arguments before any native code runs."""
@@ -36,7 +38,7 @@ class CompiledKernel:
             c_args.append(ret)
         fault = self.lib.hls_bridge(*c_args)
         if fault:
-            what = {1: "divided by zero", 2: "indexed an array out of bounds"}.get(fault, f"faulted ({fault})")
+            what = FAULTS.get(fault, f"faulted ({fault})")
             raise SimulationError(f"{self.design.top}: the C simulation {what}, which is undefined in C++ (csim "
                                   "substituted 0 and went on; outputs are not meaningful)")
         if ret is None:
