@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+
 import numpy as np
 
 import hls
@@ -375,3 +377,19 @@ def bits_of_float(x: hls.float32) -> hls.bool_:
 @hls.kernel
 def variable_slice(x: hls.uint32, n: hls.int32) -> hls.uint32:
     return x[0:n]  # E variable_slice
+
+
+@dataclass
+class Pixel:
+    r: hls.uint8
+    g: int
+
+
+@hls.kernel
+def dataclass_array(arr: Pixel[4]):  # E dataclass_array
+    pass
+
+
+@hls.kernel
+def dataclass_scalar(p: Pixel) -> hls.uint8:  # E dataclass_scalar
+    return p.r

@@ -78,6 +78,8 @@ MORE_CASES = [
     ("bitcast_width", hls.HLSTypeError, "bitcast keeps the width: uint16 has 16 bits, float32 has 32"),
     ("bits_of_float", hls.HLSTypeError, "reinterpret it first with x.bitcast()"),
     ("variable_slice", hls.UnsupportedError, "bit slice bounds must be compile-time integers"),
+    ("dataclass_array", hls.HLSTypeError, "argument 'arr': Pixel is a dataclass, not an hls type"),
+    ("dataclass_scalar", hls.HLSTypeError, "argument 'p': Pixel is a dataclass, not an hls type"),
     ("while_true", hls.UnsupportedError, "`while` loops have no static trip count"),
     ("uses_with", hls.UnsupportedError, "`with` blocks are not supported"),
     ("dict_value", hls.UnsupportedError, "dict values are not supported"),

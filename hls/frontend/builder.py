@@ -202,7 +202,9 @@ class FunctionBuilder(ast.NodeVisitor):
                              "hls.int32, hls.float32 or hls.bool_", node)
         if isinstance(value, ScalarType) or (allow_array and isinstance(value, ArrayType)):
             return value
-        raise self.error(f"{what}: {value!r} is not an hls type (e.g. hls.int16, hls.float32[8, 8])", node)
+        from hls.frontend.source import not_a_type
+
+        raise self.error(not_a_type(value, what), node)
 
     def compile_time(self, node: ast.AST, what: str = "expression") -> Any:
         """`node`'s value if it is a compile-time constant (names of the module or the enclosing
