@@ -117,3 +117,8 @@ def test_python_functions_agree_with_definitions():
     assert bits.bitcast_value(np.float32(-0.0), hls.float32, hls.uint32) == 1 << 31
     with pytest.raises(hls.UnsupportedError, match="inside an @hls.kernel"):
         hls.concat(1, 2)
+
+
+def test_mlir_export_names_the_bit_op_it_cannot_express():
+    with pytest.raises(hls.UnsupportedError, match=r"cannot express hls\.slice"):
+        bk.int_bits.mlir  # noqa: B018 - the property builds the export

@@ -848,7 +848,7 @@ class Generator:
             (2 if can_loop and budget >= 3 else 0, self.stmt_reduce),
             (1 if fn.local_arrays < 2 else 0, self.stmt_local_array),
             (1.5 if not fn.helper and len(self.helpers) < 4 and fn.trip <= 16 else 0, self.stmt_call),
-            *self.pythonic_statements(budget)]
+            *self.pythonic_statements(budget), *bitlevel.statements(self, budget)]
         return self.weighted(options)(budget, indent)
 
     def pythonic_statements(self, budget: int) -> list[tuple[float, Callable[[int, int], tuple[list[str], int]]]]:
@@ -1227,4 +1227,4 @@ PRODUCTIONS: dict[str, list[tuple[float, Callable[[Generator, int, bool], Ex | N
 }
 
 
-from tests.fuzz import pythonic  # noqa: E402 - its branches build on the classes above
+from tests.fuzz import bitlevel, pythonic  # noqa: E402 - their branches build on the classes above
