@@ -51,3 +51,14 @@ def variable_bits(a: hls.uint16[8], b: hls.int64[8], n: hls.int32):
         a[i][j] = b[i][63]
         if b[i][j]:
             a[i][0:4] = hls.leading_zeros(a[i])
+
+
+@hls.kernel
+def augmented_bits(a: hls.uint8[4], n: hls.int32) -> hls.int16:
+    x: hls.int16 = -3
+    for i in range(4):
+        x[0:8] ^= a[i]
+        a[i][4:8] += 3
+        x[i] |= a[i][0]
+        x[8:16] -= n
+    return x

@@ -145,3 +145,10 @@ def _with_inputs(kernel, inputs):
             return [a.copy() if isinstance(a, np.ndarray) else a for a in inputs]
 
     return Fixed()
+
+
+def test_augmented_bit_assignment():
+    a = np.array([1, 200, 77, 255], np.uint8)
+    result, (out,) = assert_same(bk.augmented_bits, a, 5)
+    assert out.tolist() == [0x31, 0xF8, 0x7D, 0x2F]  # the high nibble + 3, wrapped to 4 bits
+    assert result == -5237

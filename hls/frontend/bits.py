@@ -146,6 +146,15 @@ def store_bits(b: FunctionBuilder, target: ast.Subscript, new: Value, key: ast.A
         b.emit(StoreOp(result, memref, indices, b.loc))
 
 
+def augment_bits(b: FunctionBuilder, node: ast.AugAssign, kind: str) -> None:
+    """`x[lo:hi] ^= v`: the bits read, combined exactly, and stored back (wrapped to the slice)."""
+    read = ast.copy_location(ast.Subscript(value=node.target.value, slice=node.target.slice, ctx=ast.Load()),
+                             node.target)
+    current = read_bits(b, read)
+    b.info.bit_nodes.pop(id(read))  # the golden model builds its own read (GoldenRewriter.bit_augment)
+    store_bits(b, node.target, b.augmented(kind, current, node.value), node)
+
+
 def method_call(b: FunctionBuilder, node: ast.Call) -> Value | None:
     """`x.bit_count()`, `x.reverse()`, `x.bitcast()` on a kernel value; None when `node` is no such call."""
     func = node.func

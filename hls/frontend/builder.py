@@ -341,8 +341,10 @@ class FunctionBuilder(ast.NodeVisitor):
             from hls.frontend.bits import is_bit_access
 
             if is_bit_access(self, node.target):
-                raise self.error("augmented assignment to bits is not supported; write `x[lo:hi] = x[lo:hi] + v`",
-                                 node.target, UnsupportedError)
+                from hls.frontend.bits import augment_bits
+
+                augment_bits(self, node, kind)
+                return
             memref, indices = self.access(node.target)
             old = self.emit(LoadOp(memref, indices, self.loc))
             self.store_value(memref, indices, self.augmented(kind, old, node.value))

@@ -126,6 +126,17 @@ class GoldenRewriter(ast.NodeTransformer):
         return ast.copy_location(ast.Assign(targets=[node.target], value=value), node)
 
     def visit_AugAssign(self, node: ast.AugAssign) -> ast.AST:
+        entry = self.info.bit_nodes.get(id(node))
+        if entry is not None:  # `x[lo:hi] op= v` -> `x[lo:hi] = x[lo:hi] op v`, then as a bit store
+            target = node.target
+            read = ast.copy_location(ast.Subscript(value=copy.deepcopy(target.value), slice=copy.deepcopy(target.slice),
+                                                   ctx=ast.Load()), target)
+            self.info.bit_nodes[id(read)] = ("get_slice", *entry[1:]) if entry[0] == "set_slice" else \
+                ("get_bit", entry[1])
+            combined = ast.copy_location(ast.BinOp(left=read, op=node.op, right=node.value), node)
+            assign = ast.copy_location(ast.Assign(targets=[target], value=combined), node)
+            self.info.bit_nodes[id(assign)] = entry
+            return self.visit(assign)
         t = self.info.assign_types.get(id(node))
         self.generic_visit(node)
         if t is None or not isinstance(node.target, ast.Name):
