@@ -72,7 +72,7 @@ def bool_bit(g: Generator, depth: int, taint_ok: bool) -> Ex | None:
 
 
 def stmt_bit_store(g: Generator, budget: int, indent: int) -> tuple[list[str], int]:
-    """A declared integer local, then `x[lo:hi] = e` or `x[i] = e` on it (its type does not change)."""
+    """A declared integer local, then `x[lo:hi] = e`, `x[i] = e` or `x[lo:hi] ^= e` (and `+=`, `|=`) on it."""
     pad = "    " * indent
     ty = g.int_ty(g.chance(0.3))
     var = Var(g.fn.fresh("v"), ty, "scalar")
@@ -84,7 +84,8 @@ def stmt_bit_store(g: Generator, budget: int, indent: int) -> tuple[list[str], i
         else:
             lo, hi = bounds(g, ty.width)
             position = f"[{lo}:{hi}]"
-        lines.append(f"{pad}{var.name}{position} = {value.text}")
+        op = g.pick(("=", "=", "^=", "+=", "|=")) if value.kind == "int" else "="
+        lines.append(f"{pad}{var.name}{position} {op} {value.text}")
     g.fn.declare(var)
     return lines, 2
 
