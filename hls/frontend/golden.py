@@ -25,6 +25,12 @@ class GoldenRewriter(ast.NodeTransformer):
         self.info = info
         self.file = file
         self.consts: dict[str, Any] = {}
+        self.made: dict[int, tuple[ast.AST, tuple]] = {}  # bit-access nodes this rewrite creates, by id
+
+    def bit_entry(self, node: ast.AST) -> tuple | None:
+        """What hls.bits function replaces `node` (recorded by the frontend, or made by this rewrite)."""
+        made = self.made.get(id(node))
+        return made[1] if made is not None and made[0] is node else self.info.bit_nodes.get(id(node))
 
     def const(self, value: Any, node: ast.AST) -> ast.Name:
         name = f"__hls_k{len(self.consts)}"
@@ -73,7 +79,7 @@ class GoldenRewriter(ast.NodeTransformer):
         return ast.copy_location(ast.Assign(targets=[store], value=value), node)
 
     def visit_Subscript(self, node: ast.Subscript) -> ast.AST:
-        entry = self.info.bit_nodes.get(id(node))
+        entry = self.bit_entry(node)
         self.generic_visit(node)
         if entry is None:
             return node
@@ -97,7 +103,7 @@ class GoldenRewriter(ast.NodeTransformer):
 
     def visit_Assign(self, node: ast.Assign) -> ast.AST | list[ast.stmt]:
         self.generic_visit(node)
-        entry = self.info.bit_nodes.get(id(node))
+        entry = self.bit_entry(node)
         if entry is not None:
             return self.bit_store(node, entry)
         target = node.targets[0]
@@ -126,16 +132,15 @@ class GoldenRewriter(ast.NodeTransformer):
         return ast.copy_location(ast.Assign(targets=[node.target], value=value), node)
 
     def visit_AugAssign(self, node: ast.AugAssign) -> ast.AST:
-        entry = self.info.bit_nodes.get(id(node))
+        entry = self.bit_entry(node)
         if entry is not None:  # `x[lo:hi] op= v` -> `x[lo:hi] = x[lo:hi] op v`, then as a bit store
             target = node.target
             read = ast.copy_location(ast.Subscript(value=copy.deepcopy(target.value), slice=copy.deepcopy(target.slice),
                                                    ctx=ast.Load()), target)
-            self.info.bit_nodes[id(read)] = ("get_slice", *entry[1:]) if entry[0] == "set_slice" else \
-                ("get_bit", entry[1])
+            getter = ("get_slice", *entry[1:]) if entry[0] == "set_slice" else ("get_bit", entry[1])
             combined = ast.copy_location(ast.BinOp(left=read, op=node.op, right=node.value), node)
             assign = ast.copy_location(ast.Assign(targets=[target], value=combined), node)
-            self.info.bit_nodes[id(assign)] = entry
+            self.made[id(read)], self.made[id(assign)] = (read, getter), (assign, entry)  # the nodes stay alive
             return self.visit(assign)
         t = self.info.assign_types.get(id(node))
         self.generic_visit(node)
@@ -184,7 +189,7 @@ class GoldenRewriter(ast.NodeTransformer):
     def visit_Call(self, node: ast.Call) -> ast.AST:
         key = id(node)
         self.generic_visit(node)
-        entry = self.info.bit_nodes.get(key)
+        entry = self.bit_entry(node)
         if entry is not None:
             return self.bit_call(node, entry)
         printed = self.info.prints.get(key)
