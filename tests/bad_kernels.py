@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+
 import numpy as np
 
 import hls
@@ -423,3 +425,49 @@ def early_tuple_return(a: hls.int8) -> tuple[hls.int8, hls.int8]:
     if a < 0:
         return a, a  # E early_tuple_return
     return a, -a
+
+
+@hls.kernel
+def slice_out_of_range(a: hls.uint8[8]):
+    a[0] = a[1][4:9]  # E slice_out_of_range
+
+
+@hls.kernel
+def slice_empty(a: hls.uint8[8]):
+    a[0] = a[1][4:4]  # E slice_empty
+
+
+@hls.kernel
+def bit_out_of_range(x: hls.int16) -> hls.bool_:
+    return x[16]  # E bit_out_of_range
+
+
+@hls.kernel
+def bitcast_width(x: hls.uint16) -> hls.float32:
+    return hls.bitcast(x, hls.float32)  # E bitcast_width
+
+
+@hls.kernel
+def bits_of_float(x: hls.float32) -> hls.bool_:
+    return x[3]  # E bits_of_float
+
+
+@hls.kernel
+def variable_slice(x: hls.uint32, n: hls.int32) -> hls.uint32:
+    return x[0:n]  # E variable_slice
+
+
+@dataclass
+class Pixel:
+    r: hls.uint8
+    g: int
+
+
+@hls.kernel
+def dataclass_array(arr: Pixel[4]):  # E dataclass_array
+    pass
+
+
+@hls.kernel
+def dataclass_scalar(p: Pixel) -> hls.uint8:  # E dataclass_scalar
+    return p.r

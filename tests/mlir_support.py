@@ -10,6 +10,7 @@ float32 result for + - * / and sqrt.
 
 from __future__ import annotations
 
+import struct
 from fractions import Fraction
 from typing import Any
 
@@ -109,6 +110,17 @@ class MissingArith(InterpreterFunctions):
     @impl(arith.MaxUIOp)
     def maxui(self, interp, op, args):
         return self._binary(op, args, max, False)
+
+    @impl(arith.BitcastOp)
+    def bitcast(self, interp, op, args):
+        """Same bits, other type (floats as their IEEE-754 encoding)."""
+        src, dst = op.input.type, op.result.type
+        if isinstance(src, builtin.IntegerType):
+            fmt = ("<I", "<f") if _width(src) == 32 else ("<Q", "<d")
+            value = struct.unpack(fmt[1], struct.pack(fmt[0], _unsigned(args[0].value.data, _width(src))))[0]
+            return (builtin.FloatAttr(value, dst),)
+        fmt = ("<f", "<I") if _width(dst) == 32 else ("<d", "<Q")
+        return (_int(struct.unpack(fmt[1], struct.pack(fmt[0], args[0].value.data))[0], dst),)
 
     @impl(memref.AllocaOp)
     def alloca(self, interp, op, args):

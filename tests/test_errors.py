@@ -75,6 +75,14 @@ def test_calling_a_bad_kernel_raises_the_same_error():
 
 MORE_CASES = [
     ("while_true", hls.UnsupportedError, "never exits: its condition is always true"),
+    ("slice_out_of_range", hls.HLSTypeError, "bit slice [4:9] is out of range for a 8-bit value (bits 0..7)"),
+    ("slice_empty", hls.HLSTypeError, "bit slice [4:4] is empty"),
+    ("bit_out_of_range", hls.HLSTypeError, "bit index 16 is out of range for a 16-bit value"),
+    ("bitcast_width", hls.HLSTypeError, "bitcast keeps the width: uint16 has 16 bits, float32 has 32"),
+    ("bits_of_float", hls.HLSTypeError, "reinterpret it first with x.bitcast()"),
+    ("variable_slice", hls.UnsupportedError, "bit slice bounds must be compile-time integers"),
+    ("dataclass_array", hls.HLSTypeError, "argument 'arr': Pixel is a dataclass, not an hls type"),
+    ("dataclass_scalar", hls.HLSTypeError, "argument 'p': Pixel is a dataclass, not an hls type"),
     ("uses_with", hls.UnsupportedError, "`with` blocks are not supported"),
     ("dict_value", hls.UnsupportedError, "dict values are not supported"),
     ("list_value", hls.UnsupportedError, "list values are not supported"),

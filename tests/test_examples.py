@@ -84,3 +84,36 @@ def test_fir_matches_numpy_convolution(examples):
 def test_example_modules_load_standalone():
     for path in EXAMPLES:
         assert hasattr(load_example(path), "KERNEL"), path.name
+
+
+def test_crc32_matches_zlib(examples):
+    import zlib
+
+    data = np.random.default_rng(3).integers(0, 256, 256).astype(np.uint8)
+    k = examples["crc32"].KERNEL
+    assert k(data) == k.csim(data) == zlib.crc32(data.tobytes())
+
+
+def test_bit_reverse_permutes_like_an_fft_index(examples):
+    x = np.arange(256, dtype=np.int32) * 3
+    y = np.zeros(256, np.int32)
+    examples["bit_reverse"].KERNEL.csim(x, y)
+    assert [y[int(f"{i:08b}"[::-1], 2)] for i in range(256)] == x.tolist()
+
+
+def test_popcount_histogram_counts_set_bits(examples):
+    words = np.random.default_rng(4).integers(0, 2**32, 256, dtype=np.uint64).astype(np.uint32)
+    words[:3] = [0, 0xFFFFFFFF, 1]
+    hist = np.zeros(33, np.int32)
+    examples["popcount_histogram"].KERNEL.csim(words, hist)
+    assert hist.tolist() == np.bincount([bin(int(w)).count("1") for w in words], minlength=33).tolist()
+
+
+def test_float_unpack_fields(examples):
+    x = np.array([1.0, -2.5, 0.0, -0.0, np.inf, 1e-45, 3.4e38, np.nan] * 8, np.float32)
+    sign, exponent, mantissa = np.zeros(64, np.bool_), np.zeros(64, np.uint8), np.zeros(64, np.uint32)
+    examples["float_unpack"].KERNEL.csim(x, sign, exponent, mantissa)
+    raw = x.view(np.uint32)
+    assert sign.tolist() == (raw >> 31 == 1).tolist()
+    assert exponent.tolist() == (raw >> 23 & 0xFF).tolist()
+    assert mantissa.tolist() == (raw & 0x7FFFFF).tolist()

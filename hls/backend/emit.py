@@ -142,7 +142,7 @@ class FunctionEmitter(StreamStatements):
 
     def note_helpers(self, text: str) -> None:
         for helper in HELPERS:
-            if helper + "<" in text:
+            if helper + "<" in text or helper.upper() + "(" in text:  # templates, and the csim-checked macros
                 self.helpers.add(helper)
 
     def inlinable(self, op: Op, block: Block) -> bool:

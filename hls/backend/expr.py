@@ -18,9 +18,11 @@ from hls.ir.core import Op
 from hls.types import BoolType, FixedType, FloatType, IntType, fixed_binop_type, fixed_of, int_union
 
 # helper templates the kernel preamble defines when used (in this order); the first group is checked in csim
-CSIM_CHECKED = frozenset({"hls_floordiv", "hls_floormod", "hls_div", "hls_mod", "hls_fixed_div", "hls_index"})
+CSIM_CHECKED = frozenset({"hls_floordiv", "hls_floormod", "hls_div", "hls_mod", "hls_fixed_div", "hls_index",
+                          "hls_bit_index"})
 HELPERS = ("hls_floordiv", "hls_floormod", "hls_div", "hls_mod", "hls_fixed_div", "hls_abs", "hls_min", "hls_max",
-           "hls_wide_to_float", "hls_index")
+           "hls_wide_to_float", "hls_index", "hls_bit_index", "hls_set_bit", "hls_set_range", "hls_reverse",
+           "hls_popcount", "hls_float_bits", "hls_bits_float", "hls_fixed_from_bits")
 PREC = {"primary": 16, "unary": 15, "mul": 13, "add": 12, "shift": 11, "rel": 10, "eq": 9, "band": 8,
         "xor": 7, "bor": 6, "land": 5, "lor": 4, "cond": 3}
 BIN_C = {"add": ("+", "add"), "sub": ("-", "add"), "mul": ("*", "mul"), "div": ("/", "mul"),
@@ -333,4 +335,6 @@ def pure_expr(op: Op, args: list[Expr]) -> Expr:
         return select_expr(op, *args)
     if isinstance(op, MathOp):
         return math_expr(op, args)
-    raise TypeError(f"no expression rule for {op.name}")
+    from hls.backend.expr_bits import bit_expr
+
+    return bit_expr(op, args)

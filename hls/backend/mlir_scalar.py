@@ -10,6 +10,7 @@ rules align binary points with shifts and implement ap_fixed quantization and ov
 
 from __future__ import annotations
 
+import functools
 import re
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -62,6 +63,10 @@ class ScalarLowering:
         self.rules: dict[type, Callable[[Op, list[str]], str]] = {
             ConstantOp: self.constant, BinaryOp: self.binary, CompareOp: self.compare, LogicOp: self.logic,
             UnaryOp: self.unary, CastOp: self.cast, SelectOp: self.select, MathOp: self.math}
+        from hls.backend.mlir_bits import lower_bits
+        from hls.ir.bitops import BIT_OPS
+
+        self.rules.update({cls: functools.partial(lower_bits, self) for cls in BIT_OPS})
 
     def lower(self, op: Op, args: list[str]) -> str:
         rule = self.rules.get(type(op))

@@ -30,7 +30,8 @@ def build_if(b: FunctionBuilder, cond: Value, body: list[ast.stmt], orelse: list
     Python sees as bound on every path that reaches it stays bound after the join."""
     from hls.frontend.builder import Var
 
-    assigned = assigned_names(body) | assigned_names(orelse) | control_assigned(body + orelse)
+    assigned = assigned_names(body, bit_stores=True) | assigned_names(orelse, bit_stores=True) \
+        | control_assigned(body + orelse)
     before = dict(b.env)
     then_block, then_env = branch(b, body, before)
     else_block, else_env = branch(b, orelse, before)

@@ -89,6 +89,7 @@ class GoldenInfo:
     statics: dict[int, str] = field(default_factory=dict)  # `x = hls.static(...)` statements
     array_return: ArrayType | None = None
     callees: list[Any] = field(default_factory=list)  # kernels called (their state resets with ours)
+    bit_nodes: dict[int, tuple] = field(default_factory=dict)  # bit access: (hls.bits function, its constants)
     arg_types: list[HLSType] = field(default_factory=list)
     arg_names: list[str] = field(default_factory=list)
     captured_arrays: dict[str, ArrayType] = field(default_factory=dict)
@@ -233,7 +234,9 @@ class FunctionBuilder(ast.NodeVisitor):
                              "hls.int32, hls.float32 or hls.bool_", node)
         if isinstance(value, ScalarType) or (allow_array and isinstance(value, (ArrayType, StreamType))):
             return value
-        raise self.error(f"{what}: {value!r} is not an hls type (e.g. hls.int16, hls.float32[8, 8])", node)
+        from hls.frontend.source import not_a_type
+
+        raise self.error(not_a_type(value, what), node)
 
     def compile_time(self, node: ast.AST, what: str = "expression") -> Any:
         """`node`'s value if it is a compile-time constant (names of the module or the enclosing
@@ -385,7 +388,15 @@ class FunctionBuilder(ast.NodeVisitor):
     def assign_target(self, target: ast.AST, value: Value, key: ast.AST) -> None:
         """One target of an assignment; `key` is the node Python mode converts at (statement or target)."""
         if isinstance(target, ast.Subscript):
-            self.store(target, value)
+            from hls.frontend.bits import is_bit_access, store_bits
+
+            if not is_bit_access(self, target):
+                self.store(target, value)
+            elif isinstance(key, ast.Assign):
+                store_bits(self, target, value, key)
+            else:
+                raise self.error("assign bits in a statement of their own (`x[0:4] = v`), not in unpacking or "
+                                 "chained assignment", target, UnsupportedError)
         elif isinstance(target, ast.Name):
             self.assign_name(target, value, None, key)
         else:
@@ -408,6 +419,13 @@ class FunctionBuilder(ast.NodeVisitor):
         if kind is None:
             raise self.error("unsupported augmented operator", node, UnsupportedError)
         if isinstance(node.target, ast.Subscript):
+            from hls.frontend.bits import is_bit_access
+
+            if is_bit_access(self, node.target):
+                from hls.frontend.bits import augment_bits
+
+                augment_bits(self, node, kind)
+                return
             memref, indices = self.access(node.target)
             old = self.emit(LoadOp(memref, indices, self.loc))
             self.store_value(memref, indices, self.augmented(kind, old, node.value, node))
@@ -565,6 +583,10 @@ class FunctionBuilder(ast.NodeVisitor):
     def visit_Subscript(self, node: ast.Subscript) -> Value:
         if isinstance(node.value, ast.Attribute):  # `a.shape[1]`: a compile-time number, not a memory read
             return self.static_number(node)
+        from hls.frontend.bits import is_bit_access, read_bits
+
+        if is_bit_access(self, node):
+            return read_bits(self, node)
         memref, indices = self.access(node)
         return self.emit(LoadOp(memref, indices, self.loc))
 

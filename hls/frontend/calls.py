@@ -28,7 +28,15 @@ def lower_call(b: FunctionBuilder, node: ast.Call) -> Value:
 
     if streams.stream_method(b, node) is not None:
         return streams.lower_method(b, node, statement=False)
+    from hls.bits import INTRINSICS
+    from hls.frontend.bits import intrinsic_call, method_call
+
+    method = method_call(b, node)
+    if method is not None:
+        return method
     target = call_target(node.func, b.src)
+    if target in INTRINSICS:
+        return intrinsic_call(b, INTRINSICS[target], node)
     if isinstance(target, ScalarType):
         return type_call(b, target, node)
     if is_kernel(target):

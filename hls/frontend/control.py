@@ -54,7 +54,7 @@ def control_assigned(stmts: list[ast.stmt]) -> set[str]:
 
 def carried_names(b: FunctionBuilder, stmts: list[ast.stmt]) -> list[str]:
     """Scalars a loop body assigns that exist before it (the return flag and result included)."""
-    assigned = assigned_names(stmts) | (control_assigned(stmts) & {RETURNED, RESULT})
+    assigned = assigned_names(stmts, bit_stores=True) | (control_assigned(stmts) & {RETURNED, RESULT})
     return sorted(n for n in assigned if n in b.env and not b.env[n].is_array)
 
 

@@ -9,12 +9,13 @@ again against the user's file name, so tracebacks still point at the user's line
 from __future__ import annotations
 
 import ast
+import copy
 from collections.abc import Callable
 from typing import Any
 
 import numpy as np
 
-from hls import runtime, streams
+from hls import bits, runtime, streams
 from hls.frontend.builder import GoldenInfo
 from hls.frontend.source import KernelSource
 
@@ -24,6 +25,12 @@ class GoldenRewriter(ast.NodeTransformer):
         self.info = info
         self.file = file
         self.consts: dict[str, Any] = {}
+        self.made: dict[int, tuple[ast.AST, tuple]] = {}  # bit-access nodes this rewrite creates, by id
+
+    def bit_entry(self, node: ast.AST) -> tuple | None:
+        """What hls.bits function replaces `node` (recorded by the frontend, or made by this rewrite)."""
+        made = self.made.get(id(node))
+        return made[1] if made is not None and made[0] is node else self.info.bit_nodes.get(id(node))
 
     def const(self, value: Any, node: ast.AST) -> ast.Name:
         name = f"__hls_k{len(self.consts)}"
@@ -97,6 +104,46 @@ class GoldenRewriter(ast.NodeTransformer):
         node.body.insert(0, self.stream_hook("loop_iter", node))
         return [self.stream_hook("loop_enter", node), node, self.stream_hook("loop_exit", node)]
 
+    def bits(self, name: str, args: list[ast.expr], node: ast.AST) -> ast.Call:
+        func = ast.Attribute(value=ast.Name(id="__hls_bits", ctx=ast.Load()), attr=name, ctx=ast.Load())
+        return ast.copy_location(ast.Call(func=func, args=args, keywords=[]), node)
+
+    def bit_store(self, node: ast.Assign, entry: tuple) -> ast.Assign:
+        """`x[lo:hi] = v` -> `x = set_slice(x, lo, hi, v, T)` (and `B[i] = ...` for an element)."""
+        target = node.targets[0]
+        base = target.value
+        store = copy.deepcopy(base)
+        store.ctx = ast.Store()
+        if entry[0] == "set_slice":
+            args = [base, self.const(entry[2], node), self.const(entry[3], node)]
+        else:
+            args = [base, target.slice]
+        value = self.bits(entry[0], [*args, node.value, self.const(entry[1], node)], node)
+        return ast.copy_location(ast.Assign(targets=[store], value=value), node)
+
+    def visit_Subscript(self, node: ast.Subscript) -> ast.AST:
+        entry = self.bit_entry(node)
+        self.generic_visit(node)
+        if entry is None:
+            return node
+        if entry[0] == "get_slice":
+            return self.bits("get_slice", [node.value, *(self.const(c, node) for c in entry[2:]),
+                                           self.const(entry[1], node)], node)
+        return self.bits("get_bit", [node.value, node.slice, self.const(entry[1], node)], node)
+
+    def bit_call(self, node: ast.Call, entry: tuple) -> ast.Call:
+        kind = entry[0]
+        if kind == "method":
+            name = {"bit_count": "bit_count", "reverse": "reverse"}[entry[1]]
+            return self.bits(name, [node.func.value, self.const(entry[2], node)], node)
+        if kind == "bitcast":
+            value = node.args[0] if node.args else node.func.value
+            return self.bits("bitcast_value", [value, self.const(entry[1], node), self.const(entry[2], node)],
+                             node)
+        if kind == "concat":
+            return self.bits("concat_values", [self.const(entry[1], node), *node.args], node)
+        return self.bits("leading_zeros", [node.args[0], self.const(entry[1], node)], node)
+
     def visit_Assign(self, node: ast.Assign) -> ast.AST | list[ast.stmt]:
         name = self.info.statics.get(id(node))
         if name is not None:  # declared once per kernel object, kept across calls (runtime.State)
@@ -116,6 +163,9 @@ class GoldenRewriter(ast.NodeTransformer):
                 node.value = self.helper("array_view", [node.value, self.const(elem, node)], node)
             return node
         self.generic_visit(node)
+        entry = self.bit_entry(node)
+        if entry is not None:
+            return self.bit_store(node, entry)
         target = node.targets[0]
         if len(node.targets) > 1:  # `a = b = x`: x once, each target converted to its own type
             temp = ast.copy_location(ast.Name(id="__hls_chain", ctx=ast.Store()), node)
@@ -146,6 +196,16 @@ class GoldenRewriter(ast.NodeTransformer):
         return ast.copy_location(ast.Assign(targets=[node.target], value=value), node)
 
     def visit_AugAssign(self, node: ast.AugAssign) -> ast.AST:
+        entry = self.bit_entry(node)
+        if entry is not None:  # `x[lo:hi] op= v` -> `x[lo:hi] = x[lo:hi] op v`, then as a bit store
+            target = node.target
+            read = ast.copy_location(ast.Subscript(value=copy.deepcopy(target.value), slice=copy.deepcopy(target.slice),
+                                                   ctx=ast.Load()), target)
+            getter = ("get_slice", *entry[1:]) if entry[0] == "set_slice" else ("get_bit", entry[1])
+            combined = ast.copy_location(ast.BinOp(left=read, op=node.op, right=node.value), node)
+            assign = ast.copy_location(ast.Assign(targets=[target], value=combined), node)
+            self.made[id(read)], self.made[id(assign)] = (read, getter), (assign, entry)  # the nodes stay alive
+            return self.visit(assign)
         t = self.info.assign_types.get(id(node))
         shl_type = self.info.var_shl.get(id(node))
         self.generic_visit(node)
@@ -212,6 +272,9 @@ class GoldenRewriter(ast.NodeTransformer):
             depth = given[0] if given else ast.Constant(2)
             func = ast.Attribute(ast.Name("__hls_st", ast.Load()), "local_stream", ast.Load())
             return ast.copy_location(ast.Call(func, [node.args[0], depth, ast.Constant(name)], []), node)
+        entry = self.bit_entry(node)
+        if entry is not None:
+            return self.bit_call(node, entry)
         printed = self.info.prints.get(key)
         if printed is not None:  # formatted exactly as the C++ printf does
             types, sep, end = printed
@@ -265,6 +328,7 @@ def make_golden(src: KernelSource, info: GoldenInfo, state: runtime.State | None
     namespace["__hls_rt"] = runtime
     namespace["__hls_st"] = streams
     namespace["__hls_state"] = state if state is not None else runtime.State()
+    namespace["__hls_bits"] = bits
     code = compile(module, src.file, "exec")
     exec(code, namespace)  # noqa: S102 - the user's own kernel, rewritten
     golden = namespace[fdef.name]

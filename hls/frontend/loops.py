@@ -28,7 +28,7 @@ def lower_for(b: FunctionBuilder, node: ast.For, prologue: Callable[[Value], Non
         raise b.error("the loop variable must be a single name", node.target, UnsupportedError)
     lb, ub, step = range_bounds(b, node.iter)
     iv_name = node.target.id
-    assigned = assigned_names(node.body)
+    assigned = assigned_names(node.body, bit_stores=True)
     if iv_name in assigned:
         raise b.error(f"assignment to the loop variable {iv_name!r} inside the loop; use another variable",
                       find_assignment(node.body, iv_name) or node, UnsupportedError)

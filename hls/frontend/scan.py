@@ -5,10 +5,16 @@ from __future__ import annotations
 import ast
 
 
-def assigned_names(stmts: list[ast.stmt]) -> set[str]:
-    """Names bound by assignment anywhere in `stmts`, nested loops and branches included."""
-    return {node.id for stmt in stmts for node in ast.walk(stmt)
-            if isinstance(node, ast.Name) and isinstance(node.ctx, ast.Store)}
+def assigned_names(stmts: list[ast.stmt], bit_stores: bool = False) -> set[str]:
+    """Names bound by assignment anywhere in `stmts`, nested loops and branches included; with
+    `bit_stores`, also the variables whose bits are assigned (`x[3] = 1` gives x a new value)."""
+    names = {node.id for stmt in stmts for node in ast.walk(stmt)
+             if isinstance(node, ast.Name) and isinstance(node.ctx, ast.Store)}
+    if bit_stores:
+        names |= {node.value.id for stmt in stmts for node in ast.walk(stmt)
+                  if isinstance(node, ast.Subscript) and isinstance(node.ctx, ast.Store)
+                  and isinstance(node.value, ast.Name)}
+    return names
 
 
 def find_assignment(stmts: list[ast.stmt], name: str) -> ast.AST | None:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import ast
 import builtins
+import dataclasses
 import inspect
 import operator
 import sys
@@ -137,17 +138,28 @@ def static_eval(node: ast.AST, src: KernelSource, what: str = "expression") -> A
     if isinstance(node, ast.Subscript):
         base = static_eval(node.value, src, what)
         index = static_eval(node.slice, src, what)
+        if isinstance(base, type) and dataclasses.is_dataclass(base):
+            raise HLSTypeError(not_a_type(base, what), loc)
         try:
             return base[index]
         except (TypeError, KeyError, IndexError, ValueError) as exc:
-            raise HLSTypeError(f"invalid {what}: {exc}", loc) from None
+            raise HLSTypeError(f"{what} is not valid: {exc}", loc) from None
     evaluate = _OPERATIONS.get(type(node))
     if evaluate is None:
         raise UnsupportedError(f"{what} must be a compile-time constant", loc)
     try:
         return evaluate(node, src, what)
     except (TypeError, ValueError, ZeroDivisionError, OverflowError) as exc:
-        raise HLSTypeError(f"invalid {what}: {exc}", loc) from None
+        raise HLSTypeError(f"{what} is not valid: {exc}", loc) from None
+
+
+def not_a_type(value: Any, what: str) -> str:
+    """Why a dataclass (or other class) cannot annotate a kernel value, and what to write instead."""
+    name = getattr(value, "__name__", repr(value))
+    if isinstance(value, type) and dataclasses.is_dataclass(value):
+        return (f"{what}: {name} is a dataclass, not an hls type; kernel values are hls scalar types and arrays "
+                "of them (pass each field as its own argument or array, e.g. `r: hls.uint8[64]`)")
+    return f"{what}: {value!r} is not an hls type (e.g. hls.int16, hls.float32[8, 8])"
 
 
 def _numbers(values: list[Any], what: str, loc: Loc) -> list[Any]:

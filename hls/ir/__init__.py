@@ -1,5 +1,6 @@
 """Typed SSA IR with structured regions."""
 
+from hls.ir.bitops import *  # noqa: F403
 from hls.ir.core import Block, BlockArg, Function, Module, Op, OpResult, Region, Value, VerifyError
 from hls.ir.ops import *  # noqa: F403
 from hls.ir.printer import print_function, print_module

@@ -16,7 +16,9 @@ from typing import Any
 
 import numpy as np
 
+from hls import bits
 from hls.ir import BinaryOp, CastOp, CompareOp, ConstantOp, LogicOp, MathOp, UnaryOp, Value
+from hls.ir.bitops import BIT_OPS, BitcastOp, BitGetOp, BitSetOp, BitUnaryOp, ConcatOp, SliceOp, SliceSetOp
 from hls.ir.core import Op
 from hls.types import BoolType, FixedType, FloatType, IntType, ScalarType
 
@@ -43,7 +45,7 @@ COMPARE = {"lt": operator.lt, "le": operator.le, "gt": operator.gt, "ge": operat
            "ne": operator.ne}
 UNARY = {"neg": operator.neg, "invert": operator.invert, "abs": abs}
 EXACT_MATH = {"sqrt": np.sqrt, "fabs": np.fabs, "floor": np.floor, "ceil": np.ceil}
-FOLDABLE = (BinaryOp, CompareOp, LogicOp, UnaryOp, CastOp, MathOp)
+FOLDABLE = (BinaryOp, CompareOp, LogicOp, UnaryOp, CastOp, MathOp, *BIT_OPS)
 EXACT_KINDS = {"add", "sub", "mul", "min", "max"}
 KINDS = {BoolType: {"and", "or", "xor"}, FloatType: EXACT_KINDS | {"div"}, FixedType: EXACT_KINDS,
          IntType: EXACT_KINDS | {"floordiv", "mod", "and", "or", "xor", "shl", "shr"}}
@@ -71,9 +73,34 @@ def _binary(op: BinaryOp, a: Any, b: Any) -> Any:
     return ARITH[kind](a, b)
 
 
+BIT_UNARY = {"reverse": bits.reverse, "popcount": bits.bit_count, "clz": bits.leading_zeros}
+
+
+def _bit_op(op: Op, args: list[Any]) -> Any:
+    """Bit-level ops, computed by the same functions the golden model calls (hls.bits)."""
+    types = [v.type for v in op.operands]
+    if isinstance(op, BitGetOp):
+        return bits.get_bit(args[0], int(args[1]), types[0])
+    if isinstance(op, BitSetOp):
+        return bits.set_bit(args[0], int(args[1]), args[2], types[0])
+    if isinstance(op, SliceOp):
+        return bits.get_slice(args[0], op.lo, op.hi, types[0])
+    if isinstance(op, SliceSetOp):
+        return bits.set_slice(args[0], op.attrs["lo"], op.attrs["hi"], args[1], types[0])
+    if isinstance(op, ConcatOp):
+        return bits.concat_values(tuple(types), *args)
+    if isinstance(op, BitUnaryOp):
+        return BIT_UNARY[op.kind](args[0], types[0])
+    if isinstance(op, BitcastOp):
+        return bits.bitcast_value(args[0], types[0], op.result.type)
+    raise NotFoldable
+
+
 def evaluate(op: Op, args: list[Any]) -> Any:
     """The result of `op` on constant operand values, with the golden model's semantics."""
     t = op.results[0].type
+    if isinstance(op, BIT_OPS):
+        return _bit_op(op, args)
     if isinstance(op, CastOp):
         return t.convert(args[0])
     if isinstance(op, BinaryOp):
@@ -129,7 +156,7 @@ def fold(op: Op, args: list[Any]) -> Any:
     try:
         with np.errstate(all="ignore"):  # overflow to inf is reported as NotFoldable below, not warned
             return constant_value(evaluate(op, args), op.results[0].type, op)
-    except (ArithmeticError, ValueError, TypeError) as exc:
+    except (ArithmeticError, ValueError, TypeError, IndexError) as exc:
         raise NotFoldable from exc
 
 

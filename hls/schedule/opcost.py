@@ -4,6 +4,9 @@ from __future__ import annotations
 
 from hls.ir import (
     BinaryOp,
+    BitGetOp,
+    BitSetOp,
+    BitUnaryOp,
     CastOp,
     CompareOp,
     ConstantOp,
@@ -16,6 +19,7 @@ from hls.ir import (
     UnaryOp,
     Value,
 )
+from hls.ir.bitops import BIT_OPS
 from hls.schedule.memory import bit_width
 from hls.schedule.oplib import OpCost, OpLib
 from hls.types import FixedType, FloatType, IntType
@@ -175,6 +179,22 @@ def _unary(op: UnaryOp, lib: OpLib) -> OpCost:
     return lib.logic(width, op.kind)
 
 
+def _bits(op: Op, lib: OpLib) -> OpCost:
+    """Constant slices, concatenation, reversal and bitcasts are wires; a variable bit position is a
+    multiplexer (read) or a decoder (write); bit counts are a tree of small adders, one level per
+    doubling of the width."""
+    width = bit_width(op.operands[0].type)
+    if isinstance(op, BitUnaryOp) and op.kind in ("popcount", "clz"):
+        out = op.result.type.width
+        return chain(lib, op.kind, [lib.adder(max(level, 1)) for level in range(1, out)] or [lib.wire(op.kind)])
+    constant = isinstance(getattr(op.operands[1], "op", None), ConstantOp) if len(op.operands) > 1 else True
+    if isinstance(op, BitGetOp) and not constant:
+        return lib.mux(1, width)
+    if isinstance(op, BitSetOp) and not constant:
+        return lib.logic(width, "bit_set")
+    return lib.wire(op.name)
+
+
 def op_cost(op: Op, lib: OpLib, constants: tuple = ()) -> OpCost:
     """The operator Vitis would bind `op` to (compute ops only; memories are in memory.py). `constants`
     are operand values known in this copy of the op (an unrolled induction variable, a folded ROM
@@ -200,4 +220,6 @@ def op_cost(op: Op, lib: OpLib, constants: tuple = ()) -> OpCost:
         if op.func == "fabs":
             return lib.wire("fabs")
         return _float_core(lib, t, _MATH[op.func])
+    if isinstance(op, BIT_OPS):
+        return _bits(op, lib)
     return lib.wire(op.name)

@@ -12,6 +12,8 @@ from hls.sim.build import build_shared_library, load_library, load_private_copy
 from hls.streams import Stream
 from hls.types import ArrayType, BoolType, FixedType, FloatType, IntType, ScalarType, TupleType
 
+FAULTS = {1: "divided by zero", 2: "indexed an array out of bounds", 5: "read or wrote a bit beyond a value's width"}
+
 
 class CompiledKernel:
     """A built csim library for one design; `run` checks arguments before any native code runs.
@@ -61,7 +63,7 @@ class CompiledKernel:
             if port.stream:
                 self.stream_back(n, port, arg)
         if fault:
-            what = {1: "divided by zero", 2: "indexed an array out of bounds"}.get(fault, f"faulted ({fault})")
+            what = FAULTS.get(fault, f"faulted ({fault})")
             raise SimulationError(f"{self.design.top}: the C simulation {what}, which is undefined in C++ (csim "
                                   "substituted 0 and went on; outputs are not meaningful)")
         if outputs:

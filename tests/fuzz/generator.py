@@ -872,7 +872,8 @@ class Generator:
             (2 if can_loop and budget >= 3 else 0, self.stmt_reduce),
             (1 if fn.local_arrays < 2 else 0, self.stmt_local_array),
             (1.5 if not fn.helper and len(self.helpers) < 4 and fn.trip <= 16 else 0, self.stmt_call),
-            *self.pythonic_statements(budget), *control.options(self, budget, can_loop)]
+            *self.pythonic_statements(budget), *control.options(self, budget, can_loop),
+            *bitlevel.statements(self, budget)]
         return self.weighted(options)(budget, indent)
 
     def pythonic_statements(self, budget: int) -> list[tuple[float, Callable[[int, int], tuple[list[str], int]]]]:
@@ -1343,4 +1344,4 @@ PRODUCTIONS: dict[str, list[tuple[float, Callable[[Generator, int, bool], Ex | N
 }
 
 
-from tests.fuzz import pythonic  # noqa: E402 - its branches build on the classes above
+from tests.fuzz import bitlevel, pythonic  # noqa: E402 - their branches build on the classes above
