@@ -237,13 +237,10 @@ class Kernel:
 
     def export(self, path: Any, part: str = "xcu250-figd2104-2L-e", clock_ns: float = 3.33, inputs: Any = None,
                flow: str | None = None, seed: int = 0, overwrite: bool = False) -> Any:
-        """Write a Vitis HLS project (sources, testbench with golden data, TCL, cfg, Makefile).
-
-        The testbench calls the kernel once from its initial state, so state is reset first (hls.static).
-        """
+        """Write a Vitis HLS project (sources, testbench with golden data, TCL, cfg, Makefile). The
+        testbench calls the kernel once from its initial state: hls.static state is reset first."""
         from hls.backend.export import export_project
 
-        self.reset()
         return export_project(self, path, part=part, clock_ns=clock_ns, inputs=inputs,
                               flow=self.flow if flow is None else flow, seed=seed,
                               overwrite=overwrite)

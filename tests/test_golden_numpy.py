@@ -85,8 +85,10 @@ def test_examples_taking_the_numpy_model(example_kernels):
                     "subkernel"}, fast
     # state between calls (hls.static) stays on the kernel object, in the Python golden model; a loop with
     # `break` runs a data-dependent number of iterations; streams block: all run in Python mode
+    # and bit access (hls.slice, ...) is not modelled in numpy: those examples run in Python mode too
     assert {n for n, k in example_kernels.items() if not k.vector_plan.supported} == {
-        "fir_static", "search", "fir_stream", "fork_join", "stream_pipeline"}
+        "fir_static", "search", "fir_stream", "fork_join", "stream_pipeline", "crc32", "float_unpack",
+        "popcount_histogram", "bit_reverse"}
     assert "break" in example_kernels["search"].vector_plan.reason
 
 
@@ -116,8 +118,11 @@ def test_fuzz_kernels_bit_exact(monkeypatch, tmp_path):
     print(f"{supported} of {len(FUZZ_SEEDS)} supported, {vectorized} with whole-array loops, {fast} by default, "
           f"{len(FALLBACKS)} handed over to Python mode after an error")
     assert len(FALLBACKS) <= 0.05 * supported
-    # how many take the fast path by default depends on the generator's mix of kernels
-    assert supported >= 0.8 * len(FUZZ_SEEDS) and vectorized >= 0.2 * len(FUZZ_SEEDS) and fast >= 0.08 * len(FUZZ_SEEDS)
+    # how many it supports depends on the generator's mix: it also writes bit access, while/break, tuple
+    # and array results and print-free control flow the model leaves to Python mode (49, 15 and 9 of 150
+    # when this was written); these bounds guard against the model silently refusing more
+    assert supported >= 0.25 * len(FUZZ_SEEDS) and vectorized >= 0.07 * len(FUZZ_SEEDS) \
+        and fast >= 0.04 * len(FUZZ_SEEDS)
 
 
 @hls.kernel

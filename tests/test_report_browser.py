@@ -139,3 +139,21 @@ def test_exploration_page_in_chromium(browser):
     screenshot(page, "explore_matmul")
     page.close()
     assert not problems, problems
+
+
+def test_dataflow_page_in_chromium(browser, examples):
+    """A dataflow example's page: its processes as boxes joined by their FIFOs, and the FIFO table."""
+    kernel = examples["stream_pipeline"].KERNEL
+    report = kernel.report()
+    flow = report.dataflow
+    assert flow is not None and flow.links
+    page, problems = open_report(browser, report, "stream_pipeline_report")
+    boxes = page.evaluate("[...document.querySelectorAll('#dataflow svg g.node-process')].map(g => g.dataset.name)")
+    assert sorted(boxes) == sorted(p.name for p in flow.processes)
+    arrows = page.evaluate("document.querySelectorAll('#dataflow svg g.edge-fifo').length")
+    assert arrows == len(flow.links) == len(flow.fifos)
+    rows = page.evaluate("[...document.querySelectorAll('#dataflow table')].map(t => t.rows.length - 1)")
+    assert rows == [len(flow.processes), len(flow.fifos)]
+    screenshot(page, "stream_pipeline_report")
+    page.close()
+    assert not problems, problems

@@ -152,7 +152,9 @@ def check_design(design: Any) -> None:
 
 
 def run_golden(kernel: Any, compiled: Any, inputs: Any, seed: int) -> tuple[list[Any], list[Any], Any]:
-    """Inputs as written to tb/data, the arguments after the golden run, and the return value."""
+    """Inputs as written to tb/data, the arguments after the golden run, and the return value. The
+    testbench calls the kernel once from power-on state, so hls.static state is reset first."""
+    kernel.reset()
     names, types = list(compiled.arg_names), list(compiled.arg_types)
     values = _ordered_inputs(names, kernel.random_inputs(seed) if inputs is None else inputs)
     args = [np.array(v, copy=True) if isinstance(v, np.ndarray) else v.copy() if isinstance(v, Stream) else v

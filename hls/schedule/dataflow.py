@@ -69,6 +69,7 @@ class DataflowReport:
     latency: int | None
     interval: int | None
     deadlock: str | None = None
+    links: list[tuple[str, str, str]] = field(default_factory=list)  # (writing process, reading process, FIFO)
 
     def to_dict(self) -> dict[str, Any]:
         return {"latency": self.latency, "interval": self.interval, "deadlock": self.deadlock,
@@ -182,7 +183,18 @@ def time_region(raw: RawRegion, report: Report) -> DataflowReport:
         deadlock = "; ".join(f"{p} waits on {fifo} ({state}) at line {line}" for p, fifo, state, _, line
                              in result.deadlock)
     return DataflowReport(rows, fifos, None if deadlock else result.latency, None if deadlock else result.interval,
-                          deadlock)
+                          deadlock, fifo_links(raw))
+
+
+def fifo_links(raw: RawRegion) -> list[tuple[str, str, str]]:
+    """Which process writes and which reads each FIFO of the region (for the dataflow graph)."""
+    ends: dict[str, dict[bool, str]] = {}
+    for process in raw.processes:
+        for event in process.events:
+            if event[0] == "A":
+                ends.setdefault(event[1], {}).setdefault(bool(event[2]), process.name)
+    return [(ends[f.name][True], ends[f.name][False], f.name) for f in raw.fifos
+            if True in ends.get(f.name, {}) and False in ends.get(f.name, {})]
 
 
 def sized_depths(raw: RawRegion, report: Report) -> dict[str, int]:

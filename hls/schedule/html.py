@@ -17,7 +17,7 @@ import os
 import re
 from typing import Any
 
-from hls.schedule.report import LoopReport, Report, Resources
+from hls.schedule.report import GraphEdge, GraphNode, LoopReport, Report, Resources
 from hls.schedule.svg import design_graph, schedule_chart
 
 CONTEXT = 3  # source lines shown above and below each line the report names
@@ -274,6 +274,30 @@ def graph_section(report: Report, source: SourceListing, prefix: str) -> str:
     return f'{note}<div class="chart">{svg}</div>'
 
 
+def dataflow_section(report: Report, prefix: str) -> str:
+    """The timed region: its processes as boxes joined by their FIFOs (depth, peak occupancy), and the
+    per-process and per-FIFO tables of the report."""
+    flow = report.dataflow
+    if flow.deadlock:
+        head = f'<p class="bad">Deadlock at the declared FIFO depths: {html.escape(flow.deadlock)}</p>'
+    else:
+        head = (f"<p>Region latency {flow.latency} cycles, interval {flow.interval} cycles, from the timed "
+                "simulation of the Python-mode trace with FIFO back-pressure (docs/dataflow.md).</p>")
+    depth = {f.name: f for f in flow.fifos}
+    nodes = [GraphNode(p.name, "process", latency_min=p.latency, latency_max=p.latency) for p in flow.processes]
+    edges = [GraphEdge(src, dst, "fifo", label=f"{name} [{depth[name].depth}]" if name in depth else name)
+             for src, dst, name in flow.links]
+    svg = design_graph(nodes, edges, lambda file, line: None, prefix + "fifo-arrow") if nodes else ""
+    processes = [f"<tr><td>{html.escape(p.name)}</td>{_cells([p.latency, p.nominal], 0)}<td>"
+                 + html.escape(", ".join(f"{label} II={ii if ii is not None else '-'}" for label, ii in p.loops)
+                               or "-") + "</td></tr>" for p in flow.processes]
+    fifos = [f"<tr><td>{html.escape(f.name)}</td>{_cells([f.width, f.depth, f.peak], 0)}<td>{html.escape(f.impl)}"
+             f"</td>{_cells([f.resources.bram18k, f.resources.ff, f.resources.lut], 0)}</tr>" for f in flow.fifos]
+    return (head + f'<div class="chart">{svg}</div>'
+            + _table(["Process", "Latency in the region", "Own latency", "Loops"], processes)
+            + _table(["FIFO", "Width", "Depth", "Peak", "Implementation", "BRAM_18K", "FF", "LUT"], fifos))
+
+
 def resources_section(report: Report) -> str:
     def amounts(res: Resources) -> list[int]:
         return [res.bram18k, res.dsp, res.ff, res.lut]
@@ -296,6 +320,7 @@ def report_sections(report: Report, prefix: str) -> list[tuple[str, str]]:
         source.add(loop.limiter_file, loop.limiter_line, "hit")
     return [("Summary", summary_section(report)), ("Loops", loops_section(report, source)),
             ("Schedule", schedule_section(report, source)), ("Call graph", graph_section(report, source, prefix)),
+            *([("Dataflow", dataflow_section(report, prefix))] if report.dataflow is not None else []),
             ("Resources", resources_section(report)), ("Source", source.render())]
 
 
