@@ -302,3 +302,10 @@ def unpacks_one_tuple(a: hls.int8[2], out: hls.int8[2]):
     out[0] = hls.int8(r)
     (s,) = one_tuple(a[1])
     out[1] = hls.int8(s)
+
+
+@hls.kernel
+def wide_sum_variable_shift(a: hls.uint64[2], n: hls.int7) -> hls.float64:
+    """The sum is uint65 in the IR but ap_uint<66> in C++: the variable shift must wrap at 65 bits."""
+    return min(a[0] + a[1] << (n & 3), 10000.0) + (a[0] + a[1] << (n & 3)) * 0.0 + hls.float64(
+        hls.uint8(a[0] + a[1] << (n & 3)))

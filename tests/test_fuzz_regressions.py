@@ -225,3 +225,14 @@ def test_one_element_tuple_result_of_a_sub_kernel():
     assert fr.one_tuple(5) == (3,) == fr.one_tuple.csim(5)
     fr.unpacks_one_tuple.verify(a, np.zeros(2, dtype=np.int8), rtol=0, atol=0)
     assert "one_tuple(a[0], r);" in fr.unpacks_one_tuple.cpp
+
+
+def test_variable_shift_of_a_wide_sum_wraps_at_its_ir_width():
+    """Fuzz seed 4242000016: (uint64 + uint64) << n gave -1.28e19 in csim; Python mode wraps to uint65."""
+    a = np.array([2**64 - 1, 2**63 + 12345], dtype=np.uint64)
+    for n in range(4):
+        expected = float((int(a[0]) + int(a[1])) << n & (2**65 - 1))
+        got = fr.wide_sum_variable_shift.csim(a.copy(), n)
+        assert got == fr.wide_sum_variable_shift(a.copy(), n)
+        assert got == min(expected, 10000.0) + hls.uint8(((int(a[0]) + int(a[1])) << n) & (2**65 - 1))
+    assert "ap_uint<65>(ap_uint<65>(a[0]) + ap_uint<65>(a[1])) <<" in fr.wide_sum_variable_shift.cpp

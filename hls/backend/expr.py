@@ -188,7 +188,10 @@ def shift_expr(op: BinaryOp, a: Expr, b: Expr) -> Expr:
         a = cast_to(a, wide)
         return combine(f"{a.at(PREC['shift'])} {sym} {n}", "shift", wide, a)
     ap = CType("ap", lhs_type.width, lhs_type.signed)
-    a = cast_to(a, ap)
+    # a variable shift keeps its left operand's width, so that operand must be exactly the IR's type:
+    # a compound one may be wider in C++ (ap_uint<65> + ap_uint<65> is ap_uint<66>) and keep bits the
+    # IR's shift wraps away (fuzz seed 4242000016)
+    a = combine(f"{ap.spelling}({a.text})", "primary", ap, a) if a.prec < PREC["primary"] else cast_to(a, ap)
     return combine(f"{a.at(PREC['shift'])} {sym} {b.at(PREC['shift'] + 1)}", "shift", ap, a, b)
 
 
