@@ -471,6 +471,9 @@ class WithEstimate:
     def random_inputs(self, seed):
         return self.kernel.random_inputs(seed)
 
+    def reset(self):
+        return self.kernel.reset()
+
     def __call__(self, *args):
         return self.kernel(*args)
 
