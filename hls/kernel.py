@@ -180,9 +180,9 @@ class Kernel:
         """Restore every `hls.static` local (this kernel's and its sub-kernels') to its initial value,
         in Python mode and in every csim library loaded for this kernel."""
         self._state.clear()
-        for compiled in list(self._compiled.values())[:1]:
-            for callee in compiled.callees:
-                callee.reset()
+        callees = next(iter(self._compiled.values())).callees if self._compiled else []  # the same for every flow
+        for callee in callees:
+            callee.reset()
         for library in self._csim.values():
             library.reset()
 

@@ -203,9 +203,14 @@ def libm() -> Any:
     return ffi.dlopen(ctypes.util.find_library("m") or "libm.so.6")
 
 
+def libm_function(name: str, t: FloatType) -> Any:
+    """The C overload std::<name> calls for `t`: `expf` for float32, `exp` for float64."""
+    return getattr(libm(), name + ("f" if t.bits == 32 else ""))
+
+
 def math_lanes(name: str, t: FloatType, *args: np.ndarray) -> np.ndarray:
     """math_call over arrays (the numpy golden model): the same C functions, element by element."""
-    function = getattr(libm(), name + ("f" if t.bits == 32 else ""))
+    function = libm_function(name, t)
     flat = [np.asarray(a, dtype=t.storage_dtype) for a in np.broadcast_arrays(*args)]
     out = np.fromiter((function(*map(float, values)) for values in zip(*(a.ravel() for a in flat), strict=True)),
                       dtype=t.storage_dtype, count=flat[0].size)
@@ -214,8 +219,7 @@ def math_lanes(name: str, t: FloatType, *args: np.ndarray) -> np.ndarray:
 
 def math_call(name: str, t: FloatType, *args: Any) -> Any:
     """math.* at the precision of the C++ overload (float32 stays float32, as std::exp(float))."""
-    function = getattr(libm(), name + ("f" if t.bits == 32 else ""))
-    return t.convert(function(*(float(t.convert(a)) for a in args)))
+    return t.convert(libm_function(name, t)(*(float(t.convert(a)) for a in args)))
 
 
 GOLDEN_CODES: set[Any] = set()  # the code objects of golden models, to find the kernel line of an error

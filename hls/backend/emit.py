@@ -11,7 +11,7 @@ from hls.backend.ctype import CType, carrier_of, ctype_of, declared_array, spell
 from hls.backend.expr import HELPERS, PREC, Expr, cast_to, fixed_source, pure_expr
 from hls.backend.names import Namer
 from hls.backend.pragmas import directive_pragma, loop_pragmas
-from hls.backend.streams import STREAM_OPS, StreamStatements, stream_spelling
+from hls.backend.streams import StreamStatements, stream_spelling
 from hls.ir import (
     AllocOp,
     CallOp,
@@ -32,6 +32,7 @@ from hls.ir import (
 )
 from hls.ir.core import Block, Op
 from hls.ir.ranges import in_bounds
+from hls.ir.stream_ops import STREAM_OPS
 from hls.types import ArrayType, BoolType, FixedType, FloatType, ScalarType, StreamType, TupleType
 
 MAX_INLINE_DEPTH = 6

@@ -13,7 +13,7 @@ import numpy as np
 from hls.backend.mlir_builder import Builder, attr_text, elem_attrs, float_text, mlir_type, signed_bits
 from hls.backend.mlir_loops import loop_header
 from hls.backend.mlir_scalar import ScalarLowering, unsupported
-from hls.backend.mlir_streams import STREAM_OPS, declarations, stream_op
+from hls.backend.mlir_streams import declarations, stream_op
 from hls.errors import UnsupportedError
 from hls.ir import (
     AllocOp,
@@ -34,6 +34,7 @@ from hls.ir import (
     YieldOp,
 )
 from hls.ir.core import Block, Op
+from hls.ir.stream_ops import STREAM_OPS
 from hls.types import ArrayType, BoolType, FixedType, FloatType, ScalarType, TupleType, as_int
 
 LOOP_DIRECTIVES = ("label", "pipeline", "unroll", "tripcount", "loop_flatten")

@@ -12,6 +12,7 @@ from typing import TYPE_CHECKING
 from hls.backend.mlir_builder import Builder, mlir_type
 from hls.ir import Module
 from hls.ir.stream_ops import (
+    STREAM_OPS,
     StreamOp,
     StreamReadNbOp,
     StreamReadOp,
@@ -24,7 +25,6 @@ from hls.types import BoolType, StreamType
 if TYPE_CHECKING:
     from hls.backend.mlir import FunctionEmitter
 
-STREAM_OPS = (StreamOp, StreamReadOp, StreamWriteOp, StreamStatusOp, StreamReadNbOp, StreamWriteNbOp)
 
 
 def stream_type(t: StreamType) -> str:

@@ -8,15 +8,12 @@ from hls.ir import ForOp, Value
 from hls.ir.core import Op
 from hls.ir.stream_ops import (
     StreamOp,
-    StreamReadNbOp,
     StreamReadOp,
     StreamStatusOp,
     StreamWriteNbOp,
     StreamWriteOp,
 )
 from hls.types import StreamType
-
-STREAM_OPS = (StreamOp, StreamReadOp, StreamWriteOp, StreamStatusOp, StreamReadNbOp, StreamWriteNbOp)
 
 
 def stream_spelling(t: StreamType) -> str:

@@ -134,3 +134,4 @@ class StreamWriteNbOp(Op):
 
 STREAM_ACCESSES = (StreamReadOp, StreamWriteOp, StreamReadNbOp, StreamWriteNbOp)
 STREAM_WRITES = (StreamWriteOp, StreamWriteNbOp)
+STREAM_OPS = (StreamOp, *STREAM_ACCESSES, StreamStatusOp)  # every op on a FIFO, the declaration included
