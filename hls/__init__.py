@@ -33,6 +33,7 @@ from hls.kernel import Kernel, kernel, strict_overflow
 from hls.runtime import static, zeros
 from hls.schedule import Report, load_report
 from hls.streams import Stream
+from hls.structs import struct
 from hls.types import alias as _alias
 from hls.types import (
     ap_fixed,
@@ -61,7 +62,7 @@ __all__ = [
     "ap_fixed", "ap_int", "ap_ufixed", "ap_uint", "array_partition", "bind_storage", "bitcast", "bool_", "concat",
     "dataflow", "explore", "float32", "float64", "inline", "int8", "int16", "int32", "int64", "interface", "kernel",
     "label", "leading_zeros", "load_report", "loop_flatten", "loop_tripcount", "pipeline", "static", "stream",
-    "strict_overflow", "uint8", "uint16", "uint32", "uint64", "unroll", "zeros",
+    "strict_overflow", "struct", "uint8", "uint16", "uint32", "uint64", "unroll", "zeros",
 ]
 
 

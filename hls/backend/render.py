@@ -9,7 +9,7 @@ from typing import Any
 
 import jinja2
 
-from hls.backend.ctype import ctype_of, spelling, storage_ctype
+from hls.backend.ctype import ctype_of, spelling, storage_ctype, struct_declaration
 from hls.backend.emit import EmittedFunction, FunctionEmitter
 from hls.backend.expr import CSIM_CHECKED, HELPERS
 from hls.backend.names import Namer
@@ -18,7 +18,7 @@ from hls.errors import HLSTypeError
 from hls.interfaces import BLOCK_CONTROL, default_interface
 from hls.ir import AllocOp, DirectiveOp, Module
 from hls.ir.usage import stream_directions
-from hls.types import ArrayType, BoolType, FixedType, FloatType, IntType, ScalarType, StreamType, TupleType
+from hls.types import ArrayType, BoolType, FixedType, FloatType, IntType, ScalarType, StreamType, StructType, TupleType
 
 
 @lru_cache(maxsize=1)
@@ -108,7 +108,8 @@ def emit_module(module: Module, origin: str = "", flow: str = "vitis") -> CppDes
     processes = any(op.attrs.get("process") is not None for f in module.functions.values() for op in f.walk())
     streams = streams or processes  # a region of loops and ping-pong arrays still runs in hls_csim::region
     header = render_template("kernel.h.j2", guard=f"HLS_{top_c.upper()}_H", prototype=top_emitted.signature,
-                             fixed=needs_fixed, divides=divides, streams=streams)
+                             fixed=needs_fixed, divides=divides, streams=streams,
+                             structs=[struct_declaration(t) for t in struct_types(module)])
     kernel_cpp = render_template("kernel.cpp.j2", header=header_name, origin=origin, streams=streams,
                                  processes=processes,
                                  helpers=[h for h in HELPERS if h in helpers], csim_checked=divides,
@@ -143,7 +144,21 @@ def _kind(t: Any) -> str | None:
 
 def _uses_fixed(func) -> bool:
     types = [a.type for a in func.args] + [r.type for op in func.walk() for r in op.results]
+    elems = [getattr(t, "elem", t) for t in types]
+    types += [ft for t in elems if isinstance(t, StructType) for _, ft in t.fields]
     return any(isinstance(getattr(t, "elem", t), FixedType) for t in types)
+
+
+def struct_types(module: Module) -> list[StructType]:
+    """Every struct type the design uses, in first-use order (the header declares them)."""
+    found: dict[StructType, None] = {}
+    for func in module.functions.values():
+        types = [a.type for a in func.args] + [func.return_type] + [r.type for op in func.walk() for r in op.results]
+        for t in types:
+            elem = getattr(t, "elem", t)
+            if isinstance(elem, StructType):
+                found[elem] = None
+    return list(found)
 
 
 def port_specs(func, emitted: EmittedFunction, errors: list[tuple[str, Any]],

@@ -1,0 +1,65 @@
+"""Kernels on `@hls.struct` records (tests/test_structs.py)."""
+
+from __future__ import annotations
+
+import hls
+
+
+@hls.struct
+class Pixel:
+    r: hls.uint5
+    g: hls.uint6
+    b: hls.uint5
+
+
+@hls.struct
+class Sample:
+    tag: hls.int3
+    wide: hls.ap_uint[100]
+    gain: hls.ap_fixed[12, 4]
+    taps: hls.int16[4]
+    ok: hls.bool_
+
+
+@hls.kernel
+def unpack565(packed: hls.uint16[8], out: Pixel[8]):
+    for i in range(8):
+        v = packed[i]
+        out[i].r = v[11:16]
+        out[i].g = v[5:11]
+        out[i].b = v[0:5]
+
+
+@hls.kernel
+def brightest(px: Pixel[8]) -> Pixel:
+    best = Pixel(0, 0, 0)
+    for i in range(8):
+        if px[i].g > best.g:
+            best = px[i]
+    return best
+
+
+@hls.kernel
+def mix(s: Sample, xs: Sample[4]) -> hls.int32:
+    """Struct argument, array fields, field arithmetic, a struct local copied and changed."""
+    acc = hls.int32(0)
+    local = s
+    local.tag = local.tag + 5  # wraps in int3
+    for i in range(4):
+        xs[i].taps[i] = s.taps[i] * 3
+        xs[i].tag = local.tag
+        xs[i].ok = xs[i].wide[99]
+        acc += xs[i].taps[3 - i] + local.taps[i]
+    xs[0] = local
+    xs[1].gain = s.gain * 2
+    xs[2].wide += 1
+    return acc
+
+
+@hls.kernel
+def swap_channels(px: Pixel[8]):
+    tmp = hls.zeros((8,), Pixel)
+    for i in range(8):
+        tmp[i] = Pixel(b=px[i].r, r=px[i].b, g=px[i].g + 63)  # g wraps in 6 bits
+    for i in range(8):
+        px[i] = tmp[7 - i]
