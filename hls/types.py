@@ -269,6 +269,20 @@ class StructType(HLSType):
 
     __call__ = convert
 
+    def zero(self) -> Any:
+        return self.cls()
+
+    def to_storage(self, values: Any) -> np.ndarray:
+        """Struct values (instances or records) as a numpy structured array of the storage dtype."""
+        values = list(values)
+        out = np.zeros(len(values), self.storage_dtype)
+        for i, value in enumerate(values):
+            for n, t in self.fields:
+                x = value[n] if isinstance(value, np.void) else getattr(value, n)
+                out[n][i] = np.asarray(getattr(x, "data", x)) if isinstance(t, ArrayType) else \
+                    float(x) if isinstance(t, FixedType) else x
+        return out
+
 
 @dataclass(frozen=True)
 class ArrayType(HLSType):

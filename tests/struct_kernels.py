@@ -63,3 +63,41 @@ def swap_channels(px: Pixel[8]):
         tmp[i] = Pixel(b=px[i].r, r=px[i].b, g=px[i].g + 63)  # g wraps in 6 bits
     for i in range(8):
         px[i] = tmp[7 - i]
+
+
+@hls.kernel
+def brighten(inp: hls.stream[Pixel], out: hls.stream[Pixel], n: hls.int16):
+    for _i in range(n):
+        p = inp.read()
+        p.g = min(p.g + 8, 63)
+        out.write(p)
+
+
+@hls.kernel
+def to_stream(px: Pixel[8], out: hls.stream[Pixel]):
+    for i in range(8):
+        out.write(px[i])
+
+
+@hls.kernel
+def from_stream(inp: hls.stream[Pixel], px: Pixel[8]):
+    for i in range(8):
+        px[i] = inp.read()
+
+
+@hls.kernel
+def luma(p: Pixel) -> hls.uint8:
+    return p.r * 2 + p.g + p.b * 2
+
+
+@hls.kernel
+def pixel_pipeline(px: Pixel[8], lum: hls.uint8[8]):
+    """A dataflow region passing structs through FIFOs, and a sub-kernel taking a struct."""
+    hls.dataflow()
+    s1 = hls.stream(Pixel, depth=2)
+    s2 = hls.stream(Pixel, depth=2)
+    to_stream(px, s1)
+    brighten(s1, s2, 8)
+    from_stream(s2, px)
+    for i in range(8):
+        lum[i] = luma(px[i])

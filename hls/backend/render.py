@@ -47,16 +47,22 @@ class PortSpec:
     zero_copy: bool
     stream: str | None = None  # a stream argument: "in" (the kernel reads it) or "out"
     output_only: bool = False  # the array a kernel returns: csim allocates it, the testbench only checks it
+    fields: list[PortSpec] = field(default_factory=list)  # a struct port: one flat array per field
+    member: str = ""  # a field of a struct port: the C++ member it fills
+    count: int = 1  # elements: of a struct port (1 for a single struct), of one field of one struct
 
 
 @dataclass
 class ResultSpec:
-    """One returned scalar (a scalar return, or one element of a tuple return) at the csim boundary."""
+    """One returned scalar (a scalar return, or one element of a tuple return) at the csim boundary;
+    for a returned struct, one per field (`member`, `count` elements)."""
 
     type: Any
     c_type: str
     storage: str
     kind: str  # "fixed", "ap" or "native": how the bridge converts it to storage
+    member: str = ""
+    count: int = 1
 
 
 @dataclass
@@ -120,7 +126,8 @@ def emit_module(module: Module, origin: str = "", flow: str = "vitis") -> CppDes
     ports = port_specs(top, top_emitted, errors, directions)
     results = result_specs(top.return_type)
     bridge = render_template("bridge.cpp.j2", header=header_name, top=top_c, ports=ports, results=results,
-                             tuple_return=isinstance(top.return_type, TupleType), divides=divides, streams=streams)
+                             tuple_return=isinstance(top.return_type, TupleType), divides=divides, streams=streams,
+                             struct_return=top.return_type.name if isinstance(top.return_type, StructType) else "")
     stateful = any(isinstance(op, AllocOp) and op.attrs.get("static") for f in module.functions.values()
                    for op in f.walk())
     return CppDesign(top_c, header_name, kernel_cpp, header, bridge, ports, top.return_type, results,
@@ -128,8 +135,38 @@ def emit_module(module: Module, origin: str = "", flow: str = "vitis") -> CppDes
 
 
 def result_specs(t: Any) -> list[ResultSpec]:
+    if isinstance(t, StructType):
+        return [ResultSpec(f.type, f.c_type, f.storage, _kind(f.type), f.member, f.count)
+                for f in struct_field_specs("return", t, 1, [], None)]
     elems = list(t.elems) if isinstance(t, TupleType) else [t] if isinstance(t, ScalarType) else []
     return [ResultSpec(e, spelling(e), storage_ctype(e), _kind(e)) for e in elems]
+
+
+def struct_field_specs(name: str, t: StructType, count: int, errors: list[tuple[str, Any]], loc: Any) -> list[PortSpec]:
+    """A struct port as one flat array per field (`count` structs; an array field's elements inline,
+    row-major), each crossing the boundary as an array of its scalar type does."""
+    specs = []
+    for member, ft in t.fields:
+        elem = ft.elem if isinstance(ft, ArrayType) else ft
+        size = ft.size if isinstance(ft, ArrayType) else 1
+        spec = scalar_port(f"{name}.{member}", member, elem, errors, loc)
+        spec.is_array, spec.shape, spec.member, spec.count, spec.zero_copy = True, (count * size,), member, size, False
+        specs.append(spec)
+    return specs
+
+
+def scalar_port(name: str, c_name: str, elem: ScalarType, errors: list[tuple[str, Any]], loc: Any) -> PortSpec:
+    """How values of `elem` cross the boundary (shape and stream filled in by the caller)."""
+    if isinstance(elem, IntType) and elem.width > 64:
+        errors.append((f"argument {name!r}: {elem} is wider than 64 bits; csim and testbench ports "
+                       "support up to 64-bit integers", loc))
+    if isinstance(elem, FixedType) and elem.width > 53:
+        errors.append((f"argument {name!r}: {elem} is wider than 53 bits and cannot travel exactly as "
+                       "float64 at the csim boundary", loc))
+    c_type = spelling(elem)
+    storage = storage_ctype(elem)
+    zero_copy = isinstance(elem, (FloatType, BoolType)) or (isinstance(elem, IntType) and c_type == storage)
+    return PortSpec(name, c_name, elem, False, (), storage, elem.storage_dtype.name, c_type, zero_copy)
 
 
 def _kind(t: Any) -> str | None:
@@ -168,20 +205,20 @@ def port_specs(func, emitted: EmittedFunction, errors: list[tuple[str, Any]],
     for arg, c_name in zip(func.args, emitted.arg_names, strict=True):
         t = arg.type
         elem = t.elem if isinstance(t, (ArrayType, StreamType)) else t
-        if isinstance(elem, IntType) and elem.width > 64:
-            errors.append((f"argument {arg.name!r}: {elem} is wider than 64 bits; csim and testbench ports "
-                           "support up to 64-bit integers", func.loc))
-        if isinstance(elem, FixedType) and elem.width > 53:
-            errors.append((f"argument {arg.name!r}: {elem} is wider than 53 bits and cannot travel exactly as "
-                           "float64 at the csim boundary", func.loc))
-        c_type = spelling(elem)
-        storage = storage_ctype(elem)
-        zero_copy = isinstance(elem, (FloatType, BoolType)) or (isinstance(elem, IntType) and c_type == storage)
-        ports.append(PortSpec(arg.name, c_name, t, isinstance(t, ArrayType),
-                              t.shape if isinstance(t, ArrayType) else (), storage, elem.storage_dtype.name,
-                              c_type, zero_copy,
-                              (directions or {}).get(arg, "in") if isinstance(t, StreamType) else None,
-                              output_only=arg.name == func.attrs.get("result_array")))
+        if isinstance(elem, StructType):
+            if isinstance(t, StreamType):
+                errors.append((f"argument {arg.name!r}: csim does not carry top-level streams of structs yet; "
+                               "wrap the kernel in one that reads an array of structs", func.loc))
+            count = t.size if isinstance(t, ArrayType) else 1
+            fields = struct_field_specs(arg.name, elem, count, errors, func.loc)
+            ports.append(PortSpec(arg.name, c_name, t, isinstance(t, ArrayType), getattr(t, "shape", ()), "",
+                                  "", elem.name, False, fields=fields, count=count))
+            continue
+        spec = scalar_port(arg.name, c_name, elem, errors, func.loc)
+        spec.type, spec.is_array, spec.shape = t, isinstance(t, ArrayType), getattr(t, "shape", ())
+        spec.stream = (directions or {}).get(arg, "in") if isinstance(t, StreamType) else None
+        spec.output_only = arg.name == func.attrs.get("result_array")
+        ports.append(spec)
     return ports
 
 

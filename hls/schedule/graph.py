@@ -324,12 +324,13 @@ class GraphBuilder:
                 self.env[op.result] = (EXTERNAL, value.item() if hasattr(value, "item") else value, None)
                 return
         loaded = self._loaded.setdefault(id(storage), {})
-        key = tuple(_index_key(b) for b in bindings)
+        key = (op.attrs.get("field"), *(_index_key(b) for b in bindings))
         if key in loaded:  # the same element again, no store in between: LLVM reuses the value
             self.env[op.result] = loaded[key]
             return
         dynamic = any(b[1] is NOCONST for b in bindings)
-        access = Access(storage, [b[2] for b in bindings], False, guard=self.guard)
+        # a field of an array of structs is an access to its element: the struct is one aggregated word
+        access = Access(storage, [b[2] for b in bindings[:len(op.memref.type.shape)]], False, guard=self.guard)
         cost = self._memory_cost(storage, False, dynamic)
         node = self.graph.add(cost, op, bit_width(storage.elem), self._preds(bindings), access)
         self._note_carried(bindings, node)
@@ -340,10 +341,10 @@ class GraphBuilder:
         bindings = [self.lookup(v) for v in (op.value, *op.indices)]
         # a later load of the same element reads the stored value (LLVM store-to-load forwarding);
         # other elements may alias this one, so what was loaded before is forgotten
-        self._loaded[id(storage)] = {tuple(_index_key(b) for b in bindings[1:]): bindings[0]}
+        self._loaded[id(storage)] = {(op.attrs.get("field"), *(_index_key(b) for b in bindings[1:])): bindings[0]}
         self._dirty.add(id(storage))
         dynamic = any(b[1] is NOCONST for b in bindings[1:])
-        access = Access(storage, [b[2] for b in bindings[1:]], True, guard=self.guard)
+        access = Access(storage, [b[2] for b in bindings[1:len(op.memref.type.shape) + 1]], True, guard=self.guard)
         node = self.graph.add(self._memory_cost(storage, True, dynamic), op, bit_width(storage.elem),
                               self._preds(bindings), access)
         self._note_carried(bindings, node)

@@ -10,7 +10,7 @@ import numpy as np
 from hls.errors import DeadlockError, SimulationError
 from hls.sim.build import build_shared_library, load_library, load_private_copy
 from hls.streams import Stream
-from hls.types import ArrayType, BoolType, FixedType, FloatType, IntType, ScalarType, TupleType
+from hls.types import ArrayType, BoolType, FixedType, FloatType, IntType, ScalarType, StructType, TupleType
 
 FAULTS = {1: "divided by zero", 2: "indexed an array out of bounds", 5: "read or wrote a bit beyond a value's width"}
 
@@ -28,7 +28,8 @@ class CompiledKernel:
         self.path = build_shared_library(design.sources, extra_flags=extra_flags, tag="csim")
         params = []
         for p in design.ports:
-            params.extend([f"{p.storage} *", "long"] if p.stream else [f"{p.storage} {'*' if p.is_array else ''}"])
+            params.extend([f"{f.storage} *" for f in p.fields] if p.fields else [f"{p.storage} *", "long"] if p.stream
+                          else [f"{p.storage} {'*' if p.is_array else ''}"])
         params += [f"{r.storage} *" for r in design.results]
         self.cdef = f"int hls_bridge({', '.join(params) or 'void'});"
         if design.streams:
@@ -51,10 +52,16 @@ class CompiledKernel:
         given = iter(args)
         outputs = {p.name: np.zeros(p.shape, dtype=p.dtype) for p in self.design.ports if p.output_only}
         values = [outputs[p.name] if p.output_only else next(given) for p in self.design.ports]
-        c_args = []
+        c_args, written = [], []
         for port, arg in zip(self.design.ports, values, strict=True):
-            c_args.extend(self.stream_args(port, arg) if port.stream else [self.convert(port, arg)])
-        rets = [self.ffi.new(f"{r.storage} *") for r in self.design.results]
+            if port.fields:
+                buffers = struct_buffers(port, arg)
+                c_args.extend(self.ffi.from_buffer(f"{f.storage}[]", b, require_writable=True)
+                              for f, b in zip(port.fields, buffers, strict=True))
+                written.append((port, arg, buffers))
+            else:
+                c_args.extend(self.stream_args(port, arg) if port.stream else [self.convert(port, arg)])
+        rets = [self.ffi.new(f"{r.storage}[{r.count}]") for r in self.design.results]
         fault = self.lib.hls_bridge(*c_args, *rets)
         if fault in (3, 4):
             message = self.ffi.string(self.lib.hls_csim_message()).decode()
@@ -66,8 +73,14 @@ class CompiledKernel:
             what = FAULTS.get(fault, f"faulted ({fault})")
             raise SimulationError(f"{self.design.top}: the C simulation {what}, which is undefined in C++ (csim "
                                   "substituted 0 and went on; outputs are not meaningful)")
+        for port, arg, buffers in written:
+            if port.is_array:  # the kernel's writes, field by field, back into the structured array
+                for f, buffer in zip(port.fields, buffers, strict=True):
+                    arg[f.member] = buffer.reshape(arg[f.member].shape)
         if outputs:
             return next(iter(outputs.values()))
+        if isinstance(self.design.return_type, StructType):
+            return struct_result(self.design.return_type, self.design.results, rets, self.ffi)
         values = tuple(from_storage(r.type, ret[0]) for r, ret in zip(self.design.results, rets, strict=True))
         if isinstance(self.design.return_type, TupleType):
             return values
@@ -99,6 +112,28 @@ class CompiledKernel:
         return to_storage(port.name, port.type, arg)
 
 
+def struct_buffers(port: Any, arg: Any) -> list[np.ndarray]:
+    """A struct port as one contiguous storage array per field (what the bridge assembles structs from)."""
+    t = port.type
+    if isinstance(t, ArrayType):
+        records = check_array(port.name, t, arg)
+    else:
+        try:
+            records = t.to_storage([t.convert(arg)])
+        except (TypeError, ValueError) as exc:
+            raise SimulationError(f"argument {port.name!r}: {exc}") from None
+    return [np.ascontiguousarray(records[f.member]).reshape(-1) for f in port.fields]
+
+
+def struct_result(t: StructType, results: list[Any], rets: list[Any], ffi: Any) -> Any:
+    """A returned struct from its per-field outputs, as the dataclass instance Python mode returns."""
+    record = np.zeros(1, t.storage_dtype)
+    for r, ret in zip(results, rets, strict=True):
+        values = np.frombuffer(ffi.buffer(ret), dtype=np.dtype(record[r.member].dtype.base))
+        record[r.member][0] = values.reshape(record[r.member].shape[1:])
+    return t.convert(record[0])
+
+
 def check_array(name: str, t: ArrayType, arg: Any) -> np.ndarray:
     """Shape, dtype, layout and range checks: a wrong array must never reach native code."""
     if not isinstance(arg, np.ndarray):
@@ -113,6 +148,10 @@ def check_array(name: str, t: ArrayType, arg: Any) -> np.ndarray:
         raise SimulationError(f"argument {name!r} is not C-contiguous; pass np.ascontiguousarray(...)")
     if not arg.flags.writeable:
         raise SimulationError(f"argument {name!r} is read-only; csim writes array outputs in place")
+    if isinstance(t.elem, StructType):
+        for member, ft in t.elem.fields:
+            check_range(f"{name}.{member}", getattr(ft, "elem", ft), arg[member])
+        return arg
     check_range(name, t.elem, arg)
     return arg
 

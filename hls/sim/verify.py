@@ -8,13 +8,20 @@ from typing import Any
 import numpy as np
 
 from hls.errors import VerificationError
-from hls.types import ArrayType, BoolType, FixedType, FloatType, IntType, ScalarType
+from hls.types import ArrayType, BoolType, FixedType, FloatType, IntType, ScalarType, StructType
 
 
-def random_value(t: ScalarType | ArrayType, rng: np.random.Generator) -> Any:
-    """Inputs spanning each type: full range for integers and fixed point, [-1, 1) for floats."""
+def random_value(t: ScalarType | ArrayType | StructType, rng: np.random.Generator) -> Any:
+    """Inputs spanning each type: full range for integers and fixed point, [-1, 1) for floats; a
+    struct field by field (a structured array, or one instance)."""
     shape = t.shape if isinstance(t, ArrayType) else ()
     elem = t.elem if isinstance(t, ArrayType) else t
+    if isinstance(elem, StructType):
+        records = np.zeros(shape or (1,), elem.storage_dtype)
+        for member, ft in elem.fields:
+            inner = ft.shape if isinstance(ft, ArrayType) else ()
+            records[member] = random_value(getattr(ft, "elem", ft)[(*records.shape, *inner)], rng)
+        return records if shape else elem.convert(records[0])
     if isinstance(elem, BoolType):
         values = rng.integers(0, 2, size=shape).astype(np.bool_)
     elif isinstance(elem, IntType):
@@ -44,8 +51,15 @@ def random_value(t: ScalarType | ArrayType, rng: np.random.Generator) -> Any:
     return item
 
 
-def compare(name: str, elem: ScalarType, golden: Any, actual: Any, rtol: float, atol: float) -> None:
-    """Exact for integers, bools and fixed point; floats within rtol/atol. Names the first mismatch."""
+def compare(name: str, elem: ScalarType | StructType, golden: Any, actual: Any, rtol: float, atol: float) -> None:
+    """Exact for integers, bools and fixed point; floats within rtol/atol; structs field by field.
+    Names the first mismatch."""
+    if isinstance(elem, StructType):
+        g, a = (np.asarray(v) if isinstance(v, np.ndarray) or hasattr(v, "__array__") else elem.to_storage([v])
+                for v in (golden, actual))
+        for member, ft in elem.fields:
+            compare(f"{name}.{member}", getattr(ft, "elem", ft), g[member], a[member], rtol, atol)
+        return
     g = np.asarray(golden)
     a = np.asarray(actual)
     if g.shape != a.shape:
