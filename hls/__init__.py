@@ -5,9 +5,11 @@ from __future__ import annotations
 from hls.bits import bitcast, concat
 from hls.bits import leading_zeros_of as leading_zeros
 from hls.directives import (
+    aggregate,
     array_partition,
     bind_storage,
     dataflow,
+    disaggregate,
     inline,
     interface,
     label,
@@ -62,8 +64,9 @@ __all__ = [
     "ap_fixed", "ap_int", "ap_ufixed", "ap_uint", "array_partition", "bind_storage", "bitcast", "bool_", "concat",
     "dataflow", "explore", "float32", "float64", "inline", "int8", "int16", "int32", "int64", "interface", "kernel",
     "label", "leading_zeros", "load_report", "loop_flatten", "loop_tripcount", "pipeline", "static", "stream",
-    "strict_overflow", "struct", "uint8", "uint16", "uint32", "uint64", "unroll", "zeros",
+    "strict_overflow", "uint8", "uint16", "uint32", "uint64", "unroll", "zeros",
 ]
+__all__ += ["aggregate", "disaggregate", "struct"]
 
 
 def __getattr__(name: str):

@@ -93,21 +93,24 @@ def _zeros_factory(t: ArrayType):
     return lambda: ArrayView(np.zeros(t.shape, dtype=t.elem.storage_dtype), t.elem, name="field")
 
 
-def convert_field(t: ScalarType | ArrayType, value: Any) -> Any:
+def convert_field(t: ScalarType | ArrayType, value: Any, site: str | None = None) -> Any:
     """`value` as field type `t` stores it: a converted scalar, or a fresh typed copy of an array."""
     if isinstance(t, ArrayType):
         source = value.data if isinstance(value, ArrayView) else np.asarray(value)
         if source.shape != t.shape:
             raise ValueError(f"array field of shape {t.shape} given shape {source.shape}")
         return ArrayView(t.elem.to_storage(source).copy(), t.elem, name="field")
-    return cast(t, value)
+    return cast(t, value, site)
 
 
 def _set_field(self: Any, name: str, value: Any) -> None:
     t = type(self).__hls_struct__.field(name)
     if t is None:
         raise AttributeError(f"{type(self).__name__} has no field {name!r}")
-    object.__setattr__(self, name, convert_field(t, value))
+    frame = sys._getframe(1)
+    while frame.f_back is not None and frame.f_code.co_filename in (__file__, "<string>"):
+        frame = frame.f_back  # past the dataclass __init__: the user's line reports a wrap
+    object.__setattr__(self, name, convert_field(t, value, f"{frame.f_code.co_filename}:{frame.f_lineno}"))
 
 
 def _plain(value: Any) -> Any:

@@ -101,3 +101,39 @@ def pixel_pipeline(px: Pixel[8], lum: hls.uint8[8]):
     from_stream(s2, px)
     for i in range(8):
         lum[i] = luma(px[i])
+
+
+@hls.struct
+class Frame:
+    tag: hls.int3
+    gain: hls.ap_fixed[12, 4]
+    taps: hls.int16[2, 2]
+    ok: hls.bool_
+    level: hls.float32
+
+
+@hls.struct
+class Wide:
+    big: hls.ap_uint[100]
+    small: hls.int7
+
+
+@hls.kernel
+def frames(f: Frame, xs: Frame[4]) -> Frame:
+    """A struct argument, array fields (2-D), fixed point, float and bool fields, a local struct with a
+    100-bit field, struct copies and a struct result."""
+    w = Wide()
+    w.big = f.taps[0, 1]
+    w.big = (w.big << 80) | xs[1].tag
+    acc = f
+    for i in range(4):
+        xs[i].taps[i % 2, 1] += f.taps[1, i // 2] * 3
+        xs[i].tag = acc.tag + i
+        xs[i].ok = w.big[80 + i]
+        acc.gain = acc.gain + xs[i].gain
+        acc.level = acc.level * xs[i].level
+        w.small += xs[i].taps[1, 0]
+    xs[3] = acc
+    acc.taps[1, 1] = w.small
+    acc.ok = w.big[99]
+    return acc

@@ -2,11 +2,15 @@
 
 from __future__ import annotations
 
+import re
 from fractions import Fraction
+from pathlib import Path
 
 import numpy as np
+import pytest
 
 import hls
+from tests import bad_struct_kernels as bad
 from tests import struct_kernels as sk
 
 PIXEL = sk.Pixel.__hls_struct__
@@ -54,3 +58,91 @@ def test_struct_result_and_copy():
     best = sk.brightest(px)
     assert best == sk.Pixel(1, 9, 0)
     assert "Pixel brightest(Pixel px[8])" in sk.brightest.cpp
+
+
+SOURCE = Path(bad.__file__).read_text().splitlines()
+
+BAD = [
+    ("unknown_field_read", hls.HLSTypeError, "Pixel has no field 'alpha'; its fields are r, g, b"),
+    ("unknown_field_write", hls.HLSTypeError, "Pixel has no field 'alpha'"),
+    ("unknown_constructor_field", hls.HLSTypeError, "Pixel has no field 'alpha'"),
+    ("wrong_struct_store", hls.HLSTypeError, "is a Pixel struct; got a Gray"),
+    ("wrong_struct_rebind", hls.HLSTypeError, "'p' is a Pixel struct; got a Gray"),
+    ("scalar_into_struct", hls.HLSTypeError, "must be a Pixel struct, got not a struct"),
+    ("struct_arithmetic", hls.HLSTypeError, "'p' is a Pixel struct, which has no arithmetic"),
+    ("struct_element_arithmetic", hls.HLSTypeError, "'px[0]' is a Pixel struct, which has no arithmetic"),
+    ("struct_compare", hls.HLSTypeError, "which has no arithmetic or comparison"),
+    ("wrong_struct_return", hls.HLSTypeError, "the return value is a Pixel struct; got a Gray"),
+    ("aggregate_scalar", hls.HLSTypeError, "hls.aggregate needs a struct argument or an array of structs"),
+]
+
+
+@pytest.mark.parametrize("name,exc,fragment", BAD, ids=[c[0] for c in BAD])
+def test_bad_struct_kernels_point_at_the_line(name, exc, fragment):
+    with pytest.raises(exc) as info:
+        getattr(bad, name).compile()
+    err = info.value
+    assert fragment in err.message, err.message
+    line = next(n for n, text in enumerate(SOURCE, start=1) if re.search(rf"# E {name}\b", text))
+    assert err.loc is not None and (err.loc.file, err.loc.line) == (bad.__file__, line), str(err)
+    assert str(err).startswith(f"{bad.__file__}:{line}:{err.loc.col + 1}: ") and "Traceback" not in str(err)
+
+
+def test_a_field_without_an_hls_type_is_an_error_at_its_line():
+    with pytest.raises(hls.HLSTypeError) as info:
+        @hls.struct
+        class Bad:
+            r: hls.uint8
+            g: int  # the line the error points at
+    err = info.value
+    assert "field 'g' of struct Bad is annotated int, not an hls type" in err.message
+    assert err.loc.file == __file__ and "the line the error points at" in err.loc.source_line()
+
+
+def test_a_plain_dataclass_argument_says_to_use_hls_struct():
+    from tests import bad_kernels
+
+    with pytest.raises(hls.HLSTypeError, match="decorate it with @hls.struct"):
+        bad_kernels.dataclass_array.compile()
+
+
+CSIM = [sk.unpack565, sk.brightest, sk.swap_channels, sk.luma, sk.frames, sk.pixel_pipeline]
+
+
+@pytest.mark.filterwarnings("ignore::hls.OverflowWarning")
+@pytest.mark.parametrize("kernel", CSIM, ids=[k.__name__ for k in CSIM])
+def test_golden_equals_csim(kernel):
+    for seed in range(3):
+        result = kernel.verify(seed=seed, strict_overflow=False)
+        assert result["compared"]
+
+
+def test_csim_returns_the_dataclass_and_writes_structured_arrays_in_place():
+    px = np.zeros(8, PIXEL.storage_dtype)
+    px["g"], px["b"] = [5, 1, 60, 2, 60, 3, 0, 0], 7
+    best = sk.brightest.csim(px)
+    assert isinstance(best, sk.Pixel) and best == sk.Pixel(0, 60, 7)
+    golden, native = px.copy(), px.copy()
+    sk.swap_channels(golden)
+    sk.swap_channels.csim(native)
+    assert golden.tolist() == native.tolist() and golden[0].tolist() == (7, 63, 0)  # r, b swapped; g + 63 wraps
+    assert sk.luma.csim(sk.Pixel(3, 4, 5)) == sk.luma(sk.Pixel(3, 4, 5)) == 20
+
+
+def test_struct_streams_in_python_mode():
+    px = np.zeros(3, PIXEL.storage_dtype)
+    px["g"] = [1, 50, 63]
+    out = hls.Stream(sk.Pixel)
+    sk.brighten(hls.Stream(sk.Pixel, px), out, 3)
+    assert [p.g for p in out.items] == [9, 58, 63]
+    assert np.asarray(out)["g"].tolist() == [9, 58, 63]
+    assert "hls::stream<Pixel> &inp" in sk.brighten.cpp
+
+
+def test_wide_field_wraps_and_a_wrap_is_reported_at_the_user_line():
+    w = sk.Wide(big=1 << 100, small=64)
+    assert (w.big, w.small) == (0, -64)
+    lines = Path(sk.__file__).read_text().splitlines()
+    line = next(n for n, text in enumerate(lines, start=1) if "w.small += xs[i].taps[1, 0]" in text)
+    with pytest.warns(hls.OverflowWarning, match=rf"struct_kernels.py:{line}: .* does not fit int7"):
+        sk.frames.verify(seed=0)
