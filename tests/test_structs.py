@@ -146,3 +146,21 @@ def test_wide_field_wraps_and_a_wrap_is_reported_at_the_user_line():
     line = next(n for n, text in enumerate(lines, start=1) if "w.small += xs[i].taps[1, 0]" in text)
     with pytest.warns(hls.OverflowWarning, match=rf"struct_kernels.py:{line}: .* does not fit int7"):
         sk.frames.verify(seed=0)
+
+
+@pytest.mark.filterwarnings("ignore::hls.OverflowWarning")
+def test_export_writes_struct_data_field_by_field_and_the_testbench_checks_it(tmp_path):
+    from tests.test_export import make
+
+    project = sk.frames.export(tmp_path / "frames")
+    data = project / "tb" / "data"
+    assert {"xs.taps.dat", "xs.taps.golden.dat", "f.gain.dat", "return.level.golden.dat"} <= {
+        p.name for p in data.iterdir()}
+    assert len((data / "xs.taps.dat").read_text().split()) == 4 * 4  # 4 structs, 2x2 taps each
+    run = make(project, "csim")
+    assert run.returncode == 0 and "PASS" in run.stdout, run.stdout + run.stderr
+    golden = (data / "xs.taps.golden.dat").read_text().split()
+    golden[5] = str(int(golden[5]) ^ 1)
+    (data / "xs.taps.golden.dat").write_text("\n".join(golden) + "\n")
+    run = make(project, "csim")
+    assert run.returncode != 0 and "MISMATCH xs.taps[5]" in run.stdout, run.stdout

@@ -19,6 +19,7 @@ import json
 import math
 import os
 import re
+import sys
 import tempfile
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
@@ -30,11 +31,22 @@ import numpy as np
 
 from hls import progress
 from hls.backend.ctype import ctype_of, spelling
+from hls.backend.export_structs import struct_files, struct_port_data, struct_return_data
 from hls.backend.render import render_template
 from hls.errors import HLSError
 from hls.sim.toolchain import CSIM_CXXFLAGS, own_include_dir
 from hls.streams import Stream
-from hls.types import ArrayType, BoolType, FixedType, FloatType, IntType, ScalarType, StreamType, TupleType
+from hls.types import (
+    ArrayType,
+    BoolType,
+    FixedType,
+    FloatType,
+    IntType,
+    ScalarType,
+    StreamType,
+    StructType,
+    TupleType,
+)
 
 DEFAULT_PART = "xcu250-figd2104-2L-e"
 DEFAULT_CLOCK_NS = 3.33
@@ -141,7 +153,8 @@ def check_design(design: Any) -> None:
         raise HLSError(f"internal: header {design.header_name!r} is not named after the top function")
     for port in design.ports:
         elem = port.type.elem if port.is_array or port.stream else port.type
-        if not isinstance(port.type, (ArrayType, ScalarType, StreamType)) or not isinstance(elem, ScalarType):
+        if not isinstance(port.type, (ArrayType, ScalarType, StreamType, StructType)) \
+                or not isinstance(elem, (ScalarType, StructType)):
             raise HLSError(f"argument {port.name!r} of type {port.type}: export supports arrays and scalars only")
     for flag in CSIM_CXXFLAGS:
         if not _FLAG_RE.fullmatch(flag):
@@ -323,12 +336,20 @@ def render_project(kernel: Any, design: Any, settings: Settings, before: list[An
     top = design.top
     inputs = [p for p in design.ports if not p.output_only]
     counts = {id(p): (len(b), len(a)) for p, b, a in zip(inputs, before, after, strict=True) if p.stream}
-    ports = [stream_port_data(p, *counts[id(p)]) if p.stream else port_data(p) for p in design.ports]
-    rets = return_data(design)
+    ports = [stream_port_data(p, *counts[id(p)]) if p.stream else struct_port_data(p, HELPERS) if p.fields else
+             port_data(p) for p in design.ports]
+    struct_ret = isinstance(design.return_type, StructType)
+    rets = [struct_return_data(design, HELPERS)] if struct_ret else return_data(design)
     data: dict[str, str] = {}
     given_in, given_out = iter(before), iter(after)
     for port, info in zip(design.ports, ports, strict=True):
         elem = port.type.elem if port.is_array or port.stream else port.type
+        if port.fields:  # a struct port: one file per field (hls/backend/export_structs.py)
+            data.update(struct_files(getattr(elem, "elem", elem), next(given_in), info["fields"], False, HELPERS))
+            value_out = next(given_out)
+            if port.is_array:
+                data.update(struct_files(elem, value_out, info["fields"], True, HELPERS))
+            continue
         if port.output_only:  # a returned array: the golden model's result, no input
             data[info["golden_file"]] = format_values(elem, ret)
             continue
@@ -337,8 +358,10 @@ def render_project(kernel: Any, design: Any, settings: Settings, before: list[An
         if port.is_array or port.stream:
             data[info["golden_file"]] = format_values(elem, value_out)
     values = ret if isinstance(design.return_type, TupleType) else (ret,)
-    for info, value in zip(rets, values, strict=False):
+    for info, value in zip(rets if not struct_ret else [], values, strict=False):
         data[info["file"]] = format_values(info["type"], info["type"].convert(value))
+    if struct_ret:
+        data.update(struct_files(design.return_type, ret, rets[0]["fields"], True, HELPERS))
     ret_info = rets[0] if rets else None
     flags = flag_groups()
     common = {"top": top, "header": design.header_name, "part": settings.part, "clock": settings.clock_text,
@@ -492,3 +515,6 @@ def read_manifest(project_dir: str | os.PathLike[str]) -> dict[str, Any]:
     if not isinstance(manifest, dict) or manifest.get("format") != MANIFEST_FORMAT:
         raise HLSError(f"{path} is not an hls export manifest ({MANIFEST_FORMAT})")
     return manifest
+
+
+HELPERS = sys.modules[__name__]  # the per-type file helpers above, shared with hls.backend.export_structs
