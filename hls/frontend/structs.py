@@ -91,7 +91,7 @@ def value_of(b: FunctionBuilder, node: ast.AST, expected: StructType | None, wha
         return StructVal(t, [read_local(b, node.id, f, k) for f, k, _ in flat_fields(t)])
     if isinstance(node, ast.Subscript):
         memref, indices = b.access(node)
-        return StructVal(t, [load_field(b, memref, indices, f, k) for f, k, _ in flat_fields(t)])
+        return StructVal(t, [load_field(b, memref, indices, f, k, n > 0) for n, (f, k, _) in enumerate(flat_fields(t))])
     target = call_target(node.func, b.src)
     if struct_type_of(target) is not None:
         return construct(b, t, node)
@@ -134,10 +134,16 @@ def constant_indices(b: FunctionBuilder, shape: tuple[int, ...], element: int) -
     return [b.lower.as_int(v, b.loc) for v in out]
 
 
-def load_field(b: FunctionBuilder, memref: Value, indices: list[Value], field: str, element: int | None) -> Value:
+def load_field(b: FunctionBuilder, memref: Value, indices: list[Value], field: str, element: int | None,
+               part: bool = False) -> Value:
+    """One field of an element; `part` when an earlier load of the same statement read the whole
+    struct (the schedule counts one access of the aggregated word)."""
     ft = memref.type.elem.field(field)
     extra = constant_indices(b, ft.shape, element) if element is not None else []
-    return b.emit(LoadOp(memref, [*indices, *extra], b.loc, field=field))
+    op = LoadOp(memref, [*indices, *extra], b.loc, field=field)
+    if part:
+        op.attrs["word_part"] = True
+    return b.emit(op)
 
 
 def construct(b: FunctionBuilder, t: StructType, node: ast.Call) -> StructVal:
@@ -209,10 +215,14 @@ def bind_local(b: FunctionBuilder, name: str, val: StructVal) -> None:
 
 
 def store_whole(b: FunctionBuilder, memref: Value, indices: list[Value], val: StructVal) -> None:
-    for (field, element, _), value in zip(flat_fields(val.type), val.scalars, strict=True):
+    """A whole struct into an element, field by field: one write of the aggregated word in the schedule."""
+    for n, ((field, element, _), value) in enumerate(zip(flat_fields(val.type), val.scalars, strict=True)):
         ft = val.type.field(field)
         extra = constant_indices(b, ft.shape, element) if element is not None else []
-        b.emit(StoreOp(value, memref, [*indices, *extra], b.loc, field=field))
+        op = StoreOp(value, memref, [*indices, *extra], b.loc, field=field)
+        if n > 0:
+            op.attrs["word_part"] = True
+        b.emit(op)
 
 
 def bind_argument(b: FunctionBuilder, name: str, arg: Value) -> None:
