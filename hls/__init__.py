@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from hls.axis import axis
 from hls.bits import bitcast, concat
 from hls.bits import leading_zeros_of as leading_zeros
 from hls.directives import (
@@ -61,7 +62,8 @@ __version__ = "0.1.0"
 __all__ = [
     "CompileError", "DeadlockError", "DirectiveWarning", "Exploration", "HLSError", "HLSTypeError", "Kernel",
     "OverflowReport", "OverflowWarning", "Report", "SimulationError", "Stream", "UnsupportedError", "VerificationError",
-    "ap_fixed", "ap_int", "ap_ufixed", "ap_uint", "array_partition", "bind_storage", "bitcast", "bool_", "concat",
+    "ap_fixed", "ap_int", "ap_ufixed", "ap_uint", "array_partition", "axis", "bind_storage", "bitcast", "bool_",
+    "concat",
     "dataflow", "explore", "float32", "float64", "inline", "int8", "int16", "int32", "int64", "interface", "kernel",
     "label", "leading_zeros", "load_report", "loop_flatten", "loop_tripcount", "pipeline", "static", "stream",
     "strict_overflow", "uint8", "uint16", "uint32", "uint64", "unroll", "zeros",

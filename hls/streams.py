@@ -66,6 +66,28 @@ class Stream:
             for value in values if isinstance(elem, StructType) else np.asarray(values).reshape(-1).tolist():
                 self.items.append(elem.convert(value))
 
+    @classmethod
+    def packets(cls, packet: Any, data: Any, **fields: Any) -> Stream:
+        """An input stream of AXI-stream packets (`hls.axis[T]`) carrying `data` in order, with `last`
+        set on the final packet unless given. Any other field (keep, strb, user, id, dest) is one value
+        for every packet or one per packet; omitted ones take the packet type's defaults. Read a
+        stream's fields back as arrays with `np.asarray(s)["data"]`, `np.asarray(s)["last"]`."""
+        t = struct_type_of(packet)
+        if t is None or t.field("data") is None or t.field("last") is None:
+            raise TypeError(f"Stream.packets takes a packet class such as hls.axis[hls.int32], got {packet!r}")
+        values = np.asarray(data, dtype=object).reshape(-1)
+        columns = {"data": values, "last": np.arange(len(values)) == len(values) - 1}
+        for name, value in fields.items():
+            if t.field(name) is None or name == "data":
+                raise TypeError(f"{t} has no field {name!r} to set{t.missing_hint(name)}" if name != "data" else
+                                "give the data as Stream.packets' second argument")
+            try:
+                columns[name] = np.broadcast_to(np.asarray(value, dtype=object), values.shape)
+            except ValueError:
+                raise TypeError(f"field {name!r}: give one value or {len(values)} values (one per packet), got "
+                                f"shape {np.shape(value)}") from None
+        return cls(packet, [packet(**{n: c[i] for n, c in columns.items()}) for i in range(len(values))])
+
     # ---- the kernel-side methods ----------------------------------------------------------------
 
     def read(self) -> Any:

@@ -25,15 +25,17 @@ from hls.types import ArrayType, FixedType, ScalarType, StructType, struct_type_
 MAX_FIELD_ELEMENTS = 1024  # elements of one array field: copies of a struct are unrolled element by element
 
 
-def struct(cls: type) -> type:
-    """Make `cls` an hls struct type: a dataclass whose fields are hls scalars or arrays of them."""
+def struct(cls: type, make_type: Any = StructType) -> type:
+    """Make `cls` an hls struct type: a dataclass whose fields are hls scalars or arrays of them. A
+    scalar field's class-level value is its default (zero when none is given). `make_type` builds the
+    type from (name, fields, class): a StructType, or a subclass such as hls.axis's packets."""
     if not isinstance(cls, type):
         raise TypeError("@hls.struct decorates a class")
     fields = _field_types(cls)
-    t = StructType(cls.__name__, tuple(fields.items()), cls)
+    t = make_type(cls.__name__, tuple(fields.items()), cls)
     for name, ft in fields.items():
         default = dataclasses.field(default_factory=_zeros_factory(ft)) if isinstance(ft, ArrayType) \
-            else ft.convert(0)
+            else ft.convert(cls.__dict__.get(name, 0))
         setattr(cls, name, default)
     cls = dataclasses.dataclass(cls, eq=False, repr=False)
     cls.__hls_struct__ = t

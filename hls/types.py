@@ -254,6 +254,10 @@ class StructType(HLSType):
     def field(self, name: str) -> ScalarType | ArrayType | None:
         return dict(self.fields).get(name)
 
+    def missing_hint(self, name: str) -> str:
+        """More words for the error naming a field the type lacks (hls.axis explains absent side channels)."""
+        return ""
+
     @property
     def storage_dtype(self) -> np.dtype:
         """A numpy structured dtype with one field per struct field (array fields as sub-arrays)."""

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from hls.axis import AxisType
 from hls.types import ArrayType, BoolType, FixedType, FloatType, HLSType, IntType, ScalarType, StructType
 
 NATIVE_WIDTHS = (8, 16, 32, 64)
@@ -32,7 +33,7 @@ class CType:
         if self.kind == "bool":
             return "bool"
         if self.kind == "struct":
-            return self.struct.name
+            return axis_spelling(self.struct) if isinstance(self.struct, AxisType) else self.struct.name
         return fixed_spelling(self.fixed)
 
     @property
@@ -125,3 +126,8 @@ def struct_declaration(t: StructType) -> list[str]:
     lines += [f"    {declared_array(ft, name) if isinstance(ft, ArrayType) else f'{spelling(ft)} {name}'};"
               for name, ft in t.fields]
     return [*lines, "};"]
+
+
+def axis_spelling(t: AxisType) -> str:
+    """An AXI-stream packet as Vitis spells it (ap_axi_sdata.h): hls::axis<T, WUser, WId, WDest>."""
+    return f"hls::axis<{spelling(t.data)}, {t.user}, {t.id}, {t.dest}>"

@@ -9,6 +9,7 @@ from typing import Any
 
 import jinja2
 
+from hls.axis import AxisType
 from hls.backend.ctype import ctype_of, spelling, storage_ctype, struct_declaration
 from hls.backend.emit import EmittedFunction, FunctionEmitter
 from hls.backend.expr import CSIM_CHECKED, HELPERS
@@ -113,9 +114,11 @@ def emit_module(module: Module, origin: str = "", flow: str = "vitis") -> CppDes
                   for t in [a.type for a in f.args] + [r.type for op in f.walk() for r in op.results])
     processes = any(op.attrs.get("process") is not None for f in module.functions.values() for op in f.walk())
     streams = streams or processes  # a region of loops and ping-pong arrays still runs in hls_csim::region
+    records = struct_types(module)
     header = render_template("kernel.h.j2", guard=f"HLS_{top_c.upper()}_H", prototype=top_emitted.signature,
                              fixed=needs_fixed, divides=divides, streams=streams,
-                             structs=[struct_declaration(t) for t in struct_types(module)])
+                             structs=[struct_declaration(t) for t in records if not isinstance(t, AxisType)],
+                             axis=any(isinstance(t, AxisType) for t in records))
     kernel_cpp = render_template("kernel.cpp.j2", header=header_name, origin=origin, streams=streams,
                                  processes=processes,
                                  helpers=[h for h in HELPERS if h in helpers], csim_checked=divides,
@@ -127,7 +130,7 @@ def emit_module(module: Module, origin: str = "", flow: str = "vitis") -> CppDes
     results = result_specs(top.return_type)
     bridge = render_template("bridge.cpp.j2", header=header_name, top=top_c, ports=ports, results=results,
                              tuple_return=isinstance(top.return_type, TupleType), divides=divides, streams=streams,
-                             struct_return=top.return_type.name if isinstance(top.return_type, StructType) else "")
+                             struct_return=spelling(top.return_type) if isinstance(top.return_type, StructType) else "")
     stateful = any(isinstance(op, AllocOp) and op.attrs.get("static") for f in module.functions.values()
                    for op in f.walk())
     return CppDesign(top_c, header_name, kernel_cpp, header, bridge, ports, top.return_type, results,
@@ -212,7 +215,7 @@ def port_specs(func, emitted: EmittedFunction, errors: list[tuple[str, Any]],
             count = t.size if isinstance(t, ArrayType) else 1
             fields = struct_field_specs(arg.name, elem, count, errors, func.loc)
             ports.append(PortSpec(arg.name, c_name, t, isinstance(t, ArrayType), getattr(t, "shape", ()), "",
-                                  "", elem.name, False, fields=fields, count=count))
+                                  "", spelling(elem), False, fields=fields, count=count))
             continue
         spec = scalar_port(arg.name, c_name, elem, errors, func.loc)
         spec.type, spec.is_array, spec.shape = t, isinstance(t, ArrayType), getattr(t, "shape", ())

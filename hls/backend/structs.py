@@ -24,7 +24,7 @@ class StructStatements:
         """A whole struct value: a local whose fields are assigned one by one."""
         t: StructType = op.result.type
         name = self.namer.fresh(op.result.name or t.name.lower())
-        self.line(f"{t.name} {name};")
+        self.line(f"{ctype_of(t).spelling} {name};")
         for (member, element, ft), value in zip(flat_fields(t), op.operands, strict=True):
             where = element_subscripts(element, getattr(t.field(member), "shape", ()))
             self.line(f"{name}.{member}{where} = {self.assignable(self.use(value), ft).text};")

@@ -16,6 +16,7 @@ import numpy as np
 from hls.errors import HLSError, HLSTypeError, Loc, UnsupportedError
 from hls.frontend import results, structs
 from hls.frontend.lower import Lowering, float64
+from hls.frontend.packets import check_packet_use
 from hls.frontend.scan import assigned_names
 from hls.frontend.source import MISSING, KernelSource, call_target, static_eval, try_static
 from hls.frontend.tables import BINOPS, CMPOPS, UNOPS, UNSUPPORTED
@@ -238,9 +239,9 @@ class FunctionBuilder(ast.NodeVisitor):
             raise self.error(f"{what}: Python `{value.__name__}` has no fixed width; use an hls type such as "
                              "hls.int32, hls.float32 or hls.bool_", node)
         if isinstance(value, ScalarType) or (allow_array and isinstance(value, (ArrayType, StreamType))):
-            return value
+            return check_packet_use(self, value, what, node)
         if struct_type_of(value) is not None:
-            return struct_type_of(value)
+            return check_packet_use(self, struct_type_of(value), what, node)
         from hls.frontend.source import not_a_type
 
         raise self.error(not_a_type(value, what), node)

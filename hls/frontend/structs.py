@@ -148,7 +148,7 @@ def load_field(b: FunctionBuilder, memref: Value, indices: list[Value], field: s
 
 def construct(b: FunctionBuilder, t: StructType, node: ast.Call) -> StructVal:
     """`Pixel(r, g, b=...)`: positional then keyword fields, each converted to its type; omitted fields
-    are zero (the dataclass defaults). Array fields take their zeros only."""
+    take the dataclass defaults (zero unless the class gives one). Array fields take their zeros only."""
     names = [n for n, _ in t.fields]
     if len(node.args) > len(names):
         raise b.error(f"{t} has {len(names)} fields, got {len(node.args)} positional arguments", node)
@@ -168,7 +168,8 @@ def construct(b: FunctionBuilder, t: StructType, node: ast.Call) -> StructVal:
         if source is None:
             from hls.frontend.control import zero_of
 
-            scalars.append(b.emit(ConstantOp(zero_of(ft), ft, b.loc)))
+            default = t.cls.__dataclass_fields__[field].default if element is None and t.cls is not None else None
+            scalars.append(b.emit(ConstantOp(zero_of(ft) if default is None else default, ft, b.loc)))
         else:
             scalars.append(b.lower.assign(b.expr(source), ft, b.src.loc(source), f"field {field!r} of {t}"))
     return StructVal(t, scalars)
@@ -236,7 +237,8 @@ def bind_argument(b: FunctionBuilder, name: str, arg: Value) -> None:
 def field_type(b: FunctionBuilder, t: StructType, node: ast.Attribute) -> ScalarType | ArrayType:
     ft = t.field(node.attr)
     if ft is None:
-        raise b.error(f"{t} has no field {node.attr!r}; its fields are {', '.join(n for n, _ in t.fields)}", node)
+        raise b.error(f"{t} has no field {node.attr!r}; its fields are {', '.join(n for n, _ in t.fields)}"
+                      f"{t.missing_hint(node.attr)}", node)
     return ft
 
 
