@@ -208,14 +208,12 @@ def port_specs(func, emitted: EmittedFunction, errors: list[tuple[str, Any]],
     for arg, c_name in zip(func.args, emitted.arg_names, strict=True):
         t = arg.type
         elem = t.elem if isinstance(t, (ArrayType, StreamType)) else t
-        if isinstance(elem, StructType):
-            if isinstance(t, StreamType):
-                errors.append((f"argument {arg.name!r}: csim does not carry top-level streams of structs yet; "
-                               "wrap the kernel in one that reads an array of structs", func.loc))
+        if isinstance(elem, StructType):  # one flat array per field (a stream's items: as many as it holds)
             count = t.size if isinstance(t, ArrayType) else 1
             fields = struct_field_specs(arg.name, elem, count, errors, func.loc)
+            stream = (directions or {}).get(arg, "in") if isinstance(t, StreamType) else None
             ports.append(PortSpec(arg.name, c_name, t, isinstance(t, ArrayType), getattr(t, "shape", ()), "",
-                                  "", spelling(elem), False, fields=fields, count=count))
+                                  "", spelling(elem), False, stream=stream, fields=fields, count=count))
             continue
         spec = scalar_port(arg.name, c_name, elem, errors, func.loc)
         spec.type, spec.is_array, spec.shape = t, isinstance(t, ArrayType), getattr(t, "shape", ())

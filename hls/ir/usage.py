@@ -48,6 +48,9 @@ def usage(ops: list[Op], module: Module, scale: int | None = 1, out: Usage | Non
             usage(op.else_block.ops, module, None, out)
         elif isinstance(op, CallOp):
             call_usage(op, module.functions[op.callee], module, scale, out)
+        else:  # a while loop (or any other op with regions): accesses of unknown count
+            for region in op.regions:
+                usage(region.block.ops, module, None, out)
     return out
 
 

@@ -28,13 +28,15 @@ class CompiledKernel:
         self.path = build_shared_library(design.sources, extra_flags=extra_flags, tag="csim")
         params = []
         for p in design.ports:
-            params.extend([f"{f.storage} *" for f in p.fields] if p.fields else [f"{p.storage} *", "long"] if p.stream
-                          else [f"{p.storage} {'*' if p.is_array else ''}"])
+            params.extend([f"{f.storage} *" for f in p.fields] + ["long"] * bool(p.stream) if p.fields
+                          else [f"{p.storage} *", "long"] if p.stream else [f"{p.storage} {'*' if p.is_array else ''}"])
         params += [f"{r.storage} *" for r in design.results]
         self.cdef = f"int hls_bridge({', '.join(params) or 'void'});"
         if design.streams:
             self.cdef += "\nlong hls_stream_size(int);\nconst char *hls_csim_message(void);\n" + "".join(
-                f"void hls_stream_copy_{n}({p.storage} *);\n" for n, p in enumerate(design.ports) if p.stream)
+                f"void hls_stream_copy_{n}({p.storage} *);\n" for n, p in enumerate(design.ports) if p.stream
+                and not p.fields) + "".join(f"void hls_stream_copy_{n}_{k}({f.storage} *);\n" for n, p in
+                                            enumerate(design.ports) if p.stream for k, f in enumerate(p.fields))
         self.inputs = [p for p in design.ports if not p.output_only]
         self.ffi, self.lib = self.load()
 
@@ -54,7 +56,9 @@ class CompiledKernel:
         values = [outputs[p.name] if p.output_only else next(given) for p in self.design.ports]
         c_args, written = [], []
         for port, arg in zip(self.design.ports, values, strict=True):
-            if port.fields:
+            if port.fields and port.stream:
+                c_args.extend(self.struct_stream_args(port, arg))
+            elif port.fields:
                 buffers = struct_buffers(port, arg)
                 c_args.extend(self.ffi.from_buffer(f"{f.storage}[]", b, require_writable=True)
                               for f, b in zip(port.fields, buffers, strict=True))
@@ -88,15 +92,45 @@ class CompiledKernel:
 
     def stream_args(self, port: Any, arg: Any) -> list[Any]:
         """An hls.Stream as (items, count): an input's items go in; an output starts empty."""
-        if not isinstance(arg, Stream) or arg.elem != port.type.elem:
-            raise SimulationError(f"argument {port.name!r} is a stream of {port.type.elem}: pass "
-                                  f"hls.Stream(hls.{port.type.elem}, values)")
+        self.check_stream(port, arg)
         items = np.asarray(arg) if port.stream == "in" else np.zeros(0, dtype=port.type.elem.storage_dtype)
         items = np.ascontiguousarray(items)
         return [self.ffi.from_buffer(f"{port.storage}[]", items), len(items)]
 
+    def struct_stream_args(self, port: Any, arg: Any) -> list[Any]:
+        """A stream of structs (AXI-stream packets included) as one flat array per field and the count."""
+        self.check_stream(port, arg)
+        t = port.type.elem
+        records = np.asarray(arg) if port.stream == "in" else np.zeros(0, dtype=t.storage_dtype)
+        for member, ft in t.fields:
+            check_range(f"{port.name}.{member}", getattr(ft, "elem", ft), records[member])
+        buffers = [np.ascontiguousarray(records[f.member]).reshape(-1) for f in port.fields]
+        self.keep_alive = buffers
+        return [*(self.ffi.from_buffer(f"{f.storage}[]", b) for f, b in zip(port.fields, buffers, strict=True)),
+                len(records)]
+
+    def struct_stream_back(self, n: int, port: Any, arg: Any) -> None:
+        t = port.type.elem
+        records = np.zeros(self.lib.hls_stream_size(n), dtype=t.storage_dtype)
+        for k, f in enumerate(port.fields):
+            out = np.zeros(records[f.member].size, dtype=records.dtype[f.member].base)
+            getattr(self.lib, f"hls_stream_copy_{n}_{k}")(self.ffi.from_buffer(f"{f.storage}[]", out,
+                                                                                 require_writable=True))
+            records[f.member] = out.reshape(records[f.member].shape)
+        if port.stream == "in":
+            arg.items.clear()
+        arg.items.extend(t.convert(record) for record in records)
+
+    def check_stream(self, port: Any, arg: Any) -> None:
+        if not isinstance(arg, Stream) or arg.elem != port.type.elem:
+            raise SimulationError(f"argument {port.name!r} is a stream of {port.type.elem}: pass "
+                                  f"hls.Stream(hls.{port.type.elem}, values)")
+
     def stream_back(self, n: int, port: Any, arg: Any) -> None:
         """After the call: an input keeps what the kernel left unread, an output gets what it wrote."""
+        if port.fields:
+            self.struct_stream_back(n, port, arg)
+            return
         count = self.lib.hls_stream_size(n)
         out = np.zeros(count, dtype=port.type.elem.storage_dtype)
         getattr(self.lib, f"hls_stream_copy_{n}")(self.ffi.from_buffer(f"{port.storage}[]", out,
