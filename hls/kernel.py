@@ -13,6 +13,7 @@ from typing import Any
 import numpy as np
 
 from hls import runtime
+from hls.axis import AxisType
 from hls.backend.render import CppDesign, emit_module
 from hls.errors import HLSError, OverflowReport, OverflowWarning, SimulationError
 from hls.frontend.build import build_module, names_used, spell_value
@@ -398,6 +399,9 @@ def add_dataflow(k: Kernel, report: Any) -> None:
         report.interval_min = report.interval_max = timed.interval
 
 
+RANDOM_FRAME = 16  # packets in a random input frame when the kernel reads until TLAST
+
+
 def random_stream(k: Kernel, t: StreamType, index: int, rng: np.random.Generator) -> Stream:
     """An input stream with as many random items as the kernel reads (a constant count), an output
     stream empty."""
@@ -410,6 +414,10 @@ def random_stream(k: Kernel, t: StreamType, index: int, rng: np.random.Generator
     if arg not in used.reads:
         return Stream(t.elem, name=arg.name)
     count = used.reads[arg]
+    if isinstance(t.elem, AxisType):  # a frame of packets, TLAST on its final one only (a kernel may read to it)
+        frame = random_value(ArrayType(t.elem, (count or RANDOM_FRAME,)), rng)
+        frame["last"] = np.arange(len(frame)) == len(frame) - 1
+        return Stream(t.elem, frame, name=arg.name)
     if count is None:
         raise SimulationError(f"argument {arg.name!r}: the number of items the kernel reads is not a constant; "
                               "pass the input streams, e.g. hls.Stream(hls.int32, values)")

@@ -31,6 +31,7 @@ import numpy as np
 
 from hls import progress
 from hls.backend.ctype import ctype_of, spelling
+from hls.backend.export_streams import struct_stream_port_data
 from hls.backend.export_structs import struct_files, struct_port_data, struct_return_data
 from hls.backend.render import render_template
 from hls.errors import HLSError
@@ -336,7 +337,8 @@ def render_project(kernel: Any, design: Any, settings: Settings, before: list[An
     top = design.top
     inputs = [p for p in design.ports if not p.output_only]
     counts = {id(p): (len(b), len(a)) for p, b, a in zip(inputs, before, after, strict=True) if p.stream}
-    ports = [stream_port_data(p, *counts[id(p)]) if p.stream else struct_port_data(p, HELPERS) if p.fields else
+    ports = [struct_stream_port_data(p, *counts[id(p)], HELPERS) if p.stream and p.fields else
+             stream_port_data(p, *counts[id(p)]) if p.stream else struct_port_data(p, HELPERS) if p.fields else
              port_data(p) for p in design.ports]
     struct_ret = isinstance(design.return_type, StructType)
     rets = [struct_return_data(design, HELPERS)] if struct_ret else return_data(design)
@@ -347,8 +349,8 @@ def render_project(kernel: Any, design: Any, settings: Settings, before: list[An
         if port.fields:  # a struct port: one file per field (hls/backend/export_structs.py)
             data.update(struct_files(getattr(elem, "elem", elem), next(given_in), info["fields"], False, HELPERS))
             value_out = next(given_out)
-            if port.is_array:
-                data.update(struct_files(elem, value_out, info["fields"], True, HELPERS))
+            if port.is_array or port.stream:
+                data.update(struct_files(elem, np.asarray(value_out), info["fields"], True, HELPERS))
             continue
         if port.output_only:  # a returned array: the golden model's result, no input
             data[info["golden_file"]] = format_values(elem, ret)
@@ -383,7 +385,7 @@ def render_project(kernel: Any, design: Any, settings: Settings, before: list[An
     }
     files.update({f"{DATA_DIR}/{name}": text for name, text in data.items()})
     if design.streams:  # the project's own csim headers (hls_stream.h, hls_csim.h), used when Vitis is absent
-        for name in ("hls_stream.h", "hls_csim.h"):
+        for name in ("hls_stream.h", "hls_csim.h", "ap_axi_sdata.h"):
             files[f"{CSIM_INCLUDE}/{name}"] = (own_include_dir() / name).read_text()
     files[MANIFEST] = manifest_text(kernel, design, settings, ports, rets, sorted(files) + [MANIFEST],
                                     inputs_given)
