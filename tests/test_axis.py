@@ -1,0 +1,120 @@
+"""AXI-stream packets (`hls.axis`): the type and its field widths, Python-mode packets and streams,
+the C++ spelling, golden == csim, and bad input at the user's line."""
+
+from __future__ import annotations
+
+import re
+from fractions import Fraction
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+import hls
+from hls.axis import AxisType
+from tests import axis_kernels as ak
+from tests import bad_axis_kernels as bad
+
+
+def fields(cls) -> dict[str, str]:
+    return {name: str(t) for name, t in cls.__hls_struct__.fields}
+
+
+def test_fields_and_widths_follow_the_template_parameters():
+    assert fields(hls.axis[hls.int32]) == {"data": "int32", "keep": "uint4", "strb": "uint4", "last": "uint1"}
+    assert fields(hls.axis[hls.uint64, 2, 5, 6]) == {"data": "uint64", "keep": "uint8", "strb": "uint8",
+                                                     "user": "uint2", "last": "uint1", "id": "uint5", "dest": "uint6"}
+    assert fields(hls.axis[hls.ap_fixed[12, 4]])["keep"] == "uint2"  # 12 bits: 2 bytes
+    assert fields(hls.axis[hls.float64])["strb"] == "uint8"
+    assert fields(hls.axis[hls.uint1, 0, 3, 0]) == {"data": "uint1", "keep": "uint1", "strb": "uint1", "last": "uint1",
+                                                    "id": "uint3"}
+    t = hls.axis[hls.int16, 2, 0, 3].__hls_struct__
+    assert isinstance(t, AxisType) and (t.user, t.id, t.dest) == (2, 0, 3) and str(t) == "axis[int16, 2, 0, 3]"
+    assert hls.axis[hls.int32] is hls.axis[hls.int32, 0, 0, 0]
+    assert hls.stream[hls.axis[hls.int32]].elem == hls.axis[hls.int32].__hls_struct__
+
+
+@pytest.mark.parametrize("params,fragment", [
+    ((hls.int32[4],), "must be an hls integer, fixed-point or float type"),
+    ((hls.bool_,), "must be an hls integer, fixed-point or float type"),
+    ((int,), "must be an hls integer, fixed-point or float type"),
+    ((hls.int32, 1), "one type or a type and three widths"),
+    ((hls.int32, -1, 0, 0), "user width"),
+    ((hls.int32, 0, 2.5, 0), "id width"),
+])
+def test_bad_type_parameters(params, fragment):
+    with pytest.raises(TypeError, match=re.escape(fragment)):
+        hls.axis[params]
+
+
+def test_python_mode_packets_convert_like_the_cpp_members():
+    p = hls.axis[hls.uint64, 2, 5, 6](data=-1, user=7, id=33, last=3)
+    assert (p.data, p.keep, p.strb, p.user, p.last, p.id, p.dest) == (2**64 - 1, 255, 255, 3, 1, 1, 0)
+    assert hls.axis[hls.ap_fixed[12, 4]](data=0.3).data == Fraction(19, 64)
+    with pytest.raises(AttributeError):
+        hls.axis[hls.int32]().user = 1
+
+
+def test_stream_packets_and_reading_fields_back():
+    s = hls.Stream.packets(ak.Tagged, [5, -6, 7], user=[1, 2, 3], dest=4)
+    records = np.asarray(s)
+    assert records["data"].tolist() == [5, -6, 7] and records["last"].tolist() == [0, 0, 1]
+    assert records["user"].tolist() == [1, 2, 3] and records["dest"].tolist() == [4, 4, 4]
+    assert records["keep"].tolist() == [3, 3, 3]  # every byte of the data is valid unless told otherwise
+    with pytest.raises(TypeError, match="has no field 'id'.*width 0"):
+        hls.Stream.packets(ak.Tagged, [1], id=1)
+    with pytest.raises(TypeError, match="one value or 2 values"):
+        hls.Stream.packets(ak.Tagged, [1, 2], user=[1, 2, 3])
+
+
+def test_cpp_spells_hls_axis_and_includes_our_header():
+    assert "hls::stream<hls::axis<int16_t, 2, 0, 3> > &inp" in ak.retag.cpp
+    assert '#include "ap_axi_sdata.h"' in ak.retag.header and "struct " not in ak.retag.header
+    assert ".dest = " in ak.retag.cpp and ".id = " not in ak.retag.cpp  # absent side channels never appear
+    assert "hls::axis<ap_fixed<12, 4>, 0, 0, 0>" in ak.halve.cpp
+
+
+@pytest.mark.filterwarnings("ignore::hls.OverflowWarning")  # random frames and tags wrap on purpose
+def test_sum_until_last_golden_equals_csim():
+    frame = [3, -9, 40000, 7]
+    assert ak.sum_until_last(hls.Stream.packets(ak.Word, frame)) == sum(frame)
+    rest = hls.Stream.packets(ak.Word, [1, 2, 3, 4, 5], last=[0, 1, 0, 0, 1])
+    assert ak.sum_until_last.csim(rest) == 3 and np.asarray(rest)["data"].tolist() == [3, 4, 5]
+    assert ak.sum_until_last.verify(seed=2)["compared"] == ["inp", "return"]  # a random frame with TLAST
+
+
+@pytest.mark.filterwarnings("ignore::hls.OverflowWarning")
+def test_retag_and_fixed_packets_golden_equals_csim():
+    result = ak.retag.verify(hls.Stream.packets(ak.Tagged, [5, -6, 7, 30000], user=[1, 2, 3, 0], dest=5),
+                             hls.Stream(ak.Tagged))
+    out = np.asarray(result["outputs"][1])
+    assert out["data"].tolist() == [15, 0, -18, 1, 21, 2, 30000 * 3 - 65536, 3]
+    assert out["user"].tolist() == [2, 1, 3, 2, 0, 3, 1, 0] and out["dest"].tolist() == [5, 2] * 4
+    assert out["last"].tolist() == [0, 0, 0, 0, 0, 0, 1, 1]
+    halved = ak.halve.verify(seed=4)["outputs"][1]
+    assert np.asarray(halved)["last"].tolist() == [0, 0, 1]
+
+
+SOURCE = Path(bad.__file__).read_text().splitlines()
+
+BAD = [
+    ("absent_user", hls.HLSTypeError, "axis[int32] has no field 'user'; its fields are data, keep, strb, last "
+                                      "(user has width 0 in this packet type, so it is absent"),
+    ("absent_dest_write", hls.HLSTypeError, "has no field 'dest'"),
+    ("absent_id_built", hls.HLSTypeError, "axis[int32] has no field 'id'"),
+    ("packet_argument", hls.UnsupportedError, "an AXI-stream packet (axis[int32]) is one beat of a stream"),
+    ("packet_result", hls.UnsupportedError, "return type: an AXI-stream packet"),
+    ("packet_array", hls.UnsupportedError, "arrays of AXI-stream packets (axis[int32]) are not supported"),
+    ("wrong_packet_write", hls.HLSTypeError, "is a axis[int32] struct; got a axis[int16]"),
+]
+
+
+@pytest.mark.parametrize("name,exc,fragment", BAD, ids=[c[0] for c in BAD])
+def test_bad_packet_kernels_point_at_the_line(name, exc, fragment):
+    with pytest.raises(exc) as info:
+        getattr(bad, name).compile()
+    err = info.value
+    assert fragment in err.message, err.message
+    line = next(n for n, text in enumerate(SOURCE, start=1) if re.search(rf"# E {name}\b", text))
+    assert err.loc is not None and (err.loc.file, err.loc.line) == (bad.__file__, line), str(err)
+    assert str(err).startswith(f"{bad.__file__}:{line}:{err.loc.col + 1}: ") and "Traceback" not in str(err)
