@@ -39,3 +39,23 @@ def halve(inp: hls.stream[Fixed], out: hls.stream[Fixed]):
     for i in range(3):
         p = inp.read()
         out.write(Fixed(data=p.data * hls.ap_fixed[4, 0](0.5), keep=p.keep, strb=p.strb, last=i == 2))
+
+
+Routed = hls.axis[hls.uint8, 0, 0, 2]
+
+
+@hls.kernel
+def bump_dest(a: hls.stream[Routed], b: hls.stream[Routed]):
+    for _ in range(4):
+        p = a.read()
+        p.dest = p.dest + 1  # wraps in 2 bits
+        b.write(p)
+
+
+@hls.kernel
+def route_twice(inp: hls.stream[Routed], out: hls.stream[Routed]):
+    """Packets through a local FIFO between two dataflow processes (sub-kernel stream parameters)."""
+    hls.dataflow()
+    mid = hls.stream(Routed, depth=2)
+    bump_dest(inp, mid)
+    bump_dest(mid, out)

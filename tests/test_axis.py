@@ -118,3 +118,11 @@ def test_bad_packet_kernels_point_at_the_line(name, exc, fragment):
     line = next(n for n, text in enumerate(SOURCE, start=1) if re.search(rf"# E {name}\b", text))
     assert err.loc is not None and (err.loc.file, err.loc.line) == (bad.__file__, line), str(err)
     assert str(err).startswith(f"{bad.__file__}:{line}:{err.loc.col + 1}: ") and "Traceback" not in str(err)
+
+
+@pytest.mark.filterwarnings("ignore::hls.OverflowWarning")
+def test_packets_through_a_local_fifo_of_a_dataflow_region():
+    result = ak.route_twice.verify(hls.Stream.packets(ak.Routed, [1, 2, 3, 4], dest=[0, 1, 2, 3]), hls.Stream(ak.Routed))
+    out = np.asarray(result["outputs"][1])
+    assert out["dest"].tolist() == [2, 3, 0, 1] and out["last"].tolist() == [0, 0, 0, 1]
+    assert "hls::stream<hls::axis<uint8_t, 0, 0, 2> > mid" in ak.route_twice.cpp
