@@ -122,7 +122,8 @@ def test_bad_packet_kernels_point_at_the_line(name, exc, fragment):
 
 @pytest.mark.filterwarnings("ignore::hls.OverflowWarning")
 def test_packets_through_a_local_fifo_of_a_dataflow_region():
-    result = ak.route_twice.verify(hls.Stream.packets(ak.Routed, [1, 2, 3, 4], dest=[0, 1, 2, 3]), hls.Stream(ak.Routed))
+    frame = hls.Stream.packets(ak.Routed, [1, 2, 3, 4], dest=[0, 1, 2, 3])
+    result = ak.route_twice.verify(frame, hls.Stream(ak.Routed))
     out = np.asarray(result["outputs"][1])
     assert out["dest"].tolist() == [2, 3, 0, 1] and out["last"].tolist() == [0, 0, 0, 1]
     assert "hls::stream<hls::axis<uint8_t, 0, 0, 2> > mid" in ak.route_twice.cpp
