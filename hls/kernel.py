@@ -13,6 +13,7 @@ from typing import Any
 import numpy as np
 
 from hls import runtime
+from hls.backend.codec import codec_for
 from hls.backend.render import CppDesign, emit_module
 from hls.errors import HLSError, OverflowReport, OverflowWarning, SimulationError
 from hls.frontend.build import build_module, names_used, spell_value
@@ -246,11 +247,9 @@ class Kernel:
                               overwrite=overwrite)
 
     def random_inputs(self, seed: int = 0) -> list[Any]:
-        from hls.sim.verify import random_value
-
         compiled = self.compile()
         rng = np.random.default_rng(seed)
-        return [random_stream(self, t, index, rng) if isinstance(t, StreamType) else random_value(t, rng)
+        return [random_stream(self, t, index, rng) if isinstance(t, StreamType) else codec_for(t).random(rng)
                 for index, t in enumerate(compiled.arg_types)]
 
     def verify(self, *args: Any, golden: Any = None, rtol: float = 1e-5, atol: float = 1e-6,
@@ -267,8 +266,6 @@ class Kernel:
 
     def _verify(self, args: tuple[Any, ...], golden: Any, rtol: float, atol: float, seed: int,
                 strict_overflow: bool | None) -> dict[str, Any]:
-        from hls.sim.verify import compare
-
         compiled = self.compile()
         self.reset()  # golden and csim both start from the initial state (hls.static)
         inputs = list(args) if args else self.random_inputs(seed)
@@ -280,7 +277,7 @@ class Kernel:
         compared = []
         for name, t, g, c in zip(compiled.arg_names, compiled.arg_types, golden_args, csim_args, strict=True):
             if isinstance(t, (ArrayType, StreamType)):  # a stream: what it holds after the call
-                compare(name, t.elem, g, c, rtol, atol)
+                codec_for(t.elem).compare(name, g, c, rtol, atol)
                 compared.append(name)
         compared += compare_results(compiled.return_type, expected, actual, rtol, atol)
         return {"compared": compared, "inputs": inputs, "outputs": golden_args, "return": expected,
@@ -299,15 +296,13 @@ class Kernel:
 
 def compare_results(t: Any, expected: Any, actual: Any, rtol: float, atol: float) -> list[str]:
     """The returned value(s): one scalar, each element of a tuple, or a returned array."""
-    from hls.sim.verify import compare
-
     if t is None:
         return []
     if isinstance(t, TupleType):
         for i, elem in enumerate(t.elems):
-            compare(f"return value {i}", elem, expected[i], actual[i], rtol, atol)
+            codec_for(elem).compare(f"return value {i}", expected[i], actual[i], rtol, atol)
         return [f"return[{i}]" for i in range(len(t.elems))]
-    compare("return value", t.elem if isinstance(t, ArrayType) else t, expected, actual, rtol, atol)
+    codec_for(t.elem if isinstance(t, ArrayType) else t).compare("return value", expected, actual, rtol, atol)
     return ["return"]
 
 
@@ -349,9 +344,7 @@ def golden_arg(name: str, t: HLSType, value: Any) -> Any:
             if value.elem != t.elem or value.shape != t.shape:
                 raise SimulationError(f"argument {name!r} must be {t}, got {value.elem}{list(value.shape)}")
             return runtime.ArrayView(value.data, t.elem, value.readonly, name)
-        from hls.sim.csim import check_array
-
-        return runtime.ArrayView(check_array(name, t, value), t.elem, name=name)
+        return runtime.ArrayView(codec_for(t).check(name, value), t.elem, name=name)
     if isinstance(value, (np.ndarray, runtime.ArrayView)):
         raise SimulationError(f"argument {name!r} is a scalar {t}, got an array")
     return t.convert(value)
@@ -402,7 +395,6 @@ def random_stream(k: Kernel, t: StreamType, index: int, rng: np.random.Generator
     """An input stream with as many random items as the kernel reads (a constant count), an output
     stream empty."""
     from hls.ir.usage import usage
-    from hls.sim.verify import random_value
 
     func = k.compile().module.top_function
     arg = func.args[index]
@@ -413,7 +405,7 @@ def random_stream(k: Kernel, t: StreamType, index: int, rng: np.random.Generator
     if count is None:
         raise SimulationError(f"argument {arg.name!r}: the number of items the kernel reads is not a constant; "
                               "pass the input streams, e.g. hls.Stream(hls.int32, values)")
-    return Stream(t.elem, random_value(ArrayType(t.elem, (count,)), rng), name=arg.name)
+    return Stream(t.elem, codec_for(ArrayType(t.elem, (count,))).random(rng), name=arg.name)
 
 
 def kernel(func: Any = None, *, flow: str = "vitis") -> Any:

@@ -256,9 +256,10 @@ class StructType(HLSType):
 
     @property
     def storage_dtype(self) -> np.dtype:
-        """A numpy structured dtype with one field per struct field (array fields as sub-arrays)."""
+        """A numpy structured dtype with one field per struct field (array fields as sub-arrays), aligned
+        as a C struct of the fields' storage types is (what the csim bridge reads)."""
         return np.dtype([(n, t.elem.storage_dtype, t.shape) if isinstance(t, ArrayType) else (n, t.storage_dtype)
-                         for n, t in self.fields])
+                         for n, t in self.fields], align=True)
 
     def convert(self, value: Any) -> Any:
         """A fresh instance of the struct's class with `value`'s fields (assignment copies a struct)."""

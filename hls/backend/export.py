@@ -19,34 +19,21 @@ import json
 import math
 import os
 import re
-import sys
 import tempfile
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from fractions import Fraction
 from pathlib import Path
 from typing import Any
 
 import numpy as np
 
 from hls import progress
-from hls.backend.ctype import ctype_of, spelling
 from hls.backend.export_structs import struct_files, struct_port_data, struct_return_data
 from hls.backend.render import render_template
 from hls.errors import HLSError
 from hls.sim.toolchain import CSIM_CXXFLAGS, own_include_dir
 from hls.streams import Stream
-from hls.types import (
-    ArrayType,
-    BoolType,
-    FixedType,
-    FloatType,
-    IntType,
-    ScalarType,
-    StreamType,
-    StructType,
-    TupleType,
-)
+from hls.types import ArrayType, ScalarType, StreamType, StructType, TupleType
 
 DEFAULT_PART = "xcu250-figd2104-2L-e"
 DEFAULT_CLOCK_NS = 3.33
@@ -156,6 +143,9 @@ def check_design(design: Any) -> None:
         if not isinstance(port.type, (ArrayType, ScalarType, StreamType, StructType)) \
                 or not isinstance(elem, (ScalarType, StructType)):
             raise HLSError(f"argument {port.name!r} of type {port.type}: export supports arrays and scalars only")
+        if port.stream and isinstance(elem, StructType):
+            raise HLSError(f"argument {port.name!r} of type {port.type}: export does not write streams of structs "
+                           "yet (csim and verify() carry them); wrap the kernel in one that takes an array of structs")
     for flag in CSIM_CXXFLAGS:
         if not _FLAG_RE.fullmatch(flag):
             raise HLSError(f"internal: compiler flag {flag!r} cannot be written into project files safely")
@@ -203,61 +193,6 @@ def _ordered_inputs(names: list[str], inputs: Any) -> list[Any]:
     return list(inputs)
 
 
-def format_values(elem: ScalarType, values: Any) -> str:
-    """One value per line, exact: decimal integers, %.9g/%.17g floats (round-trip), fixed as float64."""
-    flat = values.ravel().tolist() if isinstance(values, np.ndarray) else [values]
-    if isinstance(elem, BoolType):
-        lines = ["1" if v else "0" for v in flat]
-    elif isinstance(elem, IntType):
-        lines = [str(int(v)) for v in flat]
-    elif isinstance(elem, FloatType):
-        digits = 9 if elem.bits == 32 else 17
-        lines = [f"{float(v):.{digits}g}" for v in flat]
-    elif isinstance(elem, FixedType):
-        lines = [f"{float(v if isinstance(v, float) else Fraction(v)):.17g}" for v in flat]
-    else:
-        raise HLSError(f"cannot write values of type {elem}")
-    return "".join(line + "\n" for line in lines)
-
-
-# ---- template data -----------------------------------------------------------------------------
-
-
-def _file_ctype(elem: ScalarType) -> str:
-    """The C type the testbench parses a data file into (a superset of every value of `elem`)."""
-    if isinstance(elem, IntType):
-        return "int64_t" if elem.signed else "uint64_t"
-    if isinstance(elem, BoolType):
-        return "int64_t"
-    if isinstance(elem, FloatType):
-        return "float" if elem.bits == 32 else "double"
-    return "double"
-
-
-def _to_kernel(elem: ScalarType, value: str) -> str:
-    """C++ converting a parsed file value to the kernel's element type."""
-    if isinstance(elem, BoolType):
-        return f"{value} != 0"
-    if isinstance(elem, FloatType):
-        return value
-    c_type = spelling(elem)
-    if ctype_of(elem).kind == "native":
-        return f"static_cast<{c_type}>({value})"
-    return f"{c_type}({value})"
-
-
-def _from_kernel(elem: ScalarType, expr: str) -> str:
-    """C++ reading a kernel value back in the data file's type, for the comparison."""
-    kind = ctype_of(elem).kind
-    if isinstance(elem, FixedType):
-        return f"{expr}.to_double()"
-    if kind == "ap":
-        return f"{expr}.{'to_int64' if elem.signed else 'to_uint64'}()"
-    if isinstance(elem, FloatType):
-        return expr
-    return f"static_cast<{_file_ctype(elem)}>({expr})"
-
-
 def _display(name: str, fallback: str) -> str:
     return name if isinstance(name, str) and _IDENT_RE.fullmatch(name) else fallback
 
@@ -270,22 +205,24 @@ def _type_text(t: Any, fallback: str) -> str:
 def stream_port_data(port: Any, count_in: int, count_out: int) -> dict[str, Any]:
     """A stream argument: fed from <arg>.dat, then compared with <arg>.golden.dat, which holds what the
     golden model left in it (an output's items, an input's unread ones)."""
-    elem = port.type.elem
+    codec = port.codec
     var = f"arg_{port.c_name}"
     return {
         "name": _display(port.name, port.c_name), "var": var, "c_name": port.c_name, "is_array": False,
-        "is_stream": True, "output_only": False, "c_type": f"hls::stream<{port.c_type} >", "elem_type": port.c_type,
-        "dims": "",
+        "is_stream": True, "output_only": False, "c_type": f"hls::stream<{codec.c_type} >",
+        "elem_type": codec.c_type, "dims": "",
         "shape": [count_out], "ndim": 1, "size": count_in, "golden_size": count_out,
-        "file": f"{port.c_name}.dat", "golden_file": f"{port.c_name}.golden.dat", "file_type": _file_ctype(elem),
-        "load": f"{var}.write({_to_kernel(elem, 'value')});", "readback": _from_kernel(elem, "item"),
-        "exact": not isinstance(elem, FloatType), "type_text": _type_text(port.type, port.c_type),
+        "file": f"{port.c_name}.dat", "golden_file": f"{port.c_name}.golden.dat", "file_type": codec.dat_type,
+        "load": f"{var}.write({codec.dat_in('value')});", "readback": codec.dat_out("item"),
+        "exact": codec.exact, "type_text": _type_text(port.type, codec.c_type),
     }
 
 
 def port_data(port: Any) -> dict[str, Any]:
     """Plain data describing one argument for tb.cpp.j2 (declaration, loading, read-back, compare)."""
-    elem = port.type.elem if port.is_array else port.type
+    codec = port.codec
+    if codec.kind == "struct":
+        return struct_port_data(port, _display(port.name, port.c_name), _type_text(port.type, codec.c_type))
     var = f"arg_{port.c_name}"
     dims = list(port.shape)
     subscript = "".join(f"[i{d}]" for d in range(len(dims)))
@@ -296,11 +233,11 @@ def port_data(port: Any) -> dict[str, Any]:
         "name": _display(port.name, port.c_name), "var": var, "c_name": port.c_name,
         "is_array": port.is_array, "is_stream": False, "output_only": port.output_only,
         "dims": "".join(f"[{n}]" for n in dims), "shape": dims, "ndim": len(dims), "size": math.prod(dims),
-        "c_type": port.c_type, "file": None if port.output_only else f"{port.c_name}.dat",
+        "c_type": codec.c_type, "file": None if port.output_only else f"{port.c_name}.dat",
         "golden_file": f"{port.c_name}.golden.dat" if port.is_array else None,
-        "file_type": _file_ctype(elem), "loops": loops,
-        "load": f"{element} = {_to_kernel(elem, source)};", "readback": _from_kernel(elem, element),
-        "exact": not isinstance(elem, FloatType), "type_text": _type_text(port.type, port.c_type),
+        "file_type": codec.dat_type, "loops": loops,
+        "load": f"{element} = {codec.dat_in(source)};", "readback": codec.dat_out(element),
+        "exact": codec.exact, "type_text": _type_text(port.type, codec.c_type),
     }
 
 
@@ -309,11 +246,11 @@ def return_data(design: Any) -> list[dict[str, Any]]:
     several = len(design.results) > 1 or isinstance(design.return_type, TupleType)
     rets = []
     for i, r in enumerate(design.results):
-        t = r.type
-        rets.append({"name": f"return value {i}" if several else "return value", "c_type": spelling(t),
+        codec = r.codec
+        rets.append({"name": f"return value {i}" if several else "return value", "c_type": codec.c_type,
                      "var": f"ret_value{i}", "file": f"return{i}.golden.dat" if several else "return.golden.dat",
-                     "file_type": _file_ctype(t), "readback": _from_kernel(t, f"ret_value{i}"),
-                     "exact": not isinstance(t, FloatType), "type_text": _type_text(t, spelling(t)), "type": t})
+                     "file_type": codec.dat_type, "readback": codec.dat_out(f"ret_value{i}"),
+                     "exact": codec.exact, "type_text": _type_text(r.type, codec.c_type), "codec": codec})
     return rets
 
 
@@ -336,32 +273,30 @@ def render_project(kernel: Any, design: Any, settings: Settings, before: list[An
     top = design.top
     inputs = [p for p in design.ports if not p.output_only]
     counts = {id(p): (len(b), len(a)) for p, b, a in zip(inputs, before, after, strict=True) if p.stream}
-    ports = [stream_port_data(p, *counts[id(p)]) if p.stream else struct_port_data(p, HELPERS) if p.fields else
-             port_data(p) for p in design.ports]
-    struct_ret = isinstance(design.return_type, StructType)
-    rets = [struct_return_data(design, HELPERS)] if struct_ret else return_data(design)
+    ports = [stream_port_data(p, *counts[id(p)]) if p.stream else port_data(p) for p in design.ports]
+    struct_ret = bool(design.results) and design.results[0].codec.kind == "struct"
+    rets = [struct_return_data(design.results[0].codec)] if struct_ret else return_data(design)
     data: dict[str, str] = {}
     given_in, given_out = iter(before), iter(after)
     for port, info in zip(design.ports, ports, strict=True):
-        elem = port.type.elem if port.is_array or port.stream else port.type
-        if port.fields:  # a struct port: one file per field (hls/backend/export_structs.py)
-            data.update(struct_files(getattr(elem, "elem", elem), next(given_in), info["fields"], False, HELPERS))
+        if "fields" in info:  # a struct port: one file per field (hls/backend/export_structs.py)
+            data.update(struct_files(port.codec, next(given_in), info["fields"], False))
             value_out = next(given_out)
             if port.is_array:
-                data.update(struct_files(elem, value_out, info["fields"], True, HELPERS))
+                data.update(struct_files(port.codec, value_out, info["fields"], True))
             continue
         if port.output_only:  # a returned array: the golden model's result, no input
-            data[info["golden_file"]] = format_values(elem, ret)
+            data[info["golden_file"]] = port.codec.format_dat(ret)
             continue
-        data[info["file"]] = format_values(elem, next(given_in))
+        data[info["file"]] = port.codec.format_dat(next(given_in))
         value_out = next(given_out)
         if port.is_array or port.stream:
-            data[info["golden_file"]] = format_values(elem, value_out)
+            data[info["golden_file"]] = port.codec.format_dat(value_out)
     values = ret if isinstance(design.return_type, TupleType) else (ret,)
-    for info, value in zip(rets if not struct_ret else [], values, strict=False):
-        data[info["file"]] = format_values(info["type"], info["type"].convert(value))
     if struct_ret:
-        data.update(struct_files(design.return_type, ret, rets[0]["fields"], True, HELPERS))
+        data.update(struct_files(rets[0]["codec"], ret, rets[0]["fields"], True))
+    for info, value in zip(rets if not struct_ret else [], values, strict=False):
+        data[info["file"]] = info["codec"].format_dat(info["codec"].elem.convert(value))
     ret_info = rets[0] if rets else None
     flags = flag_groups()
     common = {"top": top, "header": design.header_name, "part": settings.part, "clock": settings.clock_text,
@@ -515,6 +450,3 @@ def read_manifest(project_dir: str | os.PathLike[str]) -> dict[str, Any]:
     if not isinstance(manifest, dict) or manifest.get("format") != MANIFEST_FORMAT:
         raise HLSError(f"{path} is not an hls export manifest ({MANIFEST_FORMAT})")
     return manifest
-
-
-HELPERS = sys.modules[__name__]  # the per-type file helpers above, shared with hls.backend.export_structs
