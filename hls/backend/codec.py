@@ -14,7 +14,7 @@ Composite types (structs, then AXI-stream packets) are codecs made of field code
 `(name, Codec)` pairs in declaration order and `kind` is "struct". Such a codec is built from the
 field codecs alone: its `dtype` is the numpy structured dtype of the fields' dtypes (`align=True`, so
 that it matches a C struct of the fields' `storage` types declared in the bridge), its C++
-conversions convert field by field (`T{f.cpp_in(expr.name), ...}`), its `.dat` data is one file per
+conversions convert field by field (`hls_in_T` / `hls_out_T`, see `declarations`), its `.dat` data is one file per
 field (`<arg>.<field>.dat`, each in that field's format), and random values and the comparison go
 field by field, naming `arg[i].field` on a mismatch. Scalars have no fields. See docs/architecture.md,
 "How to add a type".
