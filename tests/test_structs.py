@@ -234,3 +234,18 @@ def test_top_level_struct_streams_in_csim():
         results.append(([p.g for p in out.items], [p.g for p in inp.items]))
     assert results[0] == results[1] == ([9, 58, 63], [7, 9])
     assert sk.to_stream.verify()["compared"] == ["px", "out"]
+
+
+def test_export_of_a_stream_of_structs(tmp_path):
+    from tests.test_export import make
+
+    project = sk.to_stream.export(tmp_path / "to_stream")
+    data = project / "tb" / "data"
+    assert len((data / "out.g.golden.dat").read_text().split()) == 8 and (data / "px.b.dat").exists()
+    run = make(project, "csim")
+    assert run.returncode == 0 and "PASS" in run.stdout, run.stdout + run.stderr
+    golden = (data / "out.g.golden.dat").read_text().split()
+    golden[2] = str((int(golden[2]) + 1) % 64)
+    (data / "out.g.golden.dat").write_text("\n".join(golden) + "\n")
+    run = make(project, "csim")
+    assert run.returncode != 0 and "MISMATCH out.g[2]" in run.stdout, run.stdout

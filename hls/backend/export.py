@@ -28,7 +28,7 @@ from typing import Any
 import numpy as np
 
 from hls import progress
-from hls.backend.export_structs import struct_files, struct_port_data, struct_return_data
+from hls.backend.export_structs import struct_files, struct_port_data, struct_return_data, struct_stream_data
 from hls.backend.render import render_template
 from hls.errors import HLSError
 from hls.sim.toolchain import CSIM_CXXFLAGS, own_include_dir
@@ -143,9 +143,6 @@ def check_design(design: Any) -> None:
         if not isinstance(port.type, (ArrayType, ScalarType, StreamType, StructType)) \
                 or not isinstance(elem, (ScalarType, StructType)):
             raise HLSError(f"argument {port.name!r} of type {port.type}: export supports arrays and scalars only")
-        if port.stream and isinstance(elem, StructType):
-            raise HLSError(f"argument {port.name!r} of type {port.type}: export does not write streams of structs "
-                           "yet (csim and verify() carry them); wrap the kernel in one that takes an array of structs")
     for flag in CSIM_CXXFLAGS:
         if not _FLAG_RE.fullmatch(flag):
             raise HLSError(f"internal: compiler flag {flag!r} cannot be written into project files safely")
@@ -206,6 +203,9 @@ def stream_port_data(port: Any, count_in: int, count_out: int) -> dict[str, Any]
     """A stream argument: fed from <arg>.dat, then compared with <arg>.golden.dat, which holds what the
     golden model left in it (an output's items, an input's unread ones)."""
     codec = port.codec
+    if codec.kind == "struct":
+        return struct_stream_data(port, _display(port.name, port.c_name), _type_text(port.type, codec.c_type),
+                                  count_in, count_out)
     var = f"arg_{port.c_name}"
     return {
         "name": _display(port.name, port.c_name), "var": var, "c_name": port.c_name, "is_array": False,
@@ -282,8 +282,8 @@ def render_project(kernel: Any, design: Any, settings: Settings, before: list[An
         if "fields" in info:  # a struct port: one file per field (hls/backend/export_structs.py)
             data.update(struct_files(port.codec, next(given_in), info["fields"], False))
             value_out = next(given_out)
-            if port.is_array:
-                data.update(struct_files(port.codec, value_out, info["fields"], True))
+            if port.is_array or port.stream:
+                data.update(struct_files(port.codec, value_out, info.get("golden_fields", info["fields"]), True))
             continue
         if port.output_only:  # a returned array: the golden model's result, no input
             data[info["golden_file"]] = port.codec.format_dat(ret)

@@ -25,6 +25,18 @@ def struct_port_data(port: Any, name: str, type_text: str) -> dict[str, Any]:
             "fields": field_data(port.c_name, codec, f"&{var}{'[0]' * len(dims)}", count)}
 
 
+def struct_stream_data(port: Any, name: str, type_text: str, count_in: int, count_out: int) -> dict[str, Any]:
+    """A stream of structs: its items fed from per-field files, what is left compared per field."""
+    codec, var = port.codec, f"arg_{port.c_name}"
+    first = codec.fields[0][0]
+    return {"name": name, "var": var, "c_name": port.c_name, "is_array": False, "is_stream": True,
+            "output_only": False, "c_type": f"hls::stream<{codec.c_type}>", "elem_type": codec.c_type, "dims": "",
+            "size": count_in, "golden_size": count_out, "type_text": type_text, "file": f"{port.c_name}.{first}.dat",
+            "golden_file": f"{port.c_name}.{first}.golden.dat",
+            "fields": field_data(port.c_name, codec, "items.data()", count_in),
+            "golden_fields": field_data(port.c_name, codec, "items.data()", count_out)}
+
+
 def struct_return_data(codec: Codec) -> dict[str, Any]:
     """A returned struct: checked field by field against `return.<field>.golden.dat`."""
     return {"name": "return value", "var": "ret_value", "c_type": codec.c_type, "type_text": codec.c_type,
