@@ -5,9 +5,11 @@ from __future__ import annotations
 from hls.bits import bitcast, concat
 from hls.bits import leading_zeros_of as leading_zeros
 from hls.directives import (
+    aggregate,
     array_partition,
     bind_storage,
     dataflow,
+    disaggregate,
     inline,
     interface,
     label,
@@ -33,6 +35,7 @@ from hls.kernel import Kernel, kernel, strict_overflow
 from hls.runtime import static, zeros
 from hls.schedule import Report, load_report
 from hls.streams import Stream
+from hls.structs import struct
 from hls.types import alias as _alias
 from hls.types import (
     ap_fixed,
@@ -63,6 +66,7 @@ __all__ = [
     "label", "leading_zeros", "load_report", "loop_flatten", "loop_tripcount", "pipeline", "static", "stream",
     "strict_overflow", "uint8", "uint16", "uint32", "uint64", "unroll", "zeros",
 ]
+__all__ += ["aggregate", "disaggregate", "struct"]
 
 
 def __getattr__(name: str):

@@ -13,6 +13,7 @@ STORAGE_IMPLS = ("bram", "bram_ecc", "lutram", "uram", "uram_ecc", "srl", "memor
 INTERFACE_MODES = ("ap_none", "ap_vld", "ap_ack", "ap_hs", "ap_ovld", "ap_stable", "ap_memory", "bram",
                    "ap_fifo", "m_axi", "s_axilite", "axis")
 LOOP_DIRECTIVES = ("pipeline", "unroll", "loop_tripcount", "loop_flatten")
+AGGREGATE_COMPACT = ("bit", "byte", "none", "auto")
 
 
 def label(name: str) -> None:
@@ -50,6 +51,14 @@ def interface(var: Any, mode: str, bundle: str | None = None, offset: str | None
     """Set the port protocol of a top-level argument (storage_type: the RAM an ap_memory port drives)."""
 
 
+def aggregate(var: Any, compact: str | None = None) -> None:
+    """Pack a struct argument or array of structs into one wide word per struct (UG1399 aggregate)."""
+
+
+def disaggregate(var: Any) -> None:
+    """Split a struct argument or array of structs into one port or memory per field (UG1399)."""
+
+
 def dataflow() -> None:
     """Task-level pipelining of the function's loops and calls."""
 
@@ -59,4 +68,4 @@ def inline(off: bool = False, recursive: bool = False) -> None:
 
 
 DIRECTIVES = {f.__name__: f for f in (label, pipeline, unroll, loop_tripcount, loop_flatten, array_partition,
-                                       bind_storage, interface, dataflow, inline)}
+                                       bind_storage, interface, dataflow, inline, aggregate, disaggregate)}

@@ -23,7 +23,7 @@ from typing import Any
 import numpy as np
 
 from hls.errors import DeadlockError, Loc, SimulationError
-from hls.types import FixedType, ScalarType
+from hls.types import FixedType, ScalarType, StructType, struct_type_of
 
 
 def _caller_loc() -> Loc | None:
@@ -54,15 +54,16 @@ class Stream:
     def __init__(self, elem: ScalarType, values: Any = None, depth: int | None = None, name: str = "stream"):
         if depth is not None and (isinstance(depth, bool) or not isinstance(depth, int) or depth < 1):
             raise TypeError(f"stream depth must be a positive integer, got {depth!r}")
-        if not isinstance(elem, ScalarType):
-            raise TypeError(f"hls.Stream takes a scalar hls type, got {elem!r}")
+        elem = struct_type_of(elem) or elem
+        if not isinstance(elem, (ScalarType, StructType)):
+            raise TypeError(f"hls.Stream takes a scalar hls type or an @hls.struct class, got {elem!r}")
         self.elem = elem
         self.depth = depth
         self.name = name
         self.items: collections.deque = collections.deque()
         self.reads = 0
         if values is not None:
-            for value in np.asarray(values).reshape(-1).tolist():
+            for value in values if isinstance(elem, StructType) else np.asarray(values).reshape(-1).tolist():
                 self.items.append(elem.convert(value))
 
     # ---- the kernel-side methods ----------------------------------------------------------------
@@ -91,7 +92,7 @@ class Stream:
 
     def read_nb(self) -> tuple[bool, Any]:
         if not self.items:
-            return False, self.elem.convert(0)
+            return False, self.elem.zero() if isinstance(self.elem, StructType) else self.elem.convert(0)
         return True, self.read()
 
     def write_nb(self, value: Any) -> bool:
@@ -116,6 +117,8 @@ class Stream:
         return len(self.items)
 
     def __array__(self, dtype: Any = None, copy: Any = None) -> np.ndarray:
+        if isinstance(self.elem, StructType):
+            return self.elem.to_storage(self.items)
         values = [float(v) if isinstance(self.elem, FixedType) else v for v in self.items]
         array = np.asarray(values, dtype=self.elem.storage_dtype) if values else \
             np.zeros(0, dtype=self.elem.storage_dtype)

@@ -58,6 +58,11 @@ def directive_pragma(kind: str, target: str | None, options: dict[str, Any]) -> 
         return text
     if kind == "interface":
         return interface_pragma(target, options)
+    if kind == "aggregate":
+        compact = options.get("compact")
+        return f"#pragma HLS aggregate variable={target}" + (f" compact={compact}" if compact else "")
+    if kind == "disaggregate":
+        return f"#pragma HLS disaggregate variable={target}"
     if kind == "dataflow":
         return "#pragma HLS dataflow"
     if kind == "inline":

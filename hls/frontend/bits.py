@@ -15,6 +15,7 @@ import numpy as np
 
 from hls import bits
 from hls.errors import HLSTypeError, UnsupportedError
+from hls.frontend import structs
 from hls.frontend.source import MISSING
 from hls.ir import ConstantOp, LoadOp, StoreOp, Value
 from hls.ir.bitops import BitcastOp, BitGetOp, BitSetOp, BitUnaryOp, ConcatOp, SliceOp, SliceSetOp
@@ -49,8 +50,9 @@ def is_bit_access(b: FunctionBuilder, node: ast.Subscript) -> bool:
     while isinstance(base, ast.Subscript):
         count += len(base.slice.elts) if isinstance(base.slice, ast.Tuple) else 1
         base = base.value
-    if isinstance(base, ast.Attribute):
-        return False  # `a.shape[0]` and friends
+    if isinstance(base, ast.Attribute):  # bits of a scalar struct field (`p.r[0:4]`), not `a.shape[0]`
+        t = structs.node_type(b, base.value)
+        return t is not None and not hasattr(t.field(base.attr), "shape")
     rank = array_rank(b, base)
     return rank is None or count > rank
 
@@ -117,6 +119,8 @@ def store_bits(b: FunctionBuilder, target: ast.Subscript, new: Value, key: ast.A
     base = target.value
     if isinstance(base, ast.Name):
         current = b.read_name(base)
+    elif isinstance(base, ast.Attribute):
+        current = b.expr(base)  # a struct field
     elif isinstance(base, ast.Subscript) and not is_bit_access(b, base):
         memref, indices = b.access(base)
         current = b.emit(LoadOp(memref, indices, b.loc))
@@ -142,6 +146,8 @@ def store_bits(b: FunctionBuilder, target: ast.Subscript, new: Value, key: ast.A
         b.info.bit_nodes[id(key)] = ("set_bit", t)
     if isinstance(base, ast.Name):
         b.assign_name(base, result, None, key)
+    elif isinstance(base, ast.Attribute):
+        structs.store_field(b, base, result)
     else:
         b.emit(StoreOp(result, memref, indices, b.loc))
 

@@ -6,7 +6,7 @@ import ast
 from typing import TYPE_CHECKING
 
 from hls.frontend.control import control_assigned, zero_of
-from hls.frontend.scan import assigned_names
+from hls.frontend.scan import assigned_names, with_fields
 from hls.frontend.source import MISSING
 from hls.ir import Block, ConstantOp, IfOp, Value, YieldOp
 from hls.types import HLSType
@@ -35,6 +35,7 @@ def build_if(b: FunctionBuilder, cond: Value, body: list[ast.stmt], orelse: list
     before = dict(b.env)
     then_block, then_env = branch(b, body, before)
     else_block, else_env = branch(b, orelse, before)
+    assigned = with_fields(assigned, {**then_env, **else_env})
     if guard:
         for n in assigned - set(before):
             var = then_env.get(n)

@@ -14,7 +14,7 @@ from typing import Any
 import numpy as np
 
 from hls.errors import HLSError, HLSTypeError, Loc, UnsupportedError
-from hls.frontend import results
+from hls.frontend import results, structs
 from hls.frontend.lower import Lowering, float64
 from hls.frontend.scan import assigned_names
 from hls.frontend.source import MISSING, KernelSource, call_target, static_eval, try_static
@@ -42,6 +42,8 @@ from hls.types import (
     IntType,
     ScalarType,
     StreamType,
+    StructType,
+    struct_type_of,
 )
 
 
@@ -126,6 +128,7 @@ class FunctionBuilder(ast.NodeVisitor):
         # every name the kernel binds (Python makes them local throughout the function) ...
         self.kernel_names = {a.arg for a in src.tree.args.args} | assigned_names(src.tree.body)
         self.consts: dict[str, Any] = {}  # ... except these, bound to compile-time values (tuple loops)
+        self.structs: dict[str, StructType] = {}  # struct locals (fields in env as `p.r`: hls.frontend.structs)
 
     # ---- infrastructure ----------------------------------------------------------------------
 
@@ -183,7 +186,9 @@ class FunctionBuilder(ast.NodeVisitor):
             self.func.attrs["result_array"] = self.result_name
         self.block = self.func.body.block
         for arg, t, name in zip(self.func.args, types, names, strict=True):
-            if name != self.result_name:
+            if isinstance(t, StructType):
+                structs.bind_argument(self, name, arg)
+            elif name != self.result_name:
                 self.env[name] = Var(arg, t, is_array=isinstance(t, ArrayType))
         body = tree.body
         if body and isinstance(body[0], ast.Expr) and isinstance(body[0].value, ast.Constant) \
@@ -234,6 +239,8 @@ class FunctionBuilder(ast.NodeVisitor):
                              "hls.int32, hls.float32 or hls.bool_", node)
         if isinstance(value, ScalarType) or (allow_array and isinstance(value, (ArrayType, StreamType))):
             return value
+        if struct_type_of(value) is not None:
+            return struct_type_of(value)
         from hls.frontend.source import not_a_type
 
         raise self.error(not_a_type(value, what), node)
@@ -334,6 +341,10 @@ class FunctionBuilder(ast.NodeVisitor):
             raise self.error("kernel returns a value but has no return annotation (e.g. `-> hls.int32`)", node)
         if results.lower_return(self, node):
             return
+        if isinstance(ret, StructType) and not self.early_return:
+            self.emit(ReturnOp([structs.packed(self, node.value, ret, "the return value")], self.loc))
+            self.info.assign_types[id(node)] = ret
+            return
         value = self.lower.assign(self.expr(node.value), ret, self.loc, "return value")
         if self.early_return:
             from hls.frontend.control import lower_return
@@ -368,6 +379,10 @@ class FunctionBuilder(ast.NodeVisitor):
                 return
             self.unpack(node.targets[0], node.value)
             return
+        if len(node.targets) == 1 and (structs.node_type(self, node.value) is not None or structs.node_type(
+                self, node.targets[0]) is not None):
+            structs.assign(self, node.targets[0], node.value, node)
+            return
         value = self.expr(node.value)  # `a = b = x`: x once, then each target converts it to its own type
         for target in node.targets:
             self.assign_target(target, value, node if len(node.targets) == 1 else target)
@@ -399,6 +414,8 @@ class FunctionBuilder(ast.NodeVisitor):
                                  "chained assignment", target, UnsupportedError)
         elif isinstance(target, ast.Name):
             self.assign_name(target, value, None, key)
+        elif isinstance(target, ast.Attribute):
+            structs.store_field(self, target, value)
         else:
             raise self.error("only variables and array elements can be assigned", target, UnsupportedError)
 
@@ -408,6 +425,9 @@ class FunctionBuilder(ast.NodeVisitor):
         declared = self.annotation(node.annotation, f"variable {node.target.id!r}", allow_array=False)
         if node.value is None:
             raise self.error(f"variable {node.target.id!r} needs an initial value", node, UnsupportedError)
+        if isinstance(declared, StructType):
+            structs.assign(self, node.target, node.value, node, declared)
+            return
         existing = self.env.get(node.target.id)
         if existing is not None and existing.type != declared:
             raise self.error(f"{node.target.id!r} is already a {existing.type}; it cannot be redeclared as "
@@ -426,9 +446,13 @@ class FunctionBuilder(ast.NodeVisitor):
 
                 augment_bits(self, node, kind)
                 return
-            memref, indices = self.access(node.target)
-            old = self.emit(LoadOp(memref, indices, self.loc))
-            self.store_value(memref, indices, self.augmented(kind, old, node.value, node))
+            memref, indices, field = structs.field_access(self, node.target) or (*self.access(node.target), None)
+            old = self.emit(LoadOp(memref, indices, self.loc, field=field))
+            self.store_value(memref, indices, self.augmented(kind, old, node.value, node), field)
+            return
+        if isinstance(node.target, ast.Attribute):
+            current = structs.read_field(self, node.target)
+            structs.store_field(self, node.target, self.augmented(kind, current, node.value, node))
             return
         if not isinstance(node.target, ast.Name):
             raise self.error("only variables and array elements can be updated", node.target, UnsupportedError)
@@ -560,17 +584,24 @@ class FunctionBuilder(ast.NodeVisitor):
         return memref, indices
 
     def store(self, target: ast.Subscript, value: Value) -> None:
-        memref, indices = self.access(target)
-        self.store_value(memref, indices, value)
+        memref, indices, field = structs.field_access(self, target) or (*self.access(target), None)
+        self.store_value(memref, indices, value, field)
 
-    def store_value(self, memref: Value, indices: list[Value], value: Value) -> None:
+    def store_value(self, memref: Value, indices: list[Value], value: Value, field: str | None = None) -> None:
         if isinstance(getattr(memref, "op", None), RomOp):
             raise self.error("module-level constant arrays are read-only in kernels", None)
-        value = self.lower.assign(value, memref.type.elem, self.loc, "array store")
-        self.emit(StoreOp(value, memref, indices, self.loc))
+        if isinstance(memref.type.elem, StructType) and field is None:
+            raise self.error(f"an element of {memref.name!r} is a {memref.type.elem} struct: store a struct, or "
+                             "assign one field (`a[i].f = v`)", None)
+        elem = memref.type.elem if field is None else memref.type.elem.field(field)
+        elem = elem.elem if isinstance(elem, ArrayType) else elem
+        value = self.lower.assign(value, elem, self.loc, "array store")
+        self.emit(StoreOp(value, memref, indices, self.loc, field=field))
 
     def visit_Attribute(self, node: ast.Attribute) -> Value:
-        """`a.shape[0]`, `a.ndim`, `math.pi`, `cfg.N`: compile-time numbers read as constants."""
+        """`p.r` (a struct field); `a.shape[0]`, `a.ndim`, `math.pi`, `cfg.N`: compile-time numbers."""
+        if structs.node_type(self, node.value) is not None:
+            return structs.read_field(self, node)
         return self.static_number(node)
 
     def static_number(self, node: ast.AST) -> Value:
@@ -581,12 +612,17 @@ class FunctionBuilder(ast.NodeVisitor):
                          UnsupportedError)
 
     def visit_Subscript(self, node: ast.Subscript) -> Value:
-        if isinstance(node.value, ast.Attribute):  # `a.shape[1]`: a compile-time number, not a memory read
-            return self.static_number(node)
+        found = structs.field_access(self, node)
+        if found is not None:  # `p.taps[j]`, `back[i].taps[j]`
+            return self.emit(LoadOp(found[0], found[1], self.loc, field=found[2]))
+        if isinstance(node.value, ast.Attribute) and structs.node_type(self, node.value.value) is None:
+            return self.static_number(node)  # `a.shape[1]`: a compile-time number, not a memory read
         from hls.frontend.bits import is_bit_access, read_bits
 
         if is_bit_access(self, node):
             return read_bits(self, node)
+        if structs.node_type(self, node) is not None:
+            raise structs.not_a_value(self, structs.node_type(self, node), node)
         memref, indices = self.access(node)
         return self.emit(LoadOp(memref, indices, self.loc))
 
@@ -602,6 +638,8 @@ class FunctionBuilder(ast.NodeVisitor):
         return results.read_cell(self, var.value) if var.cell else var.value
 
     def visit_Name(self, node: ast.Name) -> Value:
+        if structs.is_local(self, node.id):
+            raise structs.not_a_value(self, self.structs[node.id], node)
         if node.id in self.env and self.env[node.id].prefix:
             raise self.error(f"{node.id!r} is a row of an array; index it (`{node.id}[j]`) or pass the whole "
                              "array", node, UnsupportedError)

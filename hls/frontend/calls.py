@@ -9,11 +9,23 @@ from collections.abc import Sized
 from typing import TYPE_CHECKING, Any
 
 from hls.errors import HLSTypeError, UnsupportedError
+from hls.frontend import structs
 from hls.frontend.builder import is_kernel
 from hls.frontend.source import MISSING, call_target
 from hls.frontend.tables import MATH_NAMES
 from hls.ir import CallOp, PrintOp, Value
-from hls.types import ArrayType, BoolType, FixedType, FloatType, IntType, ScalarType, StreamType, TupleType
+from hls.types import (
+    ArrayType,
+    BoolType,
+    FixedType,
+    FloatType,
+    IntType,
+    ScalarType,
+    StreamType,
+    StructType,
+    TupleType,
+    struct_type_of,
+)
 
 if TYPE_CHECKING:
     from hls.frontend.builder import FunctionBuilder
@@ -39,6 +51,8 @@ def lower_call(b: FunctionBuilder, node: ast.Call) -> Value:
         return intrinsic_call(b, INTRINSICS[target], node)
     if isinstance(target, ScalarType):
         return type_call(b, target, node)
+    if struct_type_of(target) is not None:
+        raise structs.not_a_value(b, struct_type_of(target), node)
     if is_kernel(target):
         return b.call_kernel(target, node, want_result=True)
     if target is MISSING:
@@ -192,6 +206,9 @@ def call_kernel(b: FunctionBuilder, kernel: Any, node: ast.Call, want_result: bo
     from hls.frontend.streams import check_argument
 
     for param, arg_node in zip(params, node.args, strict=True):
+        if isinstance(param.type, StructType):
+            args.append(structs.packed(b, arg_node, param.type, f"argument {param.name!r} of {callee.name!r}"))
+            continue
         value = b.expr(arg_node)
         check_argument(b, param.type, value, f"argument {param.name!r} of {callee.name!r}", arg_node)
         if isinstance(param.type, StreamType):
@@ -206,7 +223,8 @@ def call_kernel(b: FunctionBuilder, kernel: Any, node: ast.Call, want_result: bo
                                        f"argument {param.name!r} of {callee.name!r}"))
     if out is not None:
         args.append(out)
-    results = list(ret.elems) if isinstance(ret, TupleType) else [ret] if isinstance(ret, ScalarType) else []
+    results = list(ret.elems) if isinstance(ret, TupleType) else [ret] if isinstance(ret, (ScalarType, StructType)) \
+        else []
     call = CallOp(callee.name, args, results, b.loc)
     if isinstance(ret, TupleType):
         call.attrs["outputs"] = True  # results come back through reference arguments (even just one)

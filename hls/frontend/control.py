@@ -15,7 +15,7 @@ from fractions import Fraction
 from typing import TYPE_CHECKING
 
 from hls.errors import HLSTypeError, UnsupportedError
-from hls.frontend.scan import assigned_names
+from hls.frontend.scan import assigned_names, with_fields
 from hls.frontend.source import call_target
 from hls.ir import ConstantOp, Value, WhileOp, YieldOp
 from hls.ir.core import Op
@@ -55,6 +55,7 @@ def control_assigned(stmts: list[ast.stmt]) -> set[str]:
 def carried_names(b: FunctionBuilder, stmts: list[ast.stmt]) -> list[str]:
     """Scalars a loop body assigns that exist before it (the return flag and result included)."""
     assigned = assigned_names(stmts, bit_stores=True) | (control_assigned(stmts) & {RETURNED, RESULT})
+    assigned = with_fields(assigned, b.env)
     return sorted(n for n in assigned if n in b.env and not b.env[n].is_array)
 
 

@@ -10,6 +10,7 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 
 from hls.directives import (
+    AGGREGATE_COMPACT,
     DIRECTIVES,
     INTERFACE_MODES,
     LOOP_DIRECTIVES,
@@ -20,12 +21,12 @@ from hls.directives import (
 from hls.errors import DirectiveWarning
 from hls.frontend.source import try_static
 from hls.ir import BlockArg, DirectiveOp
-from hls.types import ArrayType
+from hls.types import ArrayType, StructType
 
 if TYPE_CHECKING:
     from hls.frontend.builder import FunctionBuilder
 
-ARRAY_DIRECTIVES = ("array_partition", "bind_storage", "interface")
+ARRAY_DIRECTIVES = ("array_partition", "bind_storage", "interface", "aggregate", "disaggregate")
 
 
 def apply_directive(b: FunctionBuilder, name: str, call: ast.Call) -> None:
@@ -62,6 +63,8 @@ def bind(b: FunctionBuilder, name: str, call: ast.Call) -> dict[str, Any]:
 
 
 def array_target(b: FunctionBuilder, name: str, node: ast.AST):
+    if name in ("aggregate", "disaggregate"):
+        return struct_target(b, name, node)
     if name != "interface" and isinstance(node, ast.Name) and node.id not in b.env \
             and isinstance(try_static(node, b.src), np.ndarray):
         return b.captured(node)  # a module-level numpy array: the ROM it becomes, named as in Python
@@ -71,6 +74,18 @@ def array_target(b: FunctionBuilder, name: str, node: ast.AST):
     if name == "interface" and not (isinstance(value, BlockArg) and value.block is b.func.body.block):
         raise b.error("hls.interface applies to kernel arguments only", node)
     return value
+
+
+def struct_target(b: FunctionBuilder, name: str, node: ast.AST):
+    """The struct argument or the array of structs an aggregate/disaggregate directive names."""
+    if isinstance(node, ast.Name):
+        var = b.env.get(node.id)
+        if var is not None and var.is_array and isinstance(var.type.elem, StructType):
+            return var.value
+        for arg in b.func.args:
+            if arg.name == node.id and isinstance(arg.type, StructType):
+                return arg
+    raise b.error(f"hls.{name} needs a struct argument or an array of structs as its first argument", node)
 
 
 def name_loop(b: FunctionBuilder, call: ast.Call, label: Any) -> None:
@@ -184,6 +199,10 @@ def check_interface(b: FunctionBuilder, o: dict[str, Any]) -> None:
         raise b.error(f"hls.interface storage_type applies to ap_memory and bram ports, not {o['mode']}")
 
 
+def check_aggregate(b: FunctionBuilder, o: dict[str, Any]) -> None:
+    one_of(b, "hls.aggregate compact", o["compact"], AGGREGATE_COMPACT, allow_none=True)
+
+
 def check_flatten(b: FunctionBuilder, o: dict[str, Any]) -> None:
     flag(b, "hls.loop_flatten off", o["off"])
 
@@ -195,5 +214,5 @@ def check_inline(b: FunctionBuilder, o: dict[str, Any]) -> None:
 
 CHECKS = {"pipeline": check_pipeline, "unroll": check_unroll, "loop_tripcount": check_tripcount,
           "array_partition": check_partition, "bind_storage": check_storage, "interface": check_interface,
-          "inline": check_inline, "loop_flatten": check_flatten}
+          "inline": check_inline, "loop_flatten": check_flatten, "aggregate": check_aggregate}
 

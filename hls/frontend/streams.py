@@ -10,6 +10,7 @@ import ast
 from typing import TYPE_CHECKING
 
 from hls.errors import HLSTypeError, UnsupportedError
+from hls.frontend import structs
 from hls.frontend.source import try_static
 from hls.ir import (
     StreamOp,
@@ -20,7 +21,7 @@ from hls.ir import (
     StreamWriteOp,
     Value,
 )
-from hls.types import StreamType, stream
+from hls.types import StreamType, StructType, stream
 
 if TYPE_CHECKING:
     from hls.frontend.builder import FunctionBuilder
@@ -80,9 +81,13 @@ def lower_method(b: FunctionBuilder, node: ast.Call, statement: bool) -> Value |
     if method == "read_nb":
         raise b.error("read_nb() returns (ok, value): unpack it, `ok, v = s.read_nb()`", node, UnsupportedError)
     if method in ("write", "write_nb"):
-        value = b.lower.assign(b.expr(node.args[0]), t.elem, b.loc, f"write to stream {node.func.value.id!r}")
+        what = f"write to stream {node.func.value.id!r}"
+        value = structs.packed(b, node.args[0], t.elem, what) if isinstance(t.elem, StructType) else \
+            b.lower.assign(b.expr(node.args[0]), t.elem, b.loc, what)
         op = StreamWriteOp(value, stream_value, b.loc) if method == "write" else \
             StreamWriteNbOp(value, stream_value, b.loc)
+    elif method == "read" and isinstance(t.elem, StructType):
+        raise structs.not_a_value(b, t.elem, node)
     elif method == "read":
         op = StreamReadOp(stream_value, b.loc)
     else:
