@@ -15,6 +15,7 @@ import numpy as np
 from hls import runtime
 from hls.backend.codec import codec_for
 from hls.backend.render import CppDesign, emit_module
+from hls.defaults import DEFAULT_ATOL, DEFAULT_CLOCK_NS, DEFAULT_PART, DEFAULT_RTOL, PIPELINE_LOOPS
 from hls.errors import HLSError, OverflowReport, OverflowWarning, SimulationError
 from hls.frontend.build import build_module, names_used, spell_value
 from hls.frontend.golden import make_golden
@@ -187,8 +188,8 @@ class Kernel:
         for library in self._csim.values():
             library.reset()
 
-    def report(self, clock_ns: float = 3.33, part: str = "xcu250-figd2104-2L-e", flow: str | None = None,
-               pipeline_loops: int = 64) -> Any:
+    def report(self, clock_ns: float = DEFAULT_CLOCK_NS, part: str = DEFAULT_PART, flow: str | None = None,
+               pipeline_loops: int = PIPELINE_LOOPS) -> Any:
         """The schedule estimate (latency, II per loop with its limiter, resources) of the design `flow`
         (default: the kernel's) compiles to; its C++ is checked first, so both describe one design."""
         from hls.schedule import schedule_module
@@ -201,7 +202,7 @@ class Kernel:
             add_dataflow(self, report)
         return report
 
-    def size_fifos(self, *args: Any, clock_ns: float = 3.33, part: str = "xcu250-figd2104-2L-e") -> dict[str, int]:
+    def size_fifos(self, *args: Any, clock_ns: float = DEFAULT_CLOCK_NS, part: str = DEFAULT_PART) -> dict[str, int]:
         """{FIFO name: depth}: per local FIFO of the dataflow region, the smallest depth that does not
         deadlock and keeps the best latency and interval (hls.schedule.fifo_timing.size_fifos). The
         trace comes from one Python-mode run (on `args`, else the last one recorded, else random
@@ -236,15 +237,31 @@ class Kernel:
         except HLSError as exc:
             return f"<pre>{html.escape(str(exc))}</pre>"
 
-    def export(self, path: Any, part: str = "xcu250-figd2104-2L-e", clock_ns: float = 3.33, inputs: Any = None,
-               flow: str | None = None, seed: int = 0, overwrite: bool = False) -> Any:
-        """Write a Vitis HLS project (sources, testbench with golden data, TCL, cfg, Makefile). The
-        testbench calls the kernel once from its initial state: hls.static state is reset first."""
-        from hls.backend.export import export_project
+    def export(self, path: Any, part: str = DEFAULT_PART, clock_ns: float = DEFAULT_CLOCK_NS, inputs: Any = None,
+               flow: str | None = None, seed: int = 0, overwrite: bool = False, rtol: float = DEFAULT_RTOL,
+               atol: float = DEFAULT_ATOL) -> Any:
+        """Write a Vitis HLS project (sources, testbench with golden data, TCL, cfg, Makefile) and return
+        its directory. `inputs` (a sequence in argument order or a mapping by name) default to random
+        values from `seed`, as verify() draws them. The golden run and the estimate happen here; the
+        project stage (hls/project/export.py) gets their results as data. The testbench calls the kernel
+        once from its initial state, so hls.static state is reset before the golden run."""
+        from hls import progress
+        from hls.project.export import GoldenVectors, check_settings, export_project, golden_inputs
 
-        return export_project(self, path, part=part, clock_ns=clock_ns, inputs=inputs,
-                              flow=self.flow if flow is None else flow, seed=seed,
-                              overwrite=overwrite)
+        settings = check_settings(part, clock_ns, self.flow if flow is None else flow, seed, rtol, atol)
+        compiled = self.compile(settings.flow)
+        with progress.task(f"exporting {compiled.design.top} (golden run, estimate)"):
+            self.reset()
+            given = self.random_inputs(seed) if inputs is None else inputs
+            args, before = golden_inputs(list(compiled.arg_names), list(compiled.arg_types), given)
+            ret = self(*args)
+            after = [np.asarray(a) if isinstance(a, Stream) else a for a in args]  # a stream: what is left in it
+            try:
+                estimate, error = self.report(clock_ns=settings.clock_ns, part=settings.part, flow=settings.flow), None
+            except HLSError as exc:
+                estimate, error = None, str(exc).splitlines()[0]
+            return export_project(compiled.design, GoldenVectors(before, after, ret, inputs is not None), path,
+                                  settings, estimate=estimate, estimate_error=error, overwrite=overwrite)
 
     def random_inputs(self, seed: int = 0) -> list[Any]:
         compiled = self.compile()
@@ -252,7 +269,7 @@ class Kernel:
         return [random_stream(self, t, index, rng) if isinstance(t, StreamType) else codec_for(t).random(rng)
                 for index, t in enumerate(compiled.arg_types)]
 
-    def verify(self, *args: Any, golden: Any = None, rtol: float = 1e-5, atol: float = 1e-6,
+    def verify(self, *args: Any, golden: Any = None, rtol: float = DEFAULT_RTOL, atol: float = DEFAULT_ATOL,
                seed: int = 0, strict_overflow: bool | None = None) -> dict[str, Any]:
         """Golden model and csim on copies of the same inputs; every output compared.
 

@@ -19,6 +19,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, replace
 
+from hls.defaults import DEFAULT_CLOCK_NS, DEFAULT_PART, PIPELINE_LOOPS
 from hls.errors import HLSError
 from hls.interfaces import check_flow
 from hls.ir import (
@@ -46,7 +47,6 @@ from hls.schedule.listsched import list_schedule
 from hls.schedule.loops import pipelined_function, pipelined_loop
 from hls.schedule.memory import MAXI_LATENCY, Storage, function_storages
 from hls.schedule.oplib import OpLib
-from hls.schedule.parts import DEFAULT_CLOCK_NS, DEFAULT_PART
 from hls.schedule.report import GraphEdge, GraphNode, LoopReport, Report
 from hls.schedule.resources import ResourceTally, iv_width
 from hls.schedule.span import Span
@@ -289,7 +289,7 @@ def unrolled_iterations(loop: ForOp) -> int | None:
 
 
 def schedule_module(module: Module, *, clock_ns: float = DEFAULT_CLOCK_NS, part: str = DEFAULT_PART,
-                    flow: str = "vitis", pipeline_loops: int = 64) -> Report:
+                    flow: str = "vitis", pipeline_loops: int = PIPELINE_LOOPS) -> Report:
     """Estimate latency, II and resources of `module` (after passes) as Vitis would schedule it."""
     check_flow(flow)
     if pipeline_loops < 0:
