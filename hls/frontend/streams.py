@@ -20,7 +20,8 @@ from hls.ir import (
     StreamWriteOp,
     Value,
 )
-from hls.types import StreamType, stream
+from hls.streams import stream
+from hls.types import StreamType
 
 if TYPE_CHECKING:
     from hls.frontend.builder import FunctionBuilder

@@ -17,7 +17,7 @@ does (config_compile -pipeline_loops, 64 by default, 0 = off).
 
 from __future__ import annotations
 
-from dataclasses import dataclass, replace
+from dataclasses import replace
 
 from hls.errors import HLSError
 from hls.interfaces import check_flow
@@ -32,7 +32,6 @@ from hls.ir import (
     Module,
     Op,
     ReturnOp,
-    Value,
     WhileOp,
     YieldOp,
     has_exit,
@@ -44,25 +43,14 @@ from hls.schedule.flatten import flattenable_nest, joined_label
 from hls.schedule.graph import Graph, GraphBuilder
 from hls.schedule.listsched import list_schedule
 from hls.schedule.loops import pipelined_function, pipelined_loop
-from hls.schedule.memory import MAXI_LATENCY, Storage, function_storages
+from hls.schedule.memory import MAXI_LATENCY, function_storages
 from hls.schedule.oplib import OpLib
 from hls.schedule.parts import DEFAULT_CLOCK_NS, DEFAULT_PART
 from hls.schedule.report import GraphEdge, GraphNode, LoopReport, Report
 from hls.schedule.resources import ResourceTally, iv_width
+from hls.schedule.scope import Scope
 from hls.schedule.span import Span
 from hls.schedule.whiles import while_trip
-
-
-@dataclass(frozen=True)
-class Scope:
-    """Where a region sits: its arrays, the value ranges of enclosing induction variables, the module
-    its resources belong to, the function it is in and how deep it is nested among the loops."""
-
-    storages: dict[Value, Storage]
-    ranges: dict[Value, tuple[int, int]]
-    module: str
-    function: str
-    level: int
 
 
 class DesignScheduler:

@@ -12,7 +12,6 @@ from __future__ import annotations
 
 import os
 from collections import defaultdict
-from typing import TYPE_CHECKING
 
 from hls.ir import ForOp, Function, WhileOp
 from hls.schedule.affine import ITER
@@ -22,10 +21,8 @@ from hls.schedule.listsched import list_schedule
 from hls.schedule.memory import Storage
 from hls.schedule.modulo import ModuloResult, PortBound, Recurrence, modulo_schedule
 from hls.schedule.report import LoopReport, ScheduledOp
+from hls.schedule.scope import Design, Scope
 from hls.schedule.span import Span
-
-if TYPE_CHECKING:
-    from hls.schedule.design import DesignScheduler, Scope
 
 MAX_LISTED_PATH = 6
 MAX_SCHEDULED_OPS = 200  # operators of one iteration kept for the report's chart (the earliest ones)
@@ -113,7 +110,7 @@ def hoist_invariants(graph: Graph) -> int:
     return list_schedule(before)[1]
 
 
-def pipelined_loop(design: DesignScheduler, loop: ForOp | WhileOp, scope: Scope, report: LoopReport,
+def pipelined_loop(design: Design, loop: ForOp | WhileOp, scope: Scope, report: LoopReport,
                    trip: tuple[int | None, int | None], target: int | None) -> Span | None:
     """Latency of a pipelined loop (None when its inner loops cannot be unrolled: not pipelined)."""
     graph = Graph(design.period)
@@ -158,7 +155,7 @@ def pipelined_loop(design: DesignScheduler, loop: ForOp | WhileOp, scope: Scope,
     return latency.plus(overhead)
 
 
-def pipelined_function(design: DesignScheduler, func: Function, scope: Scope) -> tuple[Span, Span] | None:
+def pipelined_function(design: Design, func: Function, scope: Scope) -> tuple[Span, Span] | None:
     """A function-level pipeline: (latency, interval), or None when the function is not pipelined."""
     options = func.attrs.get("pipeline")
     if not options or options.get("off"):
