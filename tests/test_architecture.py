@@ -38,7 +38,7 @@ LAYERS: tuple[tuple[str, tuple[str, ...]], ...] = (
     ("foundation", ("hls.errors", "hls.types", "hls.fixed", "hls.bits", "hls.directives", "hls.interfaces",
                     "hls.progress")),
     ("ir", ("hls.ir",)),
-    ("runtime", ("hls.runtime", "hls.streams")),
+    ("runtime", ("hls.runtime", "hls.streams", "hls.structs", "hls.axis")),  # the last two: feat-struct, feat-axis
     ("frontend", ("hls.frontend",)),
     ("passes", ("hls.passes",)),
     ("schedule", ("hls.schedule",)),
