@@ -14,6 +14,8 @@ from hls.types import ArrayType, BoolType, IntType
 
 
 class Arrays(BuilderBase):
+    """Local arrays, element access and stores."""
+
     def is_zeros_call(self, node: ast.AST) -> bool:
         if not isinstance(node, ast.Call):
             return False

@@ -45,6 +45,8 @@ def default_bitcast_target(t: ScalarType) -> ScalarType | None:
 
 
 class Bits(BuilderBase):
+    """Bit access, concatenation, bit counts and reinterpretation."""
+
     def array_rank(self, base: ast.AST) -> int | None:
         """How many indices the array named by `base` takes; None when `base` is not an array."""
         if not isinstance(base, ast.Name):

@@ -17,6 +17,8 @@ def is_array_name(name: str, env: dict[str, Var]) -> bool:
 
 
 class Branches(BuilderBase):
+    """`if` statements and the hls.if they become."""
+
     def visit_If(self, node: ast.If) -> None:
         decided = self.compile_time(node.test)
         if decided is not MISSING:  # `if MODE == 1:` on a compile-time constant: only the taken branch is hardware
@@ -35,7 +37,7 @@ class Branches(BuilderBase):
         then_block, then_env = self.branch(body, before)
         else_block, else_env = self.branch(orelse, before)
         if guard:
-            for n in assigned - set(before):
+            for n in sorted(assigned - set(before)):  # sorted: the printed IR does not depend on hashing
                 var = then_env.get(n)
                 if var is not None and not var.is_array:
                     zero = else_block.append(ConstantOp(zero_of(var.type), var.type, self.loc)).result

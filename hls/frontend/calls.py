@@ -25,6 +25,8 @@ IMPURE = {print: "print() is a statement (a debugging aid); it has no value",
 
 
 class Calls(BuilderBase):
+    """Calls: builtins, math functions, type conversions, print and sub-kernels."""
+
     def visit_Call(self, node: ast.Call) -> Value:
         if self.stream_method(node) is not None:
             return self.lower_method(node, statement=False)

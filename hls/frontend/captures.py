@@ -24,6 +24,8 @@ NUMPY_TYPES: dict[str, ScalarType] = {
 
 
 class Captures(BuilderBase):
+    """Module-level numbers and arrays a kernel reads (constants and ROMs)."""
+
     def captured(self, node: ast.Name) -> Value:
         obj = try_static(node, self.src)
         if obj is MISSING:

@@ -34,6 +34,8 @@ from hls.types import BoolType
 
 
 class Control(BuilderBase):
+    """`while`, `break`, `continue` and early `return`, through flag variables."""
+
     def carried_names(self, stmts: list[ast.stmt]) -> list[str]:
         """Scalars a loop body assigns that exist before it (the return flag and result included)."""
         assigned = assigned_names(stmts, bit_stores=True) | (control_assigned(stmts) & {RETURNED, RESULT})
@@ -111,11 +113,11 @@ class Control(BuilderBase):
         options = loop.attrs.get("unroll")
         if isinstance(loop, WhileOp) and options and not options.get("off"):
             raise self.unroll_error(body, "hls.unroll() needs a `for` loop over range(...); a `while` loop has no trip "
-                                        "count to unroll")
+                                          "count to unroll")
         if flags and options and not options.get("off") and not options.get("factor"):
             raise self.unroll_error(body, "hls.unroll() cannot fully unroll a loop with `break` or `return` inside: "
-                                        "its trip count depends on the data (use hls.unroll(factor=N), or remove the "
-                                        "early exit)")
+                                          "its trip count depends on the data (use hls.unroll(factor=N), or remove the "
+                                          "early exit)")
         self.emit(YieldOp(values, self.loc))
 
     def unroll_error(self, body: list[ast.stmt], message: str) -> HLSTypeError:

@@ -31,6 +31,8 @@ def process_name(ops: list[Op]) -> str:
 
 
 class Dataflow(BuilderBase):
+    """Dataflow regions: processes, their FIFOs and ping-pong arrays, checked at the line."""
+
     def region_start(self, body: list[ast.stmt]) -> int | None:
         for index, stmt in enumerate(body):
             if isinstance(stmt, ast.Expr) and isinstance(stmt.value, ast.Call) \

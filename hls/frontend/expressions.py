@@ -22,6 +22,8 @@ from hls.types import BoolType, FixedType, FloatType, IntType
 
 
 class Expressions(BuilderBase):
+    """Names, constants, operators, comparisons and conditions."""
+
     def visit_Attribute(self, node: ast.Attribute) -> Value:
         """`a.shape[0]`, `a.ndim`, `math.pi`, `cfg.N`: compile-time numbers read as constants."""
         return self.static_number(node)

@@ -167,7 +167,7 @@ class GoldenRewriter(ast.NodeTransformer):
         if combine is not None:  # e.g. a variable-count shift wraps to its type, as in `x = x << n`
             combined = self.call(combine, combined, node)
         value = combined if cast is None else self.helper("rt.cast", [self.const(cast.type, node), combined,
-                                                                       self.const(self.site(node), node)], node)
+                                                                      self.const(self.site(node), node)], node)
         return ast.copy_location(ast.Assign(targets=[node.target], value=value), node)
 
     def visit_Return(self, node: ast.Return) -> ast.AST:

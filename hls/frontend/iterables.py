@@ -38,6 +38,8 @@ def _common_type(values: list[Any]) -> Any:
 
 
 class Iterables(BuilderBase):
+    """`for` over tuples, arrays, enumerate and zip."""
+
     def visit_For(self, node: ast.For) -> None:
         """Every `for`: range loops go to lower_for; the rest are rewritten into one here."""
         target = call_target(node.iter.func, self.src) if isinstance(node.iter, ast.Call) else MISSING

@@ -17,6 +17,8 @@ from hls.types import BoolType, IntType
 
 
 class Loops(BuilderBase):
+    """`for ... in range(...)` loops and their carried values."""
+
     def lower_for(self, node: ast.For, prologue: Callable[[Value], None] | None = None) -> None:
         """`prologue(iv)`, when given, binds names at the top of the body (the element of `for v in a`)."""
         if node.orelse:

@@ -32,6 +32,8 @@ CHECKS = {"pipeline": "check_pipeline", "unroll": "check_unroll", "loop_tripcoun
 
 
 class Pragmas(BuilderBase):
+    """Directive statements and their options."""
+
     def apply_directive(self, name: str, call: ast.Call) -> None:
         options = self.bind_directive(name, call)
         if name == "label":

@@ -45,6 +45,8 @@ ARRAY_RETURN_HELP = ("a kernel returning an array returns one local array variab
 
 
 class Results(BuilderBase):
+    """Tuple and array results, unpacking and `hls.static` state."""
+
     def return_annotation(self, node: ast.AST, resolved: Any) -> HLSType:
         """A scalar, an array or `tuple[...]`/`typing.Tuple[...]` of scalars."""
         value = resolved

@@ -17,6 +17,8 @@ from hls.types import IntType, ScalarType, StreamType, float64
 
 
 class Statements(BuilderBase):
+    """Assignments, returns and expression statements."""
+
     def visit_Pass(self, node: ast.Pass) -> None:
         return None
 

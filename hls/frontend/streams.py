@@ -28,6 +28,8 @@ METHODS = ("read", "write", "empty", "full", "read_nb", "write_nb")
 
 
 class Streams(BuilderBase):
+    """Local FIFOs and stream methods."""
+
     def is_stream_decl(self, node: ast.AST) -> bool:
         return isinstance(node, ast.Call) and try_static(node.func, self.src) is stream
 
