@@ -95,9 +95,9 @@ class Conversions:
     """The one map from AST nodes (by identity) to their records, in the order they were made."""
 
     def __init__(self) -> None:
-        self._map: dict[ast.AST, dict[type, Any]] = {}
+        self._map: dict[ast.AST, dict[type, Conversion]] = {}
 
-    def add(self, node: ast.AST, record: Any) -> None:
+    def add(self, node: ast.AST, record: Conversion) -> None:
         self._map.setdefault(node, {})[type(record)] = record
 
     def get(self, node: ast.AST, kind: type[C]) -> C | None:
@@ -106,7 +106,7 @@ class Conversions:
     def pop(self, node: ast.AST, kind: type[C]) -> C | None:
         return self._map.get(node, {}).pop(kind, None)
 
-    def at(self, node: ast.AST) -> tuple[Any, ...]:
+    def at(self, node: ast.AST) -> tuple[Conversion, ...]:
         return tuple(self._map.get(node, {}).values())
 
     def of_kind(self, kind: type[C]) -> list[tuple[ast.AST, C]]:

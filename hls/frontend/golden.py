@@ -73,15 +73,17 @@ class GoldenRewriter(ast.NodeTransformer):
     def site(self, node: ast.AST) -> str:
         return f"{self.file}:{getattr(node, 'lineno', 0)}"
 
+    def cast(self, helper: str, types: Any, value: ast.expr, node: ast.AST) -> ast.Call:
+        """`value` converted to `types` as the C++ assignment at `node` converts it (wraps reported there)."""
+        return self.helper(helper, [self.const(types, node), value, self.const(self.site(node), node)], node)
+
     def converted(self, value: ast.expr, key: ast.AST) -> ast.expr:
         """`value` as the statement (or assignment target) `key` converts it; unchanged without records."""
         for record in self.records.at(key):
             if isinstance(record, Cast):
-                value = self.helper("rt.cast", [self.const(record.type, key), value, self.const(self.site(key), key)],
-                                    key)
+                value = self.cast("rt.cast", record.type, value, key)
             elif isinstance(record, CastEach):
-                value = self.helper("rt.cast_each", [self.const(list(record.types), key), value,
-                                                     self.const(self.site(key), key)], key)
+                value = self.cast("rt.cast_each", list(record.types), value, key)
             elif isinstance(record, Call):
                 value = self.call(record, value, key)
         return value
@@ -166,8 +168,7 @@ class GoldenRewriter(ast.NodeTransformer):
         combined = ast.copy_location(ast.BinOp(left=load, op=node.op, right=node.value), node)
         if combine is not None:  # e.g. a variable-count shift wraps to its type, as in `x = x << n`
             combined = self.call(combine, combined, node)
-        value = combined if cast is None else self.helper("rt.cast", [self.const(cast.type, node), combined,
-                                                                      self.const(self.site(node), node)], node)
+        value = combined if cast is None else self.cast("rt.cast", cast.type, combined, node)
         return ast.copy_location(ast.Assign(targets=[node.target], value=value), node)
 
     def visit_Return(self, node: ast.Return) -> ast.AST:
