@@ -88,6 +88,43 @@ def _feeds_adder(op: BinaryOp) -> bool:
     return False
 
 
+def _frac(t: object) -> int:
+    return t.frac_bits if isinstance(t, FixedType) else 0
+
+
+def demanded_width(value: Value) -> int:
+    """Low bits of an integer or ap_fixed value its users need (LLVM's demanded-bits analysis, which
+    runs before Vitis binds operators: ELEN226 `acc += a[i] * b[i]` in ap_fixed<16,16> binds
+    `mac_muladd_16s_16s_16ns_16`, not a 33-bit adder). The low n bits of a sum, difference or product
+    depend only on the low n bits of operands with the result's binary point; a wrapping cast keeps the
+    low bits; any other user needs every bit."""
+    t = value.type
+    if not isinstance(t, (IntType, FixedType)) or not value.uses:
+        return bit_width(t)
+    need = 0
+    for user in value.uses:
+        result = user.results[0].type if user.results else None
+        if isinstance(user, CastOp) and isinstance(result, (IntType, FixedType)) and _frac(result) == _frac(t) \
+                and (bit_width(result) >= bit_width(t) or getattr(result, "overflow", "AP_WRAP") == "AP_WRAP"):
+            need = max(need, demanded_width(user.result))
+        elif isinstance(user, BinaryOp) and user.kind in ("add", "sub", "mul") and isinstance(result, (IntType, FixedType)) \
+                and _frac(result) == _frac(t) and (user.kind != "mul" or _frac(result) == 0):
+            need = max(need, demanded_width(user.result))
+        else:
+            return bit_width(t)
+    return max(1, min(bit_width(t), need))
+
+
+def _dsp_product(value: Value, lib: OpLib) -> bool:
+    """A product (through casts) bound to a DSP48: its post-adder takes one add or sub for free (the
+    `mac_muladd_*` cores; the report lists the MAC in the DSP table, no adder in Expression)."""
+    op = getattr(value, "op", None)
+    while isinstance(op, CastOp):
+        op = getattr(op.operands[0], "op", None)
+    return isinstance(op, BinaryOp) and op.kind == "mul" and not isinstance(op.result.type, FloatType) \
+        and _binary(op, lib).dsp > 0
+
+
 def _float_core(lib: OpLib, t: FloatType, base: str) -> OpCost:
     return lib.core(("f" if t.bits == 32 else "d") + base)
 
@@ -107,7 +144,8 @@ def _binary(op: BinaryOp, lib: OpLib, known: int | None = None) -> OpCost:
     width = bit_width(t)
     wa, wb = operand_width(op.lhs), operand_width(op.rhs)
     if kind in ("add", "sub"):
-        return lib.adder(width, kind)
+        absorbed = any(_dsp_product(v, lib) for v in (op.lhs, op.rhs))
+        return lib.adder(width, kind, 0 if absorbed else demanded_width(op.result))
     if kind == "mul":
         constant = _constant_operand(op) if known is None else known
         if constant is not None and bin(abs(constant)).count("1") <= MAX_SHIFT_ADD_TERMS:
@@ -214,7 +252,7 @@ def op_cost(op: Op, lib: OpLib, constants: tuple = ()) -> OpCost:
     if isinstance(op, CastOp):
         return _cast(op, lib)
     if isinstance(op, SelectOp):
-        return lib.mux(bit_width(op.result.type))
+        return lib.mux(demanded_width(op.result))
     if isinstance(op, MathOp):
         t = op.result.type
         if op.func == "fabs":

@@ -107,6 +107,13 @@ CORE_AREA = {
 # about 0.7 ns on UltraScale+ for 32 bits, modelled as a carry chain growing with the width.
 ADDER_BASE_NS, ADDER_PER_BIT_NS = 0.3, 0.0125
 LUT_LEVEL_NS = 0.25
+# Area as Vitis's csynth report counts it (the Expression, Multiplexer and Register tables of the
+# per-module csynth.rpt; docs/oplib.md section 8 names the reports): an adder of w bits w + 7 LUT, an
+# integer compare w/2 + 7, a 2-input select w, one-bit logic 2; a multiplexer in front of a register
+# 9 LUT for 2 inputs plus 4 per further input, whatever its width.
+ADDER_LUT_EXTRA = 7
+COMPARE_LUT_EXTRA = 7
+MUX2_LUT, MUX_LUT_PER_INPUT = 9, 4
 SCALE_TOLERANCE = 0.1  # a scaled latency within 10% above an integer rounds down to it
 
 
@@ -189,18 +196,22 @@ class OpLib:
         stages = math.ceil(delay / self.usable_ns)
         return OpCost(name, stages, 0.0, 0, ff + stages * 8, lut)
 
-    def adder(self, width: int, name: str = "add") -> OpCost:
-        return self._chained(name, ADDER_BASE_NS + ADDER_PER_BIT_NS * width, 0, width)
+    def adder(self, width: int, name: str = "add", lut_width: int | None = None) -> OpCost:
+        """`lut_width`: the bits the adder is built with when fewer than its type's (demanded bits);
+        0 when a DSP48 post-adder absorbs it."""
+        lut = width if lut_width is None else lut_width
+        return self._chained(name, ADDER_BASE_NS + ADDER_PER_BIT_NS * width, 0, lut + ADDER_LUT_EXTRA if lut else 0)
 
     def comparator(self, width: int) -> OpCost:
-        return self._chained("icmp", ADDER_BASE_NS + ADDER_PER_BIT_NS * width, 0, max(1, (width + 1) // 2))
+        return self._chained("icmp", ADDER_BASE_NS + ADDER_PER_BIT_NS * width, 0, width // 2 + COMPARE_LUT_EXTRA)
 
     def logic(self, width: int, name: str = "logic") -> OpCost:
-        return self._chained(name, LUT_LEVEL_NS, 0, width)
+        return self._chained(name, LUT_LEVEL_NS, 0, max(2, width))
 
     def mux(self, width: int, inputs: int = 2) -> OpCost:
         levels = max(1, math.ceil(math.log(max(inputs, 2), 4)))
-        return self._chained("mux", LUT_LEVEL_NS * levels, 0, width * max(1, inputs - 1) // 2 + 1)
+        lut = width if inputs <= 2 else width * (inputs - 1) // 2 + 1
+        return self._chained("mux", LUT_LEVEL_NS * levels, 0, lut)
 
     def shifter(self, width: int) -> OpCost:
         levels = max(1, math.ceil(math.log2(max(width, 2)) / 2))
@@ -219,6 +230,8 @@ class OpLib:
         port_a = 27 if self.part.fabric in ("usplus", "versal") else 25
         tiles = math.ceil(wide / port_a) * math.ceil(narrow / 18)
         latency = self.core_latency("mul_1dsp" if tiles == 1 else "mul_ndsp") + (1 if tiles > 4 else 0)
+        if tiles == 1:  # registers inside the DSP48: the report's DSP row has no FF or LUT
+            return OpCost("mul", latency, 0.0, 1, 0, 0, shareable=True)
         return OpCost("mul", latency, 0.0, tiles, 20 * tiles + wide, 10 * tiles, shareable=True)
 
     def divider(self, width: int) -> OpCost:
@@ -242,3 +255,9 @@ def _observed_at_reference(name: str) -> int | None:
 def latency(name: str, *, clock_ns: float = DEFAULT_CLOCK_NS, part: str = DEFAULT_PART) -> int:
     """Latency in cycles of a named core at a clock and part: `latency("fadd")` is 6 at the defaults."""
     return OpLib(clock_ns, part).core_latency(name)
+
+
+def mux_lut(inputs: int) -> int:
+    """LUTs of a multiplexer in front of a register (a loop variable, the FSM's next state), as the
+    Multiplexer table of a Vitis csynth report counts them."""
+    return 0 if inputs < 2 else MUX2_LUT + MUX_LUT_PER_INPUT * (inputs - 2)

@@ -15,6 +15,8 @@ from collections import Counter, defaultdict
 
 from hls.schedule.graph import Graph, Node
 from hls.schedule.memory import Storage
+from hls.schedule.opcost import demanded_width
+from hls.schedule.oplib import ADDER_LUT_EXTRA, COMPARE_LUT_EXTRA, MUX_LUT_PER_INPUT, mux_lut
 from hls.schedule.report import BreakdownRow, Resources
 from hls.schedule.timing import ready
 
@@ -22,6 +24,15 @@ from hls.schedule.timing import ready
 # and the s_axilite control block of a Vitis-flow kernel.
 MAXI_ADAPTER = Resources(dsp=0, bram18k=2, ff=700, lut=900)
 CONTROL_ADAPTER = Resources(dsp=0, bram18k=0, ff=200, lut=250)
+# A pipeline register chain over more than EXPLICIT_STAGES stages is a shift register, which the csynth
+# report's Register table counts as one register plus 64 FF and 32 LUT whatever its width (docs/oplib.md 8).
+EXPLICIT_STAGES = 2
+SHIFT_REGISTER = Resources(ff=64, lut=32)
+# Pipeline control of a pipelined loop (Register/Expression/Multiplexer tables): ap_CS_fsm, ap_done_reg,
+# one ap_enable_reg_pp0_iter per stage after the first, one ap_loop_exit_ready_pp0_iter*_reg per stage
+# after the first but the last; two 2-input muxes (ap_done_int, ap_enable_reg_pp0_iter1) and three
+# one-bit gates (ap_enable_pp0, two ap_condition_*) of 2 LUT each.
+PIPELINE_LOGIC_LUT = 2 * mux_lut(2) + 3 * 2
 
 
 def _type_name(node: Node) -> str:
@@ -64,27 +75,57 @@ class ResourceTally:
             key = (node.name, _type_name(node))
             if node.cost.shareable and key in per_slot:
                 self._units(module, node, max(per_slot.pop(key).values()), shared=True)
-        self._add(module, "registers", Resources(ff=self._register_bits(graph, times, ii)))
-        self._add(module, "control", Resources(ff=states, lut=states))
+        self._add(module, "registers", self._registers(graph, times, ii))
+        # a carried scalar is a register with a mux choosing its initial or updated value, and in a
+        # pipeline a second one forwarding the value written in the cycle it is read (ap_sig_allocacmp_*)
+        carried = len(graph.carried) * mux_lut(2) * (2 if ii else 1)
+        if ii:
+            self._add(module, "control", Resources(ff=max(1, 2 * states - 1), lut=PIPELINE_LOGIC_LUT + carried))
+        else:  # one-hot FSM: a flip-flop per state, and its next-state mux grows by one input per state
+            self._add(module, "control", Resources(ff=states, lut=MUX_LUT_PER_INPUT * states + carried))
 
     @staticmethod
-    def _register_bits(graph: Graph, times: list[int], ii: int | None) -> int:
+    def _registers(graph: Graph, times: list[int], ii: int | None) -> Resources:
         period = graph.period
         last_use: dict[int, int] = {}
         for node, start in zip(graph.nodes, times, strict=True):
             for src, distance, _ in node.preds:
                 use = start // period + distance * (ii or 0)
                 last_use[src] = max(last_use.get(src, 0), use)
-        bits = 0
+        total = Resources()
         for src, use in last_use.items():
             node = graph.nodes[src]
             lives = use - ready(node, times[src], period) // period
-            if lives > 0:  # a pipeline holds one copy per iteration in flight, ceil(lives / II)
-                bits += node.width * (math.ceil(lives / ii) if ii else 1)
-        return bits
+            if lives <= 0:
+                continue
+            width = min(node.width, demanded_width(node.op.results[0])) if node.op is not None \
+                and node.op.results else node.width
+            copies = math.ceil(lives / ii) if ii else 1  # a pipeline holds one copy per iteration in flight
+            if copies > EXPLICIT_STAGES:
+                total = total + Resources(ff=width) + SHIFT_REGISTER
+            else:
+                total = total + Resources(ff=width * copies)
+        return total
 
-    def add_loop_control(self, module: str, iv_width: int) -> None:
-        self._add(module, "loop control", Resources(ff=iv_width, lut=2 * iv_width))
+    def add_loop_control(self, module: str, iv_width: int, pipelined: bool = False, carried: tuple = ()) -> None:
+        """The induction variable: its register, increment, exit compare and the mux that loads its start
+        value (and in a pipeline the one forwarding it, ap_sig_allocacmp_*). `carried`: widths of the
+        values a sequential loop carries, each a register behind a 2-input mux."""
+        lut = iv_width + ADDER_LUT_EXTRA + iv_width // 2 + COMPARE_LUT_EXTRA + mux_lut(2) * (2 if pipelined else 1)
+        self._add(module, "loop control", Resources(ff=iv_width + sum(carried), lut=lut + mux_lut(2) * len(carried)))
+
+    def add_pipeline_exit(self, module: str, depth: int) -> None:
+        """The exit test of a pipelined loop travels down the pipeline with its iteration (the csynth
+        Register table lists the loop's `icmp` as a register, plus a shift register past two stages)."""
+        stages = depth - 1
+        if stages > EXPLICIT_STAGES:
+            self._add(module, "loop control", Resources(ff=1) + SHIFT_REGISTER)
+        elif stages > 0:
+            self._add(module, "loop control", Resources(ff=stages))
+
+    def add_fsm(self, module: str) -> None:
+        """A sequential module's idle state and the base of its next-state mux."""
+        self._add(module, "control", Resources(ff=1, lut=mux_lut(2) - MUX_LUT_PER_INPUT))
 
     def add_memory(self, module: str, storage: Storage) -> None:
         if id(storage) in self._memories:
