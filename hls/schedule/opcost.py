@@ -27,7 +27,9 @@ from hls.types import FixedType, FloatType, IntType
 _FLOAT_BINARY = {"add": "add", "sub": "sub", "mul": "mul", "div": "div", "pow": "pow"}
 _MATH = {"sqrt": "sqrt", "exp": "exp", "log": "log", "sin": "sin", "cos": "cos", "tanh": "tanh",
          "floor": "floor", "ceil": "floor", "pow": "pow"}
-MAX_SHIFT_ADD_TERMS = 3  # a constant with up to 3 set bits multiplies as shifts and adds, not on a DSP
+# a constant with up to 2 non-zero digits in canonical signed-digit form (x*15 = (x << 4) - x) multiplies as
+# shifts and one add or sub; ELEN226 loop_perfect: x*15, x*7 are subtractions, x*11, x*13, x*19 DSP MACs
+MAX_SHIFT_ADD_TERMS = 2
 _ROUNDING = ("AP_RND", "AP_RND_ZERO", "AP_RND_MIN_INF", "AP_RND_INF", "AP_RND_CONV", "AP_TRN_ZERO")
 
 
@@ -42,6 +44,18 @@ def chain(lib: OpLib, name: str, parts: list[OpCost]) -> OpCost:
         delay = 0.0
     return OpCost(name, latency, delay, sum(p.dsp for p in parts), sum(p.ff for p in parts),
                   sum(p.lut for p in parts), any(p.shareable for p in parts))
+
+
+def csd_digits(value: int) -> int:
+    """Non-zero digits of `value` in canonical signed-digit (non-adjacent) form: the shifted terms a
+    multiply by it needs when built from adders and subtractors (0 for 0)."""
+    value, digits = abs(value), 0
+    while value:
+        if value & 1:
+            digits += 1
+            value -= 2 - (value & 3)  # digit +1 when value % 4 == 1, -1 when 3
+        value >>= 1
+    return digits
 
 
 def _constant_operand(op: BinaryOp) -> int | None:
@@ -115,16 +129,6 @@ def demanded_width(value: Value) -> int:
     return max(1, min(bit_width(t), need))
 
 
-def _dsp_product(value: Value, lib: OpLib) -> bool:
-    """A product (through casts) bound to a DSP48: its post-adder takes one add or sub for free (the
-    `mac_muladd_*` cores; the report lists the MAC in the DSP table, no adder in Expression)."""
-    op = getattr(value, "op", None)
-    while isinstance(op, CastOp):
-        op = getattr(op.operands[0], "op", None)
-    return isinstance(op, BinaryOp) and op.kind == "mul" and not isinstance(op.result.type, FloatType) \
-        and _binary(op, lib).dsp > 0
-
-
 def _float_core(lib: OpLib, t: FloatType, base: str) -> OpCost:
     return lib.core(("f" if t.bits == 32 else "d") + base)
 
@@ -144,17 +148,16 @@ def _binary(op: BinaryOp, lib: OpLib, known: int | None = None) -> OpCost:
     width = bit_width(t)
     wa, wb = operand_width(op.lhs), operand_width(op.rhs)
     if kind in ("add", "sub"):
-        absorbed = any(_dsp_product(v, lib) for v in (op.lhs, op.rhs))
-        return lib.adder(width, kind, 0 if absorbed else demanded_width(op.result))
+        return lib.adder(width, kind, demanded_width(op.result))
     if kind == "mul":
         constant = _constant_operand(op) if known is None else known
-        if constant is not None and bin(abs(constant)).count("1") <= MAX_SHIFT_ADD_TERMS:
-            terms = bin(abs(constant)).count("1")  # x*c as shifts and adds in LUTs (inferred)
+        if constant is not None and csd_digits(constant) <= MAX_SHIFT_ADD_TERMS:
+            terms = csd_digits(constant)  # x*c as shifts and adds or subs in LUTs
             return chain(lib, "mul", [lib.adder(width, "mul") for _ in range(terms - 1)]) if terms > 1 \
                 else lib.wire("mul")
-        if constant is not None:  # the other operand's width against the constant's bits, never a forced MAC
+        if constant is not None:  # the other operand's width against the constant's bits
             return lib.multiplier(max(wa, wb) if known is None else _variable_width(op, wa, wb),
-                                  abs(constant).bit_length() + (constant < 0))
+                                  abs(constant).bit_length() + (constant < 0), accumulated=_feeds_adder(op))
         return lib.multiplier(wa, wb, accumulated=_feeds_adder(op))
     if kind in ("div", "floordiv", "mod") and isinstance(getattr(op.rhs, "op", None), ConstantOp) \
             and isinstance(op.rhs.op.value, int) and op.rhs.op.value > 0:

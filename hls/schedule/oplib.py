@@ -61,6 +61,9 @@ OBSERVATIONS = (
                 "LoreFiaschi/ArithmeticNonStandarNumbersLibrary:fpga/hls/ban_s3/solution1 (VITIS_FACTS.md 4)"),
     Observation("xc7k160t-fbg676-2", 4.0, (("mul_1dsp", 3),),
                 "enzobelline/ELEN226:Assignment2/InnerProduct/solution2/.autopilot/db/inner_product.verbose.sched.rpt"),
+    Observation("xcvu9p-flga2104-2-i", 4.0, (("mul_1dsp", 3),),
+                "enzobelline/ELEN226:Perfect/proj_loop_perfect/solution1/syn/report/loop_perfect_csynth.rpt "
+                "(mac_muladd_5ns_5s_12s_12_4_1, mul_mul_12s_13ns_26_4_1)"),
     Observation("xc7a200t-fbg484-2", 6.0, (("mul_ndsp", 2),),
                 "Stepaka/Xilinx_lab:KP_502_7_v3/kp_502_7/sol2 (32x32 multiply; VITIS_FACTS.md 4)"),
 )
@@ -114,7 +117,8 @@ LUT_LEVEL_NS = 0.25
 ADDER_LUT_EXTRA = 7
 COMPARE_LUT_EXTRA = 7
 MUX2_LUT, MUX_LUT_PER_INPUT = 9, 4
-SCALE_TOLERANCE = 0.1  # a scaled latency within 10% above an integer rounds down to it
+SCALE_TOLERANCE = 0.1
+DSP48_MAX_LATENCY = 3  # a scaled latency within 10% above an integer rounds down to it
 
 
 @dataclass(frozen=True)
@@ -229,7 +233,10 @@ class OpLib:
             return self._chained("mul", 0.4 + 0.1 * (wide + narrow), 0, wide * narrow)
         port_a = 27 if self.part.fabric in ("usplus", "versal") else 25
         tiles = math.ceil(wide / port_a) * math.ceil(narrow / 18)
-        latency = self.core_latency("mul_1dsp" if tiles == 1 else "mul_ndsp") + (1 if tiles > 4 else 0)
+        if tiles == 1:  # a DSP48 has three pipeline registers at most (A/B, M, P: UG479, UG579)
+            latency = min(DSP48_MAX_LATENCY, self.core_latency("mul_1dsp"))
+        else:
+            latency = self.core_latency("mul_ndsp") + (1 if tiles > 4 else 0)
         if tiles == 1:  # registers inside the DSP48: the report's DSP row has no FF or LUT
             return OpCost("mul", latency, 0.0, 1, 0, 0, shareable=True)
         return OpCost("mul", latency, 0.0, tiles, 20 * tiles + wide, 10 * tiles, shareable=True)

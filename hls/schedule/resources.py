@@ -43,19 +43,45 @@ def _type_name(node: Node) -> str:
     return ""
 
 
+def _post_adders(graph: Graph) -> set[int]:
+    """Adds and subs that take a DSP product (through wires such as casts) as an operand: the DSP48
+    post-adder computes them (Vitis binds `mac_muladd_*` cores; the csynth report lists the MAC in its
+    DSP table and no adder in Expression). One add per product."""
+    def source(index: int) -> int:
+        node = graph.nodes[index]
+        while node.cost.latency == 0 and node.cost.lut == 0 and node.access is None and len(node.preds) == 1:
+            node = graph.nodes[node.preds[0][0]]
+        return node.index
+
+    taken: set[int] = set()
+    absorbed: set[int] = set()
+    for node in graph.nodes:
+        if node.name not in ("add", "sub") or node.cost.lut == 0:
+            continue
+        for src, distance, _ in node.preds:
+            product = source(src)
+            if distance == 0 and graph.nodes[product].cost.dsp > 0 and graph.nodes[product].name == "mul" \
+                    and product not in taken:
+                taken.add(product)
+                absorbed.add(node.index)
+                break
+    return absorbed
+
+
 class ResourceTally:
     def __init__(self) -> None:
-        self.units: dict[tuple[str, str, str], int] = {}
-        self.unit_cost: dict[tuple[str, str, str], Resources] = {}
+        self.units: dict[tuple, int] = {}
+        self.unit_cost: dict[tuple, Resources] = {}
         self.extra: dict[tuple[str, str], Resources] = {}
         self._memories: set[int] = set()
         self._bundles: set[str] = set()
 
-    def _units(self, module: str, node: Node, count: int, shared: bool) -> None:
+    def _units(self, module: str, node: Node, count: int, shared: bool, cost: Resources | None = None) -> None:
         if node.access is not None or (node.cost.dsp == 0 and node.cost.ff == 0 and node.cost.lut == 0):
             return
-        key = (module, node.name, _type_name(node))
-        self.unit_cost[key] = Resources(node.cost.dsp, 0, node.cost.ff, node.cost.lut)
+        cost = cost or Resources(node.cost.dsp, 0, node.cost.ff, node.cost.lut)
+        key = (module, node.name, _type_name(node), cost.dsp, cost.ff, cost.lut)  # one row per distinct unit
+        self.unit_cost[key] = cost
         self.units[key] = max(self.units.get(key, 0), count) if shared else self.units.get(key, 0) + count
 
     def _add(self, module: str, name: str, resources: Resources) -> None:
@@ -64,15 +90,18 @@ class ResourceTally:
     def add_schedule(self, module: str, graph: Graph, times: list[int], ii: int | None, states: int) -> None:
         """Units, registers and control of one scheduled stretch (ii None: sequential)."""
         period = graph.period
+        absorbed = _post_adders(graph)
         per_slot: dict[tuple, Counter] = defaultdict(Counter)
         for node, start in zip(graph.nodes, times, strict=True):
             if node.cost.shareable:
                 slot = (start // period) % ii if ii else start // period
-                per_slot[(node.name, _type_name(node))][slot] += 1
+                per_slot[(node.name, _type_name(node), node.cost)][slot] += 1
+            elif node.index in absorbed:  # the DSP48 post-adder does this add: no LUT of its own
+                self._units(module, node, 1, shared=False, cost=Resources(0, 0, node.cost.ff, 0))
             else:
                 self._units(module, node, 1, shared=False)
         for node in graph.nodes:
-            key = (node.name, _type_name(node))
+            key = (node.name, _type_name(node), node.cost)
             if node.cost.shareable and key in per_slot:
                 self._units(module, node, max(per_slot.pop(key).values()), shared=True)
         self._add(module, "registers", self._registers(graph, times, ii))
@@ -148,8 +177,8 @@ class ResourceTally:
             self._add("interface", "s_axilite control", CONTROL_ADAPTER)
 
     def rows(self) -> list[BreakdownRow]:
-        rows = [BreakdownRow(module, name, type_name, count, self.unit_cost[(module, name, type_name)].scaled(count))
-                for (module, name, type_name), count in self.units.items() if count]
+        rows = [BreakdownRow(key[0], key[1], key[2], count, self.unit_cost[key].scaled(count))
+                for key, count in self.units.items() if count]
         rows += [BreakdownRow(module, name, "", None, resources) for (module, name), resources in self.extra.items()]
         return rows
 
