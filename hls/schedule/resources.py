@@ -113,6 +113,11 @@ class ResourceTally:
         else:  # one-hot FSM: a flip-flop per state, and its next-state mux grows by one input per state
             self._add(module, "control", Resources(ff=states, lut=MUX_LUT_PER_INPUT * states + carried))
 
+    def add_registers(self, module: str, graph: Graph, times: list[int], states: int) -> None:
+        """Registers and FSM states of a sequential stretch whose operators are counted elsewhere."""
+        self._add(module, "registers", self._registers(graph, times, None))
+        self._add(module, "control", Resources(ff=states, lut=MUX_LUT_PER_INPUT * states))
+
     @staticmethod
     def _registers(graph: Graph, times: list[int], ii: int | None) -> Resources:
         period = graph.period
