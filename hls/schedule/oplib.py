@@ -118,7 +118,10 @@ ADDER_LUT_EXTRA = 7
 COMPARE_LUT_EXTRA = 7
 MUX2_LUT, MUX_LUT_PER_INPUT = 9, 4
 SCALE_TOLERANCE = 0.1
-DSP48_MAX_LATENCY = 3  # a scaled latency within 10% above an integer rounds down to it
+DSP48_MAX_LATENCY = 3
+# A multiplier over several DSP48 tiles is an instance of Vitis's mul_<a>_<b>_<w>_2_1 module: 165 FF, 50 LUT
+# in the Instance table (ShantonuM/wes237c_fa2026:proj1/fir128/q3_b/fir_csynth.rpt, mul_6s_32s_32_2_1, 2 DSP)
+MULTI_DSP_FF, MULTI_DSP_LUT = 165, 50  # a scaled latency within 10% above an integer rounds down to it
 
 
 @dataclass(frozen=True)
@@ -239,6 +242,8 @@ class OpLib:
             latency = self.core_latency("mul_ndsp") + (1 if tiles > 4 else 0)
         if tiles == 1:  # registers inside the DSP48: the report's DSP row has no FF or LUT
             return OpCost("mul", latency, 0.0, 1, 0, 0, shareable=True)
+        if self.part.fabric != "versal":  # the csynth Instance row of a multi-DSP mul_*_2_1 module
+            return OpCost("mul", latency, 0.0, tiles, MULTI_DSP_FF, MULTI_DSP_LUT, shareable=True)
         return OpCost("mul", latency, 0.0, tiles, 20 * tiles + wide, 10 * tiles, shareable=True)
 
     def divider(self, width: int) -> OpCost:

@@ -43,6 +43,13 @@ def _type_name(node: Node) -> str:
     return ""
 
 
+def _holds_operands(node: Node) -> bool:
+    """A multi-cycle operator whose operands must stay in registers while it runs (the csynth report's
+    `*_load_reg` in front of a multi-DSP `mul_*_2_1` instance, wes237c FIR); a one-tile DSP48 multiply
+    holds them in its own A/B registers (ELEN226 inner_product: no load register before the MAC)."""
+    return node.latency > 0 and node.access is None and not (node.name == "mul" and node.cost.dsp == 1)
+
+
 def _post_adders(graph: Graph) -> set[int]:
     """Adds and subs that take a DSP product (through wires such as casts) as an operand: the DSP48
     post-adder computes them (Vitis binds `mac_muladd_*` cores; the csynth report lists the MAC in its
@@ -122,16 +129,20 @@ class ResourceTally:
     def _registers(graph: Graph, times: list[int], ii: int | None) -> Resources:
         period = graph.period
         last_use: dict[int, int] = {}
+        held: set[int] = set()  # loads an FSM keeps in a register while a multi-cycle operator reads them
         for node, start in zip(graph.nodes, times, strict=True):
             for src, distance, _ in node.preds:
                 use = start // period + distance * (ii or 0)
                 last_use[src] = max(last_use.get(src, 0), use)
+                if _holds_operands(node) and graph.nodes[src].access is not None:
+                    held.add(src)
         total = Resources()
         for src, use in last_use.items():
             node = graph.nodes[src]
             lives = use - ready(node, times[src], period) // period
-            if lives <= 0:
+            if lives <= 0 and not (ii is None and src in held):
                 continue
+            lives = max(lives, 1)
             width = min(node.width, demanded_width(node.op.results[0])) if node.op is not None \
                 and node.op.results else node.width
             copies = math.ceil(lives / ii) if ii else 1  # a pipeline holds one copy per iteration in flight
