@@ -43,6 +43,41 @@ def _type_name(node: Node) -> str:
     return ""
 
 
+def _chain(width: int, copies: int) -> Resources:
+    """`copies` pipeline registers of `width` bits, a shift register past EXPLICIT_STAGES."""
+    if copies > EXPLICIT_STAGES:
+        return Resources(ff=width) + SHIFT_REGISTER
+    return Resources(ff=width * copies)
+
+
+def _access_chains(graph: Graph, times: list[int], ii: int) -> Resources:
+    """What a pipeline carries to an access in a later stage: its address when the index moves with the
+    iteration (computed from the counters in the first stage) and the condition it sits under (the
+    Register tables list c_addr_reg / add_ln16_reg and the icmp_ln* predicates down to the store)."""
+    addresses: dict[tuple, int] = {}
+    guards: dict[object, int] = {}
+    for index in graph.accesses:
+        node = graph.nodes[index]
+        stage = times[index] // graph.period
+        if stage == 0 or node.access.storage.ports is None:
+            continue
+        storage = node.access.storage
+        if any(i is None or not i.is_const for i in node.access.indices):
+            words = max(2, math.ceil(math.prod(storage.shape) / storage.banks))
+            key = (storage.resource, tuple(repr(i) for i in node.access.indices))
+            addresses[key] = max(addresses.get(key, 0), stage)
+            addresses[key, "bits"] = math.ceil(math.log2(words))
+        for guard in node.access.guard:
+            guards[guard[0]] = max(guards.get(guard[0], 0), stage)
+    total = Resources()
+    for key, stage in addresses.items():
+        if key[-1] != "bits":
+            total = total + _chain(addresses[key, "bits"], math.ceil(stage / ii))
+    for stage in guards.values():
+        total = total + _chain(1, math.ceil(stage / ii))
+    return total
+
+
 def _holds_operands(node: Node) -> bool:
     """A multi-cycle operator whose operands must stay in registers while it runs (the csynth report's
     `*_load_reg` in front of a multi-DSP `mul_*_2_1` instance, wes237c FIR); a one-tile DSP48 multiply
@@ -146,11 +181,8 @@ class ResourceTally:
             width = min(node.width, demanded_width(node.op.results[0])) if node.op is not None \
                 and node.op.results else node.width
             copies = math.ceil(lives / ii) if ii else 1  # a pipeline holds one copy per iteration in flight
-            if copies > EXPLICIT_STAGES:
-                total = total + Resources(ff=width) + SHIFT_REGISTER
-            else:
-                total = total + Resources(ff=width * copies)
-        return total
+            total = total + _chain(width, copies)
+        return total + (_access_chains(graph, times, ii) if ii else Resources())
 
     def add_loop_control(self, module: str, iv_width: int, pipelined: bool = False, carried: tuple = ()) -> None:
         """The induction variable: its register, increment, exit compare and the mux that loads its start
