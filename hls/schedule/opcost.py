@@ -121,8 +121,9 @@ def demanded_width(value: Value) -> int:
         if isinstance(user, CastOp) and isinstance(result, (IntType, FixedType)) and _frac(result) == _frac(t) \
                 and (bit_width(result) >= bit_width(t) or getattr(result, "overflow", "AP_WRAP") == "AP_WRAP"):
             need = max(need, demanded_width(user.result))
-        elif isinstance(user, BinaryOp) and user.kind in ("add", "sub", "mul") and isinstance(result, (IntType, FixedType)) \
-                and _frac(result) == _frac(t) and (user.kind != "mul" or _frac(result) == 0):
+        elif isinstance(user, BinaryOp) and user.kind in ("add", "sub", "mul") \
+                and isinstance(result, (IntType, FixedType)) and _frac(result) == _frac(t) \
+                and (user.kind != "mul" or _frac(result) == 0):
             need = max(need, demanded_width(user.result))
         else:
             return bit_width(t)
