@@ -18,7 +18,7 @@ from hls.schedule.memory import Storage
 from hls.schedule.opcost import demanded_width
 from hls.schedule.oplib import ADDER_LUT_EXTRA, COMPARE_LUT_EXTRA, MUX_LUT_PER_INPUT, mux_lut
 from hls.schedule.report import BreakdownRow, Resources
-from hls.schedule.timing import ready
+from hls.schedule.timing import holds_operands, ready
 
 # Estimates without a source (docs/oplib.md): one m_axi adapter (read/write buffers, address logic)
 # and the s_axilite control block of a Vitis-flow kernel.
@@ -76,13 +76,6 @@ def _access_chains(graph: Graph, times: list[int], ii: int) -> Resources:
     for stage in guards.values():
         total = total + _chain(1, math.ceil(stage / ii))
     return total
-
-
-def _holds_operands(node: Node) -> bool:
-    """A multi-cycle operator whose operands must stay in registers while it runs (the csynth report's
-    `*_load_reg` in front of a multi-DSP `mul_*_2_1` instance, wes237c FIR); a one-tile DSP48 multiply
-    holds them in its own A/B registers (ELEN226 inner_product: no load register before the MAC)."""
-    return node.latency > 0 and node.access is None and not (node.name == "mul" and node.cost.dsp == 1)
 
 
 def _post_adders(graph: Graph) -> set[int]:
@@ -169,7 +162,7 @@ class ResourceTally:
             for src, distance, _ in node.preds:
                 use = start // period + distance * (ii or 0)
                 last_use[src] = max(last_use.get(src, 0), use)
-                if _holds_operands(node) and graph.nodes[src].access is not None:
+                if holds_operands(node) and graph.nodes[src].access is not None:
                     held.add(src)
         total = Resources()
         for src, use in last_use.items():
