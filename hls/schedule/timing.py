@@ -39,7 +39,7 @@ def holds_operands(node: Node) -> bool:
 def required_start(src: Node, src_start: int, distance: int, lag: int, period: int, ii: int,
                    dst: Node | None = None) -> int:
     """Earliest start of an edge's destination given its source's start (and the II for distances).
-    `dst` (sequential schedules): a load feeding an operator that holds its operands is registered first."""
+    `dst`: a load feeding an operator that holds its operands is registered first."""
     if lag == DATA:
         bound = ready(src, src_start, period, carried=distance > 0)
         if dst is not None and src.access is not None and not src.access.is_store and holds_operands(dst):
