@@ -110,6 +110,12 @@ CORE_AREA = {
 # about 0.7 ns on UltraScale+ for 32 bits, modelled as a carry chain growing with the width.
 ADDER_BASE_NS, ADDER_PER_BIT_NS = 0.3, 0.0125
 LUT_LEVEL_NS = 0.25
+# Vitis's own delays in the verbose schedule reports (Vitis 2022.1): a RAM read's data arrives 0.66 ns into
+# the next state on xcvu9p-2, 1.14 ns on xc7k160t-2 (ratio 1.73, the 7-series factor); a DSP48 multiply's
+# first stage needs 0.99 ns (xcvu9p-2) and 1.54 ns (xc7k160t-2, /1.74 = 0.89) of its state. Sources:
+# enzobelline/ELEN226 Perfect/.../solution1 and Assignment2/InnerProduct/solution3,4 *.verbose.sched.rpt.
+MEMORY_READ_NS = 0.66
+DSP_INPUT_NS = 0.89
 # Area as Vitis's csynth report counts it (the Expression, Multiplexer and Register tables of the
 # per-module csynth.rpt; docs/oplib.md section 8 names the reports): an adder of w bits w + 7 LUT, an
 # integer compare w/2 + 7, a 2-input select w, one-bit logic 2; a multiplexer in front of a register
@@ -135,6 +141,10 @@ class OpCost:
     ff: int = 0
     lut: int = 0
     shareable: bool = False  # a unit Vitis reuses across cycles (pipelined cores), not wiring
+    # a pipelined operator's combinational part in its edge cycles: the delay its operands need before the
+    # first register (a DSP48's input stage), or after which a memory's read data is there (clock-to-out)
+    input_ns: float = 0.0
+    output_ns: float = 0.0
 
     @property
     def is_chained(self) -> bool:
@@ -224,6 +234,14 @@ class OpLib:
         levels = max(1, math.ceil(math.log2(max(width, 2)) / 2))
         return self._chained("shift", LUT_LEVEL_NS * levels, 0, width * levels)
 
+    def scaled_ns(self, delay_ns: float) -> float:
+        """A delay given on UltraScale+ -2, on this part."""
+        return delay_ns * self.part.delay_factor
+
+    def memory_read_ns(self) -> float:
+        """When, into the cycle after a block-RAM read, its data is there."""
+        return self.scaled_ns(MEMORY_READ_NS)
+
     def wire(self, name: str = "wire") -> OpCost:
         return OpCost(name, 0, 0.0)
 
@@ -241,7 +259,7 @@ class OpLib:
         else:
             latency = self.core_latency("mul_ndsp") + (1 if tiles > 4 else 0)
         if tiles == 1:  # registers inside the DSP48: the report's DSP row has no FF or LUT
-            return OpCost("mul", latency, 0.0, 1, 0, 0, shareable=True)
+            return OpCost("mul", latency, 0.0, 1, 0, 0, shareable=True, input_ns=self.scaled_ns(DSP_INPUT_NS))
         if self.part.fabric != "versal":  # the csynth Instance row of a multi-DSP mul_*_2_1 module
             return OpCost("mul", latency, 0.0, tiles, MULTI_DSP_FF, MULTI_DSP_LUT, shareable=True)
         return OpCost("mul", latency, 0.0, tiles, 20 * tiles + wide, 10 * tiles, shareable=True)

@@ -14,15 +14,22 @@ from hls.schedule.memory import Storage
 
 def ready(node: Node, start: int, period: int, carried: bool = False) -> int:
     if node.latency > 0:
-        return (start // period + node.latency) * period
+        return (start // period + node.latency) * period + (0 if carried else _ps(node.cost.output_ns))
     if carried:
         return (start // period + 1) * period
     return start + node.delay
 
 
+def _ps(ns: float) -> int:
+    return int(round(ns * 1000))
+
+
 def fit(node: Node, start: int, period: int) -> int:
-    """The earliest start at or after `start` where a chained operator does not cross a cycle edge."""
+    """The earliest start at or after `start` where a chained operator does not cross a cycle edge, and
+    a pipelined one's input stage still fits its first cycle."""
     if node.latency == 0 and start % period + node.delay > period:
+        return (start // period + 1) * period
+    if node.latency > 0 and start % period and start % period + _ps(node.cost.input_ns) > period:
         return (start // period + 1) * period
     return start
 
