@@ -35,12 +35,12 @@ def fit(node: Node, start: int, period: int) -> int:
 
 
 def holds_operands(node: Node) -> bool:
-    """A multi-cycle operator whose operands an FSM must hold in registers while it runs: a multi-DSP
+    """A multi-cycle operator whose operands must be held in registers while it runs: a multi-DSP
     `mul_*_2_1` instance reads a loaded value from its `*_load_reg` a state after the load returns
     (wes237c FIR without pipelining: 5 states an iteration, registers shift_reg_load_reg and
     fir_int_int_c_load_reg in the csynth report); a one-tile DSP48 multiply holds them in its own A/B
     registers (ELEN226 inner_product solution1: the MAC reads a_q0 directly, 5 states)."""
-    return node.latency > 0 and node.access is None and not (node.name == "mul" and node.cost.dsp == 1)
+    return node.latency > 0 and node.name == "mul" and node.cost.dsp > 1
 
 
 def required_start(src: Node, src_start: int, distance: int, lag: int, period: int, ii: int,
