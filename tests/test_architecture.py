@@ -21,13 +21,6 @@ import hls
 
 ROOT = Path(hls.__file__).resolve().parent.parent  # the folder holding the hls package
 
-# The frontend's own cycle is removed on branch feat-front (issue 9, item 3). Until that lands, the one
-# strongly connected component lying wholly inside hls.frontend, and the frontend's lower_call of 67
-# lines, are let through. The coordinator sets this to False when feat-front is merged; while it is
-# True the test also fails if the frontend has no cycle left, so it cannot be forgotten.
-KNOWN_FRONTEND_CYCLE = True
-FRONTEND_LONG_FUNCTIONS = {"hls/frontend/calls.py:lower_call"} if KNOWN_FRONTEND_CYCLE else set()
-
 MAX_FUNCTION_LINES = 60
 
 # Layers, lowest first: a module may import its own layer or a lower one, never a higher one. Names match
@@ -157,21 +150,13 @@ def cycle_path(graph: dict[str, dict[str, int]], component: list[str]) -> str:
     raise AssertionError(f"no cycle through {start}")  # a component always has one
 
 
-def is_known_frontend_cycle(component: list[str]) -> bool:
-    return KNOWN_FRONTEND_CYCLE and all(m.startswith("hls.frontend.") for m in component)
-
-
 # ---- the tests ----------------------------------------------------------------------------------------
 
 
 def test_no_import_cycle():
     graph = import_graph()
     found = cycles(graph)
-    bad = [c for c in found if not is_known_frontend_cycle(c)]
-    assert not bad, "import cycles in hls/:\n" + "\n".join(f"  {cycle_path(graph, c)}" for c in bad)
-    if KNOWN_FRONTEND_CYCLE:
-        assert any(map(is_known_frontend_cycle, found)), "hls/frontend has no import cycle left: set " \
-            "KNOWN_FRONTEND_CYCLE = False in tests/test_architecture.py"
+    assert not found, "import cycles in hls/:\n" + "\n".join(f"  {cycle_path(graph, c)}" for c in found)
 
 
 def test_cycle_finder_sees_lazy_and_type_checking_imports(tmp_path):
@@ -229,10 +214,8 @@ def long_functions(root: Path = ROOT, package: str = "hls") -> list[tuple[str, i
 
 def test_no_function_over_60_lines():
     found = long_functions()
-    bad = [f"  {where}: {lines} lines" for where, lines in found if where not in FRONTEND_LONG_FUNCTIONS]
-    assert not bad, f"functions over {MAX_FUNCTION_LINES} lines (split them):\n" + "\n".join(bad)
-    stale = FRONTEND_LONG_FUNCTIONS - {where for where, _ in found}
-    assert not stale, f"allowed long functions that are short now: {sorted(stale)}"
+    assert not found, f"functions over {MAX_FUNCTION_LINES} lines (split them):\n" + \
+        "\n".join(f"  {where}: {lines} lines" for where, lines in found)
 
 
 @pytest.mark.parametrize("lines, over", [(MAX_FUNCTION_LINES, False), (MAX_FUNCTION_LINES + 1, True)])
