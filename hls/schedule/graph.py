@@ -311,7 +311,10 @@ class GraphBuilder:
                 cost = OpCost(name, 0, cost.delay_ns, 0, 0, cost.lut)
             else:
                 latency = storage.write_latency if is_store else storage.read_latency
-                cost = OpCost(f"m_axi_{'write' if is_store else 'read'}" if storage.is_maxi else name, latency)
+                out = 0.0 if is_store or storage.is_maxi else self.lib.memory_read_ns()
+                mux = self.lib.mux(bit_width(storage.elem), storage.banks) if dynamic and not is_store else None
+                cost = OpCost(f"m_axi_{'write' if is_store else 'read'}" if storage.is_maxi else name, latency,
+                              lut=mux.lut if mux else 0, output_ns=out + (mux.delay_ns if mux else 0.0))
             self._memory_costs[key] = cost
         return self._memory_costs[key]
 
@@ -329,13 +332,15 @@ class GraphBuilder:
         if key in loaded:  # the same element again, no store in between: LLVM reuses the value
             self.env[op.result] = loaded[key]
             return
-        dynamic = any(b[1] is NOCONST for b in bindings)
+        rank = len(op.memref.type.shape)  # a field of an array of structs: the indices of its element
+        dynamic = any(b[1] is NOCONST for b in bindings) and (storage.kind == "regs" or storage.bank_varies(
+            [b[2] for b in bindings[:rank]]))
         # a field of an array of structs is an access to its element: the struct is one aggregated word
         # (Vitis's default for struct ports), so the further fields of a whole-struct read come with it
         if op.attrs.get("word_part") and id(storage) in self._words:
             node = self.graph.add(OpCost("load", 0), op, 0, self._preds([*bindings, self._words[id(storage)]]))
         else:
-            access = Access(storage, [b[2] for b in bindings[:len(op.memref.type.shape)]], False, guard=self.guard)
+            access = Access(storage, [b[2] for b in bindings[:rank]], False, guard=self.guard)
             cost = self._memory_cost(storage, False, dynamic)
             node = self.graph.add(cost, op, bit_width(storage.elem), self._preds(bindings), access)
         self._note_carried(bindings, node)
