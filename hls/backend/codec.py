@@ -5,7 +5,7 @@ about crossing: the numpy storage dtype and its C type (what cffi passes), the k
 C++ conversions both ways (storage -> kernel and back, in the csim bridge; `.dat` value -> kernel
 and back, in the exported testbench), the `.dat` text format both ways, how a random input is drawn
 and how golden and csim outputs are compared. The bridge template (testbenches/bridge.cpp.j2), csim
-(hls/sim/csim.py), verify (hls/sim/verify.py) and export read it; none of them looks at the type.
+(hls/sim/csim.py), verify (Kernel.verify) and the project export (hls/project/) read it.
 
 It lives in the backend so that everything after it (sim, the project export) imports it without
 reaching back; it only needs the types and their C++ spelling (hls/backend/ctype.py).
