@@ -38,10 +38,11 @@ from hls.ir import (
     has_exit,
 )
 from hls.ir.ranges import value_range
+from hls.passes.clone import clone_module
 from hls.schedule.affine import trip_range
 from hls.schedule.deps import add_memory_edges
 from hls.schedule.flatten import flattenable_nest, joined_label
-from hls.schedule.graph import Graph, GraphBuilder
+from hls.schedule.graph import Graph, GraphBuilder, mark_statics, straight_region
 from hls.schedule.listsched import list_schedule
 from hls.schedule.loops import pipelined_function, pipelined_loop
 from hls.schedule.memory import MAXI_LATENCY, Storage, function_storages
@@ -103,9 +104,9 @@ class DesignScheduler:
         if not ops:
             return Span(0, 0)
         graph = Graph(self.period)
-        builder = GraphBuilder(self.lib, self.module, scope.storages, graph)
-        builder.walk(ops)
-        for storage in builder.storages.values():  # local arrays of inlined sub-kernels
+        region = straight_region(ops, scope.storages, self.module)
+        GraphBuilder(self.lib, region.storages, graph).walk(region.ops)
+        for storage in region.storages.values():  # local arrays of inlined sub-kernels
             self.tally.add_memory(scope.module, storage)
         add_memory_edges(graph, pipelined=False)
         times, states = list_schedule(graph)
@@ -295,6 +296,8 @@ def schedule_module(module: Module, *, clock_ns: float = DEFAULT_CLOCK_NS, part:
     if pipeline_loops < 0:
         raise HLSError(f"pipeline_loops must be >= 0, got {pipeline_loops}")
     lib = OpLib(clock_ns, part)
+    module = clone_module(module)  # the scheduler's passes never touch the module the C++ comes from
+    mark_statics(module)
     design = DesignScheduler(module, lib, pipeline_loops)
     func = module.top_function
     # Vivado-flow default m_axi latency is 0 (VITIS_FACTS.md section 2); a read still takes a cycle.
