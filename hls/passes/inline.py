@@ -3,14 +3,15 @@ operands, stands where the call was, and the values it returns replace the call'
 
 The scheduler runs it on its copies of straight-line regions: Vitis inlines every call inside a
 pipelined region, and schedules a sub-kernel without loops as part of its caller. Directives a callee puts on one of its
-arguments are left out of the copy: the caller's array keeps the storage the caller gave it.
+arguments are left out of the copy: the caller's array keeps the storage the caller gave it. A copy
+of a static array is marked with its `origin`: however often it is inlined, it is one array.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
 
-from hls.ir import CallOp, DirectiveOp, Function, Module, ReturnOp
+from hls.ir import AllocOp, CallOp, DirectiveOp, Function, Module, ReturnOp
 from hls.ir.core import Block, Op
 from hls.passes.clone import ValueMap, clone_ops, remap, set_ops
 
@@ -22,6 +23,9 @@ def inline_call(call: CallOp, callee: Function) -> tuple[list[Op], list]:
     body = [op for op in callee.body.block.ops if not (isinstance(op, DirectiveOp) and op.target in args)]
     term = body.pop() if body and isinstance(body[-1], ReturnOp) else None
     copies = clone_ops(body, mapping)
+    for op, copy in zip(body, copies, strict=True):
+        if isinstance(op, AllocOp) and op.attrs.get("static"):  # one array however often it is inlined
+            copy.attrs.setdefault("origin", id(op.result))
     return copies, remap(term.operands, mapping) if term is not None else []
 
 

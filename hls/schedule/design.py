@@ -17,6 +17,7 @@ does (config_compile -pipeline_loops, 64 by default, 0 = off).
 
 from __future__ import annotations
 
+import gc
 from dataclasses import dataclass, replace
 
 from hls.errors import HLSError
@@ -38,11 +39,10 @@ from hls.ir import (
     has_exit,
 )
 from hls.ir.ranges import value_range
-from hls.passes.clone import clone_module
 from hls.schedule.affine import trip_range
 from hls.schedule.deps import add_memory_edges
 from hls.schedule.flatten import flattenable_nest, joined_label
-from hls.schedule.graph import Graph, GraphBuilder, mark_statics, straight_region
+from hls.schedule.graph import Graph, GraphBuilder, straight_region
 from hls.schedule.listsched import list_schedule
 from hls.schedule.loops import pipelined_function, pipelined_loop
 from hls.schedule.memory import MAXI_LATENCY, Storage, function_storages
@@ -291,13 +291,24 @@ def unrolled_iterations(loop: ForOp) -> int | None:
 
 def schedule_module(module: Module, *, clock_ns: float = DEFAULT_CLOCK_NS, part: str = DEFAULT_PART,
                     flow: str = "vitis", pipeline_loops: int = 64) -> Report:
-    """Estimate latency, II and resources of `module` (after passes) as Vitis would schedule it."""
+    """Estimate latency, II and resources of `module` (after passes) as Vitis would schedule it.
+
+    The cyclic garbage collector pauses meanwhile: the copies the passes make (10^5 ops for a big
+    unrolled body) would otherwise be rescanned many times over while they are all still in use."""
+    enabled = gc.isenabled()
+    gc.disable()
+    try:
+        return _schedule_module(module, clock_ns, part, flow, pipeline_loops)
+    finally:
+        if enabled:
+            gc.enable()
+
+
+def _schedule_module(module: Module, clock_ns: float, part: str, flow: str, pipeline_loops: int) -> Report:
     check_flow(flow)
     if pipeline_loops < 0:
         raise HLSError(f"pipeline_loops must be >= 0, got {pipeline_loops}")
     lib = OpLib(clock_ns, part)
-    module = clone_module(module)  # the scheduler's passes never touch the module the C++ comes from
-    mark_statics(module)
     design = DesignScheduler(module, lib, pipeline_loops)
     func = module.top_function
     # Vivado-flow default m_axi latency is 0 (VITIS_FACTS.md section 2); a read still takes a cycle.

@@ -136,7 +136,10 @@ def straight_region(ops: list[Op], storages: dict[Value, Storage], library: Modu
     Arrays from outside keep their storages, and so do copies of the region's own arrays (an array
     declared in an unrolled body is one array); arrays of inlined sub-kernels get their own, one
     per call, as Vitis makes them. Raises NotUnrollable (hls.passes.straighten)."""
-    module, mapping = extract([op for op in ops if not isinstance(op, (YieldOp, ReturnOp))], "region")
+    ops = [op for op in ops if not isinstance(op, (YieldOp, ReturnOp))]
+    if pipelined is None and not any(_straightens(op) for top in ops for op in top.walk()):
+        return Region(ops, None, storages)  # nothing the passes would change: no copy needed
+    module, mapping = extract(ops, "region")
     func = module.top_function
     origins = {}
     for old, new in mapping.items():
@@ -148,21 +151,25 @@ def straight_region(ops: list[Op], storages: dict[Value, Storage], library: Modu
     straighten(module, library, keep)
     if keep is not None and keep.parent is None:
         raise NotUnrollable(pipelined, f"loop {pipelined.attrs.get('label')} does nothing once unrolled and folded")
-    given = {new: storages[old] for old, new in mapping.items() if old in storages and new in func.args}
-    found = function_storages(func, False, args=given)
-    for op in func.walk():
+    found = {new: storages[old] for old, new in mapping.items() if old in storages and new in func.args}
+    arrays = [op for op in func.walk() if isinstance(op, (AllocOp, RomOp, StreamOp))]
+    if any(op.attrs.get("origin") not in origins for op in arrays):  # arrays of inlined sub-kernels
+        found = function_storages(func, False, args=found)
+    for op in arrays:
         origin = op.attrs.get("origin")
-        if origin is not None:  # a copy of an array met before, or a sub-kernel's static (one for all calls)
-            found[op.result] = origins.setdefault(origin, found[op.result])
+        if origin in origins:  # a copy of an array met before, or a sub-kernel's static (one for all calls)
+            found[op.result] = origins[origin]
+        elif origin is not None:
+            origins[origin] = found[op.result]
     return Region(func.body.block.ops[:-1], keep, found)
 
 
-def mark_statics(module: Module) -> None:
-    """Tag every static array so that its inlined copies share one storage (it is one register or RAM)."""
-    for func in module.functions.values():
-        for op in func.walk():
-            if isinstance(op, AllocOp) and op.attrs.get("static"):
-                op.attrs["origin"] = id(op.result)
+def _straightens(op: Op) -> bool:
+    """A loop, a call, a ROM load, or an operator on constants only: something for the passes to do."""
+    if isinstance(op, (*LOOPS, CallOp)) or isinstance(op, LoadOp) and isinstance(getattr(op.memref, "op", None), RomOp):
+        return True
+    return bool(op.operands) and op.pure and all(isinstance(getattr(v, "op", None), ConstantOp) for v in op.operands)
+
 
 
 Binding = tuple  # (src node or EXTERNAL or carried marker, constant or NOCONST, Affine or None)
