@@ -6,7 +6,6 @@ import pytest
 from hls.frontend.build import build_module
 from hls.ir import LOOPS, CallOp, ConstantOp, ForOp, LoadOp, RomOp, print_module, verify_module
 from hls.passes import run_passes
-from hls.passes.clone import clone_module
 from hls.passes.inline import InlineCallsPass
 from hls.passes.romfold import FoldRomLoadsPass
 from hls.passes.straighten import NotUnrollable, extract, straighten
@@ -35,15 +34,6 @@ def test_schedule_leaves_the_module_and_its_cpp_alone(kernel):
     assert print_module(module) == text
     assert kernel.cpp == cpp
     assert uses == {id(v): len(v.uses) for f in module.functions.values() for op in f.walk() for v in op.results}
-
-
-def test_clone_module_shares_nothing():
-    module = compiled(kk.taps)
-    copy = clone_module(module)
-    assert print_module(copy) == print_module(module)
-    verify_module(copy)
-    ops = {id(op) for f in module.functions.values() for op in f.walk()}
-    assert not ops & {id(op) for f in copy.functions.values() for op in f.walk()}
 
 
 def test_pipelined_iteration_is_straightened_and_verified():

@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 from typing import Any
 
-from hls.ir.core import Block, Function, Module, Op, Region, Value
+from hls.ir.core import Block, Op, Region, Value
 from hls.ir.ops import TERMINATORS
 
 ValueMap = dict[Value, Value]
@@ -78,23 +78,3 @@ def clone_block_into(block: Block, dest: Block, mapping: ValueMap, index: int | 
     body = block.ops[:-1] if term is not None else block.ops
     insert_ops(dest, len(dest.ops) if index is None else index, clone_ops(body, mapping))
     return remap(term.operands, mapping) if term is not None else []
-
-
-def clone_function(func: Function, name: str | None = None) -> Function:
-    """A copy of `func` (arguments, body, attrs) sharing no op or value with it."""
-    copy = Function(name or func.name, [a.type for a in func.args], [a.name for a in func.args], func.return_type,
-                    func.loc)
-    copy.attrs = clone_attrs(func.attrs)
-    mapping: ValueMap = dict(zip(func.args, copy.args, strict=True))
-    for op in func.body.block.ops:
-        copy.body.block.append(clone_op(op, mapping))
-    return copy
-
-
-def clone_module(module: Module) -> Module:
-    """A copy of every function: analyses may run passes on it without touching `module` (xDSL's
-    apply_to_clone); the scheduler's passes run on one while the C++ is emitted from the original."""
-    copy = Module(module.top)
-    for func in module.functions.values():
-        copy.add(clone_function(func))
-    return copy
