@@ -108,3 +108,10 @@ def test_tally_counts_a_storage_whose_id_was_freed_before():
         gc.collect()
     assert sum(1 for row in tally.rows() if row.op.startswith("memory buf")) == 1  # one row, counted 50 times
     assert next(row for row in tally.rows() if row.op.startswith("memory buf")).resources.lut == 50 * 8 * 1
+
+
+def test_an_unrolled_region_beyond_the_operator_limit_is_refused_before_it_is_built():
+    from hls.errors import HLSError
+
+    with pytest.raises(HLSError, match="more than 300000 operators in one schedule region"):
+        kk.huge_inner.report()
