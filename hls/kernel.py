@@ -6,6 +6,7 @@ import functools
 import html
 import inspect
 import os
+import pathlib
 import warnings
 from dataclasses import dataclass, replace
 from typing import Any
@@ -246,22 +247,25 @@ class Kernel:
         project stage (hls/project/export.py) gets their results as data. The testbench calls the kernel
         once from its initial state, so hls.static state is reset before the golden run."""
         from hls import progress
-        from hls.project.export import GoldenVectors, check_settings, export_project, golden_inputs
+        from hls.project import export as project
 
-        settings = check_settings(part, clock_ns, self.flow if flow is None else flow, seed, rtol, atol)
+        settings = project.check_settings(part, clock_ns, self.flow if flow is None else flow, seed, rtol, atol)
         compiled = self.compile(settings.flow)
+        project.check_design(compiled.design)  # fail before the golden run: a port csim cannot carry,
+        project.prepare_root(pathlib.Path(path), overwrite)  # a non-empty target
         with progress.task(f"exporting {compiled.design.top} (golden run, estimate)"):
             self.reset()
             given = self.random_inputs(seed) if inputs is None else inputs
-            args, before = golden_inputs(list(compiled.arg_names), list(compiled.arg_types), given)
+            args, before = project.golden_inputs(list(compiled.arg_names), list(compiled.arg_types), given)
             ret = self(*args)
             after = [np.asarray(a) if isinstance(a, Stream) else a for a in args]  # a stream: what is left in it
             try:
                 estimate, error = self.report(clock_ns=settings.clock_ns, part=settings.part, flow=settings.flow), None
             except HLSError as exc:
                 estimate, error = None, str(exc).splitlines()[0]
-            return export_project(compiled.design, GoldenVectors(before, after, ret, inputs is not None), path,
-                                  settings, estimate=estimate, estimate_error=error, overwrite=overwrite)
+            vectors = project.GoldenVectors(before, after, ret, inputs is not None)
+            return project.export_project(compiled.design, vectors, path, settings, estimate=estimate,
+                                          estimate_error=error, overwrite=overwrite)
 
     def random_inputs(self, seed: int = 0) -> list[Any]:
         compiled = self.compile()

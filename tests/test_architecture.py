@@ -37,12 +37,12 @@ LAYERS: tuple[tuple[str, tuple[str, ...]], ...] = (
     ("schedule", ("hls.schedule",)),
     ("backend", ("hls.backend",)),
     ("sim", ("hls.sim",)),
-    ("project", ("hls.project",)),  # feat-codec: the exported Vitis project, written from plain data
+    ("project", ("hls.project",)),  # export: writes a Vitis project from the design, golden vectors and Report
     ("top", ("hls", "hls.kernel", "hls.cli", "hls.cli_export", "hls.cli_target", "hls.explore",
              "hls.exploration")),
 )
 # Known edges against the layers, each with the reason it stays for now.
-STAGE_EXCEPTIONS: set[tuple[str, str]] = set()  # none left: export became the project stage (feat-codec)
+STAGE_EXCEPTIONS: set[tuple[str, str]] = set()
 
 
 # ---- the import graph -------------------------------------------------------------------------------

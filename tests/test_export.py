@@ -424,6 +424,15 @@ def test_refuses_non_empty_dir_and_keeps_user_files(examples, tmp_path):
     assert (tmp_path / "outside.txt").read_text() == "keep" and (target / "notes.txt").exists()
 
 
+def test_a_non_empty_target_fails_before_the_golden_run(examples, tmp_path, monkeypatch):
+    k = examples["vadd"].KERNEL
+    (tmp_path / "p").mkdir()
+    (tmp_path / "p" / "notes.txt").write_text("mine")
+    monkeypatch.setattr(k, "random_inputs", lambda seed: pytest.fail("the golden run started"))
+    with pytest.raises(HLSError, match="not empty"):
+        k.export(tmp_path / "p")
+
+
 def test_never_writes_outside_the_target(examples, tmp_path):
     k = examples["vadd"].KERNEL
     outside = tmp_path / "outside"
