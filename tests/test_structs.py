@@ -249,3 +249,16 @@ def test_export_of_a_stream_of_structs(tmp_path):
     (data / "out.g.golden.dat").write_text("\n".join(golden) + "\n")
     run = make(project, "csim")
     assert run.returncode != 0 and "MISMATCH out.g[2]" in run.stdout, run.stdout
+
+
+def test_estimate_reads_and_writes_a_whole_struct_as_one_word():
+    """rgb565's loops store and load whole Pixels on one m_axi bundle at II 1: one aggregated access
+    per element, not one per field (the estimate's model of a struct port, docs/semantics.md)."""
+    from tests.conftest import ROOT, load_example
+
+    report = load_example(ROOT / "examples" / "rgb565.py").KERNEL.report().to_dict()
+    assert [loop["ii"] for loop in report["loops"]] == [1, 1]
+    per_field = sk.unpack565.report().to_dict()  # three separate field stores per element: three writes
+    assert per_field["latency"]["min"] > 3 * 8 * 64
+    for kernel in (sk.frames, sk.pixel_pipeline, sk.brighten, sk.luma):
+        assert kernel.report().to_dict()["resources"]["lut"] > 0
