@@ -262,3 +262,10 @@ def test_estimate_reads_and_writes_a_whole_struct_as_one_word():
     assert per_field["latency"]["min"] > 3 * 8 * 64
     for kernel in (sk.frames, sk.pixel_pipeline, sk.brighten, sk.luma):
         assert kernel.report().to_dict()["resources"]["lut"] > 0
+
+
+def test_aggregate_and_disaggregate_pragmas():
+    cpp = sk.packed_ports.cpp
+    assert "#pragma HLS aggregate variable=px compact=bit" in cpp
+    assert "#pragma HLS disaggregate variable=p" in cpp
+    assert sk.packed_ports.verify()["compared"] == ["px", "return"]
