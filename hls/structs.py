@@ -22,6 +22,7 @@ from hls.errors import HLSTypeError, Loc
 from hls.runtime import ArrayView, cast
 from hls.types import ArrayType, FixedType, ScalarType, StructType, struct_type_of
 
+RESERVED = ("dtype",)
 MAX_FIELD_ELEMENTS = 1024  # elements of one array field: copies of a struct are unrolled element by element
 
 
@@ -40,6 +41,7 @@ def struct(cls: type, make_type: Any = StructType) -> type:
     cls = dataclasses.dataclass(cls, eq=False, repr=False)
     cls.__hls_struct__ = t
     cls.__hls_struct_type__ = t
+    cls.dtype = t.storage_dtype  # numpy's structured dtype: `np.zeros(64, Pixel.dtype)` is a Pixel[64] argument
     cls.__setattr__ = _set_field
     cls.__eq__ = _equal
     cls.__repr__ = _repr
@@ -67,6 +69,9 @@ def _field_types(cls: type) -> dict[str, ScalarType | ArrayType]:
             raise HLSTypeError(f"field {name!r} of struct {cls.__name__} is annotated {shown}, not an hls type; "
                                "struct fields are hls scalars or fixed-size arrays of them, e.g. `r: hls.uint8` "
                                "or `taps: hls.int16[4]`", _field_loc(cls, name))
+        if name in RESERVED:
+            raise HLSTypeError(f"struct {cls.__name__} cannot have a field named {name!r}: `{cls.__name__}.{name}` is "
+                               "the struct's numpy dtype", _field_loc(cls, name))
         if isinstance(value, ArrayType) and value.size > MAX_FIELD_ELEMENTS:
             raise HLSTypeError(f"field {name!r} of struct {cls.__name__} has {value.size} elements; struct array "
                                f"fields hold at most {MAX_FIELD_ELEMENTS}", _field_loc(cls, name))

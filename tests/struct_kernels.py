@@ -137,3 +137,13 @@ def frames(f: Frame, xs: Frame[4]) -> Frame:
     acc.taps[1, 1] = w.small
     acc.ok = w.big[99]
     return acc
+
+
+@hls.kernel
+def packed_ports(px: Pixel[8], p: Pixel) -> hls.uint8:
+    hls.aggregate(px, compact="bit")
+    hls.disaggregate(p)
+    total = hls.uint8(0)
+    for i in range(8):
+        total += px[i].r + p.b
+    return total

@@ -123,7 +123,7 @@ def test_rgb565_round_trip_and_channel_expansion(examples):
     mod = examples["rgb565"]
     src = np.random.default_rng(5).integers(0, 1 << 16, mod.N, dtype=np.int64).astype(np.uint16)
     src[:2] = [0xFFFF, 0x0000]
-    pixels = np.zeros(mod.N, mod.Pixel.__hls_struct__.storage_dtype)
+    pixels = np.zeros(mod.N, mod.Pixel.dtype)
     dst = np.zeros(mod.N, np.uint16)
     mod.KERNEL.csim(src, pixels, dst)
     assert dst.tolist() == src.tolist()

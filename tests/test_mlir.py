@@ -233,9 +233,10 @@ def test_fuzz_kernels_run_in_xdsl_interpreter_like_golden(tmp_path):
     import warnings
 
     from tests.fuzz.generator import generate, module_text
+    from tests.fuzz.structs import uses_structs
 
     checked = 0
-    for seed in range(12):
+    for seed in [s for s in range(40) if not uses_structs(s)][:12]:  # structs have no MLIR form
         unit = generate(seed)
         path = tmp_path / f"fuzz_{seed}.py"
         path.write_text(module_text([unit]))

@@ -10,7 +10,8 @@ from typing import Any
 import jinja2
 
 from hls.axis import AxisType
-from hls.backend.ctype import ctype_of, spelling, storage_ctype, struct_declaration
+from hls.backend.codec import Codec, codec_for, declarations
+from hls.backend.ctype import struct_declaration
 from hls.backend.emit import EmittedFunction, FunctionEmitter
 from hls.backend.expr import CSIM_CHECKED, HELPERS
 from hls.backend.names import Namer
@@ -19,7 +20,7 @@ from hls.errors import HLSTypeError
 from hls.interfaces import BLOCK_CONTROL, default_interface
 from hls.ir import AllocOp, DirectiveOp, Module
 from hls.ir.usage import stream_directions
-from hls.types import ArrayType, BoolType, FixedType, FloatType, IntType, ScalarType, StreamType, StructType, TupleType
+from hls.types import ArrayType, FixedType, ScalarType, StreamType, StructType, TupleType
 
 
 @lru_cache(maxsize=1)
@@ -42,28 +43,17 @@ class PortSpec:
     type: Any
     is_array: bool
     shape: tuple[int, ...]
-    storage: str  # C type of one stored element
-    dtype: str  # numpy dtype name
-    c_type: str  # C++ element type in the kernel
-    zero_copy: bool
+    codec: Codec  # how one element crosses (hls/backend/codec.py)
     stream: str | None = None  # a stream argument: "in" (the kernel reads it) or "out"
     output_only: bool = False  # the array a kernel returns: csim allocates it, the testbench only checks it
-    fields: list[PortSpec] = field(default_factory=list)  # a struct port: one flat array per field
-    member: str = ""  # a field of a struct port: the C++ member it fills
-    count: int = 1  # elements: of a struct port (1 for a single struct), of one field of one struct
 
 
 @dataclass
 class ResultSpec:
-    """One returned scalar (a scalar return, or one element of a tuple return) at the csim boundary;
-    for a returned struct, one per field (`member`, `count` elements)."""
+    """One returned scalar (a scalar return, or one element of a tuple return) at the csim boundary."""
 
     type: Any
-    c_type: str
-    storage: str
-    kind: str  # "fixed", "ap" or "native": how the bridge converts it to storage
-    member: str = ""
-    count: int = 1
+    codec: Codec
 
 
 @dataclass
@@ -80,6 +70,7 @@ class CppDesign:
     stateful: bool = False  # some function keeps `static` locals between calls (hls.static)
     boundary_errors: list[tuple[str, Any]] = field(default_factory=list)  # (message, loc): ports csim cannot carry
     streams: bool = False  # the design uses hls::stream: the bridge reports hls_csim faults (deadlocks)
+    c_declarations: list[str] = field(default_factory=list)  # C storage structs (cffi's cdef, the bridge)
 
     def check_boundary(self) -> None:
         """Raise for a port that cannot cross the csim/testbench boundary (int64 and float64 carriers).
@@ -127,59 +118,23 @@ def emit_module(module: Module, origin: str = "", flow: str = "vitis") -> CppDes
     errors: list[tuple[str, Any]] = []
     directions = stream_directions(top, module)
     ports = port_specs(top, top_emitted, errors, directions)
-    results = result_specs(top.return_type)
+    results = result_specs(top.return_type, errors, top.loc)
+    storage, conversions = declarations([p.codec for p in ports] + [r.codec for r in results])
     bridge = render_template("bridge.cpp.j2", header=header_name, top=top_c, ports=ports, results=results,
                              tuple_return=isinstance(top.return_type, TupleType), divides=divides, streams=streams,
-                             struct_return=spelling(top.return_type) if isinstance(top.return_type, StructType) else "")
+                             declarations=storage + conversions)
     stateful = any(isinstance(op, AllocOp) and op.attrs.get("static") for f in module.functions.values()
                    for op in f.walk())
     return CppDesign(top_c, header_name, kernel_cpp, header, bridge, ports, top.return_type, results,
-                     boundary_errors=errors, stateful=stateful, streams=streams)
+                     boundary_errors=errors, stateful=stateful, streams=streams, c_declarations=storage)
 
 
-def result_specs(t: Any) -> list[ResultSpec]:
-    if isinstance(t, StructType):
-        return [ResultSpec(f.type, f.c_type, f.storage, _kind(f.type), f.member, f.count)
-                for f in struct_field_specs("return", t, 1, [], None)]
-    elems = list(t.elems) if isinstance(t, TupleType) else [t] if isinstance(t, ScalarType) else []
-    return [ResultSpec(e, spelling(e), storage_ctype(e), _kind(e)) for e in elems]
-
-
-def struct_field_specs(name: str, t: StructType, count: int, errors: list[tuple[str, Any]], loc: Any) -> list[PortSpec]:
-    """A struct port as one flat array per field (`count` structs; an array field's elements inline,
-    row-major), each crossing the boundary as an array of its scalar type does."""
-    specs = []
-    for member, ft in t.fields:
-        elem = ft.elem if isinstance(ft, ArrayType) else ft
-        size = ft.size if isinstance(ft, ArrayType) else 1
-        spec = scalar_port(f"{name}.{member}", member, elem, errors, loc)
-        spec.is_array, spec.shape, spec.member, spec.count, spec.zero_copy = True, (count * size,), member, size, False
-        specs.append(spec)
-    return specs
-
-
-def scalar_port(name: str, c_name: str, elem: ScalarType, errors: list[tuple[str, Any]], loc: Any) -> PortSpec:
-    """How values of `elem` cross the boundary (shape and stream filled in by the caller)."""
-    if isinstance(elem, IntType) and elem.width > 64:
-        errors.append((f"argument {name!r}: {elem} is wider than 64 bits; csim and testbench ports "
-                       "support up to 64-bit integers", loc))
-    if isinstance(elem, FixedType) and elem.width > 53:
-        errors.append((f"argument {name!r}: {elem} is wider than 53 bits and cannot travel exactly as "
-                       "float64 at the csim boundary", loc))
-    c_type = spelling(elem)
-    storage = storage_ctype(elem)
-    zero_copy = isinstance(elem, (FloatType, BoolType)) or (isinstance(elem, IntType) and c_type == storage)
-    return PortSpec(name, c_name, elem, False, (), storage, elem.storage_dtype.name, c_type, zero_copy)
-
-
-def _kind(t: Any) -> str | None:
-    if t is None:
-        return None
-    if isinstance(t, FixedType):
-        return "fixed"
-    if isinstance(t, IntType) and ctype_of(t).kind == "ap":
-        return "ap"
-    return "native"
+def result_specs(t: Any, errors: list[tuple[str, Any]], loc: Any = None) -> list[ResultSpec]:
+    """The scalar results; those csim cannot carry are recorded in `errors` (see CppDesign.check_boundary)."""
+    elems = list(t.elems) if isinstance(t, TupleType) else [t] if isinstance(t, (ScalarType, StructType)) else []
+    results = [ResultSpec(e, codec_for(e)) for e in elems]
+    errors += [(f"return value: {r.codec.elem} {r.codec.unsupported}", loc) for r in results if r.codec.unsupported]
+    return results
 
 
 def _uses_fixed(func) -> bool:
@@ -207,19 +162,12 @@ def port_specs(func, emitted: EmittedFunction, errors: list[tuple[str, Any]],
     ports = []
     for arg, c_name in zip(func.args, emitted.arg_names, strict=True):
         t = arg.type
-        elem = t.elem if isinstance(t, (ArrayType, StreamType)) else t
-        if isinstance(elem, StructType):  # one flat array per field (a stream's items: as many as it holds)
-            count = t.size if isinstance(t, ArrayType) else 1
-            fields = struct_field_specs(arg.name, elem, count, errors, func.loc)
-            stream = (directions or {}).get(arg, "in") if isinstance(t, StreamType) else None
-            ports.append(PortSpec(arg.name, c_name, t, isinstance(t, ArrayType), getattr(t, "shape", ()), "",
-                                  "", spelling(elem), False, stream=stream, fields=fields, count=count))
-            continue
-        spec = scalar_port(arg.name, c_name, elem, errors, func.loc)
-        spec.type, spec.is_array, spec.shape = t, isinstance(t, ArrayType), getattr(t, "shape", ())
-        spec.stream = (directions or {}).get(arg, "in") if isinstance(t, StreamType) else None
-        spec.output_only = arg.name == func.attrs.get("result_array")
-        ports.append(spec)
+        codec = codec_for(t)
+        if codec.unsupported:
+            errors.append((f"argument {arg.name!r}: {codec.elem} {codec.unsupported}", func.loc))
+        ports.append(PortSpec(arg.name, c_name, t, isinstance(t, ArrayType), codec.shape, codec,
+                              (directions or {}).get(arg, "in") if isinstance(t, StreamType) else None,
+                              output_only=arg.name == func.attrs.get("result_array")))
     return ports
 
 

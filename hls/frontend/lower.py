@@ -23,6 +23,7 @@ from hls.types import (
     float_join,
     int_binop_type,
     int_union,
+    literal_int_type,
 )
 
 float32 = FloatType(32)
@@ -44,17 +45,17 @@ def kind_of(t: object) -> str:
     return "other"
 
 
-def is_weak_float(value: Value) -> bool:
-    """A float literal adopts the precision of the float it meets (0.5 next to float32 is 0.5f)."""
-    op = getattr(value, "op", None)
-    return isinstance(op, ConstantOp) and op.attrs.get("weak", False)
-
-
 class Lowering:
     """Builds typed ops through `emit`, which appends to the current block."""
 
     def __init__(self, emit: Emit):
         self.emit = emit
+        self.weak: set[Value] = set()  # bare literals: their type adapts to their use (a frontend-only fact)
+
+    def is_weak(self, value: Value) -> bool:
+        """A bare literal: a float adopts the precision of the float it meets (0.5 next to float32 is 0.5f),
+        and a local it initialises gets C's int32 / float64."""
+        return value in self.weak
 
     # ---- conversions ---------------------------------------------------------------------------
 
@@ -94,17 +95,15 @@ class Lowering:
     def constant(self, value: int | bool, loc: Loc | None) -> Value:
         if isinstance(value, bool):
             return self.emit(ConstantOp(value, BoolType(), loc))
-        from hls.types import literal_int_type
-
-        op = ConstantOp(value, literal_int_type(value), loc)
-        op.attrs["weak"] = True
-        return self.emit(op)
+        result = self.emit(ConstantOp(value, literal_int_type(value), loc))
+        self.weak.add(result)
+        return result
 
     def float_const(self, value: float, t: FloatType, loc: Loc | None, weak: bool = False) -> Value:
-        op = ConstantOp(float(value), t, loc)
+        result = self.emit(ConstantOp(float(value), t, loc))
         if weak:
-            op.attrs["weak"] = True
-        return self.emit(op)
+            self.weak.add(result)
+        return result
 
     # ---- arithmetic ----------------------------------------------------------------------------
 
@@ -144,7 +143,7 @@ class Lowering:
 
     def float_target(self, a: Value, b: Value) -> FloatType:
         floats = [v for v in (a, b) if isinstance(v.type, FloatType)]
-        strong = [v for v in floats if not is_weak_float(v)]
+        strong = [v for v in floats if not self.is_weak(v)]
         if strong:
             return float_join(*(v.type for v in strong))
         return float64
@@ -247,7 +246,7 @@ class Lowering:
         for arg in args:
             if kind_of(arg.type) not in ("int", "bool", "float"):
                 raise HLSTypeError(f"math.{func} needs a number, got {arg.type}", loc)
-        floats = [v.type for v in args if isinstance(v.type, FloatType) and not is_weak_float(v)]
+        floats = [v.type for v in args if isinstance(v.type, FloatType) and not self.is_weak(v)]
         target = float_join(*floats) if floats else float64
         args = [self.cast(v, target, loc) for v in args]
         return self.emit(MathOp(func, args, target, loc))
@@ -262,3 +261,12 @@ class Lowering:
 
     def absolute(self, a: Value, loc: Loc | None) -> Value:
         return self.unary("abs", a, loc)
+
+
+def iv_type(lb, ub) -> IntType:
+    """Narrowest type covering both bounds: keeps index arithmetic narrow in the generated C++."""
+    types = []
+    for value in (lb, ub):
+        op = getattr(value, "op", None)
+        types.append(literal_int_type(op.value) if isinstance(op, ConstantOp) else as_int(value.type))
+    return int_union(*types)

@@ -17,8 +17,10 @@ does (config_compile -pipeline_loops, 64 by default, 0 = off).
 
 from __future__ import annotations
 
-from dataclasses import dataclass, replace
+import gc
+from dataclasses import replace
 
+from hls.defaults import DEFAULT_CLOCK_NS, DEFAULT_PART, PIPELINE_LOOPS
 from hls.errors import HLSError
 from hls.interfaces import check_flow
 from hls.ir import (
@@ -32,7 +34,6 @@ from hls.ir import (
     Module,
     Op,
     ReturnOp,
-    Value,
     WhileOp,
     YieldOp,
     has_exit,
@@ -41,28 +42,17 @@ from hls.ir.ranges import value_range
 from hls.schedule.affine import trip_range
 from hls.schedule.deps import add_memory_edges
 from hls.schedule.flatten import flattenable_nest, joined_label
-from hls.schedule.graph import Graph, GraphBuilder
+from hls.schedule.graph import Graph, GraphBuilder, straight_region
 from hls.schedule.listsched import list_schedule
 from hls.schedule.loops import pipelined_function, pipelined_loop
-from hls.schedule.memory import MAXI_LATENCY, Storage, function_storages
+from hls.schedule.memory import MAXI_LATENCY, bit_width, function_storages
+from hls.schedule.opcost import forget_demanded_widths
 from hls.schedule.oplib import OpLib
-from hls.schedule.parts import DEFAULT_CLOCK_NS, DEFAULT_PART
 from hls.schedule.report import GraphEdge, GraphNode, LoopReport, Report
 from hls.schedule.resources import ResourceTally, iv_width
+from hls.schedule.scope import Scope
 from hls.schedule.span import Span
 from hls.schedule.whiles import while_trip
-
-
-@dataclass(frozen=True)
-class Scope:
-    """Where a region sits: its arrays, the value ranges of enclosing induction variables, the module
-    its resources belong to, the function it is in and how deep it is nested among the loops."""
-
-    storages: dict[Value, Storage]
-    ranges: dict[Value, tuple[int, int]]
-    module: str
-    function: str
-    level: int
 
 
 class DesignScheduler:
@@ -103,9 +93,9 @@ class DesignScheduler:
         if not ops:
             return Span(0, 0)
         graph = Graph(self.period)
-        builder = GraphBuilder(self.lib, self.module, scope.storages, graph)
-        builder.walk(ops)
-        for storage in builder.storages.values():  # local arrays of inlined sub-kernels
+        region = straight_region(ops, scope.storages, self.module)
+        GraphBuilder(self.lib, region.storages, graph).walk(region.ops)
+        for storage in region.storages.values():  # local arrays of inlined sub-kernels
             self.tally.add_memory(scope.module, storage)
         add_memory_edges(graph, pipelined=False)
         times, states = list_schedule(graph)
@@ -182,7 +172,8 @@ class DesignScheduler:
             module = f"{scope.function}/{report.label}"
             span = pipelined_loop(self, loop, replace(scope, module=module), report, trip, target)
             if span is not None:
-                self.tally.add_loop_control(module, iv_width(trip[1]))
+                self.tally.add_loop_control(module, iv_width(trip[1]), pipelined=True)
+                self.tally.add_pipeline_exit(module, report.depth or 1)
                 if report.ii_met is False:
                     self.notes.append(f"{report.label} ({report.where}): target II {report.target_ii} not met, "
                                       f"II {report.ii}; the pragma stays in the C++ and Vitis decides")
@@ -210,7 +201,12 @@ class DesignScheduler:
         if span is None:
             self.loops.remove(report)
             return None
-        self.tally.add_loop_control(module, iv_width(trip[1]))
+        for level in range(len(nest)):  # Vitis keeps every level's counter and one per flattened suffix
+            self.tally.add_loop_control(module, iv_width(trips[level][1]), pipelined=True)
+            if 0 < level < len(nest) - 1:
+                self.tally.add_loop_control(module, iv_width(_product(t[1] for t in trips[level:])), pipelined=True)
+        self.tally.add_loop_control(module, iv_width(trip[1]), pipelined=True)
+        self.tally.add_pipeline_exit(module, report.depth or 1)
         return span
 
     def _loop_report(self, loop: ForOp | WhileOp, scope: Scope) -> LoopReport:
@@ -259,8 +255,16 @@ class DesignScheduler:
         report.depth = iteration.max
         total = iteration.times(Span(*trip))
         report.latency_min, report.latency_max = total.min, total.max
-        self.tally.add_loop_control(scope.module, iv_width(trip[1]))
+        carried = tuple(bit_width(r.type) for r in loop.results) if isinstance(loop, ForOp) else ()
+        self.tally.add_loop_control(scope.module, iv_width(trip[1]), carried=carried)
         return total.plus(2)
+
+
+def _product(values: object) -> int:
+    total = 1
+    for value in values:
+        total *= value or 1
+    return total
 
 
 def _blocks(loop: ForOp | WhileOp) -> list[Block]:
@@ -289,8 +293,22 @@ def unrolled_iterations(loop: ForOp) -> int | None:
 
 
 def schedule_module(module: Module, *, clock_ns: float = DEFAULT_CLOCK_NS, part: str = DEFAULT_PART,
-                    flow: str = "vitis", pipeline_loops: int = 64) -> Report:
-    """Estimate latency, II and resources of `module` (after passes) as Vitis would schedule it."""
+                    flow: str = "vitis", pipeline_loops: int = PIPELINE_LOOPS) -> Report:
+    """Estimate latency, II and resources of `module` (after passes) as Vitis would schedule it.
+
+    The cyclic garbage collector pauses meanwhile: the copies the passes make (10^5 ops for a big
+    unrolled body) would otherwise be rescanned many times over while they are all still in use."""
+    enabled = gc.isenabled()
+    gc.disable()
+    forget_demanded_widths()
+    try:
+        return _schedule_module(module, clock_ns, part, flow, pipeline_loops)
+    finally:
+        if enabled:
+            gc.enable()
+
+
+def _schedule_module(module: Module, clock_ns: float, part: str, flow: str, pipeline_loops: int) -> Report:
     check_flow(flow)
     if pipeline_loops < 0:
         raise HLSError(f"pipeline_loops must be >= 0, got {pipeline_loops}")
@@ -309,6 +327,7 @@ def schedule_module(module: Module, *, clock_ns: float = DEFAULT_CLOCK_NS, part:
     if pipelined is not None:
         latency, interval = pipelined
     else:
+        design.tally.add_fsm(func.name)
         latency = design.region(func.body.block, scope).plus(1)
         interval = latency.plus(1)
     report = Report(func.name, part, float(clock_ns), latency.min, latency.max, interval.min, interval.max,

@@ -12,20 +12,19 @@ from __future__ import annotations
 
 import os
 from collections import defaultdict
-from typing import TYPE_CHECKING
 
 from hls.ir import ForOp, Function, WhileOp
+from hls.passes.straighten import NotUnrollable
 from hls.schedule.affine import ITER
 from hls.schedule.deps import add_carried_scalars, add_exit_edges, add_memory_edges
-from hls.schedule.graph import Graph, GraphBuilder, Node, NotUnrollable
+from hls.schedule.graph import Graph, GraphBuilder, Node, straight_region
 from hls.schedule.listsched import list_schedule
 from hls.schedule.memory import Storage
 from hls.schedule.modulo import ModuloResult, PortBound, Recurrence, modulo_schedule
 from hls.schedule.report import LoopReport, ScheduledOp
+from hls.schedule.resources import ResourceTally
+from hls.schedule.scope import Design, Scope
 from hls.schedule.span import Span
-
-if TYPE_CHECKING:
-    from hls.schedule.design import DesignScheduler, Scope
 
 MAX_LISTED_PATH = 6
 MAX_SCHEDULED_OPS = 200  # operators of one iteration kept for the report's chart (the earliest ones)
@@ -93,10 +92,10 @@ def _invariant_nodes(graph: Graph) -> list[bool]:
     return invariant
 
 
-def hoist_invariants(graph: Graph) -> int:
+def hoist_invariants(graph: Graph, tally: ResourceTally | None = None, module: str = "") -> int:
     """Move loop-invariant operators before the loop, as LLVM's LICM does before Vitis schedules: they
-    run once (their states are returned, paid before the loop) and take neither time nor ports in the
-    iteration."""
+    run once (their states are returned, paid before the loop; their registers and FSM states counted in
+    `module` of `tally`) and take neither time nor ports in the iteration."""
     invariant = _invariant_nodes(graph)
     if not any(node.latency > 0 or node.access is not None for node, inv in zip(graph.nodes, invariant,
                                                                              strict=True) if inv):
@@ -110,20 +109,24 @@ def hoist_invariants(graph: Graph) -> int:
             node.latency, node.delay, node.access = 0, 0, None
     graph.accesses = [i for i in graph.accesses if graph.nodes[i].access is not None]
     add_memory_edges(before, pipelined=False)
-    return list_schedule(before)[1]
+    times, states = list_schedule(before)
+    if tally is not None:  # units stay with the loop's graph; registers and states are the caller's
+        tally.add_registers(module, before, times, states)
+    return states
 
 
-def pipelined_loop(design: DesignScheduler, loop: ForOp | WhileOp, scope: Scope, report: LoopReport,
+def pipelined_loop(design: Design, loop: ForOp | WhileOp, scope: Scope, report: LoopReport,
                    trip: tuple[int | None, int | None], target: int | None) -> Span | None:
     """Latency of a pipelined loop (None when its inner loops cannot be unrolled: not pipelined)."""
     graph = Graph(design.period)
-    builder = GraphBuilder(design.lib, design.module, scope.storages, graph)
-    builder.bind_iteration(loop)
     try:
-        yields, exits = builder.walk_iteration(loop)
+        region = straight_region([loop], scope.storages, design.module, loop)
     except NotUnrollable as exc:
         report.notes.append(f"not pipelined: {exc.message}")
         return None
+    builder = GraphBuilder(design.lib, region.storages, graph)
+    builder.bind_iteration(region.loop)
+    yields, exits = builder.walk_iteration(region.loop)
     add_carried_scalars(graph, yields)
     add_exit_edges(graph, exits)
     if exits:
@@ -131,7 +134,7 @@ def pipelined_loop(design: DesignScheduler, loop: ForOp | WhileOp, scope: Scope,
     # a rewound pipeline restarts at once, with no room for work before it: nothing is hoisted
     # (ELEN226 loop_perfect solution6, rewind: II 5 over the invariant loads; solution5 without: II 1)
     rewind = bool((loop.attrs.get("pipeline") or {}).get("rewind"))
-    hoisted = 0 if rewind else hoist_invariants(graph)
+    hoisted = 0 if rewind else hoist_invariants(graph, design.tally, scope.function)
     if hoisted:
         report.notes.append(f"{hoisted} cycles of loop-invariant work done once before the loop")
     bursts = mark_bursts(graph)
@@ -158,14 +161,15 @@ def pipelined_loop(design: DesignScheduler, loop: ForOp | WhileOp, scope: Scope,
     return latency.plus(overhead)
 
 
-def pipelined_function(design: DesignScheduler, func: Function, scope: Scope) -> tuple[Span, Span] | None:
+def pipelined_function(design: Design, func: Function, scope: Scope) -> tuple[Span, Span] | None:
     """A function-level pipeline: (latency, interval), or None when the function is not pipelined."""
     options = func.attrs.get("pipeline")
     if not options or options.get("off"):
         return None
     graph = Graph(design.period)
     try:
-        GraphBuilder(design.lib, design.module, scope.storages, graph).walk(func.body.block.ops)
+        region = straight_region(func.body.block.ops, scope.storages, design.module)
+        GraphBuilder(design.lib, region.storages, graph).walk(region.ops)
     except NotUnrollable as exc:
         design.notes.append(f"function pipeline not applied: {exc.message}")
         return None
@@ -175,7 +179,10 @@ def pipelined_function(design: DesignScheduler, func: Function, scope: Scope) ->
     text, _ = limiter(result, options.get("ii"), graph, design.lib.usable_ns)
     if text:
         design.notes.append(f"function pipeline: II {result.ii}: {text}")
-    return Span(result.depth + 1, result.depth + 1), Span(result.ii, result.ii)
+    # a pipelined function's latency is its depth - 1 (ELEN226 inner_product solution3: D = 8 in the
+    # verbose schedule report, latency 7 in csynth.rpt); the top adds no state around it
+    latency = max(0, result.depth - 1)
+    return Span(latency, latency), Span(result.ii, result.ii)
 
 
 # ---- explanations -----------------------------------------------------------------------------------
