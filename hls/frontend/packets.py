@@ -11,18 +11,16 @@ signals it is for: those uses are errors at the line, naming the stream form.
 from __future__ import annotations
 
 import ast
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from hls.axis import AxisType
 from hls.errors import UnsupportedError
 from hls.types import ArrayType
 
-if TYPE_CHECKING:
-    from hls.frontend.builder import FunctionBuilder
 
-
-def check_packet_use(b: FunctionBuilder, t: Any, what: str, node: ast.AST) -> Any:
-    """`t` unchanged when a packet type is allowed where `what` names; else an error at `node`."""
+def check_packet_use(b: Any, t: Any, what: str, node: ast.AST) -> Any:
+    """`t` unchanged when a packet type is allowed where `what` names; else an error at `node` (`b`, the
+    function builder, makes it; no import of it here, as hls.frontend.base imports this module)."""
     if isinstance(t, ArrayType) and isinstance(t.elem, AxisType) or what == "array element" and isinstance(t, AxisType):
         packet = t.elem if isinstance(t, ArrayType) else t
         raise b.error(f"{what}: arrays of AXI-stream packets ({packet}) are not supported; a packet travels in a "
