@@ -44,3 +44,8 @@ def packet_array(inp: hls.stream[Word]) -> hls.int32:
 @hls.kernel
 def wrong_packet_write(out: hls.stream[Word]):
     out.write(hls.axis[hls.int16](data=1, last=1))  # E wrong_packet_write
+
+
+@hls.kernel
+def array_data(inp: hls.stream[hls.axis[hls.int8[4]]]) -> hls.int8:  # E array_data
+    return inp.read().data

@@ -106,6 +106,7 @@ BAD = [
     ("packet_result", hls.UnsupportedError, "return type: an AXI-stream packet"),
     ("packet_array", hls.UnsupportedError, "arrays of AXI-stream packets (axis[int32]) are not supported"),
     ("wrong_packet_write", hls.HLSTypeError, "is a axis[int32] struct; got a axis[int16]"),
+    ("array_data", hls.HLSTypeError, "the data of an AXI-stream packet must be an hls integer, fixed-point or float"),
 ]
 
 
