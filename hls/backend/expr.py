@@ -15,6 +15,8 @@ import numpy as np
 from hls.backend.ctype import CType, ctype_of, exact_ctype, promote
 from hls.ir import BinaryOp, CastOp, CompareOp, ConstantOp, LogicOp, MathOp, SelectOp, UnaryOp
 from hls.ir.core import Op
+from hls.ir.kinds import BINARY, COMPARE, OpKind, kinds
+from hls.ir.ranges import in_bounds
 from hls.types import BoolType, FixedType, FloatType, IntType, fixed_binop_type, fixed_of, int_union
 
 # helper templates the kernel preamble defines when used (in this order); the first group is checked in csim
@@ -25,11 +27,9 @@ HELPERS = ("hls_floordiv", "hls_floormod", "hls_div", "hls_mod", "hls_fixed_div"
            "hls_popcount", "hls_float_bits", "hls_bits_float", "hls_fixed_from_bits")
 PREC = {"primary": 16, "unary": 15, "mul": 13, "add": 12, "shift": 11, "rel": 10, "eq": 9, "band": 8,
         "xor": 7, "bor": 6, "land": 5, "lor": 4, "cond": 3}
-BIN_C = {"add": ("+", "add"), "sub": ("-", "add"), "mul": ("*", "mul"), "div": ("/", "mul"),
-         "and": ("&", "band"), "or": ("|", "bor"), "xor": ("^", "xor"), "shl": ("<<", "shift"),
-         "shr": (">>", "shift")}
-CMP_C = {"lt": ("<", "rel"), "le": ("<=", "rel"), "gt": (">", "rel"), "ge": (">=", "rel"), "eq": ("==", "eq"),
-         "ne": ("!=", "eq")}
+# C++ operator token and precedence class per kind (operators only: helpers and methods have rules below)
+BIN_C = {k: (k.cpp, k.prec) for k in kinds(BINARY) if k.prec not in (None, "primary")}
+CMP_C = {k: (k.cpp, k.prec) for k in kinds(COMPARE)}
 
 
 @dataclass(frozen=True)
@@ -142,8 +142,10 @@ def binary_expr(op: BinaryOp, a: Expr, b: Expr) -> Expr:
         helper = {("floordiv", True): "hls_floordiv", ("mod", True): "hls_floormod",
                   ("floordiv", False): "hls_div", ("mod", False): "hls_mod"}[kind, joined.signed]
         return combine(f"{helper}<{wide.spelling}>({a.text}, {b.text})", "primary", wide, a, b)
-    if kind in ("shl", "shr"):
+    if kind in (OpKind.SHL, OpKind.SHR):
         return shift_expr(op, a, b)
+    if kind in (OpKind.ROTL, OpKind.ROTR):
+        return rotate_expr(op, a, b)
     if kind in ("min", "max"):
         wide = ctype_of(result)
         return minmax_expr(kind, cast_to(a, wide), cast_to(b, wide), wide)
@@ -195,6 +197,20 @@ def shift_expr(op: BinaryOp, a: Expr, b: Expr) -> Expr:
     return combine(f"{a.at(PREC['shift'])} {sym} {b.at(PREC['shift'] + 1)}", "shift", ap, a, b)
 
 
+def index_text(value, e: Expr, width: int) -> str:
+    """A bit position, checked in csim where not proven in 0..width-1 (the header would abort)."""
+    return e.text if in_bounds(value, width) else f"HLS_BIT_INDEX({e.text}, {width})"
+
+
+def rotate_expr(op: BinaryOp, a: Expr, b: Expr) -> Expr:
+    """`ap_uint<W>(x).lrotate(n)` (rrotate): ap_int rotates in place and returns a reference, so a copy is
+    rotated and read back as a value; a count not proven in 0..W-1 is checked in csim (the header asserts)."""
+    ap = ctype_of(op.result.type)
+    x = cast_to(a, ap)
+    text = f"{ap.spelling}({x.text}).{op.kind.cpp}({index_text(op.rhs, b, ap.width)})"
+    return combine(f"{ap.spelling}({text})", "primary", ap, x, b)
+
+
 def compare_expr(op: CompareOp, a: Expr, b: Expr) -> Expr:
     ta, tb = op.operands[0].type, op.operands[1].type
     if isinstance(ta, (IntType, BoolType)) and isinstance(tb, (IntType, BoolType)):
@@ -210,7 +226,7 @@ def compare_expr(op: CompareOp, a: Expr, b: Expr) -> Expr:
 
 
 def logic_expr(op: LogicOp, a: Expr, b: Expr) -> Expr:
-    sym, prec = ("&&", "land") if op.kind == "land" else ("||", "lor")
+    sym, prec = op.kind.cpp, op.kind.prec
     return combine(f"{a.at(PREC[prec])} {sym} {b.at(PREC[prec] + 1)}", prec, CType("bool", 1, False), a, b)
 
 
@@ -226,7 +242,7 @@ def unary_expr(op: UnaryOp, a: Expr) -> Expr:
     if op.kind == "abs":
         wide = ctype if result.__class__ is FixedType else exact_ctype(result)
         return combine(f"hls_abs<{wide.spelling}>({a.text})", "primary", wide, a)
-    sym = "-" if op.kind == "neg" else "~"
+    sym = op.kind.cpp
     if isinstance(result, IntType):
         p = promote(a.ctype)
         if not (p is not None and int_range_ok(p, result) and int_range_ok(p, ir_int(op.operands[0].type))):
@@ -278,7 +294,7 @@ def select_expr(op: SelectOp, c: Expr, a: Expr, b: Expr) -> Expr:
 def math_expr(op: MathOp, args: list[Expr]) -> Expr:
     ctype = ctype_of(op.result.type)
     text = ", ".join(a.text for a in args)
-    return combine(f"std::{op.func}({text})", "primary", ctype, *args)
+    return combine(f"{op.func.cpp}({text})", "primary", ctype, *args)
 
 
 def constant_expr(op: ConstantOp) -> Expr:

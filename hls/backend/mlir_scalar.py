@@ -19,23 +19,16 @@ from hls.backend.mlir_builder import Builder, elem_attrs, mlir_type, signed_bits
 from hls.errors import UnsupportedError
 from hls.ir import BinaryOp, CastOp, CompareOp, ConstantOp, LogicOp, MathOp, SelectOp, UnaryOp
 from hls.ir.core import Op
+from hls.ir.kinds import BINARY, COMPARE, MATH, kinds
 from hls.types import BoolType, FixedType, FloatType, ScalarType, as_int, fixed_of, int_union
 
-# op kind -> (signed variant, unsigned variant) on integers; float variant (None: a rule below)
-INT_OPS = {"add": ("arith.addi", "arith.addi"), "sub": ("arith.subi", "arith.subi"),
-           "mul": ("arith.muli", "arith.muli"), "and": ("arith.andi", "arith.andi"),
-           "or": ("arith.ori", "arith.ori"), "xor": ("arith.xori", "arith.xori"),
-           "min": ("arith.minsi", "arith.minui"), "max": ("arith.maxsi", "arith.maxui"),
-           "floordiv": ("arith.floordivsi", "arith.divui"), "mod": ("arith.remsi", "arith.remui"),
-           "shl": ("arith.shli", "arith.shli"), "shr": ("arith.shrsi", "arith.shrui")}
-FLOAT_OPS = {"add": "arith.addf", "sub": "arith.subf", "mul": "arith.mulf", "div": "arith.divf"}
-FIXED_OPS = {"add": "arith.addi", "sub": "arith.subi", "mul": "arith.muli"}
-# comparison kind -> (signed predicate, unsigned predicate, float predicate); `!=` is true on NaN
-CMP_PREDICATES = {"lt": ("slt", "ult", "olt"), "le": ("sle", "ule", "ole"), "gt": ("sgt", "ugt", "ogt"),
-                  "ge": ("sge", "uge", "oge"), "eq": ("eq", "eq", "oeq"), "ne": ("ne", "ne", "une")}
-MATH_OPS = {"sqrt": "math.sqrt", "exp": "math.exp", "log": "math.log", "sin": "math.sin", "cos": "math.cos",
-            "tanh": "math.tanh", "floor": "math.floor", "ceil": "math.ceil", "fabs": "math.absf",
-            "pow": "math.powf"}
+# op kind -> (signed variant, unsigned variant) on integers, float op, raw-integer op on fixed point,
+# comparison predicates (signed, unsigned, float), math function: all from the kinds' own facts
+INT_OPS = {k: k.mlir_int for k in kinds(BINARY) if k.mlir_int}
+FLOAT_OPS = {k: k.mlir_float for k in kinds(BINARY) if k.mlir_float}
+FIXED_OPS = {k: k.mlir_int[0] for k in kinds(BINARY) if k.mlir_fixed}
+CMP_PREDICATES = {k: k.mlir_pred for k in kinds(COMPARE)}
+MATH_OPS = {k: k.mlir_math for k in kinds(MATH)}
 # ap_fixed quantization: when to add one lsb to the floor (hls/fixed.py _increment), as i1 formulas
 QUANT_INC = {"AP_TRN": None, "AP_RND": "qb", "AP_RND_ZERO": ("and", "qb", ("or", "neg", "sticky")),
              "AP_RND_MIN_INF": ("and", "qb", "sticky"), "AP_RND_INF": ("and", "qb", ("or", "pos", "sticky")),
@@ -239,14 +232,14 @@ class ScalarLowering:
         return self.b.op("arith.cmpi", f"{pred}, {a}, {c}", f"i{w}", op.result.name)
 
     def logic(self, op: LogicOp, args: list[str]) -> str:
-        return self.int_op("arith.andi" if op.kind == "land" else "arith.ori", *args, 1, op.result.name)
+        return self.int_op(op.kind.mlir_int[0], *args, 1, op.result.name)
 
     def unary(self, op: UnaryOp, args: list[str]) -> str:
         (a,), src, result = args, op.operands[0].type, op.result.type
         if op.kind == "not":
             return self.int_op("arith.xori", a, self.const(1, 1), 1, op.result.name)
         if isinstance(result, FloatType):
-            name = "arith.negf" if op.kind == "neg" else "math.absf"
+            name = op.kind.mlir_float
             return self.b.op(name, a, mlir_type(result), op.result.name)
         w = result.width  # ints and fixed alike: the raw value, one bit wider, keeps the binary point
         av = self.resize(a, src, w)

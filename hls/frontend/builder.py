@@ -18,7 +18,7 @@ from hls.frontend import results
 from hls.frontend.lower import Lowering, float64
 from hls.frontend.scan import assigned_names
 from hls.frontend.source import MISSING, KernelSource, call_target, static_eval, try_static
-from hls.frontend.tables import BINOPS, CMPOPS, UNOPS, UNSUPPORTED
+from hls.frontend.tables import BINOPS, BOOLOPS, CMPOPS, UNOPS, UNSUPPORTED
 from hls.ir import (
     AllocOp,
     Block,
@@ -688,7 +688,7 @@ class FunctionBuilder(ast.NodeVisitor):
         return result
 
     def visit_BoolOp(self, node: ast.BoolOp) -> Value:
-        kind = "land" if isinstance(node.op, ast.And) else "lor"
+        kind = BOOLOPS[type(node.op)]
         values = [self.expr(v) for v in node.values]
         for value_node, value in zip(node.values, values, strict=True):
             if not isinstance(value.type, BoolType):
@@ -712,7 +712,7 @@ class FunctionBuilder(ast.NodeVisitor):
 
     def condition(self, node: ast.AST) -> Value:
         if isinstance(node, ast.BoolOp):
-            kind = "land" if isinstance(node.op, ast.And) else "lor"
+            kind = BOOLOPS[type(node.op)]
             values = [self.condition(v) for v in node.values]
             result = values[0]
             for value in values[1:]:

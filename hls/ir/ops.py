@@ -7,6 +7,7 @@ from typing import Any
 
 from hls.errors import Loc
 from hls.ir.core import Block, Op, Region, Value
+from hls.ir.kinds import BINARY, COMPARE, LOGIC, MATH, UNARY, OpKind, kinds
 from hls.types import (
     ArrayType,
     BoolType,
@@ -17,12 +18,16 @@ from hls.types import (
     ScalarType,
 )
 
-BINARY_KINDS = ("add", "sub", "mul", "div", "floordiv", "mod", "and", "or", "xor", "shl", "shr",
-                "min", "max", "pow")
-COMPARE_KINDS = ("lt", "le", "gt", "ge", "eq", "ne")
-UNARY_KINDS = ("neg", "invert", "not", "abs")
-MATH_FUNCS = ("sqrt", "exp", "log", "sin", "cos", "tanh", "floor", "ceil", "fabs", "pow")
-LOGIC_KINDS = ("land", "lor")
+BINARY_KINDS = kinds(BINARY)
+COMPARE_KINDS = kinds(COMPARE)
+UNARY_KINDS = kinds(UNARY)
+MATH_FUNCS = kinds(MATH)
+LOGIC_KINDS = kinds(LOGIC)
+
+
+def as_kind(kind: str) -> OpKind | str:
+    """The OpKind member named `kind` (an unknown name stays a string for verify() to report)."""
+    return OpKind(kind) if kind in OpKind._value2member_map_ else kind
 
 
 def _scalar(op: Op, value: Value, what: str) -> None:
@@ -54,10 +59,10 @@ class BinaryOp(Op):
     pure = True
 
     def __init__(self, kind: str, lhs: Value, rhs: Value, type: ScalarType, loc: Loc | None = None):
-        super().__init__([lhs, rhs], [type], attrs={"kind": kind}, loc=loc)
+        super().__init__([lhs, rhs], [type], attrs={"kind": as_kind(kind)}, loc=loc)
 
     @property
-    def kind(self) -> str:
+    def kind(self) -> OpKind:
         return self.attrs["kind"]
 
     @property
@@ -80,10 +85,10 @@ class CompareOp(Op):
     pure = True
 
     def __init__(self, kind: str, lhs: Value, rhs: Value, loc: Loc | None = None):
-        super().__init__([lhs, rhs], [BoolType()], attrs={"kind": kind}, loc=loc)
+        super().__init__([lhs, rhs], [BoolType()], attrs={"kind": as_kind(kind)}, loc=loc)
 
     @property
-    def kind(self) -> str:
+    def kind(self) -> OpKind:
         return self.attrs["kind"]
 
     def verify(self) -> None:
@@ -98,10 +103,10 @@ class LogicOp(Op):
     pure = True
 
     def __init__(self, kind: str, lhs: Value, rhs: Value, loc: Loc | None = None):
-        super().__init__([lhs, rhs], [BoolType()], attrs={"kind": kind}, loc=loc)
+        super().__init__([lhs, rhs], [BoolType()], attrs={"kind": as_kind(kind)}, loc=loc)
 
     @property
-    def kind(self) -> str:
+    def kind(self) -> OpKind:
         return self.attrs["kind"]
 
     def verify(self) -> None:
@@ -117,10 +122,10 @@ class UnaryOp(Op):
     pure = True
 
     def __init__(self, kind: str, operand: Value, type: ScalarType, loc: Loc | None = None):
-        super().__init__([operand], [type], attrs={"kind": kind}, loc=loc)
+        super().__init__([operand], [type], attrs={"kind": as_kind(kind)}, loc=loc)
 
     @property
-    def kind(self) -> str:
+    def kind(self) -> OpKind:
         return self.attrs["kind"]
 
     def verify(self) -> None:
@@ -164,10 +169,10 @@ class MathOp(Op):
     pure = True
 
     def __init__(self, func: str, args: list[Value], type: ScalarType, loc: Loc | None = None):
-        super().__init__(args, [type], attrs={"func": func}, loc=loc)
+        super().__init__(args, [type], attrs={"func": as_kind(func)}, loc=loc)
 
     @property
-    def func(self) -> str:
+    def func(self) -> OpKind:
         return self.attrs["func"]
 
     def verify(self) -> None:

@@ -16,7 +16,6 @@ fabric operators chain inside a cycle while their delays fit.
 
 from __future__ import annotations
 
-import operator
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -41,6 +40,7 @@ from hls.ir import (
     YieldOp,
     has_exit,
 )
+from hls.ir.kinds import COMPARE, LOGIC, OpKind
 from hls.ir.stream_ops import STREAM_ACCESSES, STREAM_WRITES, StreamOp, StreamStatusOp
 from hls.schedule.affine import ITER, Affine, combine
 from hls.schedule.memory import Storage, bit_width, function_storages
@@ -449,11 +449,12 @@ def _is_integral(t: Any) -> bool:
     return isinstance(t, (IntType, BoolType))
 
 
-_INT_FOLD = {"add": operator.add, "sub": operator.sub, "mul": operator.mul, "and": operator.and_,
-             "or": operator.or_, "xor": operator.xor, "min": min, "max": max, "lt": operator.lt,
-             "le": operator.le, "gt": operator.gt, "ge": operator.ge, "eq": operator.eq, "ne": operator.ne,
-             "land": lambda a, b: bool(a and b), "lor": lambda a, b: bool(a or b),
-             "floordiv": lambda a, b: a // b if b else NOCONST, "mod": lambda a, b: a % b if b else NOCONST}
+def _int_fold(kind: OpKind) -> Any:
+    return (lambda a, b: kind.fold(a, b) if b else NOCONST) if kind.zero_divisor_raises else kind.fold
+
+
+_INT_FOLD = {k: _int_fold(k) for k in OpKind if k.fold is not None and not k.typed and k not in (OpKind.SHL, OpKind.SHR)
+             and ("int" in k.exact_on or k.groups & {COMPARE, LOGIC})}
 
 
 def _fold_integral(op: Op, values: list[Any]) -> Any:

@@ -20,13 +20,13 @@ from hls.ir import (
     Value,
 )
 from hls.ir.bitops import BIT_OPS
+from hls.ir.kinds import BINARY, MATH, kinds
 from hls.schedule.memory import bit_width
 from hls.schedule.oplib import OpCost, OpLib
 from hls.types import FixedType, FloatType, IntType
 
-_FLOAT_BINARY = {"add": "add", "sub": "sub", "mul": "mul", "div": "div", "pow": "pow"}
-_MATH = {"sqrt": "sqrt", "exp": "exp", "log": "log", "sin": "sin", "cos": "cos", "tanh": "tanh",
-         "floor": "floor", "ceil": "floor", "pow": "pow"}
+_FLOAT_BINARY = {k: k.float_core for k in kinds(BINARY) if k.float_core}
+_MATH = {k: k.float_core for k in kinds(MATH) if k.float_core}
 MAX_SHIFT_ADD_TERMS = 3  # a constant with up to 3 set bits multiplies as shifts and adds, not on a DSP
 _ROUNDING = ("AP_RND", "AP_RND_ZERO", "AP_RND_MIN_INF", "AP_RND_INF", "AP_RND_CONV", "AP_TRN_ZERO")
 
@@ -126,7 +126,7 @@ def _binary(op: BinaryOp, lib: OpLib, known: int | None = None) -> OpCost:
         return core if kind == "div" else chain(lib, kind, [core, lib.adder(width)])
     if kind in ("and", "or", "xor"):
         return lib.logic(width, kind)
-    if kind in ("shl", "shr"):
+    if kind.cost == "shifter":  # shifts and rotates: wiring by a constant, a barrel shifter otherwise
         return lib.wire(kind) if isinstance(getattr(op.rhs, "op", None), ConstantOp) else lib.shifter(width)
     if kind in ("min", "max"):
         return chain(lib, kind, [lib.comparator(max(wa, wb)), lib.mux(width)])

@@ -16,7 +16,6 @@ event in the element-by-element order, with its value before and after.
 
 from __future__ import annotations
 
-import operator
 from fractions import Fraction
 from typing import Any
 
@@ -43,7 +42,8 @@ from hls.ir import (
     YieldOp,
 )
 from hls.ir.core import Block, Op, Value
-from hls.passes.evaluate import COMPARE, VECTOR_ARITH
+from hls.ir.kinds import OpKind
+from hls.passes.evaluate import COMPARE, UNARY, VECTOR_ARITH
 from hls.sim import vobject
 from hls.sim.vplan import Plan, native_ok
 from hls.types import ArrayType, BoolType, FixedType, FloatType, IntType, ScalarType, TupleType, wrap_int64
@@ -222,7 +222,7 @@ def unary(op: UnaryOp, a: Lanes) -> Lanes:
         return np.logical_not(a)
     if isinstance(t, IntType):
         a = ints(a)
-    return {"neg": operator.neg, "invert": operator.invert, "abs": np.abs}[op.kind](a)
+    return UNARY[op.kind](a)
 
 
 def compare(op: CompareOp, a: Lanes, b: Lanes) -> Lanes:
@@ -319,7 +319,7 @@ class Runner:
         if isinstance(op, CompareOp):
             return compare(op, *args)
         if isinstance(op, LogicOp):
-            return (np.logical_and if op.kind == "land" else np.logical_or)(*args)
+            return (np.logical_and if op.kind is OpKind.LAND else np.logical_or)(*args)
         if isinstance(op, UnaryOp):
             return unary(op, args[0])
         if isinstance(op, SelectOp):

@@ -17,7 +17,7 @@ import numpy as np
 
 from hls import runtime
 from hls.ir import BinaryOp, CompareOp, UnaryOp
-from hls.passes.evaluate import COMPARE, VECTOR_ARITH
+from hls.passes.evaluate import COMPARE, UNARY, VECTOR_ARITH
 from hls.sim.vplan import native_ok
 from hls.types import BoolType, FixedType, FloatType, IntType, ScalarType
 
@@ -90,7 +90,7 @@ def unary(op: UnaryOp, a: Any) -> Any:
     a = py(a, op.operands[0].type)
     if op.kind == "not":
         return bools(per_lane(operator.not_, a))
-    return native(per_lane({"neg": operator.neg, "invert": operator.invert, "abs": abs}[op.kind], a),
+    return native(per_lane(UNARY[op.kind], a),
                   op.result.type)
 
 
