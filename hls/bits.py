@@ -167,5 +167,17 @@ def bitcast(value: Any, target: ScalarType) -> Any:
     raise _kernel_only("bitcast")
 
 
+def rotl_of(value: Any, count: Any) -> Any:
+    """Rotate an unsigned integer left by `count` (0..width-1) bits (a kernel intrinsic)."""
+    raise _kernel_only("rotl")
+
+
+def rotr_of(value: Any, count: Any) -> Any:
+    """Rotate an unsigned integer right by `count` (0..width-1) bits (a kernel intrinsic)."""
+    raise _kernel_only("rotr")
+
+
 leading_zeros_of.__name__ = "leading_zeros"
-INTRINSICS = {concat: "concat", leading_zeros_of: "leading_zeros", bitcast: "bitcast"}
+rotl_of.__name__, rotr_of.__name__ = "rotl", "rotr"
+INTRINSICS = {concat: "concat", leading_zeros_of: "leading_zeros", bitcast: "bitcast", rotl_of: "rotl",
+              rotr_of: "rotr"}

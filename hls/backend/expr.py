@@ -121,7 +121,7 @@ def binary_expr(op: BinaryOp, a: Expr, b: Expr) -> Expr:
     kind = op.kind
     ta, tb = op.lhs.type, op.rhs.type
     ctype = ctype_of(result)
-    if isinstance(result, FixedType) and kind == "div":
+    if isinstance(result, FixedType) and kind == OpKind.DIV:
         fa = a.ctype.fixed
         if fa is not None and fa.signed:
             # the header's division overflows on MIN / -1 (ap_fixed<4, 4>(-8) / -1 gave -8 although the
@@ -130,11 +130,11 @@ def binary_expr(op: BinaryOp, a: Expr, b: Expr) -> Expr:
             a = cast_to(a, CType("fixed", wide.width, True, wide))
         return combine(f"hls_fixed_div<{ctype.spelling}>({a.text}, {b.text})", "primary", ctype, a, b)
     if isinstance(result, BoolType) or isinstance(result, (FloatType, FixedType)):
-        if kind in ("min", "max"):
+        if kind in (OpKind.MIN, OpKind.MAX):
             return minmax_expr(kind, a, b, ctype)
         sym, prec = BIN_C[kind]
         return combine(f"{a.at(PREC[prec])} {sym} {b.at(PREC[prec] + 1)}", prec, ctype, a, b)
-    if kind in ("floordiv", "mod"):
+    if kind in (OpKind.FLOORDIV, OpKind.MOD):
         joined = int_union(result, int_union(ir_int(ta), ir_int(tb)))
         if joined.signed:  # one more bit, so MIN / -1 and MIN % -1 cannot overflow (x86 traps on them)
             joined = IntType(joined.width + 1, True)
@@ -146,10 +146,10 @@ def binary_expr(op: BinaryOp, a: Expr, b: Expr) -> Expr:
         return shift_expr(op, a, b)
     if kind in (OpKind.ROTL, OpKind.ROTR):
         return rotate_expr(op, a, b)
-    if kind in ("min", "max"):
+    if kind in (OpKind.MIN, OpKind.MAX):
         wide = ctype_of(result)
         return minmax_expr(kind, cast_to(a, wide), cast_to(b, wide), wide)
-    if kind in ("and", "or", "xor"):
+    if kind in (OpKind.AND, OpKind.OR, OpKind.XOR):
         wide = ctype_of(result) if promote(a.ctype, b.ctype) is None else exact_ctype(result)
         p = promote(a.ctype, b.ctype)
         if not (p is not None and int_range_ok(p, ir_int(ta)) and int_range_ok(p, ir_int(tb))):
@@ -170,7 +170,7 @@ def actual_type(a: Expr, b: Expr | None, result: IntType) -> CType:
 
 
 def minmax_expr(kind: str, a: Expr, b: Expr, ctype: CType) -> Expr:
-    fn = "hls_min" if kind == "min" else "hls_max"
+    fn = "hls_min" if kind == OpKind.MIN else "hls_max"
     a, b = cast_to(a, ctype), cast_to(b, ctype)
     return combine(f"{fn}<{ctype.spelling}>({a.text}, {b.text})", "primary", ctype, a, b)
 
@@ -179,13 +179,13 @@ def shift_expr(op: BinaryOp, a: Expr, b: Expr) -> Expr:
     """Shifts go through ap types where native C++ would be undefined (negative or wide shifts)."""
     result = op.result.type
     count = getattr(op.rhs, "op", None)
-    sym = "<<" if op.kind == "shl" else ">>"
+    sym = "<<" if op.kind == OpKind.SHL else ">>"
     lhs_type = ir_int(op.lhs.type)
     if isinstance(count, ConstantOp):
         n = count.value
-        if op.kind == "shr" and a.ctype.kind == "native" and n < max(a.ctype.width, 32):
+        if op.kind == OpKind.SHR and a.ctype.kind == "native" and n < max(a.ctype.width, 32):
             return combine(f"{a.at(PREC['shift'])} >> {n}", "shift", promote(a.ctype), a)
-        wide = CType("ap", result.width, result.signed) if op.kind == "shl" else CType("ap", lhs_type.width,
+        wide = CType("ap", result.width, result.signed) if op.kind == OpKind.SHL else CType("ap", lhs_type.width,
                                                                                         lhs_type.signed)
         a = cast_to(a, wide)
         return combine(f"{a.at(PREC['shift'])} {sym} {n}", "shift", wide, a)
@@ -205,10 +205,9 @@ def index_text(value, e: Expr, width: int) -> str:
 def rotate_expr(op: BinaryOp, a: Expr, b: Expr) -> Expr:
     """`ap_uint<W>(x).lrotate(n)` (rrotate): ap_int rotates in place and returns a reference, so a copy is
     rotated and read back as a value; a count not proven in 0..W-1 is checked in csim (the header asserts)."""
-    ap = ctype_of(op.result.type)
-    x = cast_to(a, ap)
-    text = f"{ap.spelling}({x.text}).{op.kind.cpp}({index_text(op.rhs, b, ap.width)})"
-    return combine(f"{ap.spelling}({text})", "primary", ap, x, b)
+    ap = CType("ap", op.result.type.width, False)
+    text = f"{ap.spelling}({a.text}).{op.kind.cpp}({index_text(op.rhs, b, ap.width)})"
+    return combine(f"{ap.spelling}({text})", "primary", ap, a, b)
 
 
 def compare_expr(op: CompareOp, a: Expr, b: Expr) -> Expr:
@@ -233,13 +232,13 @@ def logic_expr(op: LogicOp, a: Expr, b: Expr) -> Expr:
 def unary_expr(op: UnaryOp, a: Expr) -> Expr:
     result = op.result.type
     ctype = ctype_of(result)
-    if op.kind == "not":
+    if op.kind == OpKind.NOT:
         return combine(f"!{a.at(PREC['unary'])}", "unary", ctype, a)
     if isinstance(result, FloatType):
-        if op.kind == "abs":
+        if op.kind == OpKind.ABS:
             return combine(f"std::fabs({a.text})", "primary", ctype, a)
         return combine(f"-{negand(a)}", "unary", ctype, a)
-    if op.kind == "abs":
+    if op.kind == OpKind.ABS:
         wide = ctype if result.__class__ is FixedType else exact_ctype(result)
         return combine(f"hls_abs<{wide.spelling}>({a.text})", "primary", wide, a)
     sym = op.kind.cpp

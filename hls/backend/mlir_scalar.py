@@ -19,7 +19,7 @@ from hls.backend.mlir_builder import Builder, elem_attrs, mlir_type, signed_bits
 from hls.errors import UnsupportedError
 from hls.ir import BinaryOp, CastOp, CompareOp, ConstantOp, LogicOp, MathOp, SelectOp, UnaryOp
 from hls.ir.core import Op
-from hls.ir.kinds import BINARY, COMPARE, MATH, kinds
+from hls.ir.kinds import BINARY, COMPARE, MATH, OpKind, kinds
 from hls.types import BoolType, FixedType, FloatType, ScalarType, as_int, fixed_of, int_union
 
 # op kind -> (signed variant, unsigned variant) on integers, float op, raw-integer op on fixed point,
@@ -122,7 +122,7 @@ class ScalarLowering:
         result, (a, c) = op.result.type, args
         ta, tb = op.lhs.type, op.rhs.type
         if isinstance(result, FloatType):
-            if op.kind in ("min", "max"):
+            if op.kind in (OpKind.MIN, OpKind.MAX):
                 return self.float_minmax(op, a, c)
             if op.kind not in FLOAT_OPS:
                 raise unsupported(op, f"{op.kind} on floats")
@@ -131,9 +131,9 @@ class ScalarLowering:
             return self.fixed_binary(op, a, c)
         if isinstance(result, BoolType):  # and/or/xor of two bools
             return self.int_op(INT_OPS[op.kind][0], a, c, 1, op.result.name)
-        if op.kind in ("floordiv", "mod"):
+        if op.kind in (OpKind.FLOORDIV, OpKind.MOD):
             return self.divmod(op, a, c)
-        if op.kind in ("shl", "shr"):
+        if op.kind in (OpKind.SHL, OpKind.SHR):
             return self.shift(op, a, c)
         if op.kind not in INT_OPS:
             raise unsupported(op, f"integer {op.kind}")
@@ -144,7 +144,7 @@ class ScalarLowering:
     def float_minmax(self, op: BinaryOp, a: str, c: str) -> str:
         """min as `b < a ? b : a`, max as `a < b ? b : a` (Python's builtins and the C++ helpers)."""
         t = mlir_type(op.result.type)
-        lt = self.b.op("arith.cmpf", f"olt, {c}, {a}" if op.kind == "min" else f"olt, {a}, {c}", t, "cmp")
+        lt = self.b.op("arith.cmpf", f"olt, {c}, {a}" if op.kind == OpKind.MIN else f"olt, {a}, {c}", t, "cmp")
         return self.select(op, [lt, c, a])
 
     def divmod(self, op: BinaryOp, a: str, c: str) -> str:
@@ -155,7 +155,7 @@ class ScalarLowering:
         aw, cw = self.resize(a, ta, w), self.resize(c, tb, w)
         name = INT_OPS[op.kind][0 if joined.signed else 1]
         r = self.int_op(name, aw, cw, w, op.result.name)
-        if op.kind == "mod" and joined.signed:  # remsi truncates: move a nonzero remainder to the divisor's sign
+        if op.kind == OpKind.MOD and joined.signed:  # remsi truncates: move a nonzero remainder to the divisor's sign
             zero = self.const(0, w)
             nonzero = self.cmpi("ne", r, zero, w)
             signs = self.int_op("arith.xori", self.cmpi("slt", r, zero, w), self.cmpi("slt", cw, zero, w), 1)
@@ -174,7 +174,7 @@ class ScalarLowering:
             n = int(count.value)
             if n < w:
                 return self.int_op(name, av, self.const(n, w), w, op.result.name)
-            if op.kind == "shr" and ta.signed:
+            if op.kind == OpKind.SHR and ta.signed:
                 return self.int_op(name, av, self.const(w - 1, w), w, op.result.name)
             return self.const(0, w)
         cw = max(tc.width, w.bit_length() + 1)
@@ -183,16 +183,17 @@ class ScalarLowering:
         # the count is zeroed when out of range too, so no shift is ever given a poison-producing count
         count_w = self.select(None, [inside, self.resize(cv, Wide(cw, False), w), self.const(0, w)], f"i{w}")
         shifted = self.int_op(name, av, count_w, w)
-        fill = self.int_op(name, av, self.const(w - 1, w), w) if op.kind == "shr" and ta.signed else self.const(0, w)
+        arithmetic = op.kind == OpKind.SHR and ta.signed
+        fill = self.int_op(name, av, self.const(w - 1, w), w) if arithmetic else self.const(0, w)
         return self.select(op, [inside, shifted, fill])
 
     def fixed_binary(self, op: BinaryOp, a: str, c: str) -> str:
         result: FixedType = op.result.type
         fa, fb = fixed_of(op.lhs.type), fixed_of(op.rhs.type)
         w = result.width
-        if op.kind == "mul":  # the binary point of a product is the sum of the operands'
+        if op.kind == OpKind.MUL:  # the binary point of a product is the sum of the operands'
             return self.int_op("arith.muli", self.resize(a, fa, w), self.resize(c, fb, w), w, op.result.name)
-        if op.kind == "div":  # the quotient truncated toward zero: (a << max(Fb, 0)) / b on raw values
+        if op.kind == OpKind.DIV:  # the quotient truncated toward zero: (a << max(Fb, 0)) / b on raw values
             ww = max(w, fa.width + max(fb.frac_bits, 0), fb.width) + 1
             num = self.align(a, fa, fa.frac_bits + max(fb.frac_bits, 0), ww)
             q = self.int_op("arith.divsi", num, self.resize(c, fb, ww), ww, op.result.name)
@@ -200,9 +201,9 @@ class ScalarLowering:
         av, cv = self.align(a, fa, result.frac_bits, w), self.align(c, fb, result.frac_bits, w)
         if op.kind in FIXED_OPS:
             return self.int_op(FIXED_OPS[op.kind], av, cv, w, op.result.name)
-        if op.kind in ("min", "max"):
+        if op.kind in (OpKind.MIN, OpKind.MAX):
             pred = "slt" if result.signed else "ult"
-            lt = self.cmpi(pred, cv, av, w) if op.kind == "min" else self.cmpi(pred, av, cv, w)
+            lt = self.cmpi(pred, cv, av, w) if op.kind == OpKind.MIN else self.cmpi(pred, av, cv, w)
             return self.select(op, [lt, cv, av])
         raise unsupported(op, f"fixed-point {op.kind}")
 
@@ -236,17 +237,17 @@ class ScalarLowering:
 
     def unary(self, op: UnaryOp, args: list[str]) -> str:
         (a,), src, result = args, op.operands[0].type, op.result.type
-        if op.kind == "not":
+        if op.kind == OpKind.NOT:
             return self.int_op("arith.xori", a, self.const(1, 1), 1, op.result.name)
         if isinstance(result, FloatType):
             name = op.kind.mlir_float
             return self.b.op(name, a, mlir_type(result), op.result.name)
         w = result.width  # ints and fixed alike: the raw value, one bit wider, keeps the binary point
         av = self.resize(a, src, w)
-        if op.kind == "invert":
+        if op.kind == OpKind.INVERT:
             return self.int_op("arith.xori", av, self.const(-1, w), w, op.result.name)
         negated = self.int_op("arith.subi", self.const(0, w), av, w, op.result.name)
-        if op.kind == "neg":
+        if op.kind == OpKind.NEG:
             return negated
         return self.select(op, [self.cmpi("slt", av, self.const(0, w), w), negated, av])
 

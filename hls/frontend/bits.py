@@ -16,8 +16,9 @@ import numpy as np
 from hls import bits
 from hls.errors import HLSTypeError, UnsupportedError
 from hls.frontend.source import MISSING
-from hls.ir import ConstantOp, LoadOp, StoreOp, Value
+from hls.ir import BinaryOp, ConstantOp, LoadOp, StoreOp, Value
 from hls.ir.bitops import BitcastOp, BitGetOp, BitSetOp, BitUnaryOp, ConcatOp, SliceOp, SliceSetOp
+from hls.ir.kinds import OpKind
 from hls.types import BoolType, FixedType, FloatType, IntType, ScalarType
 
 if TYPE_CHECKING:
@@ -200,6 +201,25 @@ def lower_bitcast(b: FunctionBuilder, node: ast.Call, value: Value, target: Any)
     return b.emit(BitcastOp(value, target, b.loc))
 
 
+def lower_rotate(b: FunctionBuilder, kind: OpKind, node: ast.Call) -> Value:
+    """`hls.rotl(x, n)` / `hls.rotr(x, n)`: x an unsigned integer, n in 0..width-1 (a constant n is checked
+    here, a variable one in Python mode and csim, as ap_int's lrotate asserts)."""
+    if len(node.args) != 2:
+        raise b.error(f"hls.{kind}(x, n) takes a value and a rotate count", node)
+    value, count = b.expr(node.args[0]), b.expr(node.args[1])
+    if not (isinstance(value.type, IntType) and not value.type.signed):
+        raise b.error(f"hls.{kind}() rotates unsigned integers, not {value.type}; convert first, e.g. "
+                      f"hls.ap_uint[W](x)", node.args[0])
+    if not isinstance(count.type, (IntType, BoolType)):
+        raise b.error(f"the rotate count must be an integer, not {count.type}", node.args[1])
+    width = value.type.width
+    known = count.op.value if isinstance(getattr(count, "op", None), ConstantOp) else None
+    if known is not None and not 0 <= known < width:
+        raise b.error(f"rotate count {known} is outside 0..{width - 1} for {value.type}", node.args[1])
+    b.info.bit_nodes[id(node)] = (str(kind), value.type)
+    return b.emit(BinaryOp(kind, value, count, value.type, b.loc))
+
+
 def intrinsic_call(b: FunctionBuilder, name: str, node: ast.Call) -> Value:
     """`hls.concat(a, b, ...)`, `hls.leading_zeros(x)`, `hls.bitcast(x, T)`."""
     if node.keywords:
@@ -210,6 +230,8 @@ def intrinsic_call(b: FunctionBuilder, name: str, node: ast.Call) -> Value:
         values = [bits_operand(b, b.expr(arg), arg) for arg in node.args]
         b.info.bit_nodes[id(node)] = ("concat", tuple(v.type for v in values))
         return b.emit(ConcatOp(values, b.loc))
+    if name in (OpKind.ROTL, OpKind.ROTR):
+        return lower_rotate(b, OpKind(name), node)
     if name == "leading_zeros":
         if len(node.args) != 1:
             raise b.error("hls.leading_zeros() takes one value", node)

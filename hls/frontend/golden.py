@@ -142,6 +142,8 @@ class GoldenRewriter(ast.NodeTransformer):
                              node)
         if kind == "concat":
             return self.bits("concat_values", [self.const(entry[1], node), *node.args], node)
+        if kind in ("rotl", "rotr"):
+            return self.bits(kind, [*node.args, self.const(entry[1], node)], node)
         return self.bits("leading_zeros", [node.args[0], self.const(entry[1], node)], node)
 
     def visit_Assign(self, node: ast.Assign) -> ast.AST | list[ast.stmt]:

@@ -14,6 +14,7 @@ from dataclasses import dataclass
 
 from hls.ir import LOOPS, BinaryOp, CastOp, ConstantOp, ForOp, Module, Value, YieldOp, has_exit
 from hls.ir.core import Block
+from hls.ir.kinds import OpKind
 from hls.passes.clone import ValueMap, clone_attrs, clone_block_into, insert_ops
 from hls.passes.evaluate import static_value
 from hls.types import int_binop_type, literal_int_type
@@ -52,7 +53,7 @@ def _constant(value: int, loop: ForOp, dest: Block, typed: bool = True) -> Value
 def _shifted_iv(iv: Value, delta: int, loop: ForOp, dest: Block) -> Value:
     """iv + delta, computed exactly and cast back to the iv type (the value is a real iteration's)."""
     offset = _constant(delta, loop, dest, typed=False)
-    add = dest.append(BinaryOp("add", iv, offset, int_binop_type("add", iv.type, offset.type), loop.loc))
+    add = dest.append(BinaryOp(OpKind.ADD, iv, offset, int_binop_type("add", iv.type, offset.type), loop.loc))
     cast = dest.append(CastOp(add.result, iv.type, loop.loc))
     cast.result.name = iv.name
     return cast.result

@@ -192,7 +192,7 @@ def binary(ctx: Context, op: BinaryOp, a: Lanes, b: Lanes) -> Lanes:
     t, kind = op.result.type, op.kind
     if isinstance(t, IntType):
         a, b = ints(a), ints(b)
-        if kind in ("floordiv", "mod", "shl", "shr"):
+        if kind in (OpKind.FLOORDIV, OpKind.MOD, OpKind.SHL, OpKind.SHR):
             return int_special(ctx, kind, t, a, b)
     elif isinstance(t, FixedType):
         a, b = np.asarray(a, dtype=np.float64), np.asarray(b, dtype=np.float64)
@@ -200,17 +200,17 @@ def binary(ctx: Context, op: BinaryOp, a: Lanes, b: Lanes) -> Lanes:
 
 
 def int_special(ctx: Context, kind: str, t: IntType, a: Lanes, b: Lanes) -> Lanes:
-    bad = b == 0 if kind in ("floordiv", "mod") else b < 0
+    bad = b == 0 if kind in (OpKind.FLOORDIV, OpKind.MOD) else b < 0
     if first_lane(ctx, bad) is not None:
-        if kind in ("floordiv", "mod"):
+        if kind in (OpKind.FLOORDIV, OpKind.MOD):
             raise ZeroDivisionError("integer division or modulo by zero")
         raise ValueError("negative shift count")
     b = safe(b, bad, 1)
-    if kind == "floordiv":
+    if kind == OpKind.FLOORDIV:
         return a // b
-    if kind == "mod":
+    if kind == OpKind.MOD:
         return a % b
-    if kind == "shr":
+    if kind == OpKind.SHR:
         return a >> np.minimum(b, 63)
     shifted = np.where(b >= 64, np.int64(0), np.left_shift(a, np.minimum(b, 63)))
     return wrap_int64(np.asarray(shifted), t) if t.width < 64 else shifted
@@ -218,7 +218,7 @@ def int_special(ctx: Context, kind: str, t: IntType, a: Lanes, b: Lanes) -> Lane
 
 def unary(op: UnaryOp, a: Lanes) -> Lanes:
     t = op.result.type
-    if op.kind == "not":
+    if op.kind == OpKind.NOT:
         return np.logical_not(a)
     if isinstance(t, IntType):
         a = ints(a)
