@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import ast
 import re
+import weakref
 from typing import Any
 
 from hls.errors import HLSTypeError
@@ -13,20 +14,26 @@ from hls.ir import Function, Module
 from hls.types import HLSType
 
 _IDENT = re.compile(r"[A-Za-z_][A-Za-z0-9_]*\Z")
+# which Kernel object each IR function of a module was built from: a frontend fact, kept out of the IR
+_BUILT: weakref.WeakKeyDictionary[Module, dict[int, Function]] = weakref.WeakKeyDictionary()
+
+
+def _record(module: Module, kernel: Any, func: Function) -> None:
+    _BUILT.setdefault(module, {})[id(kernel)] = func
+    module.add(func)
 
 
 def build_function(kernel: Any, module: Module, compiling: tuple[Any, ...] = ()) -> Function:
     """Build `kernel` into `module` once (callees are added before their callers)."""
     func = kernel.__hls_kernel__
-    for existing in module.functions.values():
-        if existing.attrs.get("py_func") is kernel:  # the Kernel, not the function: specializations share it
-            return existing
+    existing = _BUILT.get(module, {}).get(id(kernel))  # the Kernel, not the function: specializations share it
+    if existing is not None:
+        return existing
     src = _source(kernel)
     src.name = unique_name(src, module)
     builder = FunctionBuilder(src, module, (*compiling, func))
     result = builder.build()
-    result.attrs["py_func"] = kernel
-    module.add(result)
+    _record(module, kernel, result)
     return result
 
 
@@ -37,8 +44,7 @@ def build_module(kernel: Any) -> tuple[Module, GoldenInfo, KernelSource]:
     module = Module(src.name)
     builder = FunctionBuilder(src, module, (func,))
     result = builder.build()
-    result.attrs["py_func"] = kernel
-    module.add(result)
+    _record(module, kernel, result)
     return module, builder.info, src
 
 

@@ -489,7 +489,7 @@ class FunctionBuilder(ast.NodeVisitor):
     def inferred_type(self, value: Value, node: ast.AST) -> ScalarType:
         """A local's type when nothing declares it: bare literals default to int32 / float64 as in C."""
         op = getattr(value, "op", None)
-        if isinstance(op, ConstantOp) and op.attrs.get("weak"):
+        if isinstance(op, ConstantOp) and self.lower.is_weak(value):
             if isinstance(value.type, IntType):
                 return IntType(32, True) if -(2**31) <= op.value < 2**31 else IntType(64, True)
             return float64

@@ -44,17 +44,16 @@ def kind_of(t: object) -> str:
     return "other"
 
 
-def is_weak_float(value: Value) -> bool:
-    """A float literal adopts the precision of the float it meets (0.5 next to float32 is 0.5f)."""
-    op = getattr(value, "op", None)
-    return isinstance(op, ConstantOp) and op.attrs.get("weak", False)
-
-
 class Lowering:
     """Builds typed ops through `emit`, which appends to the current block."""
 
     def __init__(self, emit: Emit):
         self.emit = emit
+        self.weak: set[ConstantOp] = set()  # bare literals, whose type yields to what they meet (frontend-only)
+
+    def is_weak(self, value: Value) -> bool:
+        """A literal adopts the type it meets (0.5 next to float32 is 0.5f; a bare int local is int32)."""
+        return getattr(value, "op", None) in self.weak
 
     # ---- conversions ---------------------------------------------------------------------------
 
@@ -97,13 +96,13 @@ class Lowering:
         from hls.types import literal_int_type
 
         op = ConstantOp(value, literal_int_type(value), loc)
-        op.attrs["weak"] = True
+        self.weak.add(op)
         return self.emit(op)
 
     def float_const(self, value: float, t: FloatType, loc: Loc | None, weak: bool = False) -> Value:
         op = ConstantOp(float(value), t, loc)
         if weak:
-            op.attrs["weak"] = True
+            self.weak.add(op)
         return self.emit(op)
 
     # ---- arithmetic ----------------------------------------------------------------------------
@@ -144,7 +143,7 @@ class Lowering:
 
     def float_target(self, a: Value, b: Value) -> FloatType:
         floats = [v for v in (a, b) if isinstance(v.type, FloatType)]
-        strong = [v for v in floats if not is_weak_float(v)]
+        strong = [v for v in floats if not self.is_weak(v)]
         if strong:
             return float_join(*(v.type for v in strong))
         return float64
@@ -247,7 +246,7 @@ class Lowering:
         for arg in args:
             if kind_of(arg.type) not in ("int", "bool", "float"):
                 raise HLSTypeError(f"math.{func} needs a number, got {arg.type}", loc)
-        floats = [v.type for v in args if isinstance(v.type, FloatType) and not is_weak_float(v)]
+        floats = [v.type for v in args if isinstance(v.type, FloatType) and not self.is_weak(v)]
         target = float_join(*floats) if floats else float64
         args = [self.cast(v, target, loc) for v in args]
         return self.emit(MathOp(func, args, target, loc))

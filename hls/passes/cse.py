@@ -48,7 +48,7 @@ def expression_key(op: Op) -> Hashable | None:
         return ConstantOp, _hashable(operand_value(op)), op.result.type
     operands = sorted(op.operands, key=id) if _commutes(op) else op.operands
     try:
-        attrs = tuple(sorted((k, _hashable(v)) for k, v in op.attrs.items() if k not in ("weak", "explicit")))
+        attrs = tuple(sorted((k, _hashable(v)) for k, v in op.attrs.items() if k != "explicit"))
     except TypeError:
         return None
     return type(op), attrs, tuple(operands), tuple(r.type for r in op.results)
