@@ -158,11 +158,11 @@ def end_iteration(b: FunctionBuilder, loop: Op, carried: list[str], body: list[a
             stop = b.lower.logic("lor", stop, flag, b.loc)
         values.append(stop)
         loop.attrs["exit"] = True
-    options = loop.attrs.get("unroll")
-    if isinstance(loop, WhileOp) and options and not options.get("off"):
+    options = loop.unroll
+    if isinstance(loop, WhileOp) and options and not options.off:
         raise unroll_error(b, body, "hls.unroll() needs a `for` loop over range(...); a `while` loop has no trip "
                                     "count to unroll")
-    if flags and options and not options.get("off") and not options.get("factor"):
+    if flags and options and not options.off and not options.factor:
         raise unroll_error(b, body, "hls.unroll() cannot fully unroll a loop with `break` or `return` inside: "
                                     "its trip count depends on the data (use hls.unroll(factor=N), or remove the "
                                     "early exit)")

@@ -10,12 +10,15 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 
 from hls.directives import (
+    DIRECTIVE_TYPES,
     DIRECTIVES,
     INTERFACE_MODES,
     LOOP_DIRECTIVES,
+    LOOP_FIELDS,
     PARTITION_TYPES,
     STORAGE_IMPLS,
     STORAGE_TYPES,
+    Directive,
 )
 from hls.errors import DirectiveWarning
 from hls.frontend.source import try_static
@@ -36,13 +39,14 @@ def apply_directive(b: FunctionBuilder, name: str, call: ast.Call) -> None:
     check = CHECKS.get(name)
     if check is not None:
         check(b, options)
-    if name in LOOP_DIRECTIVES:
-        attach_to_loop(b, name, options)
-        return
     target = options.pop("var", None)
+    directive = DIRECTIVE_TYPES[name](**options)
+    if name in LOOP_DIRECTIVES:
+        attach_to_loop(b, name, directive)
+        return
     if name in ("dataflow", "inline") and b.loops:
         raise b.error(f"hls.{name}() applies to the whole function; write it at the top of the kernel body")
-    b.emit(DirectiveOp(name, target, options, b.loc))
+    b.emit(DirectiveOp(directive, target, b.loc))
 
 
 def bind(b: FunctionBuilder, name: str, call: ast.Call) -> dict[str, Any]:
@@ -88,19 +92,19 @@ def name_loop(b: FunctionBuilder, call: ast.Call, label: Any) -> None:
     loop.attrs["label"] = label
 
 
-def attach_to_loop(b: FunctionBuilder, name: str, options: dict[str, Any]) -> None:
+def attach_to_loop(b: FunctionBuilder, name: str, directive: Directive) -> None:
     if not b.loops:
         if name == "pipeline":
             if b.func.attrs.get("pipeline") is not None:
                 raise b.error("the function already has a pipeline directive")
-            b.func.attrs["pipeline"] = options
+            b.func.attrs["pipeline"] = directive
             return
         raise b.error(f"hls.{name}() must be inside the body of the loop it applies to")
     loop = b.loops[-1]
-    key = "tripcount" if name == "loop_tripcount" else name
+    key = LOOP_FIELDS[name]
     if loop.attrs.get(key) is not None:
         raise b.error(f"loop {loop.attrs['label']} already has a {name} directive")
-    loop.attrs[key] = options
+    loop.attrs[key] = directive
 
 
 def positive(b: FunctionBuilder, what: str, value: Any, allow_none: bool = True) -> None:

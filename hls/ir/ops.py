@@ -5,6 +5,7 @@ from __future__ import annotations
 from fractions import Fraction
 from typing import Any
 
+from hls.directives import Directive, LoopFlatten, Pipeline, TripCount, Unroll
 from hls.errors import Loc
 from hls.ir.core import Block, Op, Region, Value
 from hls.ir.kinds import BINARY, COMPARE, LOGIC, MATH, UNARY, OpKind, kinds
@@ -265,7 +266,30 @@ class YieldOp(Op):
         super().__init__(values, [], loc=loc)
 
 
-class ForOp(Op):
+class LoopDirectives:
+    """A loop's directive fields (None where the user wrote none); kept in attrs so that cloning, CSE
+    and the printer treat them like every other attribute."""
+
+    attrs: dict[str, Any]
+
+    @property
+    def pipeline(self) -> Pipeline | None:
+        return self.attrs.get("pipeline")
+
+    @property
+    def unroll(self) -> Unroll | None:
+        return self.attrs.get("unroll")
+
+    @property
+    def tripcount(self) -> TripCount | None:
+        return self.attrs.get("tripcount")
+
+    @property
+    def loop_flatten(self) -> LoopFlatten | None:
+        return self.attrs.get("loop_flatten")
+
+
+class ForOp(LoopDirectives, Op):
     """for iv in range(lb, ub, step) with carried values. Body block args: [iv, *carried]."""
 
     name = "hls.for"
@@ -342,7 +366,7 @@ def _verify_carried(loop: Op, inits: list[Value], carried: list[Value], body: Bl
         raise loop.fail("the exit flag must be bool")
 
 
-class WhileOp(Op):
+class WhileOp(LoopDirectives, Op):
     """`while cond: body` with carried values. Both regions receive the carried values: the condition
     region yields one bool (false ends the loop), the body yields the next carried values (and, with
     an early exit, the exit flag). The results are the carried values when the loop ends."""
@@ -385,9 +409,8 @@ class WhileOp(Op):
         if self.unroll_options():
             raise self.fail("a while loop cannot be unrolled")
 
-    def unroll_options(self) -> dict | None:
-        options = self.attrs.get("unroll")
-        return None if not options or options.get("off") else options
+    def unroll_options(self) -> Unroll | None:
+        return None if self.unroll is None or self.unroll.off else self.unroll
 
 
 LOOPS = (ForOp, WhileOp)
@@ -440,13 +463,17 @@ class DirectiveOp(Op):
 
     name = "hls.directive"
 
-    def __init__(self, kind: str, target: Value | None, options: dict[str, Any], loc: Loc | None = None):
-        super().__init__([target] if target is not None else [], [], attrs={"kind": kind, "options": options},
-                         loc=loc)
+    def __init__(self, directive: Directive, target: Value | None, loc: Loc | None = None):
+        super().__init__([target] if target is not None else [], [],
+                         attrs={"kind": directive.name, "options": directive}, loc=loc)
 
     @property
     def kind(self) -> str:
         return self.attrs["kind"]
+
+    @property
+    def directive(self) -> Directive:
+        return self.attrs["options"]
 
     @property
     def target(self) -> Value | None:

@@ -100,14 +100,14 @@ def _bind_bounds(loop: ForOp) -> None:
 
 def _factor(loop: ForOp) -> int | None:
     """How many copies to make, or None to leave the loop alone."""
-    options = loop.attrs.get("unroll")
-    if options is None or options.get("off") or has_exit(loop):
+    options = loop.unroll
+    if options is None or options.off or has_exit(loop):
         return None  # an early exit: a partial unroll needs exit checks between copies, left to Vitis
     _bind_bounds(loop)
     trip = loop.trip_count()
     if trip is None:
         return None
-    factor = min(options.get("factor") or trip, trip)
+    factor = min(options.factor or trip, trip)
     size = sum(1 for op in loop.body.ops for _ in op.walk())
     return None if factor == 1 and trip > 1 or factor * size > MAX_UNROLLED_OPS else factor
 

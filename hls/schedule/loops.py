@@ -130,7 +130,7 @@ def pipelined_loop(design: DesignScheduler, loop: ForOp | WhileOp, scope: Scope,
         report.notes.append("data-dependent exit: the next iteration's stores wait for this one's exit decision")
     # a rewound pipeline restarts at once, with no room for work before it: nothing is hoisted
     # (ELEN226 loop_perfect solution6, rewind: II 5 over the invariant loads; solution5 without: II 1)
-    rewind = bool((loop.attrs.get("pipeline") or {}).get("rewind"))
+    rewind = loop.pipeline is not None and loop.pipeline.rewind
     hoisted = 0 if rewind else hoist_invariants(graph)
     if hoisted:
         report.notes.append(f"{hoisted} cycles of loop-invariant work done once before the loop")
@@ -161,7 +161,7 @@ def pipelined_loop(design: DesignScheduler, loop: ForOp | WhileOp, scope: Scope,
 def pipelined_function(design: DesignScheduler, func: Function, scope: Scope) -> tuple[Span, Span] | None:
     """A function-level pipeline: (latency, interval), or None when the function is not pipelined."""
     options = func.attrs.get("pipeline")
-    if not options or options.get("off"):
+    if options is None or options.off:
         return None
     graph = Graph(design.period)
     try:
@@ -170,9 +170,9 @@ def pipelined_function(design: DesignScheduler, func: Function, scope: Scope) ->
         design.notes.append(f"function pipeline not applied: {exc.message}")
         return None
     add_memory_edges(graph, pipelined=False)
-    result = modulo_schedule(graph, options.get("ii"))
+    result = modulo_schedule(graph, options.ii)
     design.tally.add_schedule(scope.module, graph, result.times, result.ii, result.depth)
-    text, _ = limiter(result, options.get("ii"), graph, design.lib.usable_ns)
+    text, _ = limiter(result, options.ii, graph, design.lib.usable_ns)
     if text:
         design.notes.append(f"function pipeline: II {result.ii}: {text}")
     return Span(result.depth + 1, result.depth + 1), Span(result.ii, result.ii)
