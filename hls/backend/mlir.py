@@ -14,6 +14,7 @@ from hls.backend.mlir_builder import Builder, attr_text, elem_attrs, float_text,
 from hls.backend.mlir_loops import loop_header
 from hls.backend.mlir_scalar import ScalarLowering, unsupported
 from hls.backend.mlir_streams import declarations, stream_op
+from hls.directives import LOOP_FIELDS
 from hls.errors import UnsupportedError
 from hls.ir import (
     AllocOp,
@@ -37,7 +38,7 @@ from hls.ir.core import Block, Op
 from hls.ir.stream_ops import STREAM_OPS
 from hls.types import ArrayType, BoolType, FixedType, FloatType, ScalarType, TupleType, as_int
 
-LOOP_DIRECTIVES = ("label", "pipeline", "unroll", "tripcount", "loop_flatten")
+LOOP_DIRECTIVES = ("label", *LOOP_FIELDS.values())
 FUNC_DIRECTIVES = ("pipeline",)  # the directive fields of a function (Function.attrs holds other facts too)
 
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from hls.directives import (
+    LOOP_FIELDS,
     BindStorage,
     Dataflow,
     Directive,
@@ -20,8 +21,7 @@ from hls.directives import (
 
 def loop_pragmas(attrs: dict[str, Any]) -> list[str]:
     """The pragmas of a loop's (or a function's) directive fields, in a fixed order."""
-    return [directive_pragma(attrs[key], None) for key in ("pipeline", "unroll", "tripcount", "loop_flatten")
-            if attrs.get(key) is not None]
+    return [directive_pragma(attrs[key], None) for key in LOOP_FIELDS.values() if attrs.get(key) is not None]
 
 
 def directive_pragma(d: Directive, target: str | None) -> str:
