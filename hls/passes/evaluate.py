@@ -40,7 +40,7 @@ VECTOR_ARITH = {**ARITH, OpKind.MIN: lambda a, b: np.where(b < a, b, a),
                 OpKind.MAX: lambda a, b: np.where(a < b, b, a)}
 COMPARE = _exact(COMPARE_GROUP)
 UNARY = {k: f for k, f in _exact(UNARY_GROUP).items() if k is not OpKind.NOT}
-EXACT_MATH = {k: f for k, f in _exact(MATH).items() if k not in ARITH}
+EXACT_MATH = _exact(MATH)  # only the correctly rounded functions have a fold
 FOLDABLE = (BinaryOp, CompareOp, LogicOp, UnaryOp, CastOp, MathOp, *BIT_OPS)
 KINDS = {t: {k for k in ARITH if family in k.exact_on}
          for t, family in ((BoolType, "bool"), (FloatType, "float"), (FixedType, "fixed"), (IntType, "int"))}
