@@ -139,8 +139,7 @@ def binary_expr(op: BinaryOp, a: Expr, b: Expr) -> Expr:
         if joined.signed:  # one more bit, so MIN / -1 and MIN % -1 cannot overflow (x86 traps on them)
             joined = IntType(joined.width + 1, True)
         wide = exact_ctype(joined)
-        helper = {("floordiv", True): "hls_floordiv", ("mod", True): "hls_floormod",
-                  ("floordiv", False): "hls_div", ("mod", False): "hls_mod"}[kind, joined.signed]
+        helper = kind.cpp if joined.signed else kind.cpp_unsigned
         return combine(f"{helper}<{wide.spelling}>({a.text}, {b.text})", "primary", wide, a, b)
     if kind in (OpKind.SHL, OpKind.SHR):
         return shift_expr(op, a, b)
@@ -169,8 +168,8 @@ def actual_type(a: Expr, b: Expr | None, result: IntType) -> CType:
     return CType("ap", result.width, result.signed)
 
 
-def minmax_expr(kind: str, a: Expr, b: Expr, ctype: CType) -> Expr:
-    fn = "hls_min" if kind == OpKind.MIN else "hls_max"
+def minmax_expr(kind: OpKind, a: Expr, b: Expr, ctype: CType) -> Expr:
+    fn = kind.cpp
     a, b = cast_to(a, ctype), cast_to(b, ctype)
     return combine(f"{fn}<{ctype.spelling}>({a.text}, {b.text})", "primary", ctype, a, b)
 
@@ -240,7 +239,7 @@ def unary_expr(op: UnaryOp, a: Expr) -> Expr:
         return combine(f"-{negand(a)}", "unary", ctype, a)
     if op.kind == OpKind.ABS:
         wide = ctype if result.__class__ is FixedType else exact_ctype(result)
-        return combine(f"hls_abs<{wide.spelling}>({a.text})", "primary", wide, a)
+        return combine(f"{op.kind.cpp}<{wide.spelling}>({a.text})", "primary", wide, a)
     sym = op.kind.cpp
     if isinstance(result, IntType):
         p = promote(a.ctype)

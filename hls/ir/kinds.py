@@ -50,6 +50,7 @@ class Facts:
     py: type[ast.AST] | None = None
     cpp: str | None = None
     prec: str | None = None
+    cpp_unsigned: str | None = None
     commutative: bool = False
     identity_rhs: int | None = None
     identity_lhs: int | None = None
@@ -77,12 +78,15 @@ _BITWISE = ("int", "bool")
 
 
 class OpKind(StrEnum):
-    """Every operator kind of BinaryOp, CompareOp, UnaryOp, LogicOp and MathOp (pow is both)."""
+    """Every operator kind of BinaryOp, CompareOp, UnaryOp, LogicOp and MathOp (pow is both). `cpp` is the
+    C++ operator token, or with prec "primary" the function, helper template or method that computes it
+    (`cpp_unsigned`: the helper for unsigned operands where it differs)."""
 
     groups: frozenset[str]
     py: type[ast.AST] | None
     cpp: str | None
     prec: str | None
+    cpp_unsigned: str | None
     commutative: bool
     identity_rhs: int | None
     identity_lhs: int | None
@@ -119,11 +123,13 @@ class OpKind(StrEnum):
                     mlir_int=("arith.muli", "arith.muli"), mlir_float="arith.mulf", mlir_fixed=True)
     DIV = "div", _f(BINARY, py=ast.Div, cpp="/", prec="mul", fold=operator.truediv, exact_on=("float",),
                     zero_divisor_raises=True, cost="divider", float_core="div", mlir_float="arith.divf")
-    FLOORDIV = "floordiv", _f(BINARY, py=ast.FloorDiv, fold=operator.floordiv, exact_on=("int",),
+    FLOORDIV = "floordiv", _f(BINARY, py=ast.FloorDiv, cpp="hls_floordiv", prec="primary", cpp_unsigned="hls_div",
+                              fold=operator.floordiv, exact_on=("int",),
                               zero_divisor_raises=True, cost="divider",
                               mlir_int=("arith.floordivsi", "arith.divui"))
-    MOD = "mod", _f(BINARY, py=ast.Mod, fold=operator.mod, exact_on=("int",), zero_divisor_raises=True,
-                    cost="divider", mlir_int=("arith.remsi", "arith.remui"))
+    MOD = "mod", _f(BINARY, py=ast.Mod, cpp="hls_floormod", prec="primary", cpp_unsigned="hls_mod", fold=operator.mod,
+                    exact_on=("int",), zero_divisor_raises=True, cost="divider",
+                    mlir_int=("arith.remsi", "arith.remui"))
     AND = "and", _f(BINARY, py=ast.BitAnd, cpp="&", prec="band", commutative=True, absorbing=0,
                     fold=operator.and_, exact_on=_BITWISE, cost="logic", mlir_int=("arith.andi", "arith.andi"))
     OR = "or", _f(BINARY, py=ast.BitOr, cpp="|", prec="bor", commutative=True, identity_rhs=0, identity_lhs=0,
@@ -138,9 +144,9 @@ class OpKind(StrEnum):
                       cost="shifter")
     ROTR = "rotr", _f(BINARY, cpp="rrotate", prec="primary", identity_rhs=0, fold=bits.rotr, typed=True,
                       cost="shifter")
-    MIN = "min", _f(BINARY, commutative=True, fold=_min, exact_on=_NUM, cost="minmax",
+    MIN = "min", _f(BINARY, cpp="hls_min", prec="primary", commutative=True, fold=_min, exact_on=_NUM, cost="minmax",
                     mlir_int=("arith.minsi", "arith.minui"))
-    MAX = "max", _f(BINARY, commutative=True, fold=_max, exact_on=_NUM, cost="minmax",
+    MAX = "max", _f(BINARY, cpp="hls_max", prec="primary", commutative=True, fold=_max, exact_on=_NUM, cost="minmax",
                     mlir_int=("arith.maxsi", "arith.maxui"))
     POW = "pow", _f(BINARY, MATH, py=ast.Pow, cpp="std::pow", cost="pow", float_core="pow", mlir_math="math.powf")
 
@@ -163,7 +169,7 @@ class OpKind(StrEnum):
                     mlir_float="arith.negf")
     INVERT = "invert", _f(UNARY, py=ast.Invert, cpp="~", prec="unary", fold=operator.invert, cost="logic")
     NOT = "not", _f(UNARY, py=ast.Not, cpp="!", prec="unary", fold=operator.not_, cost="logic")
-    ABS = "abs", _f(UNARY, fold=abs, cost="abs", mlir_float="math.absf")
+    ABS = "abs", _f(UNARY, cpp="hls_abs", prec="primary", fold=abs, cost="abs", mlir_float="math.absf")
 
     # ---- short-circuit-free boolean logic ----
     LAND = "land", _f(LOGIC, py=ast.And, cpp="&&", prec="land", commutative=True, fold=_land, cost="logic",

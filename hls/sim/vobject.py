@@ -72,7 +72,11 @@ def binary(op: BinaryOp, a: Any, b: Any, check: Any) -> Any:
         b = check(bools(b == 0), ZeroDivisionError("division by zero"), b, 1)
     elif kind in (OpKind.SHL, OpKind.SHR):
         b = check(bools(b < 0), ValueError("negative shift count"), b, 0)
-    if kind == OpKind.DIV:
+    elif kind.typed:  # a rotate: its count must lie in 0..width-1 (hls.bits.rotate raises otherwise)
+        b = check(bools((b < 0) | (b >= t.width)), ValueError(f"{kind} count outside 0..{t.width - 1}"), b, 0)
+    if kind.typed:
+        result = per_lane(lambda x, y: kind.fold(x, y, t), a, b)
+    elif kind == OpKind.DIV:
         result = per_lane(lambda x, y: runtime.fixed_div(x, y, t), a, b)
     elif kind == OpKind.SHL:
         result = per_lane(lambda x, y: runtime.shl(x, y, t), a, b)

@@ -160,8 +160,8 @@ def needs_objects(op: Op) -> bool:
     types = [v.type for v in [*op.operands, *op.results]]
     if not all(native_ok(t) for t in types):
         return True
-    if isinstance(op, BinaryOp) and op.kind == OpKind.DIV and isinstance(op.result.type, FixedType):
-        return True
+    if isinstance(op, BinaryOp) and (op.kind == OpKind.DIV and isinstance(op.result.type, FixedType) or op.kind.typed):
+        return True  # fixed-point division, and kinds whose fold needs the type (rotates), run per lane
     return any(isinstance(t, FixedType) for t in types) and not all(exact_in_float(t) or isinstance(t, FloatType)
                                                                    for t in types)
 
@@ -205,7 +205,8 @@ def check_op(op: Op) -> None:
 
 
 def check_binary(op: BinaryOp, t: object, types: list[object]) -> None:
-    if op.kind not in KINDS.get(type(t), ()) and not (op.kind == OpKind.DIV and isinstance(t, FixedType)):
+    if op.kind not in KINDS.get(type(t), ()) and not (op.kind == OpKind.DIV and isinstance(t, FixedType)) \
+            and not (op.kind.typed and isinstance(t, IntType)):
         raise Unsupported(f"{op.kind} on {t}")
     if isinstance(t, FloatType) and not types[0] == types[1] == t:
         raise Unsupported(f"{op.kind} of {types[0]} and {types[1]} to {t}")
