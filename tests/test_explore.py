@@ -15,7 +15,7 @@ from pathlib import Path
 import pytest
 
 import hls
-from hls.explore import Row, pareto_front
+from hls.exploration import Row, pareto_front
 from tests.explore_kernels import broken, matmul, vector
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -108,8 +108,10 @@ def test_pareto_front_is_the_set_of_non_dominated_rows(local_run):
     for row in result.rows:
         dominated = any(dominates(other, row, result.cost) for other in result.rows)
         assert dominated == (row.index not in ids), row
-    # the knobs matter: the front trades latency against LUTs, it is not a single point
-    assert len({(row.latency_max, row.lut) for row in front}) > 1
+    # the knobs matter: the front trades latency against area, it is not a single point (area with a DSP
+    # weighed as 100 LUTs: unrolling moves the adders into DSP48 post-adders, so LUTs alone need not grow)
+    area = pareto_front(result.rows, lambda row: row.lut + 100 * row.dsp)
+    assert len({(row.latency_max, row.lut + 100 * row.dsp) for row in area}) > 1
 
 
 def test_pareto_front_keeps_ties_and_skips_errors():
@@ -293,11 +295,12 @@ def test_vitis_synthesis_plumbing_with_a_stand_in(monkeypatch, tmp_path):
     fake.chmod(fake.stat().st_mode | stat.S_IXUSR)
     monkeypatch.setenv("PATH", f"{bin_dir}{os.pathsep}{os.environ['PATH']}")
     space = {"ii": [1, 2], "unroll": [1, 8], "partition": [1, 8]}
+    # area with a DSP weighed as 100 LUTs, so the front of the 8 points has at least 3 (see the front test)
     result = hls.explore(matmul, space, vitis=True, top_k=3, vitis_dir=tmp_path / "runs",
-                         executor=concurrent.futures.ThreadPoolExecutor(2))
+                         executor=concurrent.futures.ThreadPoolExecutor(2), objective={"dsp": 100, "lut": 1})
     synthesised = [row for row in result.rows if row.vitis is not None]
     assert len(synthesised) == 3 and all(row.vitis_error is None for row in result.rows)
-    fastest_front = sorted(result.pareto, key=lambda row: (row.latency_max, row.lut, row.index))[:3]
+    fastest_front = sorted(result.pareto, key=lambda row: (row.latency_max, result.cost(row), row.index))[:3]
     assert len(result.pareto) >= 3 and synthesised == sorted(fastest_front, key=lambda row: row.index)
     for row in synthesised:
         cpp = matmul(**row.params).cpp.encode()

@@ -4,18 +4,17 @@ from __future__ import annotations
 
 import ast
 import math
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 import numpy as np
 
 from hls.errors import UnsupportedError
+from hls.frontend.base import BuilderBase
+from hls.frontend.conversions import Literal
 from hls.frontend.lower import float64
 from hls.frontend.source import MISSING, try_static
 from hls.ir import RomOp, Value
 from hls.types import ArrayType, BoolType, FloatType, IntType, ScalarType
-
-if TYPE_CHECKING:
-    from hls.frontend.builder import FunctionBuilder
 
 NUMPY_TYPES: dict[str, ScalarType] = {
     "b1": BoolType(), "i1": IntType(8, True), "i2": IntType(16, True), "i4": IntType(32, True),
@@ -24,49 +23,51 @@ NUMPY_TYPES: dict[str, ScalarType] = {
 }
 
 
-def captured(b: FunctionBuilder, node: ast.Name) -> Value:
-    obj = try_static(node, b.src)
-    if obj is MISSING:
-        raise b.error(f"unknown name {node.id!r}", node)
-    if isinstance(obj, np.ndarray):
-        return rom(b, node.id, obj, node)
-    if isinstance(obj, (bool, int, float, np.number, np.bool_)):
-        return constant_value(b, obj, node)
-    raise b.error(f"{node.id!r} ({type(obj).__name__}) cannot be used as a value in a kernel; "
-                     "captured values must be numbers or numpy arrays", node, UnsupportedError)
+class Captures(BuilderBase):
+    """Module-level numbers and arrays a kernel reads (constants and ROMs)."""
 
+    def captured(self, node: ast.Name) -> Value:
+        obj = try_static(node, self.src)
+        if obj is MISSING:
+            raise self.error(f"unknown name {node.id!r}", node)
+        if isinstance(obj, np.ndarray):
+            return self.rom(node.id, obj, node)
+        if isinstance(obj, (bool, int, float, np.number, np.bool_)):
+            return self.constant_value(obj, node)
+        raise self.error(f"{node.id!r} ({type(obj).__name__}) cannot be used as a value in a kernel; "
+                         "captured values must be numbers or numpy arrays", node, UnsupportedError)
 
-def rom(b: FunctionBuilder, name: str, data: np.ndarray, node: ast.AST) -> Value:
-    if name in b.roms:
-        return b.roms[name]
-    elem = NUMPY_TYPES.get(data.dtype.str[1:]) if data.dtype.kind in "biuf" else None
-    if elem is None or data.ndim == 0:
-        raise b.error(f"captured array {name!r} has dtype {data.dtype}; use bool, int8..64, uint8..64, "
-                         "float32 or float64 arrays", node)
-    t = ArrayType(elem, tuple(data.shape))
-    op = RomOp(t, data.copy(), name, b.loc)
-    entry = b.func.body.block
-    op.parent = entry
-    entry.ops.insert(len(b.roms), op)
-    b.roms[name] = op.result
-    b.info.captured_arrays[name] = t
-    return op.result
+    def rom(self, name: str, data: np.ndarray, node: ast.AST) -> Value:
+        if name in self.roms:
+            return self.roms[name]
+        elem = NUMPY_TYPES.get(data.dtype.str[1:]) if data.dtype.kind in "biuf" else None
+        if elem is None or data.ndim == 0:
+            raise self.error(f"captured array {name!r} has dtype {data.dtype}; use bool, int8..64, uint8..64, "
+                             "float32 or float64 arrays", node)
+        t = ArrayType(elem, tuple(data.shape))
+        op = RomOp(t, data.copy(), name, self.loc)
+        entry = self.func.body.block
+        op.parent = entry
+        entry.ops.insert(len(self.roms), op)
+        self.roms[name] = op.result
+        self.facts.captured_arrays[name] = t
+        return op.result
 
-
-def constant_value(b: FunctionBuilder, value: Any, node: ast.AST) -> Value:
-    if isinstance(value, (bool, np.bool_)):
-        return b.lower.constant(bool(value), b.loc)
-    if isinstance(value, (int, np.integer)):
-        value = int(value)
-        if not -(2**1023) <= value < 2**1023:
-            raise b.error("integer constant too wide (over 1024 bits)", node)
-        return b.lower.constant(value, b.loc)
-    if isinstance(value, np.floating):
-        t = FloatType(32) if value.dtype == np.float32 else FloatType(64)
-        return b.lower.float_const(float(value), t, b.loc)
-    if isinstance(value, float):
-        if not math.isfinite(value):
-            raise b.error(f"constant {value} is not finite", node, UnsupportedError)
-        b.info.float_literals[id(node)] = float64
-        return b.lower.float_const(value, float64, b.loc, weak=True)
-    raise b.error(f"constant {value!r} is not a number", node, UnsupportedError)
+    def constant_value(self, value: Any, node: ast.AST) -> Value:
+        if isinstance(value, (bool, np.bool_)):
+            return self.lower.constant(bool(value), self.loc)
+        if isinstance(value, (int, np.integer)):
+            value = int(value)
+            if not -(2**1023) <= value < 2**1023:
+                raise self.error("integer constant too wide (over 1024 bits)", node)
+            return self.lower.constant(value, self.loc)
+        if isinstance(value, np.floating):
+            t = FloatType(32) if value.dtype == np.float32 else FloatType(64)
+            return self.lower.float_const(float(value), t, self.loc)
+        if isinstance(value, float):
+            if not math.isfinite(value):
+                raise self.error(f"constant {value} is not finite", node, UnsupportedError)
+            if isinstance(node, (ast.Constant, ast.UnaryOp)):  # a literal as written: typed where it is used
+                self.conversions.add(node, Literal(float64, value))
+            return self.lower.float_const(value, float64, self.loc, weak=True)
+        raise self.error(f"constant {value!r} is not a number", node, UnsupportedError)

@@ -10,82 +10,15 @@ one is a ping-pong buffer: the reader starts when the writer is done (recorded f
 from __future__ import annotations
 
 import ast
-from typing import TYPE_CHECKING
 
+from hls.directives import DIRECTIVES, dataflow
 from hls.errors import HLSTypeError, UnsupportedError
+from hls.frontend.base import BuilderBase, is_kernel
+from hls.frontend.conversions import Process, Region
 from hls.frontend.source import call_target
-from hls.ir import CallOp, ForOp, Op, Value
+from hls.ir import CallOp, ForOp, Op, StreamOp, Value
 from hls.ir.usage import usage
 from hls.types import ArrayType, StreamType
-
-if TYPE_CHECKING:
-    from hls.frontend.builder import FunctionBuilder
-
-def region_start(b: FunctionBuilder, body: list[ast.stmt]) -> int | None:
-    from hls.directives import dataflow
-
-    for index, stmt in enumerate(body):
-        if isinstance(stmt, ast.Expr) and isinstance(stmt.value, ast.Call) \
-                and call_target(stmt.value.func, b.src) is dataflow:
-            return index
-    return None
-
-
-def build_region(b: FunctionBuilder, body: list[ast.stmt], start: int) -> None:
-    """Visit a dataflow kernel's body, recording each process and checking the region."""
-    for stmt in body[:start]:
-        if not (isinstance(stmt, ast.Expr) and isinstance(stmt.value, ast.Call)):
-            raise b.error("hls.dataflow() must come first in a dataflow kernel (directives may precede it)",
-                          stmt, UnsupportedError)
-    processes: list[tuple[ast.stmt, str, list[Op]]] = []
-    names: dict[str, int] = {}
-    for stmt in body[start:]:
-        kind = statement_kind(b, stmt)
-        if kind == "return":
-            if stmt.value is not None:
-                raise b.error("a dataflow kernel cannot return a value; write results to a stream or array",
-                              stmt, UnsupportedError)
-            continue
-        before = len(b.block.ops)
-        b.visit(stmt)
-        if kind != "process":
-            continue
-        ops = b.block.ops[before:]
-        name = process_name(ops)
-        names[name] = names.get(name, 0) + 1
-        if names[name] > 1:
-            name = f"{name}_{names[name] - 1}"
-        main = [op for op in ops if isinstance(op, (ForOp, CallOp))]
-        if len(main) != 1:
-            raise b.error("a process is one loop or one sub-kernel call", stmt, UnsupportedError)
-        main[0].attrs["process"] = name
-        processes.append((stmt, name, ops))
-    check_region(b, processes)
-
-
-def statement_kind(b: FunctionBuilder, stmt: ast.stmt) -> str:
-    from hls.frontend import streams
-    from hls.frontend.builder import is_kernel
-
-    if isinstance(stmt, ast.For):
-        return "process"
-    if isinstance(stmt, ast.Return):
-        return "return"
-    if isinstance(stmt, ast.Assign) and (streams.is_stream_decl(b, stmt.value) or b.is_zeros_call(stmt.value)):
-        return "declaration"
-    if isinstance(stmt, ast.Expr) and isinstance(stmt.value, ast.Call):
-        target = call_target(stmt.value.func, b.src)
-        if is_kernel(target):
-            return "process"
-        from hls.directives import DIRECTIVES
-
-        if getattr(target, "__name__", None) in DIRECTIVES:
-            return "directive"
-    if isinstance(stmt, ast.Expr) and isinstance(stmt.value, ast.Constant) and isinstance(stmt.value.value, str):
-        return "comment"
-    raise b.error("a dataflow region holds stream and array declarations, loops and sub-kernel calls only "
-                  "(UG1399 canonical form); move this statement into a loop or a sub-kernel", stmt,
-                  UnsupportedError)
 
 
 def process_name(ops: list[Op]) -> str:
@@ -97,32 +30,96 @@ def process_name(ops: list[Op]) -> str:
     return "process"
 
 
-def check_region(b: FunctionBuilder, processes: list[tuple[ast.stmt, str, list[Op]]]) -> None:
-    producer: dict[Value, tuple[str, int | None]] = {}
-    consumer: dict[Value, tuple[str, int | None]] = {}
-    writers: dict[Value, str] = {}
-    for stmt, name, ops in processes:
-        used = usage(ops, b.module)
-        for stream in used.reads.keys() & used.writes.keys():
-            raise b.error(f"process {name!r} both reads and writes FIFO {stream.name!r}: a FIFO joins two "
-                          "different processes of a dataflow region", stmt, HLSTypeError)
-        for table, seen, role in ((used.writes, producer, "producer"), (used.reads, consumer, "consumer")):
-            for stream, count in table.items():
-                if stream in seen:
-                    raise b.error(f"FIFO {stream.name!r} has more than one {role} in the dataflow region: "
-                                  f"{seen[stream][0]!r} and {name!r}", stmt, HLSTypeError)
-                seen[stream] = (name, count)
-        after = sorted({writers[a] for a in used.array_reads if a in writers and writers[a] != name})
-        for array in used.array_writes:
-            if isinstance(array.type, ArrayType):
-                writers.setdefault(array, name)
-        b.info.processes.append((id(stmt), name, tuple(after)))
-        if after:  # csim waits too (hls_csim::region::after)
-            next(op for op in ops if op.attrs.get("process") == name).attrs["after"] = tuple(after)
-    for stream, (writer, written) in producer.items():
-        if stream in consumer and isinstance(stream.type, StreamType):
-            reader, read = consumer[stream]
-            if written is not None and read is not None and written != read:
-                stmt = next(s for s, n, _ in processes if n == reader)
-                raise b.error(f"{writer} writes {written} items to {stream.name}, {reader} reads {read}: a "
-                              "dataflow region must consume every item its processes produce", stmt, HLSTypeError)
+class Dataflow(BuilderBase):
+    """Dataflow regions: processes, their FIFOs and ping-pong arrays, checked at the line."""
+
+    def region_start(self, body: list[ast.stmt]) -> int | None:
+        for index, stmt in enumerate(body):
+            if isinstance(stmt, ast.Expr) and isinstance(stmt.value, ast.Call) \
+                    and call_target(stmt.value.func, self.src) is dataflow:
+                return index
+        return None
+
+    def build_region(self, body: list[ast.stmt], start: int) -> None:
+        """Visit a dataflow kernel's body, recording each process and checking the region."""
+        for stmt in body[:start]:
+            if not (isinstance(stmt, ast.Expr) and isinstance(stmt.value, ast.Call)):
+                raise self.error("hls.dataflow() must come first in a dataflow kernel (directives may precede it)",
+                                 stmt, UnsupportedError)
+        processes: list[tuple[ast.stmt, str, list[Op]]] = []
+        names: dict[str, int] = {}
+        for stmt in body[start:]:
+            kind = self.statement_kind(stmt)
+            if kind == "return":
+                if stmt.value is not None:
+                    raise self.error("a dataflow kernel cannot return a value; write results to a stream or array",
+                                     stmt, UnsupportedError)
+                continue
+            before = len(self.block.ops)
+            self.visit(stmt)
+            if kind != "process":
+                continue
+            ops = self.block.ops[before:]
+            name = process_name(ops)
+            names[name] = names.get(name, 0) + 1
+            if names[name] > 1:
+                name = f"{name}_{names[name] - 1}"
+            main = [op for op in ops if isinstance(op, (ForOp, CallOp))]
+            if len(main) != 1:
+                raise self.error("a process is one loop or one sub-kernel call", stmt, UnsupportedError)
+            main[0].attrs["process"] = name
+            processes.append((stmt, name, ops))
+        self.check_region(processes)
+        if processes:  # Python mode runs the processes concurrently, with the region's FIFOs
+            fifos = [name for name, var in self.env.items() if isinstance(getattr(var.value, "op", None), StreamOp)]
+            self.conversions.add(self.src.tree, Region(tuple(fifos)))
+
+    def statement_kind(self, stmt: ast.stmt) -> str:
+        if isinstance(stmt, ast.For):
+            return "process"
+        if isinstance(stmt, ast.Return):
+            return "return"
+        if isinstance(stmt, ast.Assign) and (self.is_stream_decl(stmt.value) or self.is_zeros_call(stmt.value)):
+            return "declaration"
+        if isinstance(stmt, ast.Expr) and isinstance(stmt.value, ast.Call):
+            target = call_target(stmt.value.func, self.src)
+            if is_kernel(target):
+                return "process"
+            if getattr(target, "__name__", None) in DIRECTIVES:
+                return "directive"
+        if isinstance(stmt, ast.Expr) and isinstance(stmt.value, ast.Constant) and isinstance(stmt.value.value, str):
+            return "comment"
+        raise self.error("a dataflow region holds stream and array declarations, loops and sub-kernel calls only "
+                         "(UG1399 canonical form); move this statement into a loop or a sub-kernel", stmt,
+                         UnsupportedError)
+
+    def check_region(self, processes: list[tuple[ast.stmt, str, list[Op]]]) -> None:
+        producer: dict[Value, tuple[str, int | None]] = {}
+        consumer: dict[Value, tuple[str, int | None]] = {}
+        writers: dict[Value, str] = {}
+        for stmt, name, ops in processes:
+            used = usage(ops, self.module)
+            for stream in used.reads.keys() & used.writes.keys():
+                raise self.error(f"process {name!r} both reads and writes FIFO {stream.name!r}: a FIFO joins two "
+                                 "different processes of a dataflow region", stmt, HLSTypeError)
+            for table, seen, role in ((used.writes, producer, "producer"), (used.reads, consumer, "consumer")):
+                for stream, count in table.items():
+                    if stream in seen:
+                        raise self.error(f"FIFO {stream.name!r} has more than one {role} in the dataflow region: "
+                                         f"{seen[stream][0]!r} and {name!r}", stmt, HLSTypeError)
+                    seen[stream] = (name, count)
+            after = sorted({writers[a] for a in used.array_reads if a in writers and writers[a] != name})
+            for array in used.array_writes:
+                if isinstance(array.type, ArrayType):
+                    writers.setdefault(array, name)
+            self.conversions.add(stmt, Process(name, tuple(after)))
+            if after:  # csim waits too (hls_csim::region::after)
+                next(op for op in ops if op.attrs.get("process") == name).attrs["after"] = tuple(after)
+        for stream, (writer, written) in producer.items():
+            if stream in consumer and isinstance(stream.type, StreamType):
+                reader, read = consumer[stream]
+                if written is not None and read is not None and written != read:
+                    stmt = next(s for s, n, _ in processes if n == reader)
+                    raise self.error(f"{writer} writes {written} items to {stream.name}, {reader} reads {read}: a "
+                                     "dataflow region must consume every item its processes produce", stmt,
+                                     HLSTypeError)

@@ -23,6 +23,7 @@ from hls.types import (
     float_join,
     int_binop_type,
     int_union,
+    literal_int_type,
 )
 
 float32 = FloatType(32)
@@ -49,11 +50,12 @@ class Lowering:
 
     def __init__(self, emit: Emit):
         self.emit = emit
-        self.weak: set[ConstantOp] = set()  # bare literals, whose type yields to what they meet (frontend-only)
+        self.weak: set[Value] = set()  # bare literals: their type adapts to their use (a frontend-only fact)
 
     def is_weak(self, value: Value) -> bool:
-        """A literal adopts the type it meets (0.5 next to float32 is 0.5f; a bare int local is int32)."""
-        return getattr(value, "op", None) in self.weak
+        """A bare literal: a float adopts the precision of the float it meets (0.5 next to float32 is 0.5f),
+        and a local it initialises gets C's int32 / float64."""
+        return value in self.weak
 
     # ---- conversions ---------------------------------------------------------------------------
 
@@ -93,17 +95,15 @@ class Lowering:
     def constant(self, value: int | bool, loc: Loc | None) -> Value:
         if isinstance(value, bool):
             return self.emit(ConstantOp(value, BoolType(), loc))
-        from hls.types import literal_int_type
-
-        op = ConstantOp(value, literal_int_type(value), loc)
-        self.weak.add(op)
-        return self.emit(op)
+        result = self.emit(ConstantOp(value, literal_int_type(value), loc))
+        self.weak.add(result)
+        return result
 
     def float_const(self, value: float, t: FloatType, loc: Loc | None, weak: bool = False) -> Value:
-        op = ConstantOp(float(value), t, loc)
+        result = self.emit(ConstantOp(float(value), t, loc))
         if weak:
-            self.weak.add(op)
-        return self.emit(op)
+            self.weak.add(result)
+        return result
 
     # ---- arithmetic ----------------------------------------------------------------------------
 
@@ -261,3 +261,12 @@ class Lowering:
 
     def absolute(self, a: Value, loc: Loc | None) -> Value:
         return self.unary("abs", a, loc)
+
+
+def iv_type(lb, ub) -> IntType:
+    """Narrowest type covering both bounds: keeps index arithmetic narrow in the generated C++."""
+    types = []
+    for value in (lb, ub):
+        op = getattr(value, "op", None)
+        types.append(literal_int_type(op.value) if isinstance(op, ConstantOp) else as_int(value.type))
+    return int_union(*types)

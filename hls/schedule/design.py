@@ -17,7 +17,7 @@ does (config_compile -pipeline_loops, 64 by default, 0 = off).
 
 from __future__ import annotations
 
-from dataclasses import dataclass, replace
+from dataclasses import replace
 
 from hls.errors import HLSError
 from hls.interfaces import check_flow
@@ -32,7 +32,6 @@ from hls.ir import (
     Module,
     Op,
     ReturnOp,
-    Value,
     WhileOp,
     YieldOp,
     has_exit,
@@ -44,25 +43,14 @@ from hls.schedule.flatten import flattenable_nest, joined_label
 from hls.schedule.graph import Graph, GraphBuilder
 from hls.schedule.listsched import list_schedule
 from hls.schedule.loops import pipelined_function, pipelined_loop
-from hls.schedule.memory import MAXI_LATENCY, Storage, function_storages
+from hls.schedule.memory import MAXI_LATENCY, bit_width, function_storages
 from hls.schedule.oplib import OpLib
 from hls.schedule.parts import DEFAULT_CLOCK_NS, DEFAULT_PART
 from hls.schedule.report import GraphEdge, GraphNode, LoopReport, Report
 from hls.schedule.resources import ResourceTally, iv_width
+from hls.schedule.scope import Scope
 from hls.schedule.span import Span
 from hls.schedule.whiles import while_trip
-
-
-@dataclass(frozen=True)
-class Scope:
-    """Where a region sits: its arrays, the value ranges of enclosing induction variables, the module
-    its resources belong to, the function it is in and how deep it is nested among the loops."""
-
-    storages: dict[Value, Storage]
-    ranges: dict[Value, tuple[int, int]]
-    module: str
-    function: str
-    level: int
 
 
 class DesignScheduler:
@@ -182,7 +170,8 @@ class DesignScheduler:
             module = f"{scope.function}/{report.label}"
             span = pipelined_loop(self, loop, replace(scope, module=module), report, trip, target)
             if span is not None:
-                self.tally.add_loop_control(module, iv_width(trip[1]))
+                self.tally.add_loop_control(module, iv_width(trip[1]), pipelined=True)
+                self.tally.add_pipeline_exit(module, report.depth or 1)
                 if report.ii_met is False:
                     self.notes.append(f"{report.label} ({report.where}): target II {report.target_ii} not met, "
                                       f"II {report.ii}; the pragma stays in the C++ and Vitis decides")
@@ -210,7 +199,12 @@ class DesignScheduler:
         if span is None:
             self.loops.remove(report)
             return None
-        self.tally.add_loop_control(module, iv_width(trip[1]))
+        for level in range(len(nest)):  # Vitis keeps every level's counter and one per flattened suffix
+            self.tally.add_loop_control(module, iv_width(trips[level][1]), pipelined=True)
+            if 0 < level < len(nest) - 1:
+                self.tally.add_loop_control(module, iv_width(_product(t[1] for t in trips[level:])), pipelined=True)
+        self.tally.add_loop_control(module, iv_width(trip[1]), pipelined=True)
+        self.tally.add_pipeline_exit(module, report.depth or 1)
         return span
 
     def _loop_report(self, loop: ForOp | WhileOp, scope: Scope) -> LoopReport:
@@ -259,8 +253,16 @@ class DesignScheduler:
         report.depth = iteration.max
         total = iteration.times(Span(*trip))
         report.latency_min, report.latency_max = total.min, total.max
-        self.tally.add_loop_control(scope.module, iv_width(trip[1]))
+        carried = tuple(bit_width(r.type) for r in loop.results) if isinstance(loop, ForOp) else ()
+        self.tally.add_loop_control(scope.module, iv_width(trip[1]), carried=carried)
         return total.plus(2)
+
+
+def _product(values: object) -> int:
+    total = 1
+    for value in values:
+        total *= value or 1
+    return total
 
 
 def _blocks(loop: ForOp | WhileOp) -> list[Block]:
@@ -309,6 +311,7 @@ def schedule_module(module: Module, *, clock_ns: float = DEFAULT_CLOCK_NS, part:
     if pipelined is not None:
         latency, interval = pipelined
     else:
+        design.tally.add_fsm(func.name)
         latency = design.region(func.body.block, scope).plus(1)
         interval = latency.plus(1)
     report = Report(func.name, part, float(clock_ns), latency.min, latency.max, interval.min, interval.max,

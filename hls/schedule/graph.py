@@ -310,7 +310,10 @@ class GraphBuilder:
                 cost = OpCost(name, 0, cost.delay_ns, 0, 0, cost.lut)
             else:
                 latency = storage.write_latency if is_store else storage.read_latency
-                cost = OpCost(f"m_axi_{'write' if is_store else 'read'}" if storage.is_maxi else name, latency)
+                out = 0.0 if is_store or storage.is_maxi else self.lib.memory_read_ns()
+                mux = self.lib.mux(bit_width(storage.elem), storage.banks) if dynamic and not is_store else None
+                cost = OpCost(f"m_axi_{'write' if is_store else 'read'}" if storage.is_maxi else name, latency,
+                              lut=mux.lut if mux else 0, output_ns=out + (mux.delay_ns if mux else 0.0))
             self._memory_costs[key] = cost
         return self._memory_costs[key]
 
@@ -328,7 +331,8 @@ class GraphBuilder:
         if key in loaded:  # the same element again, no store in between: LLVM reuses the value
             self.env[op.result] = loaded[key]
             return
-        dynamic = any(b[1] is NOCONST for b in bindings)
+        dynamic = any(b[1] is NOCONST for b in bindings) and (storage.kind == "regs" or storage.bank_varies(
+            [b[2] for b in bindings]))
         access = Access(storage, [b[2] for b in bindings], False, guard=self.guard)
         cost = self._memory_cost(storage, False, dynamic)
         node = self.graph.add(cost, op, bit_width(storage.elem), self._preds(bindings), access)

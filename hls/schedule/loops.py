@@ -12,7 +12,6 @@ from __future__ import annotations
 
 import os
 from collections import defaultdict
-from typing import TYPE_CHECKING
 
 from hls.ir import ForOp, Function, WhileOp
 from hls.schedule.affine import ITER
@@ -22,10 +21,9 @@ from hls.schedule.listsched import list_schedule
 from hls.schedule.memory import Storage
 from hls.schedule.modulo import ModuloResult, PortBound, Recurrence, modulo_schedule
 from hls.schedule.report import LoopReport, ScheduledOp
+from hls.schedule.resources import ResourceTally
+from hls.schedule.scope import Design, Scope
 from hls.schedule.span import Span
-
-if TYPE_CHECKING:
-    from hls.schedule.design import DesignScheduler, Scope
 
 MAX_LISTED_PATH = 6
 MAX_SCHEDULED_OPS = 200  # operators of one iteration kept for the report's chart (the earliest ones)
@@ -93,10 +91,10 @@ def _invariant_nodes(graph: Graph) -> list[bool]:
     return invariant
 
 
-def hoist_invariants(graph: Graph) -> int:
+def hoist_invariants(graph: Graph, tally: ResourceTally | None = None, module: str = "") -> int:
     """Move loop-invariant operators before the loop, as LLVM's LICM does before Vitis schedules: they
-    run once (their states are returned, paid before the loop) and take neither time nor ports in the
-    iteration."""
+    run once (their states are returned, paid before the loop; their registers and FSM states counted in
+    `module` of `tally`) and take neither time nor ports in the iteration."""
     invariant = _invariant_nodes(graph)
     if not any(node.latency > 0 or node.access is not None for node, inv in zip(graph.nodes, invariant,
                                                                              strict=True) if inv):
@@ -110,10 +108,13 @@ def hoist_invariants(graph: Graph) -> int:
             node.latency, node.delay, node.access = 0, 0, None
     graph.accesses = [i for i in graph.accesses if graph.nodes[i].access is not None]
     add_memory_edges(before, pipelined=False)
-    return list_schedule(before)[1]
+    times, states = list_schedule(before)
+    if tally is not None:  # units stay with the loop's graph; registers and states are the caller's
+        tally.add_registers(module, before, times, states)
+    return states
 
 
-def pipelined_loop(design: DesignScheduler, loop: ForOp | WhileOp, scope: Scope, report: LoopReport,
+def pipelined_loop(design: Design, loop: ForOp | WhileOp, scope: Scope, report: LoopReport,
                    trip: tuple[int | None, int | None], target: int | None) -> Span | None:
     """Latency of a pipelined loop (None when its inner loops cannot be unrolled: not pipelined)."""
     graph = Graph(design.period)
@@ -131,7 +132,7 @@ def pipelined_loop(design: DesignScheduler, loop: ForOp | WhileOp, scope: Scope,
     # a rewound pipeline restarts at once, with no room for work before it: nothing is hoisted
     # (ELEN226 loop_perfect solution6, rewind: II 5 over the invariant loads; solution5 without: II 1)
     rewind = loop.pipeline is not None and loop.pipeline.rewind
-    hoisted = 0 if rewind else hoist_invariants(graph)
+    hoisted = 0 if rewind else hoist_invariants(graph, design.tally, scope.function)
     if hoisted:
         report.notes.append(f"{hoisted} cycles of loop-invariant work done once before the loop")
     bursts = mark_bursts(graph)
@@ -158,7 +159,7 @@ def pipelined_loop(design: DesignScheduler, loop: ForOp | WhileOp, scope: Scope,
     return latency.plus(overhead)
 
 
-def pipelined_function(design: DesignScheduler, func: Function, scope: Scope) -> tuple[Span, Span] | None:
+def pipelined_function(design: Design, func: Function, scope: Scope) -> tuple[Span, Span] | None:
     """A function-level pipeline: (latency, interval), or None when the function is not pipelined."""
     options = func.attrs.get("pipeline")
     if options is None or options.off:
@@ -175,7 +176,10 @@ def pipelined_function(design: DesignScheduler, func: Function, scope: Scope) ->
     text, _ = limiter(result, options.ii, graph, design.lib.usable_ns)
     if text:
         design.notes.append(f"function pipeline: II {result.ii}: {text}")
-    return Span(result.depth + 1, result.depth + 1), Span(result.ii, result.ii)
+    # a pipelined function's latency is its depth - 1 (ELEN226 inner_product solution3: D = 8 in the
+    # verbose schedule report, latency 7 in csynth.rpt); the top adds no state around it
+    latency = max(0, result.depth - 1)
+    return Span(latency, latency), Span(result.ii, result.ii)
 
 
 # ---- explanations -----------------------------------------------------------------------------------

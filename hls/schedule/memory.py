@@ -98,6 +98,21 @@ class Storage:
                                                                                 split.banks - 1),))
         return list(product(*per_dim))
 
+    def bank_varies(self, indices: list) -> bool:
+        """Whether an access with these affine indices (None: not affine) may touch a different bank from
+        one execution to the next; Vitis then reads every bank it may touch and multiplexes the data
+        (ELEN226 inner_product solution4: a[i] in a block-partitioned array loads a_0 and a_1 and muxes)."""
+        for split, index in zip(self.splits, indices, strict=False):
+            if split.banks == 1:
+                continue
+            if index is None:
+                return True
+            if split.cyclic and any(coeff % split.banks for coeff in index.terms.values()):
+                return True
+            if not split.cyclic and not index.is_const:
+                return True
+        return False
+
     def area(self) -> dict[str, int]:
         """BRAM_18K, URAM, LUT and FF of the memory itself (m_axi adapters are counted per bundle)."""
         width = bit_width(self.elem)

@@ -141,7 +141,7 @@ def rec_mii(graph: Graph) -> tuple[int, Recurrence | None]:
         for src, distance, lag in edges:
             if src not in times:
                 continue
-            bound = required_start(nodes[src], times[src], distance, lag, period, 0)
+            bound = required_start(nodes[src], times[src], distance, lag, period, 0, nodes[dst])
             need = max(1, math.ceil(bound / (distance * period)))
             if need > best or worst is None:
                 path, at = [src], src
@@ -158,7 +158,7 @@ def _asap_from(nodes: list[Node], start: int, period: int, last: int) -> tuple[d
         best, via = None, None
         for src, distance, lag in node.preds:
             if distance == 0 and src in times:
-                bound = required_start(nodes[src], times[src], 0, lag, period, 0)
+                bound = required_start(nodes[src], times[src], 0, lag, period, 0, node)
                 if best is None or bound > best:
                     best, via = bound, src
         if best is not None:
@@ -182,6 +182,9 @@ def modulo_schedule(graph: Graph, target_ii: int | None = None) -> ModuloResult:
             low = min(t // graph.period for t in times) if times else 0
             times = [t - low * graph.period for t in times]
             depth = occupied_states(graph.nodes, times, graph.period)
+            # a target II above the iteration's depth leaves nothing to overlap: the next iteration starts
+            # once this one is done (wes237c FIR: pipeline II=6 reports the II=5 loop, interval 640)
+            ii = max(res, rec, min(ii, depth)) if target_ii else ii
             return ModuloResult(ii, max(depth, 1), times, res, rec, recurrence, port_bound)
     from hls.schedule.listsched import list_schedule
 
@@ -193,7 +196,7 @@ def _earliest(node: Node, times: list[int | None], nodes: list[Node], period: in
     start = 0
     for src, distance, lag in node.preds:
         if times[src] is not None:
-            start = max(start, required_start(nodes[src], times[src], distance, lag, period, ii))
+            start = max(start, required_start(nodes[src], times[src], distance, lag, period, ii, node))
     return fit(node, start, period)
 
 
@@ -203,7 +206,8 @@ def _asap_cycles(nodes: list[Node], period: int) -> list[int]:
     for node in nodes:
         for src, distance, lag in node.preds:
             if distance == 0:
-                start[node.index] = max(start[node.index], required_start(nodes[src], start[src], 0, lag, period, 0))
+                start[node.index] = max(start[node.index], required_start(nodes[src], start[src], 0, lag, period, 0,
+                                                                                    node))
     return [t // period for t in start]
 
 
@@ -252,9 +256,12 @@ def _try(graph: Graph, ii: int, uses: list[tuple], succs: list, height: list[int
         for rid, _ in uses[index]:
             holders[(rid, chosen % ii)].append(index)
         for dst, distance, lag in succs[index]:
-            if times[dst] is not None and times[dst] < required_start(node, begin, distance, lag, period, ii):
+            if times[dst] is not None and times[dst] < required_start(node, begin, distance, lag, period, ii,
+                                                                      nodes[dst]):
                 unschedule(dst)
         for src, distance, lag in node.preds:
-            if times[src] is not None and begin < required_start(nodes[src], times[src], distance, lag, period, ii):
+            bound = required_start(nodes[src], times[src], distance, lag, period, ii, node) if times[src] is not None \
+                else None
+            if bound is not None and begin < bound:
                 unschedule(src)
     return times  # type: ignore[return-value]

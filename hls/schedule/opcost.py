@@ -27,7 +27,9 @@ from hls.types import FixedType, FloatType, IntType
 
 _FLOAT_BINARY = {k: k.float_core for k in kinds(BINARY) if k.float_core}
 _MATH = {k: k.float_core for k in kinds(MATH) if k.float_core}
-MAX_SHIFT_ADD_TERMS = 3  # a constant with up to 3 set bits multiplies as shifts and adds, not on a DSP
+# a constant with up to 2 non-zero digits in canonical signed-digit form (x*15 = (x << 4) - x) multiplies as
+# shifts and one add or sub; ELEN226 loop_perfect: x*15, x*7 are subtractions, x*11, x*13, x*19 DSP MACs
+MAX_SHIFT_ADD_TERMS = 2
 _ROUNDING = ("AP_RND", "AP_RND_ZERO", "AP_RND_MIN_INF", "AP_RND_INF", "AP_RND_CONV", "AP_TRN_ZERO")
 
 
@@ -42,6 +44,18 @@ def chain(lib: OpLib, name: str, parts: list[OpCost]) -> OpCost:
         delay = 0.0
     return OpCost(name, latency, delay, sum(p.dsp for p in parts), sum(p.ff for p in parts),
                   sum(p.lut for p in parts), any(p.shareable for p in parts))
+
+
+def csd_digits(value: int) -> int:
+    """Non-zero digits of `value` in canonical signed-digit (non-adjacent) form: the shifted terms a
+    multiply by it needs when built from adders and subtractors (0 for 0)."""
+    value, digits = abs(value), 0
+    while value:
+        if value & 1:
+            digits += 1
+            value -= 2 - (value & 3)  # digit +1 when value % 4 == 1, -1 when 3
+        value >>= 1
+    return digits
 
 
 def _constant_operand(op: BinaryOp) -> int | None:
@@ -88,6 +102,34 @@ def _feeds_adder(op: BinaryOp) -> bool:
     return False
 
 
+def _frac(t: object) -> int:
+    return t.frac_bits if isinstance(t, FixedType) else 0
+
+
+def demanded_width(value: Value) -> int:
+    """Low bits of an integer or ap_fixed value its users need (LLVM's demanded-bits analysis, which
+    runs before Vitis binds operators: ELEN226 `acc += a[i] * b[i]` in ap_fixed<16,16> binds
+    `mac_muladd_16s_16s_16ns_16`, not a 33-bit adder). The low n bits of a sum, difference or product
+    depend only on the low n bits of operands with the result's binary point; a wrapping cast keeps the
+    low bits; any other user needs every bit."""
+    t = value.type
+    if not isinstance(t, (IntType, FixedType)) or not value.uses:
+        return bit_width(t)
+    need = 0
+    for user in value.uses:
+        result = user.results[0].type if user.results else None
+        if isinstance(user, CastOp) and isinstance(result, (IntType, FixedType)) and _frac(result) == _frac(t) \
+                and (bit_width(result) >= bit_width(t) or getattr(result, "overflow", "AP_WRAP") == "AP_WRAP"):
+            need = max(need, demanded_width(user.result))
+        elif isinstance(user, BinaryOp) and user.kind in ("add", "sub", "mul") \
+                and isinstance(result, (IntType, FixedType)) and _frac(result) == _frac(t) \
+                and (user.kind != "mul" or _frac(result) == 0):
+            need = max(need, demanded_width(user.result))
+        else:
+            return bit_width(t)
+    return max(1, min(bit_width(t), need))
+
+
 def _float_core(lib: OpLib, t: FloatType, base: str) -> OpCost:
     return lib.core(("f" if t.bits == 32 else "d") + base)
 
@@ -107,16 +149,16 @@ def _binary(op: BinaryOp, lib: OpLib, known: int | None = None) -> OpCost:
     width = bit_width(t)
     wa, wb = operand_width(op.lhs), operand_width(op.rhs)
     if kind in ("add", "sub"):
-        return lib.adder(width, kind)
+        return lib.adder(width, kind, demanded_width(op.result))
     if kind == "mul":
         constant = _constant_operand(op) if known is None else known
-        if constant is not None and bin(abs(constant)).count("1") <= MAX_SHIFT_ADD_TERMS:
-            terms = bin(abs(constant)).count("1")  # x*c as shifts and adds in LUTs (inferred)
+        if constant is not None and csd_digits(constant) <= MAX_SHIFT_ADD_TERMS:
+            terms = csd_digits(constant)  # x*c as shifts and adds or subs in LUTs
             return chain(lib, "mul", [lib.adder(width, "mul") for _ in range(terms - 1)]) if terms > 1 \
                 else lib.wire("mul")
-        if constant is not None:  # the other operand's width against the constant's bits, never a forced MAC
+        if constant is not None:  # the other operand's width against the constant's bits
             return lib.multiplier(max(wa, wb) if known is None else _variable_width(op, wa, wb),
-                                  abs(constant).bit_length() + (constant < 0))
+                                  abs(constant).bit_length() + (constant < 0), accumulated=_feeds_adder(op))
         return lib.multiplier(wa, wb, accumulated=_feeds_adder(op))
     if kind in ("div", "floordiv", "mod") and isinstance(getattr(op.rhs, "op", None), ConstantOp) \
             and isinstance(op.rhs.op.value, int) and op.rhs.op.value > 0:
@@ -214,7 +256,7 @@ def op_cost(op: Op, lib: OpLib, constants: tuple = ()) -> OpCost:
     if isinstance(op, CastOp):
         return _cast(op, lib)
     if isinstance(op, SelectOp):
-        return lib.mux(bit_width(op.result.type))
+        return lib.mux(demanded_width(op.result))
     if isinstance(op, MathOp):
         t = op.result.type
         if op.func == "fabs":

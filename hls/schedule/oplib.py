@@ -61,6 +61,9 @@ OBSERVATIONS = (
                 "LoreFiaschi/ArithmeticNonStandarNumbersLibrary:fpga/hls/ban_s3/solution1 (VITIS_FACTS.md 4)"),
     Observation("xc7k160t-fbg676-2", 4.0, (("mul_1dsp", 3),),
                 "enzobelline/ELEN226:Assignment2/InnerProduct/solution2/.autopilot/db/inner_product.verbose.sched.rpt"),
+    Observation("xcvu9p-flga2104-2-i", 4.0, (("mul_1dsp", 3),),
+                "enzobelline/ELEN226:Perfect/proj_loop_perfect/solution1/syn/report/loop_perfect_csynth.rpt "
+                "(mac_muladd_5ns_5s_12s_12_4_1, mul_mul_12s_13ns_26_4_1)"),
     Observation("xc7a200t-fbg484-2", 6.0, (("mul_ndsp", 2),),
                 "Stepaka/Xilinx_lab:KP_502_7_v3/kp_502_7/sol2 (32x32 multiply; VITIS_FACTS.md 4)"),
 )
@@ -107,7 +110,24 @@ CORE_AREA = {
 # about 0.7 ns on UltraScale+ for 32 bits, modelled as a carry chain growing with the width.
 ADDER_BASE_NS, ADDER_PER_BIT_NS = 0.3, 0.0125
 LUT_LEVEL_NS = 0.25
-SCALE_TOLERANCE = 0.1  # a scaled latency within 10% above an integer rounds down to it
+# Vitis's own delays in the verbose schedule reports (Vitis 2022.1): a RAM read's data arrives 0.66 ns into
+# the next state on xcvu9p-2, 1.14 ns on xc7k160t-2 (ratio 1.73, the 7-series factor); a DSP48 multiply's
+# first stage needs 0.99 ns (xcvu9p-2) and 1.54 ns (xc7k160t-2, /1.74 = 0.89) of its state. Sources:
+# enzobelline/ELEN226 Perfect/.../solution1 and Assignment2/InnerProduct/solution3,4 *.verbose.sched.rpt.
+MEMORY_READ_NS = 0.66
+DSP_INPUT_NS = 0.89
+# Area as Vitis's csynth report counts it (the Expression, Multiplexer and Register tables of the
+# per-module csynth.rpt; docs/oplib.md section 8 names the reports): an adder of w bits w + 7 LUT, an
+# integer compare w/2 + 7, a 2-input select w, one-bit logic 2; a multiplexer in front of a register
+# 9 LUT for 2 inputs plus 4 per further input, whatever its width.
+ADDER_LUT_EXTRA = 7
+COMPARE_LUT_EXTRA = 7
+MUX2_LUT, MUX_LUT_PER_INPUT = 9, 4
+SCALE_TOLERANCE = 0.1
+DSP48_MAX_LATENCY = 3
+# A multiplier over several DSP48 tiles is an instance of Vitis's mul_<a>_<b>_<w>_2_1 module: 165 FF, 50 LUT
+# in the Instance table (ShantonuM/wes237c_fa2026:proj1/fir128/q3_b/fir_csynth.rpt, mul_6s_32s_32_2_1, 2 DSP)
+MULTI_DSP_FF, MULTI_DSP_LUT = 165, 50  # a scaled latency within 10% above an integer rounds down to it
 
 
 @dataclass(frozen=True)
@@ -121,6 +141,10 @@ class OpCost:
     ff: int = 0
     lut: int = 0
     shareable: bool = False  # a unit Vitis reuses across cycles (pipelined cores), not wiring
+    # a pipelined operator's combinational part in its edge cycles: the delay its operands need before the
+    # first register (a DSP48's input stage), or after which a memory's read data is there (clock-to-out)
+    input_ns: float = 0.0
+    output_ns: float = 0.0
 
     @property
     def is_chained(self) -> bool:
@@ -189,22 +213,34 @@ class OpLib:
         stages = math.ceil(delay / self.usable_ns)
         return OpCost(name, stages, 0.0, 0, ff + stages * 8, lut)
 
-    def adder(self, width: int, name: str = "add") -> OpCost:
-        return self._chained(name, ADDER_BASE_NS + ADDER_PER_BIT_NS * width, 0, width)
+    def adder(self, width: int, name: str = "add", lut_width: int | None = None) -> OpCost:
+        """`lut_width`: the bits the adder is built with when fewer than its type's (demanded bits);
+        0 when a DSP48 post-adder absorbs it."""
+        lut = width if lut_width is None else lut_width
+        return self._chained(name, ADDER_BASE_NS + ADDER_PER_BIT_NS * width, 0, lut + ADDER_LUT_EXTRA if lut else 0)
 
     def comparator(self, width: int) -> OpCost:
-        return self._chained("icmp", ADDER_BASE_NS + ADDER_PER_BIT_NS * width, 0, max(1, (width + 1) // 2))
+        return self._chained("icmp", ADDER_BASE_NS + ADDER_PER_BIT_NS * width, 0, width // 2 + COMPARE_LUT_EXTRA)
 
     def logic(self, width: int, name: str = "logic") -> OpCost:
-        return self._chained(name, LUT_LEVEL_NS, 0, width)
+        return self._chained(name, LUT_LEVEL_NS, 0, max(2, width))
 
     def mux(self, width: int, inputs: int = 2) -> OpCost:
         levels = max(1, math.ceil(math.log(max(inputs, 2), 4)))
-        return self._chained("mux", LUT_LEVEL_NS * levels, 0, width * max(1, inputs - 1) // 2 + 1)
+        lut = width if inputs <= 2 else width * (inputs - 1) // 2 + 1
+        return self._chained("mux", LUT_LEVEL_NS * levels, 0, lut)
 
     def shifter(self, width: int) -> OpCost:
         levels = max(1, math.ceil(math.log2(max(width, 2)) / 2))
         return self._chained("shift", LUT_LEVEL_NS * levels, 0, width * levels)
+
+    def scaled_ns(self, delay_ns: float) -> float:
+        """A delay given on UltraScale+ -2, on this part."""
+        return delay_ns * self.part.delay_factor
+
+    def memory_read_ns(self) -> float:
+        """When, into the cycle after a block-RAM read, its data is there."""
+        return self.scaled_ns(MEMORY_READ_NS)
 
     def wire(self, name: str = "wire") -> OpCost:
         return OpCost(name, 0, 0.0)
@@ -218,7 +254,14 @@ class OpLib:
             return self._chained("mul", 0.4 + 0.1 * (wide + narrow), 0, wide * narrow)
         port_a = 27 if self.part.fabric in ("usplus", "versal") else 25
         tiles = math.ceil(wide / port_a) * math.ceil(narrow / 18)
-        latency = self.core_latency("mul_1dsp" if tiles == 1 else "mul_ndsp") + (1 if tiles > 4 else 0)
+        if tiles == 1:  # a DSP48 has three pipeline registers at most (A/B, M, P: UG479, UG579)
+            latency = min(DSP48_MAX_LATENCY, self.core_latency("mul_1dsp"))
+        else:
+            latency = self.core_latency("mul_ndsp") + (1 if tiles > 4 else 0)
+        if tiles == 1:  # registers inside the DSP48: the report's DSP row has no FF or LUT
+            return OpCost("mul", latency, 0.0, 1, 0, 0, shareable=True, input_ns=self.scaled_ns(DSP_INPUT_NS))
+        if self.part.fabric != "versal":  # the csynth Instance row of a multi-DSP mul_*_2_1 module
+            return OpCost("mul", latency, 0.0, tiles, MULTI_DSP_FF, MULTI_DSP_LUT, shareable=True)
         return OpCost("mul", latency, 0.0, tiles, 20 * tiles + wide, 10 * tiles, shareable=True)
 
     def divider(self, width: int) -> OpCost:
@@ -242,3 +285,9 @@ def _observed_at_reference(name: str) -> int | None:
 def latency(name: str, *, clock_ns: float = DEFAULT_CLOCK_NS, part: str = DEFAULT_PART) -> int:
     """Latency in cycles of a named core at a clock and part: `latency("fadd")` is 6 at the defaults."""
     return OpLib(clock_ns, part).core_latency(name)
+
+
+def mux_lut(inputs: int) -> int:
+    """LUTs of a multiplexer in front of a register (a loop variable, the FSM's next state), as the
+    Multiplexer table of a Vitis csynth report counts them."""
+    return 0 if inputs < 2 else MUX2_LUT + MUX_LUT_PER_INPUT * (inputs - 2)

@@ -15,13 +15,24 @@ from collections import Counter, defaultdict
 
 from hls.schedule.graph import Graph, Node
 from hls.schedule.memory import Storage
+from hls.schedule.opcost import demanded_width
+from hls.schedule.oplib import ADDER_LUT_EXTRA, COMPARE_LUT_EXTRA, MUX_LUT_PER_INPUT, mux_lut
 from hls.schedule.report import BreakdownRow, Resources
-from hls.schedule.timing import ready
+from hls.schedule.timing import holds_operands, ready
 
 # Estimates without a source (docs/oplib.md): one m_axi adapter (read/write buffers, address logic)
 # and the s_axilite control block of a Vitis-flow kernel.
 MAXI_ADAPTER = Resources(dsp=0, bram18k=2, ff=700, lut=900)
 CONTROL_ADAPTER = Resources(dsp=0, bram18k=0, ff=200, lut=250)
+# A pipeline register chain over more than EXPLICIT_STAGES stages is a shift register, which the csynth
+# report's Register table counts as one register plus 64 FF and 32 LUT whatever its width (docs/oplib.md 8).
+EXPLICIT_STAGES = 2
+SHIFT_REGISTER = Resources(ff=64, lut=32)
+# Pipeline control of a pipelined loop (Register/Expression/Multiplexer tables): ap_CS_fsm, ap_done_reg,
+# one ap_enable_reg_pp0_iter per stage after the first, one ap_loop_exit_ready_pp0_iter*_reg per stage
+# after the first but the last; two 2-input muxes (ap_done_int, ap_enable_reg_pp0_iter1) and three
+# one-bit gates (ap_enable_pp0, two ap_condition_*) of 2 LUT each.
+PIPELINE_LOGIC_LUT = 2 * mux_lut(2) + 3 * 2
 
 
 def _type_name(node: Node) -> str:
@@ -32,19 +43,80 @@ def _type_name(node: Node) -> str:
     return ""
 
 
+def _chain(width: int, copies: int) -> Resources:
+    """`copies` pipeline registers of `width` bits, a shift register past EXPLICIT_STAGES."""
+    if copies > EXPLICIT_STAGES:
+        return Resources(ff=width) + SHIFT_REGISTER
+    return Resources(ff=width * copies)
+
+
+def _access_chains(graph: Graph, times: list[int], ii: int) -> Resources:
+    """What a pipeline carries to an access in a later stage: its address when the index moves with the
+    iteration (computed from the counters in the first stage) and the condition it sits under (the
+    Register tables list c_addr_reg / add_ln16_reg and the icmp_ln* predicates down to the store)."""
+    addresses: dict[tuple, int] = {}
+    guards: dict[object, int] = {}
+    for index in graph.accesses:
+        node = graph.nodes[index]
+        stage = times[index] // graph.period
+        if stage == 0 or node.access.storage.ports is None:
+            continue
+        storage = node.access.storage
+        if any(i is None or not i.is_const for i in node.access.indices):
+            words = max(2, math.ceil(math.prod(storage.shape) / storage.banks))
+            key = (storage.resource, tuple(repr(i) for i in node.access.indices))
+            addresses[key] = max(addresses.get(key, 0), stage)
+            addresses[key, "bits"] = math.ceil(math.log2(words))
+        for guard in node.access.guard:
+            guards[guard[0]] = max(guards.get(guard[0], 0), stage)
+    total = Resources()
+    for key, stage in addresses.items():
+        if key[-1] != "bits":
+            total = total + _chain(addresses[key, "bits"], math.ceil(stage / ii))
+    for stage in guards.values():
+        total = total + _chain(1, math.ceil(stage / ii))
+    return total
+
+
+def _post_adders(graph: Graph) -> set[int]:
+    """Adds and subs that take a DSP product (through wires such as casts) as an operand: the DSP48
+    post-adder computes them (Vitis binds `mac_muladd_*` cores; the csynth report lists the MAC in its
+    DSP table and no adder in Expression). One add per product."""
+    def source(index: int) -> int:
+        node = graph.nodes[index]
+        while node.cost.latency == 0 and node.cost.lut == 0 and node.access is None and len(node.preds) == 1:
+            node = graph.nodes[node.preds[0][0]]
+        return node.index
+
+    taken: set[int] = set()
+    absorbed: set[int] = set()
+    for node in graph.nodes:
+        if node.name not in ("add", "sub") or node.cost.lut == 0:
+            continue
+        for src, distance, _ in node.preds:
+            product = source(src)
+            if distance == 0 and graph.nodes[product].cost.dsp > 0 and graph.nodes[product].name == "mul" \
+                    and product not in taken:
+                taken.add(product)
+                absorbed.add(node.index)
+                break
+    return absorbed
+
+
 class ResourceTally:
     def __init__(self) -> None:
-        self.units: dict[tuple[str, str, str], int] = {}
-        self.unit_cost: dict[tuple[str, str, str], Resources] = {}
+        self.units: dict[tuple, int] = {}
+        self.unit_cost: dict[tuple, Resources] = {}
         self.extra: dict[tuple[str, str], Resources] = {}
         self._memories: set[int] = set()
         self._bundles: set[str] = set()
 
-    def _units(self, module: str, node: Node, count: int, shared: bool) -> None:
+    def _units(self, module: str, node: Node, count: int, shared: bool, cost: Resources | None = None) -> None:
         if node.access is not None or (node.cost.dsp == 0 and node.cost.ff == 0 and node.cost.lut == 0):
             return
-        key = (module, node.name, _type_name(node))
-        self.unit_cost[key] = Resources(node.cost.dsp, 0, node.cost.ff, node.cost.lut)
+        cost = cost or Resources(node.cost.dsp, 0, node.cost.ff, node.cost.lut)
+        key = (module, node.name, _type_name(node), cost.dsp, cost.ff, cost.lut)  # one row per distinct unit
+        self.unit_cost[key] = cost
         self.units[key] = max(self.units.get(key, 0), count) if shared else self.units.get(key, 0) + count
 
     def _add(self, module: str, name: str, resources: Resources) -> None:
@@ -53,38 +125,77 @@ class ResourceTally:
     def add_schedule(self, module: str, graph: Graph, times: list[int], ii: int | None, states: int) -> None:
         """Units, registers and control of one scheduled stretch (ii None: sequential)."""
         period = graph.period
+        absorbed = _post_adders(graph)
         per_slot: dict[tuple, Counter] = defaultdict(Counter)
         for node, start in zip(graph.nodes, times, strict=True):
             if node.cost.shareable:
                 slot = (start // period) % ii if ii else start // period
-                per_slot[(node.name, _type_name(node))][slot] += 1
+                per_slot[(node.name, _type_name(node), node.cost)][slot] += 1
+            elif node.index in absorbed:  # the DSP48 post-adder does this add: no LUT of its own
+                self._units(module, node, 1, shared=False, cost=Resources(0, 0, node.cost.ff, 0))
             else:
                 self._units(module, node, 1, shared=False)
         for node in graph.nodes:
-            key = (node.name, _type_name(node))
+            key = (node.name, _type_name(node), node.cost)
             if node.cost.shareable and key in per_slot:
                 self._units(module, node, max(per_slot.pop(key).values()), shared=True)
-        self._add(module, "registers", Resources(ff=self._register_bits(graph, times, ii)))
-        self._add(module, "control", Resources(ff=states, lut=states))
+        self._add(module, "registers", self._registers(graph, times, ii))
+        # a carried scalar is a register with a mux choosing its initial or updated value, and in a
+        # pipeline a second one forwarding the value written in the cycle it is read (ap_sig_allocacmp_*)
+        carried = len(graph.carried) * mux_lut(2) * (2 if ii else 1)
+        if ii:
+            self._add(module, "control", Resources(ff=max(1, 2 * states - 1), lut=PIPELINE_LOGIC_LUT + carried))
+        else:  # one-hot FSM: a flip-flop per state, and its next-state mux grows by one input per state
+            self._add(module, "control", Resources(ff=states, lut=MUX_LUT_PER_INPUT * states + carried))
+
+    def add_registers(self, module: str, graph: Graph, times: list[int], states: int) -> None:
+        """Registers and FSM states of a sequential stretch whose operators are counted elsewhere."""
+        self._add(module, "registers", self._registers(graph, times, None))
+        self._add(module, "control", Resources(ff=states, lut=MUX_LUT_PER_INPUT * states))
 
     @staticmethod
-    def _register_bits(graph: Graph, times: list[int], ii: int | None) -> int:
+    def _registers(graph: Graph, times: list[int], ii: int | None) -> Resources:
         period = graph.period
         last_use: dict[int, int] = {}
+        held: set[int] = set()  # loads an FSM keeps in a register while a multi-cycle operator reads them
         for node, start in zip(graph.nodes, times, strict=True):
             for src, distance, _ in node.preds:
                 use = start // period + distance * (ii or 0)
                 last_use[src] = max(last_use.get(src, 0), use)
-        bits = 0
+                if holds_operands(node) and graph.nodes[src].access is not None:
+                    held.add(src)
+        total = Resources()
         for src, use in last_use.items():
             node = graph.nodes[src]
             lives = use - ready(node, times[src], period) // period
-            if lives > 0:  # a pipeline holds one copy per iteration in flight, ceil(lives / II)
-                bits += node.width * (math.ceil(lives / ii) if ii else 1)
-        return bits
+            if lives <= 0 and not (ii is None and src in held):
+                continue
+            lives = max(lives, 1)
+            width = min(node.width, demanded_width(node.op.results[0])) if node.op is not None \
+                and node.op.results else node.width
+            copies = math.ceil(lives / ii) if ii else 1  # a pipeline holds one copy per iteration in flight
+            total = total + _chain(width, copies)
+        return total + (_access_chains(graph, times, ii) if ii else Resources())
 
-    def add_loop_control(self, module: str, iv_width: int) -> None:
-        self._add(module, "loop control", Resources(ff=iv_width, lut=2 * iv_width))
+    def add_loop_control(self, module: str, iv_width: int, pipelined: bool = False, carried: tuple = ()) -> None:
+        """The induction variable: its register, increment, exit compare and the mux that loads its start
+        value (and in a pipeline the one forwarding it, ap_sig_allocacmp_*). `carried`: widths of the
+        values a sequential loop carries, each a register behind a 2-input mux."""
+        lut = iv_width + ADDER_LUT_EXTRA + iv_width // 2 + COMPARE_LUT_EXTRA + mux_lut(2) * (2 if pipelined else 1)
+        self._add(module, "loop control", Resources(ff=iv_width + sum(carried), lut=lut + mux_lut(2) * len(carried)))
+
+    def add_pipeline_exit(self, module: str, depth: int) -> None:
+        """The exit test of a pipelined loop travels down the pipeline with its iteration (the csynth
+        Register table lists the loop's `icmp` as a register, plus a shift register past two stages)."""
+        stages = depth - 1
+        if stages > EXPLICIT_STAGES:
+            self._add(module, "loop control", Resources(ff=1) + SHIFT_REGISTER)
+        elif stages > 0:
+            self._add(module, "loop control", Resources(ff=stages))
+
+    def add_fsm(self, module: str) -> None:
+        """A sequential module's idle state and the base of its next-state mux."""
+        self._add(module, "control", Resources(ff=1, lut=mux_lut(2) - MUX_LUT_PER_INPUT))
 
     def add_memory(self, module: str, storage: Storage) -> None:
         if id(storage) in self._memories:
@@ -107,8 +218,8 @@ class ResourceTally:
             self._add("interface", "s_axilite control", CONTROL_ADAPTER)
 
     def rows(self) -> list[BreakdownRow]:
-        rows = [BreakdownRow(module, name, type_name, count, self.unit_cost[(module, name, type_name)].scaled(count))
-                for (module, name, type_name), count in self.units.items() if count]
+        rows = [BreakdownRow(key[0], key[1], key[2], count, self.unit_cost[key].scaled(count))
+                for key, count in self.units.items() if count]
         rows += [BreakdownRow(module, name, "", None, resources) for (module, name), resources in self.extra.items()]
         return rows
 

@@ -14,23 +14,43 @@ from hls.schedule.memory import Storage
 
 def ready(node: Node, start: int, period: int, carried: bool = False) -> int:
     if node.latency > 0:
-        return (start // period + node.latency) * period
+        return (start // period + node.latency) * period + (0 if carried else _ps(node.cost.output_ns))
     if carried:
         return (start // period + 1) * period
     return start + node.delay
 
 
+def _ps(ns: float) -> int:
+    return int(round(ns * 1000))
+
+
 def fit(node: Node, start: int, period: int) -> int:
-    """The earliest start at or after `start` where a chained operator does not cross a cycle edge."""
+    """The earliest start at or after `start` where a chained operator does not cross a cycle edge, and
+    a pipelined one's input stage still fits its first cycle."""
     if node.latency == 0 and start % period + node.delay > period:
+        return (start // period + 1) * period
+    if node.latency > 0 and start % period and start % period + _ps(node.cost.input_ns) > period:
         return (start // period + 1) * period
     return start
 
 
-def required_start(src: Node, src_start: int, distance: int, lag: int, period: int, ii: int) -> int:
-    """Earliest start of an edge's destination given its source's start (and the II for distances)."""
+def holds_operands(node: Node) -> bool:
+    """A multi-cycle operator whose operands must be held in registers while it runs: a multi-DSP
+    `mul_*_2_1` instance reads a loaded value from its `*_load_reg` a state after the load returns
+    (wes237c FIR without pipelining: 5 states an iteration, registers shift_reg_load_reg and
+    fir_int_int_c_load_reg in the csynth report); a one-tile DSP48 multiply holds them in its own A/B
+    registers (ELEN226 inner_product solution1: the MAC reads a_q0 directly, 5 states)."""
+    return node.latency > 0 and node.name == "mul" and node.cost.dsp > 1
+
+
+def required_start(src: Node, src_start: int, distance: int, lag: int, period: int, ii: int,
+                   dst: Node | None = None) -> int:
+    """Earliest start of an edge's destination given its source's start (and the II for distances).
+    `dst`: a load feeding an operator that holds its operands is registered first."""
     if lag == DATA:
         bound = ready(src, src_start, period, carried=distance > 0)
+        if dst is not None and src.access is not None and not src.access.is_store and holds_operands(dst):
+            bound = (bound // period + 1) * period
     else:
         bound = (src_start // period + lag) * period
     return bound - distance * ii * period

@@ -1,0 +1,95 @@
+"""Arrays: local `hls.zeros` arrays, element access with rank and constant-bound checks, stores."""
+
+from __future__ import annotations
+
+import ast
+
+from hls.errors import UnsupportedError
+from hls.frontend.base import BuilderBase
+from hls.frontend.source import try_static
+from hls.frontend.state import Var
+from hls.ir import AllocOp, ConstantOp, LoadOp, RomOp, StoreOp, Value
+from hls.runtime import zeros
+from hls.types import ArrayType, BoolType, IntType
+
+
+class Arrays(BuilderBase):
+    """Local arrays, element access and stores."""
+
+    def is_zeros_call(self, node: ast.AST) -> bool:
+        if not isinstance(node, ast.Call):
+            return False
+        return try_static(node.func, self.src) is zeros
+
+    def bind_local_array(self, target: ast.Name, call: ast.Call) -> None:
+        if target.id in self.env:
+            raise self.error(f"{target.id!r} is already defined; local arrays cannot be rebound", target,
+                             UnsupportedError)
+        t = self.local_array_type(call)
+        if target.id == self.result_name:
+            self.bind_result_array(target, t, zero=True)
+            return
+        value = self.emit(AllocOp(t, target.id, self.loc))
+        self.env[target.id] = Var(value, t, is_array=True)
+
+    def local_array_type(self, call: ast.Call) -> ArrayType:
+        """The type `hls.zeros(shape, type)` creates (shape and type compile-time constants)."""
+        if len(call.args) != 2 or call.keywords:
+            raise self.error("use hls.zeros(shape, type), e.g. hls.zeros((64, 64), hls.float32)", call)
+        for node in ast.walk(call.args[0]):
+            if isinstance(node, ast.Name) and node.id in self.env:
+                raise self.error(f"array shape must be compile-time constants; {node.id!r} is a kernel variable "
+                                 "(use a module-level constant or the largest size)", node)
+        shape = self.static(call.args[0], "array shape")
+        shape = shape if isinstance(shape, tuple) else (shape,)
+        if not shape or not all(isinstance(d, int) and not isinstance(d, bool) and d > 0 for d in shape):
+            raise self.error(f"array shape must be positive integer constants, got {shape!r}", call.args[0])
+        elem = self.annotation(call.args[1], "array element", allow_array=False)
+        return ArrayType(elem, tuple(shape))
+
+    def access(self, node: ast.Subscript) -> tuple[Value, list[Value]]:
+        """`A[i, j]` or `A[i][j]` -> (memref, index values), checking rank and constant bounds."""
+        index_nodes: list[ast.AST] = []
+        base: ast.AST = node
+        while isinstance(base, ast.Subscript):
+            sl = base.slice
+            index_nodes[:0] = list(sl.elts) if isinstance(sl, ast.Tuple) else [sl]
+            base = base.value
+        alias = self.env.get(base.id) if isinstance(base, ast.Name) else None
+        prefix = list(alias.prefix) if alias is not None else []
+        memref = alias.value if prefix else self.expr(base)
+        if not isinstance(memref.type, ArrayType):
+            raise self.error(f"{memref.type} value is not an array and cannot be indexed", base)
+        shape = memref.type.shape
+        if len(prefix) + len(index_nodes) != len(shape):
+            raise self.error(f"array of shape {shape[len(prefix):]} indexed with {len(index_nodes)} indices; index "
+                             "every dimension", node)
+        indices = prefix
+        for dim, (size, index_node) in enumerate(zip(shape[len(prefix):], index_nodes, strict=True)):
+            index = self.expr(index_node)
+            if not isinstance(index.type, (IntType, BoolType)):
+                raise self.error(f"array index must be an integer, got {index.type}", index_node)
+            op = getattr(index, "op", None)
+            if isinstance(op, ConstantOp) and not 0 <= int(op.value) < size:
+                raise self.error(f"index {op.value} is out of bounds for dimension {dim} of size {size}",
+                                 index_node)
+            indices.append(self.lower.as_int(index, self.loc))
+        return memref, indices
+
+    def store(self, target: ast.Subscript, value: Value) -> None:
+        memref, indices = self.access(target)
+        self.store_value(memref, indices, value)
+
+    def store_value(self, memref: Value, indices: list[Value], value: Value) -> None:
+        if isinstance(getattr(memref, "op", None), RomOp):
+            raise self.error("module-level constant arrays are read-only in kernels", None)
+        value = self.lower.assign(value, memref.type.elem, self.loc, "array store")
+        self.emit(StoreOp(value, memref, indices, self.loc))
+
+    def visit_Subscript(self, node: ast.Subscript) -> Value:
+        if isinstance(node.value, ast.Attribute):  # `a.shape[1]`: a compile-time number, not a memory read
+            return self.static_number(node)
+        if self.is_bit_access(node):
+            return self.read_bits(node)
+        memref, indices = self.access(node)
+        return self.emit(LoadOp(memref, indices, self.loc))

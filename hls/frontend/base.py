@@ -1,0 +1,137 @@
+"""The builder's base: state, location tracking, errors and compile-time evaluation.
+
+Every visitor mixin (one module per kind of construct) derives from `BuilderBase` and imports
+nothing of the frontend but this module, hls.frontend.state and the leaf helpers (source, scan,
+tables, lower, conversions); hls.frontend.builder composes them into the one `FunctionBuilder`.
+A mixin reaches another's lowering through `self`, so the modules never import each other.
+"""
+
+from __future__ import annotations
+
+import ast
+from dataclasses import replace
+from typing import Any
+
+from hls.errors import HLSError, HLSTypeError, Loc, UnsupportedError
+from hls.frontend.conversions import KernelFacts
+from hls.frontend.lower import Lowering
+from hls.frontend.scan import assigned_names
+from hls.frontend.source import MISSING, KernelSource, not_a_type, static_eval
+from hls.frontend.state import ArrayShape, BuildState
+from hls.frontend.tables import UNSUPPORTED
+from hls.ir import ForOp, Function, Module, Value
+from hls.ir.core import Op
+from hls.types import ArrayType, HLSType, IntType, ScalarType, StreamType
+
+
+def is_kernel(obj: Any) -> bool:
+    return getattr(obj, "__hls_kernel__", None) is not None
+
+
+class BuilderBase(BuildState, ast.NodeVisitor):
+    """Builds one Function from one kernel's AST (the visit_* methods come from the mixins)."""
+
+    def __init__(self, src: KernelSource, module: Module, compiling: tuple[Any, ...],
+                 built: dict[Any, Function] | None = None):
+        super().__init__({a.arg for a in src.tree.args.args} | assigned_names(src.tree.body))
+        self.src = src
+        self.module = module
+        self.compiling = compiling
+        self.built = built if built is not None else {}  # kernel object -> its Function in `module`
+        self.loc: Loc | None = src.loc(src.tree)
+        self.facts = KernelFacts()
+        self.conversions = self.facts.conversions
+        self.lower = Lowering(self.emit)
+        self.func: Function | None = None
+        self.result_name: str | None = None  # the local an array-returning kernel returns
+        self.early_return = False  # a `return` before the end: results go through the control flags
+
+    def emit(self, op: Op) -> Value | None:
+        self.block.append(op)
+        return op.results[0] if len(op.results) == 1 else None
+
+    def visit(self, node: ast.AST) -> Any:
+        saved = self.loc
+        if hasattr(node, "lineno"):
+            self.loc = self.src.loc(node)
+        try:
+            return super().visit(node)
+        except HLSError:
+            raise
+        except RecursionError:
+            raise UnsupportedError("expression nested too deeply", self.loc) from None
+        except Exception as exc:  # a bug in the compiler must still point at the user's line
+            raise UnsupportedError(f"internal compiler error on this construct ({type(exc).__name__}: {exc}); "
+                                   "please report it", self.loc) from exc
+        finally:
+            self.loc = saved
+
+    def generic_visit(self, node: ast.AST) -> Any:
+        message = UNSUPPORTED.get(type(node), f"Python construct `{type(node).__name__}` is not supported "
+                                                "in kernels")
+        raise UnsupportedError(message, self.loc)
+
+    def error(self, message: str, node: ast.AST | None = None, cls: type[HLSError] = HLSTypeError) -> HLSError:
+        return cls(message, self.src.loc(node) if node is not None else self.loc)
+
+    def expr(self, node: ast.AST) -> Value:
+        value = self.visit(node)
+        if not isinstance(value, Value):
+            raise self.error("this expression has no value", node, UnsupportedError)
+        return value
+
+    # ---- compile-time values -------------------------------------------------------------------
+
+    def annotation(self, node: ast.AST, what: str, allow_array: bool, resolved: Any = MISSING) -> HLSType:
+        """The hls type an annotation names; `resolved` is the value Python itself evaluated, if any."""
+        value = resolved
+        if value is MISSING:
+            try:
+                value = static_eval(node, self.src, f"the annotation of {what}")
+            except UnsupportedError as exc:
+                raise HLSTypeError(exc.message, exc.loc) from None
+        if value in (int, float, bool):
+            raise self.error(f"{what}: Python `{value.__name__}` has no fixed width; use an hls type such as "
+                             "hls.int32, hls.float32 or hls.bool_", node)
+        if isinstance(value, ScalarType) or (allow_array and isinstance(value, (ArrayType, StreamType))):
+            return value
+        raise self.error(not_a_type(value, what), node)
+
+    def compile_time(self, node: ast.AST, what: str = "expression") -> Any:
+        """`node`'s value if it is a compile-time constant (names of the module or the enclosing
+        function, constants, pure builtins, array shapes), else MISSING."""
+        for child in ast.walk(node):
+            if isinstance(child, ast.Name) and child.id in self.kernel_names and child.id not in self.consts \
+                    and not (child.id in self.env and self.env[child.id].is_array and not self.env[child.id].cell):
+                return MISSING
+        try:
+            return self.static(node, what)
+        except HLSError:
+            return MISSING
+
+    def static(self, node: ast.AST, what: str) -> Any:
+        """static_eval where kernel arrays show their shape (`a.shape[0]`, `a.ndim`, `len(a)`) and
+        tuple-loop variables their value; kernel variables are not compile-time constants."""
+        overlay = {name: ArrayShape(var.type.shape) for name, var in self.env.items() if var.is_array and not var.cell}
+        for child in ast.walk(node):
+            if isinstance(child, ast.Name) and child.id in self.kernel_names and child.id not in overlay \
+                    and child.id not in self.consts:
+                raise self.error(f"{child.id!r} is a kernel variable, not a compile-time constant, in {what}", child)
+        src = replace(self.src, namespace={**self.src.namespace, **overlay, **self.consts})
+        return static_eval(node, src, what)
+
+    # ---- loops ---------------------------------------------------------------------------------
+
+    def unique_label(self, iv_name: str) -> str:
+        base = "loop_" + (iv_name.strip("_") or "i")
+        label, n = base, 1
+        while label in self.labels:
+            label, n = f"{base}_{n}", n + 1
+        self.labels.add(label)
+        return label
+
+    def new_loop(self, lb: Value, ub: Value, step: Value, inits: list[Value], names: list[str],
+                 iv_name: str, iv_type: IntType) -> ForOp:
+        loop = ForOp(lb, ub, step, inits, iv_type, iv_name, names, self.loc)
+        loop.attrs["label"] = self.unique_label(iv_name)
+        return loop

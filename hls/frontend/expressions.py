@@ -1,0 +1,176 @@
+"""Expressions: names, constants, operators, comparisons, conditions and the ternary.
+
+Records the conversions Python mode needs where the C++ converts implicitly: float literals take
+the precision the lowering gave them, ints meeting a float are converted, integer true division,
+fixed-point division and variable left shifts call their runtime helpers.
+"""
+
+from __future__ import annotations
+
+import ast
+from typing import Any
+
+import numpy as np
+
+from hls.errors import UnsupportedError
+from hls.frontend.base import BuilderBase
+from hls.frontend.conversions import Call, Convert, Literal, Part
+from hls.frontend.source import MISSING
+from hls.frontend.tables import BINOPS, BOOLOPS, CMPOPS, UNOPS
+from hls.ir import ConstantOp, Value
+from hls.types import BoolType, FixedType, FloatType, IntType
+
+
+class Expressions(BuilderBase):
+    """Names, constants, operators, comparisons and conditions."""
+
+    def visit_Attribute(self, node: ast.Attribute) -> Value:
+        """`a.shape[0]`, `a.ndim`, `math.pi`, `cfg.N`: compile-time numbers read as constants."""
+        return self.static_number(node)
+
+    def static_number(self, node: ast.AST) -> Value:
+        value = self.static(node, "expression")
+        if isinstance(value, (bool, int, float, np.number, np.bool_)):
+            return self.constant_value(value, node)
+        raise self.error(f"{ast.unparse(node)!r} is a {type(value).__name__}, not a number a kernel can use", node,
+                         UnsupportedError)
+
+    def read_name(self, node: ast.Name) -> Value:
+        var = self.env.get(node.id)
+        if var is None:
+            if node.id in self.loop_locals:
+                raise self.error(f"{node.id!r} is only defined inside a loop or branch; define it before",
+                                 node)
+            raise self.error(f"unknown variable {node.id!r}", node)
+        return self.read_cell(var.value) if var.cell else var.value
+
+    def visit_Name(self, node: ast.Name) -> Value:
+        if node.id in self.env and self.env[node.id].prefix:
+            raise self.error(f"{node.id!r} is a row of an array; index it (`{node.id}[j]`) or pass the whole "
+                             "array", node, UnsupportedError)
+        if node.id in self.env or node.id in self.loop_locals:
+            return self.read_name(node)
+        return self.captured(node)
+
+    def visit_Constant(self, node: ast.Constant) -> Value:
+        if isinstance(node.value, (str, bytes)) or node.value is None or node.value is Ellipsis:
+            raise self.error(f"{type(node.value).__name__} values are not supported in kernels", node,
+                             UnsupportedError)
+        if isinstance(node.value, complex):
+            raise self.error("complex numbers are not supported", node, UnsupportedError)
+        return self.constant_value(node.value, node)
+
+    def visit_BinOp(self, node: ast.BinOp) -> Value:
+        kind = BINOPS.get(type(node.op))
+        if kind is None:
+            raise self.error(f"operator {type(node.op).__name__} is not supported", node, UnsupportedError)
+        lhs, rhs = self.expr(node.left), self.expr(node.right)
+        result = self.lower.binary(kind, lhs, rhs, self.loc)
+        self.note_literals(node, (node.left, lhs), (node.right, rhs), result)
+        if kind in ("add", "sub", "mul", "div"):
+            self.note_int_to_float(result.type, (node.left, lhs), (node.right, rhs))
+        if kind == "div" and isinstance(lhs.type, (IntType, BoolType)) and isinstance(rhs.type, (IntType, BoolType)):
+            self.conversions.add(node, Call("rt.truediv", (Part("left"), Part("right"))))
+        if kind == "div" and isinstance(result.type, FixedType):
+            self.conversions.add(node, Call("rt.fixed_div", (Part("left"), Part("right"), result.type)))
+        if kind == "shl" and not isinstance(getattr(rhs, "op", None), ConstantOp):
+            self.conversions.add(node, Call("rt.shl", (Part("left"), Part("right"), result.type)))
+        return result
+
+    def note_literals(self, node: ast.AST, *pairs: tuple[ast.AST, Value]) -> None:
+        """Float literals take the precision the lowering gave them (0.5 beside float32 is 0.5f)."""
+        result = pairs[-1] if isinstance(pairs[-1], Value) else None
+        for item in pairs:
+            if isinstance(item, Value):
+                continue
+            child, value = item
+            literal = self.conversions.get(child, Literal)
+            if literal is not None and isinstance(value.type, FloatType):
+                self.conversions.add(child, Literal(self.adopted_float(value, result), literal.value))
+
+    def adopted_float(self, literal: Value, result: Value | None) -> FloatType:
+        for user in literal.uses:
+            if user.results and isinstance(user.results[0].type, FloatType):
+                return user.results[0].type
+        if result is not None and isinstance(result.type, FloatType):
+            return result.type
+        return literal.type
+
+    def visit_UnaryOp(self, node: ast.UnaryOp) -> Value:
+        if isinstance(node.op, ast.UAdd):
+            return self.expr(node.operand)
+        operand = node.operand
+        if isinstance(node.op, ast.USub) and isinstance(operand, ast.Constant) \
+                and isinstance(operand.value, (int, float)) and not isinstance(operand.value, bool):
+            return self.constant_value(-operand.value, node)
+        return self.lower.unary(UNOPS[type(node.op)], self.expr(operand), self.loc)
+
+    def visit_Compare(self, node: ast.Compare) -> Value:
+        left, left_node = self.expr(node.left), node.left
+        result = None
+        for op, right_node in zip(node.ops, node.comparators, strict=True):
+            kind = CMPOPS.get(type(op))
+            if kind is None:
+                raise self.error(f"comparison {type(op).__name__} is not supported in kernels", node,
+                                 UnsupportedError)
+            right = self.expr(right_node)
+            cmp = self.lower.compare(kind, left, right, self.loc)
+            if isinstance(left.type, FloatType) or isinstance(right.type, FloatType):
+                target = self.lower.float_target(left, right)  # what both sides are compared in
+                self.adopt_literals(target, (left_node, left), (right_node, right))
+                self.note_int_to_float(target, (left_node, left), (right_node, right))
+            result = cmp if result is None else self.lower.logic("land", result, cmp, self.loc)
+            left, left_node = right, right_node
+        return result
+
+    def visit_BoolOp(self, node: ast.BoolOp) -> Value:
+        kind = BOOLOPS[type(node.op)]
+        values = [self.expr(v) for v in node.values]
+        for value_node, value in zip(node.values, values, strict=True):
+            if not isinstance(value.type, BoolType):
+                raise self.error("`and`/`or` operands must be conditions (e.g. x != 0): on numbers Python "
+                                 "returns one of the operands, not a bool", value_node)
+        result = values[0]
+        for value in values[1:]:
+            result = self.lower.logic(kind, result, value, self.loc)
+        return result
+
+    def visit_IfExp(self, node: ast.IfExp) -> Value:
+        decided = self.compile_time(node.test)
+        if decided is not MISSING:  # `a if MODE == 1 else b`: only the chosen side is hardware
+            return self.expr(node.body if decided else node.orelse)
+        cond = self.condition(node.test)
+        a, b = self.expr(node.body), self.expr(node.orelse)
+        result = self.lower.select(cond, a, b, self.loc)
+        self.adopt_literals(result.type, (node.body, a), (node.orelse, b))
+        self.note_int_to_float(result.type, (node.body, a), (node.orelse, b))
+        return result
+
+    def condition(self, node: ast.AST) -> Value:
+        if isinstance(node, ast.BoolOp):
+            kind = BOOLOPS[type(node.op)]
+            values = [self.condition(v) for v in node.values]
+            result = values[0]
+            for value in values[1:]:
+                result = self.lower.logic(kind, result, value, self.loc)
+            return result
+        if isinstance(node, ast.UnaryOp) and isinstance(node.op, ast.Not):
+            return self.lower.unary("not", self.condition(node.operand), self.loc)
+        return self.lower.truth(self.expr(node), self.src.loc(node))
+
+    def adopt_literals(self, target: Any, *pairs: tuple[ast.AST, Value]) -> None:
+        """Float literals among `pairs` take `target`'s precision in Python mode, as the lowering gave
+        them in C++ (`x32 == 0.1` compares with 0.1f; a float64 0.1 would never equal a float32)."""
+        if isinstance(target, FloatType):
+            for child, value in pairs:
+                literal = self.conversions.get(child, Literal)
+                if literal is not None and isinstance(value.type, FloatType):
+                    self.conversions.add(child, Literal(target, literal.value))
+
+    def note_int_to_float(self, target: Any, *pairs: tuple[ast.AST, Value]) -> None:
+        """Ints meeting a float are cast to it by the C++; Python mode converts them the same way
+        (left to numpy, a wide Python int is rounded to float64 first, then to float32 again)."""
+        if isinstance(target, FloatType):
+            for child, value in pairs:
+                if isinstance(value.type, (IntType, BoolType)):
+                    self.conversions.add(child, Convert(target))
