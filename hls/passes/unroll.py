@@ -15,6 +15,7 @@ from dataclasses import dataclass
 from hls.ir import LOOPS, BinaryOp, CastOp, ConstantOp, ForOp, Module, Value, YieldOp, has_exit
 from hls.ir.core import Block
 from hls.ir.kinds import OpKind
+from hls.ir.labels import fresh_label
 from hls.passes.clone import ValueMap, clone_attrs, clone_block_into, insert_ops
 from hls.passes.evaluate import static_value
 from hls.types import int_binop_type, literal_int_type
@@ -22,24 +23,17 @@ from hls.types import int_binop_type, literal_int_type
 MAX_UNROLLED_OPS = 200_000  # beyond this the pragma stays and Vitis decides
 
 
-def _fresh_label(labels: set[str], base: str) -> str:
-    label, n = base, 1
-    while label in labels:
-        label, n = f"{base}_{n}", n + 1
-    labels.add(label)
-    return label
-
-
-def _copy_body(loop: ForOp, iv: Value, carried: list[Value], dest: Block, labels: set[str], copy: int
+def _copy_body(loop: ForOp, iv: Value, carried: list[Value], dest: Block, labels: set[str] | None, copy: int
                ) -> list[Value]:
-    """Append one copy of the body (iv and carried values given) to `dest`; the values it yields."""
+    """Append one copy of the body (iv and carried values given) to `dest`; the values it yields.
+    Nested loops of the copy get fresh labels unless `labels` is None (copies never emitted)."""
     mapping: ValueMap = {loop.iv: iv, **dict(zip(loop.carried, carried, strict=True))}
     start = len(dest.ops)
     values = clone_block_into(loop.body, dest, mapping)
-    for op in dest.ops[start:]:
+    for op in dest.ops[start:] if labels is not None else ():
         for inner in op.walk():
             if isinstance(inner, LOOPS) and inner.attrs.get("label"):
-                inner.attrs["label"] = _fresh_label(labels, f"{inner.attrs['label']}_u{copy}")
+                inner.attrs["label"] = fresh_label(labels, f"{inner.attrs['label']}_u{copy}")
     return values
 
 
@@ -59,7 +53,7 @@ def _shifted_iv(iv: Value, delta: int, loop: ForOp, dest: Block) -> Value:
     return cast.result
 
 
-def _unroll(loop: ForOp, factor: int, labels: set[str]) -> None:
+def unroll(loop: ForOp, factor: int, labels: set[str] | None) -> None:
     """Copies go to a staging block first, then replace the loop in one splice."""
     lb, _, step = loop.const_bounds()
     trip = loop.trip_count()
@@ -88,7 +82,7 @@ def _unroll(loop: ForOp, factor: int, labels: set[str]) -> None:
     block.remove(loop)
 
 
-def _bind_bounds(loop: ForOp) -> None:
+def bind_bounds(loop: ForOp) -> None:
     """Bounds computed from constants (e.g. `range(i + 1)` once i is unrolled) become constants."""
     for bound in (loop.lb, loop.ub, loop.step):
         value = static_value(bound)
@@ -103,7 +97,7 @@ def _factor(loop: ForOp) -> int | None:
     options = loop.unroll
     if options is None or options.off or has_exit(loop):
         return None  # an early exit: a partial unroll needs exit checks between copies, left to Vitis
-    _bind_bounds(loop)
+    bind_bounds(loop)
     trip = loop.trip_count()
     if trip is None:
         return None
@@ -119,7 +113,7 @@ def _sweep(block: Block, labels: set[str]) -> bool:
             changed |= _sweep(region.block, labels)
         factor = _factor(op) if isinstance(op, ForOp) else None
         if factor is not None:
-            _unroll(op, factor, labels)
+            unroll(op, factor, labels)
             changed = True
     return changed
 

@@ -17,6 +17,7 @@ does (config_compile -pipeline_loops, 64 by default, 0 = off).
 
 from __future__ import annotations
 
+import gc
 from dataclasses import replace
 
 from hls.errors import HLSError
@@ -40,10 +41,11 @@ from hls.ir.ranges import value_range
 from hls.schedule.affine import trip_range
 from hls.schedule.deps import add_memory_edges
 from hls.schedule.flatten import flattenable_nest, joined_label
-from hls.schedule.graph import Graph, GraphBuilder
+from hls.schedule.graph import Graph, GraphBuilder, straight_region
 from hls.schedule.listsched import list_schedule
 from hls.schedule.loops import pipelined_function, pipelined_loop
 from hls.schedule.memory import MAXI_LATENCY, bit_width, function_storages
+from hls.schedule.opcost import forget_demanded_widths
 from hls.schedule.oplib import OpLib
 from hls.schedule.parts import DEFAULT_CLOCK_NS, DEFAULT_PART
 from hls.schedule.report import GraphEdge, GraphNode, LoopReport, Report
@@ -91,9 +93,9 @@ class DesignScheduler:
         if not ops:
             return Span(0, 0)
         graph = Graph(self.period)
-        builder = GraphBuilder(self.lib, self.module, scope.storages, graph)
-        builder.walk(ops)
-        for storage in builder.storages.values():  # local arrays of inlined sub-kernels
+        region = straight_region(ops, scope.storages, self.module)
+        GraphBuilder(self.lib, region.storages, graph).walk(region.ops)
+        for storage in region.storages.values():  # local arrays of inlined sub-kernels
             self.tally.add_memory(scope.module, storage)
         add_memory_edges(graph, pipelined=False)
         times, states = list_schedule(graph)
@@ -292,7 +294,21 @@ def unrolled_iterations(loop: ForOp) -> int | None:
 
 def schedule_module(module: Module, *, clock_ns: float = DEFAULT_CLOCK_NS, part: str = DEFAULT_PART,
                     flow: str = "vitis", pipeline_loops: int = 64) -> Report:
-    """Estimate latency, II and resources of `module` (after passes) as Vitis would schedule it."""
+    """Estimate latency, II and resources of `module` (after passes) as Vitis would schedule it.
+
+    The cyclic garbage collector pauses meanwhile: the copies the passes make (10^5 ops for a big
+    unrolled body) would otherwise be rescanned many times over while they are all still in use."""
+    enabled = gc.isenabled()
+    gc.disable()
+    forget_demanded_widths()
+    try:
+        return _schedule_module(module, clock_ns, part, flow, pipeline_loops)
+    finally:
+        if enabled:
+            gc.enable()
+
+
+def _schedule_module(module: Module, clock_ns: float, part: str, flow: str, pipeline_loops: int) -> Report:
     check_flow(flow)
     if pipeline_loops < 0:
         raise HLSError(f"pipeline_loops must be >= 0, got {pipeline_loops}")

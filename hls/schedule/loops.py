@@ -14,9 +14,10 @@ import os
 from collections import defaultdict
 
 from hls.ir import ForOp, Function, WhileOp
+from hls.passes.straighten import NotUnrollable
 from hls.schedule.affine import ITER
 from hls.schedule.deps import add_carried_scalars, add_exit_edges, add_memory_edges
-from hls.schedule.graph import Graph, GraphBuilder, Node, NotUnrollable
+from hls.schedule.graph import Graph, GraphBuilder, Node, straight_region
 from hls.schedule.listsched import list_schedule
 from hls.schedule.memory import Storage
 from hls.schedule.modulo import ModuloResult, PortBound, Recurrence, modulo_schedule
@@ -118,13 +119,14 @@ def pipelined_loop(design: Design, loop: ForOp | WhileOp, scope: Scope, report: 
                    trip: tuple[int | None, int | None], target: int | None) -> Span | None:
     """Latency of a pipelined loop (None when its inner loops cannot be unrolled: not pipelined)."""
     graph = Graph(design.period)
-    builder = GraphBuilder(design.lib, design.module, scope.storages, graph)
-    builder.bind_iteration(loop)
     try:
-        yields, exits = builder.walk_iteration(loop)
+        region = straight_region([loop], scope.storages, design.module, loop)
     except NotUnrollable as exc:
         report.notes.append(f"not pipelined: {exc.message}")
         return None
+    builder = GraphBuilder(design.lib, region.storages, graph)
+    builder.bind_iteration(region.loop)
+    yields, exits = builder.walk_iteration(region.loop)
     add_carried_scalars(graph, yields)
     add_exit_edges(graph, exits)
     if exits:
@@ -166,7 +168,8 @@ def pipelined_function(design: Design, func: Function, scope: Scope) -> tuple[Sp
         return None
     graph = Graph(design.period)
     try:
-        GraphBuilder(design.lib, design.module, scope.storages, graph).walk(func.body.block.ops)
+        region = straight_region(func.body.block.ops, scope.storages, design.module)
+        GraphBuilder(design.lib, region.storages, graph).walk(region.ops)
     except NotUnrollable as exc:
         design.notes.append(f"function pipeline not applied: {exc.message}")
         return None
