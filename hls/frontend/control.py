@@ -30,6 +30,7 @@ from hls.frontend.source import call_target
 from hls.frontend.state import Var
 from hls.ir import ConstantOp, Value, WhileOp, YieldOp
 from hls.ir.core import Op
+from hls.ir.kinds import OpKind
 from hls.types import BoolType
 
 
@@ -66,8 +67,8 @@ class Control(BuilderBase):
             if rest and flags:
                 stop = flags[0]
                 for flag in flags[1:]:
-                    stop = self.lower.logic("lor", stop, flag, self.loc)
-                self.build_if(self.lower.unary("not", stop, self.loc), rest, [], guard=True)
+                    stop = self.lower.logic(OpKind.LOR, stop, flag, self.loc)
+                self.build_if(self.lower.unary(OpKind.NOT, stop, self.loc), rest, [], guard=True)
                 return
 
     def visit_Break(self, node: ast.Break) -> None:
@@ -107,7 +108,7 @@ class Control(BuilderBase):
         if flags:
             stop = flags[0]
             for flag in flags[1:]:
-                stop = self.lower.logic("lor", stop, flag, self.loc)
+                stop = self.lower.logic(OpKind.LOR, stop, flag, self.loc)
             values.append(stop)
             loop.attrs["exit"] = True
         options = loop.unroll

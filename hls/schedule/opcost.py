@@ -22,7 +22,7 @@ from hls.ir import (
     Value,
 )
 from hls.ir.bitops import BIT_OPS
-from hls.ir.kinds import BINARY, MATH, kinds
+from hls.ir.kinds import BINARY, MATH, OpKind, kinds
 from hls.schedule.memory import bit_width
 from hls.schedule.oplib import OpCost, OpLib
 from hls.types import FixedType, FloatType, IntType
@@ -99,7 +99,7 @@ def _feeds_adder(op: BinaryOp) -> bool:
         user = users.pop()
         if isinstance(user, CastOp):
             users += user.result.uses
-        elif isinstance(user, BinaryOp) and user.kind in ("add", "sub"):
+        elif isinstance(user, BinaryOp) and user.kind in (OpKind.ADD, OpKind.SUB):
             return True
     return False
 
@@ -121,9 +121,9 @@ def _keeps_low_bits(user: Op, t: object) -> bool:
     result = user.results[0].type if user.results else None
     if isinstance(user, CastOp) and isinstance(result, (IntType, FixedType)) and _frac(result) == _frac(t):
         return bit_width(result) >= bit_width(t) or getattr(result, "overflow", "AP_WRAP") == "AP_WRAP"
-    return isinstance(user, BinaryOp) and user.kind in ("add", "sub", "mul") \
+    return isinstance(user, BinaryOp) and user.kind in (OpKind.ADD, OpKind.SUB, OpKind.MUL) \
         and isinstance(result, (IntType, FixedType)) and _frac(result) == _frac(t) \
-        and (user.kind != "mul" or _frac(result) == 0)
+        and (user.kind != OpKind.MUL or _frac(result) == 0)
 
 
 def demanded_width(value: Value) -> int:
@@ -164,17 +164,17 @@ def _binary(op: BinaryOp, lib: OpLib, known: int | None = None) -> OpCost:
     if isinstance(t, FloatType):
         if kind in _FLOAT_BINARY:
             return _float_core(lib, t, _FLOAT_BINARY[kind])
-        if kind in ("min", "max"):
+        if kind in (OpKind.MIN, OpKind.MAX):
             return chain(lib, f"f{kind}", [_float_core(lib, t, "cmp"), lib.mux(t.bits)])
-        if kind == "floordiv":
+        if kind == OpKind.FLOORDIV:
             return chain(lib, "ffloordiv", [_float_core(lib, t, "div"), _float_core(lib, t, "floor")])
         return chain(lib, "fmod", [_float_core(lib, t, "div"), _float_core(lib, t, "floor"),
                                    _float_core(lib, t, "mul"), _float_core(lib, t, "sub")])
     width = bit_width(t)
     wa, wb = operand_width(op.lhs), operand_width(op.rhs)
-    if kind in ("add", "sub"):
+    if kind in (OpKind.ADD, OpKind.SUB):
         return lib.adder(width, kind, demanded_width(op.result))
-    if kind == "mul":
+    if kind == OpKind.MUL:
         constant = _constant_operand(op) if known is None else known
         if constant is not None and csd_digits(constant) <= MAX_SHIFT_ADD_TERMS:
             terms = csd_digits(constant)  # x*c as shifts and adds or subs in LUTs
@@ -184,17 +184,17 @@ def _binary(op: BinaryOp, lib: OpLib, known: int | None = None) -> OpCost:
             return lib.multiplier(max(wa, wb) if known is None else _variable_width(op, wa, wb),
                                   abs(constant).bit_length() + (constant < 0), accumulated=_feeds_adder(op))
         return lib.multiplier(wa, wb, accumulated=_feeds_adder(op))
-    if kind in ("div", "floordiv", "mod") and isinstance(getattr(op.rhs, "op", None), ConstantOp) \
+    if kind in (OpKind.DIV, OpKind.FLOORDIV, OpKind.MOD) and isinstance(getattr(op.rhs, "op", None), ConstantOp) \
             and isinstance(op.rhs.op.value, int) and op.rhs.op.value > 0:
         return _by_constant(lib, kind, width, wa, op.rhs.op.value)
-    if kind in ("div", "floordiv", "mod"):
+    if kind in (OpKind.DIV, OpKind.FLOORDIV, OpKind.MOD):
         core = lib.divider(max(wa, wb))
-        return core if kind == "div" else chain(lib, kind, [core, lib.adder(width)])
-    if kind in ("and", "or", "xor"):
+        return core if kind == OpKind.DIV else chain(lib, kind, [core, lib.adder(width)])
+    if kind in (OpKind.AND, OpKind.OR, OpKind.XOR):
         return lib.logic(width, kind)
     if kind.cost == "shifter":  # shifts and rotates: wiring by a constant, a barrel shifter otherwise
         return lib.wire(kind) if isinstance(getattr(op.rhs, "op", None), ConstantOp) else lib.shifter(width)
-    if kind in ("min", "max"):
+    if kind in (OpKind.MIN, OpKind.MAX):
         return chain(lib, kind, [lib.comparator(max(wa, wb)), lib.mux(width)])
     return chain(lib, "pow", [lib.multiplier(wa, wa), lib.multiplier(width, wa)])
 
@@ -205,9 +205,9 @@ def _by_constant(lib: OpLib, kind: str, width: int, wa: int, divisor: int) -> Op
     add (Hacker's Delight ch. 10, LLVM TargetLowering::BuildSDIV/BuildUDIV); mod then multiplies back
     and subtracts."""
     if divisor & (divisor - 1) == 0:
-        return lib.wire(kind) if kind != "mod" else lib.logic(width, "and")
+        return lib.wire(kind) if kind != OpKind.MOD else lib.logic(width, "and")
     quotient = chain(lib, kind, [lib.multiplier(wa, wa + 1), lib.adder(wa)])
-    if kind != "mod":
+    if kind != OpKind.MOD:
         return quotient
     return chain(lib, kind, [quotient, lib.multiplier(wa, divisor.bit_length()), lib.adder(width)])
 
@@ -238,9 +238,9 @@ def _unary(op: UnaryOp, lib: OpLib) -> OpCost:
     if isinstance(t, FloatType):
         return lib.wire(f"f{op.kind}")
     width = bit_width(t)
-    if op.kind == "neg":
+    if op.kind == OpKind.NEG:
         return lib.adder(width, "neg")
-    if op.kind == "abs":
+    if op.kind == OpKind.ABS:
         return chain(lib, "abs", [lib.adder(width, "neg"), lib.mux(width)])
     return lib.logic(width, op.kind)
 
@@ -283,7 +283,7 @@ def op_cost(op: Op, lib: OpLib, constants: tuple = ()) -> OpCost:
         return lib.mux(demanded_width(op.result))
     if isinstance(op, MathOp):
         t = op.result.type
-        if op.func == "fabs":
+        if op.func == OpKind.FABS:
             return lib.wire("fabs")
         return _float_core(lib, t, _MATH[op.func])
     if isinstance(op, BIT_OPS):
