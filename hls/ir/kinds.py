@@ -4,7 +4,7 @@ The frontend reads the Python operator (`py`), folding and the golden model read
 backend reads `cpp`/`prec`, the MLIR backend its `mlir_*` spellings, the estimate `cost` and
 `float_core`, CSE `commutative`, the folder `identity_*`/`absorbing`/`inverse`. Every table keyed by
 operator kinds elsewhere is derived from this one (see docs/architecture.md, "How to add an operator").
-`OpKind` is a `StrEnum`: a member equals, hashes and prints as its name (`OpKind.ADD == "add"`), so the
+`OpKind` is a str enum: a member equals, hashes and prints as its name (`OpKind.ADD == "add"`), so the
 printed IR and every cache key stay what they were.
 """
 
@@ -14,7 +14,7 @@ import ast
 import operator
 from collections.abc import Callable
 from dataclasses import dataclass, fields
-from enum import StrEnum
+from enum import Enum
 from typing import Any
 
 import numpy as np
@@ -77,7 +77,7 @@ _NUM = ("int", "fixed", "float")
 _BITWISE = ("int", "bool")
 
 
-class OpKind(StrEnum):
+class OpKind(str, Enum):
     """Every operator kind of BinaryOp, CompareOp, UnaryOp, LogicOp and MathOp (pow is both). `cpp` is the
     C++ operator token, or with prec "primary" the function, helper template or method that computes it
     (`cpp_unsigned`: the helper for unsigned operands where it differs)."""
@@ -103,6 +103,9 @@ class OpKind(StrEnum):
     mlir_fixed: bool
     mlir_pred: tuple[str, str, str] | None
     mlir_math: str | None
+
+    __str__ = str.__str__  # prints as its name, as enum.StrEnum (3.11) does; this runs on 3.10 too
+    __format__ = str.__format__
 
     def __new__(cls, value: str, facts: Facts) -> OpKind:
         member = str.__new__(cls, value)
