@@ -32,7 +32,7 @@ from hls.explore import Exploration, explore
 from hls.kernel import Kernel, kernel, strict_overflow
 from hls.runtime import static, zeros
 from hls.schedule import Report, load_report
-from hls.streams import Stream
+from hls.streams import Stream, stream
 from hls.types import alias as _alias
 from hls.types import (
     ap_fixed,
@@ -46,7 +46,6 @@ from hls.types import (
     int16,
     int32,
     int64,
-    stream,
     uint8,
     uint16,
     uint32,

@@ -3,49 +3,14 @@
 from __future__ import annotations
 
 import argparse
-import importlib.util
 import sys
 import time
 import warnings
 from pathlib import Path
-from typing import Any
 
+from hls.cli_export import add_export_parser, add_flow_option, add_report_parser
+from hls.cli_target import BadTarget, load_kernel, load_module
 from hls.errors import HLSError, OverflowWarning, VerificationError
-
-
-class BadTarget(Exception):
-    """The FILE.py:kernel argument does not name a kernel."""
-
-
-def load_module(path: Path) -> Any:
-    if not path.is_file():
-        raise BadTarget(f"no such file: {path}")
-    name = f"hls_user_{abs(hash(str(path.resolve())))}"
-    spec = importlib.util.spec_from_file_location(name, path)
-    if spec is None or spec.loader is None:
-        raise BadTarget(f"cannot import {path}")
-    module = importlib.util.module_from_spec(spec)
-    sys.modules[name] = module
-    try:
-        spec.loader.exec_module(module)
-    except HLSError:
-        raise
-    except Exception as exc:
-        raise BadTarget(f"importing {path} failed: {type(exc).__name__}: {exc}") from None
-    return module
-
-
-def load_kernel(target: str) -> Any:
-    from hls.kernel import Kernel
-
-    file, sep, name = target.rpartition(":")
-    if not sep or not file or not name:
-        raise BadTarget(f"expected FILE.py:kernel, got {target!r}")
-    module = load_module(Path(file))
-    obj = getattr(module, name, None)
-    if not isinstance(obj, Kernel):
-        raise BadTarget(f"{file} has no @hls.kernel named {name!r}")
-    return obj
 
 
 def cmd_emit(args: argparse.Namespace) -> int:
@@ -110,8 +75,6 @@ def cmd_demo(args: argparse.Namespace) -> int:
 def parser() -> argparse.ArgumentParser:
     p = argparse.ArgumentParser(prog="hls", description="Typed Python kernels to Vitis HLS C++.")
     sub = p.add_subparsers(dest="command", required=True)
-    from hls.cli_export import add_export_parser, add_flow_option, add_report_parser
-
     emit = sub.add_parser("emit", help="print the generated C++ (or --ir, --mlir) of FILE.py:kernel")
     emit.add_argument("target", help="FILE.py:kernel")
     form = emit.add_mutually_exclusive_group()

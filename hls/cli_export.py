@@ -11,6 +11,7 @@ from pathlib import Path
 from typing import Any
 
 from hls.backend.export import DEFAULT_CLOCK_NS, DEFAULT_PART, MANIFEST, export_project
+from hls.cli_target import BadTarget, load_kernel
 from hls.interfaces import FLOWS
 
 
@@ -35,8 +36,6 @@ def add_export_parser(subparsers: Any) -> argparse.ArgumentParser:
 
 
 def cmd_export(args: argparse.Namespace) -> int:
-    from hls.cli import load_kernel
-
     kernel = load_kernel(args.target)
     root = export_project(kernel, args.output, part=args.part, clock_ns=args.clock, flow=args.flow or kernel.flow,
                           seed=args.seed, overwrite=args.force)
@@ -80,8 +79,6 @@ def cmd_report(args: argparse.Namespace) -> int:
 def print_fifo_depths(target: Any, args: argparse.Namespace) -> int:
     import json
 
-    from hls.cli import BadTarget
-
     if isinstance(target, Path):
         raise BadTarget("--size-fifos needs FILE.py:kernel (a kernel with a dataflow region), not a project")
     depths = target.size_fifos(clock_ns=args.clock, part=args.part)
@@ -102,8 +99,6 @@ def resolve_report_target(target: str) -> Any:
 
     Bad targets fail here (BadTarget -> exit 2) so the report hook only deals with good ones.
     """
-    from hls.cli import BadTarget, load_kernel
-
     path = Path(target)
     if path.is_dir():
         if not (path / MANIFEST).is_file():

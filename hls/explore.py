@@ -21,233 +21,26 @@ from __future__ import annotations
 
 import concurrent.futures
 import hashlib
-import itertools
 import math
-import numbers
 import os
 import pickle
 import random
-import re
 import shutil
 import subprocess
 import tempfile
 import warnings
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 from hls import progress
 from hls.errors import HLSError
+from hls.exploration import Exploration, Row, make_objective
 from hls.kernel import Kernel
-from hls.schedule.report import table
 
-RESOURCES = ("dsp", "bram18k", "ff", "lut", "uram")
 REPORT_OPTIONS = ("clock_ns", "part", "flow", "pipeline_loops")
 EXPORT_OPTIONS = ("clock_ns", "part", "flow")
 VITIS_HLS = "vitis_hls"
-
-
-@dataclass
-class Row:
-    """One point of the space: its parameters and the estimate, or the error it raised."""
-
-    index: int  # position in the full Cartesian product, in the space's key order
-    params: dict[str, Any]
-    latency_min: int | None = None
-    latency_max: int | None = None
-    interval_min: int | None = None
-    interval_max: int | None = None
-    dsp: int | None = None
-    bram18k: int | None = None
-    ff: int | None = None
-    lut: int | None = None
-    uram: int | None = None
-    error: str | None = None
-    design: str | None = None  # SHA-256 prefix of the generated C++: equal designs, equal hashes
-    verified: bool | None = None  # None: not checked
-    verify_error: str | None = None
-    vitis: dict[str, Any] | None = None  # Vitis's report (Report.to_dict()) of this point
-    vitis_error: str | None = None
-    project: str | None = None  # the exported project synthesised for this point
-
-    @property
-    def ok(self) -> bool:
-        return self.error is None
-
-    @property
-    def message(self) -> str:
-        """What went wrong with this point, if anything: the estimate's error, else csim's, else Vitis's."""
-        return self.error or self.verify_error or self.vitis_error or ""
-
-    def to_dict(self) -> dict[str, Any]:
-        return {"index": self.index, "params": {k: plain(v) for k, v in self.params.items()},
-                "latency": {"min": self.latency_min, "max": self.latency_max},
-                "interval": {"min": self.interval_min, "max": self.interval_max},
-                "resources": {name: getattr(self, name) for name in RESOURCES}, "error": self.error,
-                "design": self.design, "verified": self.verified, "verify_error": self.verify_error,
-                "vitis": self.vitis, "vitis_error": self.vitis_error, "project": self.project}
-
-
-def plain(value: Any) -> Any:
-    """A parameter value as JSON data (numbers, strings, lists); anything else by its repr."""
-    if value is None or isinstance(value, (bool, int, float, str)):
-        return value
-    if isinstance(value, (list, tuple)):
-        return [plain(v) for v in value]
-    item = getattr(value, "item", None)  # numpy scalars
-    return plain(item()) if callable(item) and not isinstance(value, type) else repr(value)
-
-
-@dataclass
-class Objective:
-    """The resource cost the front is taken against: `name` for tables, `cost(row)` for numbers."""
-
-    name: str
-    measure: Callable[[Row], Any]
-
-    def cost(self, row: Row) -> float | None:
-        """The row's cost; None for a row without an estimate."""
-        if not row.ok or row.lut is None:
-            return None
-        try:
-            value = self.measure(row)
-        except Exception as exc:
-            raise HLSError(f"objective {self.name!r} raised on row #{row.index}: {type(exc).__name__}: {exc}") \
-                from None
-        if isinstance(value, bool) or not isinstance(value, numbers.Real) or not math.isfinite(value):
-            raise HLSError(f"objective {self.name!r} gave {value!r} for row #{row.index}; it must return a "
-                           "finite number")
-        return value
-
-
-def make_objective(objective: Any) -> Objective:
-    if isinstance(objective, str):
-        key = "bram18k" if objective.lower() == "bram" else objective.lower()
-        if key not in RESOURCES:
-            raise HLSError(f"objective {objective!r}: use one of {', '.join(RESOURCES)}, 'bram', a mapping of "
-                           "resource names to weights, or a callable taking a Row")
-        return Objective(key, lambda row: getattr(row, key))
-    if isinstance(objective, Mapping):
-        weights = {("bram18k" if str(k).lower() == "bram" else str(k).lower()): w for k, w in objective.items()}
-        bad = [k for k in weights if k not in RESOURCES]
-        if not weights or bad or not all(isinstance(w, (int, float)) and math.isfinite(w) for w in weights.values()):
-            raise HLSError(f"objective weights {dict(objective)!r}: keys must be among {', '.join(RESOURCES)} "
-                           "and weights finite numbers")
-        name = " + ".join(f"{w:g}*{k}" for k, w in weights.items())
-        return Objective(name, lambda row: sum(w * getattr(row, k) for k, w in weights.items()))
-    if callable(objective):
-        name = getattr(objective, "__name__", "cost")
-        return Objective("cost" if name == "<lambda>" else name, objective)
-    raise HLSError(f"objective {objective!r} must be a resource name, a mapping of weights or a callable")
-
-
-def pareto_front(rows: Sequence[Row], cost: Callable[[Row], float | None]) -> list[Row]:
-    """Rows no other row dominates in (latency_max, cost), both minimised; ties are all kept."""
-    scored = [(row.latency_max, cost(row), row) for row in rows if row.ok and row.latency_max is not None]
-    scored = [s for s in scored if s[1] is not None]
-    front: list[Row] = []
-    best = math.inf  # lowest cost at any strictly smaller latency
-    for _latency, group in itertools.groupby(sorted(scored, key=lambda s: (s[0], s[1], s[2].index)),
-                                            key=lambda s: s[0]):
-        members = list(group)
-        lowest = members[0][1]
-        if lowest < best:
-            front += [row for _, c, row in members if c == lowest]
-            best = lowest
-    return sorted(front, key=lambda row: row.index)
-
-
-class Exploration:
-    """The rows of an exploration, its Pareto front, a table (`str`), JSON data and an HTML page."""
-
-    def __init__(self, name: str, space: dict[str, list[Any]], rows: list[Row], objective: Objective,
-                 total: int):
-        self.name = name
-        self.space = space
-        self.rows = rows
-        self.objective = objective
-        self.total = total
-
-    def cost(self, row: Row) -> float | None:
-        return self.objective.cost(row)
-
-    @property
-    def pareto(self) -> list[Row]:
-        return pareto_front(self.rows, self.objective.cost)
-
-    def to_dict(self) -> dict[str, Any]:
-        front = {row.index for row in self.pareto}
-        return {"factory": self.name, "space": {k: [plain(v) for v in vs] for k, vs in self.space.items()},
-                "points": self.total, "evaluated": len(self.rows), "objective": self.objective.name,
-                "rows": [{**row.to_dict(), "cost": self.cost(row), "pareto": row.index in front}
-                         for row in self.rows],
-                "pareto": sorted(front)}
-
-    def table_rows(self) -> tuple[list[str], list[list[Any]]]:
-        """Headers and cells of the table (shared by the text and the HTML forms)."""
-        front = {row.index for row in self.pareto}
-        checked = any(row.verified is not None for row in self.rows)
-        synthesised = any(row.vitis is not None or row.vitis_error for row in self.rows)
-        own_column = self.objective.name not in RESOURCES  # a plain resource already has its column
-        headers = ["#", *self.space, "latency min", "latency max", "interval max", "DSP", "BRAM", "FF", "LUT",
-                   *[self.objective.name] * own_column, "front"]
-        headers += ["csim"] * checked + ["vitis latency", "vitis LUT"] * synthesised + ["error"]
-        cells = []
-        for row in self.rows:
-            cost = self.cost(row)
-            line = [row.index, *(plain(row.params[k]) for k in self.space), row.latency_min, row.latency_max,
-                    row.interval_max, row.dsp, row.bram18k, row.ff, row.lut,
-                    *["" if cost is None else f"{cost:g}"] * own_column, "*" if row.index in front else ""]
-            if checked:
-                line.append({None: "", True: "pass", False: "FAIL"}[row.verified])
-            if synthesised:
-                line += _vitis_cells(row)
-            line.append(first_line(row.message))
-            cells.append(line)
-        return headers, cells
-
-    def __str__(self) -> str:
-        headers, cells = self.table_rows()
-        sampled = f" (sampled from {self.total})" if len(self.rows) < self.total else ""
-        lines = [f"exploration of {self.name}: {len(self.rows)} points{sampled}; front (*) of latency max "
-                 f"against {self.objective.name}", *table(headers, cells, indent="")]
-        return "\n".join(lines)
-
-    def __repr__(self) -> str:
-        return f"<Exploration of {self.name}: {len(self.rows)} points, {len(self.pareto)} on the front>"
-
-    def to_html(self, path: str | os.PathLike[str] | None = None) -> str:
-        """A self-contained page (scatter of latency against cost, front highlighted, and the table)."""
-        from hls.explore_page import sections, title
-        from hls.schedule.html import page
-
-        text = page(title(self), sections(self))
-        if path is not None:
-            Path(path).write_text(text, encoding="utf-8")
-        return text
-
-    def _repr_html_(self) -> str:
-        from hls.explore_page import sections, title
-        from hls.schedule.html import fragment
-
-        return fragment(title(self), sections(self), "explore-")
-
-
-def _vitis_cells(row: Row) -> list[Any]:
-    if row.vitis is None:
-        return ["", ""]
-    return [row.vitis["latency"]["max"], row.vitis["resources"]["lut"]]
-
-
-def first_line(text: str, width: int = 70) -> str:
-    """The first line of a message for a table cell, a leading source path cut to the file name."""
-    line = text.strip().splitlines()[0] if text.strip() else ""
-    line = re.sub(r"^/[^:]*/([^/:]+:\d+)", r"\1", line)
-    return line if len(line) <= width else line[:width - 3] + "..."
-
-
-# ---- the exploration ---------------------------------------------------------------------------
 
 
 def explore(factory: Callable[..., Kernel], space: Mapping[str, Sequence[Any]], objective: Any = "lut", *,

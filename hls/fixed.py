@@ -42,11 +42,32 @@ header; tests/test_fixed_exhaustive.py pins the values):
 from __future__ import annotations
 
 from fractions import Fraction
-from typing import Any
+from typing import Any, Protocol
 
 import numpy as np
 
-from hls.types import FixedType
+
+class FixedFormat(Protocol):
+    """What these routines read of a fixed-point type (hls.types.FixedType has it all): the module works on
+    raw mantissas of a format and stays below the type system, which calls it to convert values."""
+
+    @property
+    def width(self) -> int: ...
+    @property
+    def signed(self) -> bool: ...
+    @property
+    def quant(self) -> str: ...
+    @property
+    def overflow(self) -> str: ...
+    @property
+    def sat_bits(self) -> int: ...
+    @property
+    def frac_bits(self) -> int: ...
+    @property
+    def raw_min(self) -> int: ...
+    @property
+    def raw_max(self) -> int: ...
+
 
 INT64_MAX_WIDTH = 62  # widths up to this keep raw values in int64 with room for one carry
 _DOUBLE_MAN = 52
@@ -54,7 +75,7 @@ _DOUBLE_BIAS_LSB = 1075  # exponent bias + mantissa bits: value = man * 2**(bias
 _BIG_SHIFT = 10  # |man| >= 2**52, so a left shift of 10 or more gives |T| >= 2**62
 
 
-def to_raw(x: Any, t: FixedType) -> Any:
+def to_raw(x: Any, t: FixedFormat) -> Any:
     """The raw mantissa that assigning x to t stores, as C++ would.
 
     float64 arrays and numpy float scalars return an int64 array (object array of Python ints for
@@ -81,7 +102,7 @@ def to_raw(x: Any, t: FixedType) -> Any:
     return _pack(flat, doubles.shape, t)
 
 
-def from_raw(m: Any, t: FixedType) -> np.ndarray:
+def from_raw(m: Any, t: FixedFormat) -> np.ndarray:
     """Raw mantissas to float64 values; exact while the width fits a double's 53 bits."""
     raw = np.asarray(m)
     if raw.dtype == object:
@@ -90,7 +111,7 @@ def from_raw(m: Any, t: FixedType) -> np.ndarray:
     return np.ldexp(raw.astype(np.float64), -t.frac_bits)
 
 
-def to_fraction(m: int, t: FixedType) -> Fraction:
+def to_fraction(m: int, t: FixedFormat) -> Fraction:
     """The exact value of one raw mantissa (Python mode keeps fixed-point values exact)."""
     frac = t.frac_bits
     return Fraction(int(m), 1 << frac) if frac >= 0 else Fraction(int(m) << -frac)
@@ -100,7 +121,7 @@ def to_fraction(m: int, t: FixedType) -> Fraction:
 # the two front halves: floor, half-lsb bit and sticky bits, from a double or an exact rational
 
 
-def _check_type(t: FixedType) -> None:
+def _check_type(t: FixedFormat) -> None:
     """Reject the one parameter combination the header refuses at run time."""
     if not t.signed and t.overflow == "AP_WRAP_SM":
         raise TypeError(f"{t}: ap_ufixed cannot use AP_WRAP_SM (the ap_fixed header exits)")
@@ -119,7 +140,7 @@ def _header_double(value: float) -> tuple[int, int]:
     return (man << shift, 1) if shift >= 0 else (man, 1 << -shift)
 
 
-def _exact_raw(num: int, den: int, t: FixedType) -> int:
+def _exact_raw(num: int, den: int, t: FixedFormat) -> int:
     """Assignment of the exact value num / den (den > 0): Python ints all the way."""
     frac = t.frac_bits
     scaled_num, scaled_den = (num << frac, den) if frac >= 0 else (num, den << -frac)
@@ -136,7 +157,7 @@ def _exact_raw(num: int, den: int, t: FixedType) -> int:
     return int(out[0])
 
 
-def _float_raw(x: np.ndarray, t: FixedType) -> np.ndarray:
+def _float_raw(x: np.ndarray, t: FixedFormat) -> np.ndarray:
     """Vectorized assignment of doubles for widths <= 62, decoding the IEEE bits like the header."""
     bits = x.view(np.uint64)
     zero = (bits << np.uint64(1)) == 0
@@ -187,13 +208,13 @@ def _increment(quant: str, qb: Any, sticky: Any, neg: Any, odd: Any) -> Any:
     raise KeyError(quant)
 
 
-def _range_flags(q: Any, t: FixedType) -> tuple[Any, Any]:
+def _range_flags(q: Any, t: FixedFormat) -> tuple[Any, Any]:
     """Overflow and underflow of the rounded value, as the header's deleted-bit tests decide."""
     sym = t.overflow == "AP_SAT_SYM" and t.signed  # the header also maps min itself to -max
     return q > t.raw_max, (q <= t.raw_min) if sym else (q < t.raw_min)
 
 
-def _overflow(trunc: Any, q: Any, over: Any, under: Any, neg: Any, t: FixedType) -> Any:
+def _overflow(trunc: Any, q: Any, over: Any, under: Any, neg: Any, t: FixedFormat) -> Any:
     """ap_fixed_base::overflow_adjust on the W-bit word, then the word read back as a raw value."""
     width, sat = t.width, t.sat_bits
     mask = (1 << width) - 1
@@ -219,7 +240,7 @@ def _overflow(trunc: Any, q: Any, over: Any, under: Any, neg: Any, t: FixedType)
     return _signed(np.where(over | under, fixed, word), t)
 
 
-def _wrap_sign_magnitude(trunc: Any, word: Any, neg: Any, t: FixedType) -> Any:
+def _wrap_sign_magnitude(trunc: Any, word: Any, neg: Any, t: FixedFormat) -> Any:
     """AP_WRAP_SM: complement the word by the header's rule, then force the saturation bits."""
     width, sat = t.width, t.sat_bits
     mask = (1 << width) - 1
@@ -238,14 +259,14 @@ def _wrap_sign_magnitude(trunc: Any, word: Any, neg: Any, t: FixedType) -> Any:
     return (flipped & ~top) | np.where(neg, zero + msb, zero + (top ^ msb))
 
 
-def _signed(word: Any, t: FixedType) -> Any:
+def _signed(word: Any, t: FixedFormat) -> Any:
     """A W-bit word as the raw value: two's complement for ap_fixed, plain for ap_ufixed."""
     if not t.signed:
         return word
     return np.where(word >= 1 << (t.width - 1), word - (1 << t.width), word)
 
 
-def _pack(flat: list[int], shape: tuple[int, ...], t: FixedType) -> np.ndarray:
+def _pack(flat: list[int], shape: tuple[int, ...], t: FixedFormat) -> np.ndarray:
     """Python-int results back into an array of the dtype to_raw promises for t."""
     dtype = np.int64 if t.width <= INT64_MAX_WIDTH else object
     out = np.empty(len(flat), dtype=dtype)

@@ -23,13 +23,12 @@ from typing import Any
 import numpy as np
 
 from hls.errors import DeadlockError, Loc, SimulationError
-from hls.types import FixedType, ScalarType
+from hls.runtime import GOLDEN_CODES, cast
+from hls.types import FixedType, ScalarType, StreamType
 
 
 def _caller_loc() -> Loc | None:
     """The innermost kernel line on the current stack (the blocked or failing stream access)."""
-    from hls.runtime import GOLDEN_CODES
-
     frame = sys._getframe(1)
     while frame is not None:
         code = frame.f_code
@@ -75,8 +74,6 @@ class Stream:
         return self.items.popleft()
 
     def write(self, value: Any) -> None:
-        from hls.runtime import cast
-
         converted = cast(self.elem, value)
         while self.full():
             self._wait("full")
@@ -137,6 +134,30 @@ def local_stream(elem: ScalarType, depth: int, name: str) -> Stream:
     process = _current()
     prefix = process.scope if process is not None else ""
     return Stream(elem, depth=depth, name=prefix + name)
+
+
+class _StreamFactory:
+    """`hls.stream[T]` annotates a FIFO parameter; `hls.stream(T, depth=N)` declares a local FIFO
+    (in Python mode, a bounded runtime FIFO; in the C++, an hls::stream with a depth pragma)."""
+
+    def __call__(self, elem: ScalarType, depth: int = 2) -> Any:
+        if not isinstance(elem, ScalarType) or isinstance(depth, bool) or not isinstance(depth, int) or depth < 1:
+            raise TypeError("hls.stream(T, depth=N) takes a scalar hls type and a positive integer depth")
+        return Stream(elem, depth=depth, name="stream")
+
+    def __repr__(self) -> str:
+        return "hls.stream"
+
+    def __getitem__(self, params: Any) -> StreamType:
+        params = params if isinstance(params, tuple) else (params,)
+        elem = params[0]
+        depth = params[1] if len(params) > 1 else 2
+        if not isinstance(elem, ScalarType) or not isinstance(depth, int) or depth < 1:
+            raise TypeError("stream takes [ScalarType] or [ScalarType, depth]")
+        return StreamType(elem, depth)
+
+
+stream = _StreamFactory()
 
 
 # ---- the scheduler --------------------------------------------------------------------------------

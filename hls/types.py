@@ -16,6 +16,8 @@ from typing import Any
 
 import numpy as np
 
+from hls import fixed
+
 QUANT_MODES = ("AP_RND", "AP_RND_ZERO", "AP_RND_MIN_INF", "AP_RND_INF", "AP_RND_CONV", "AP_TRN", "AP_TRN_ZERO")
 OVERFLOW_MODES = ("AP_SAT", "AP_SAT_ZERO", "AP_SAT_SYM", "AP_WRAP", "AP_WRAP_SM")
 MAX_INT_WIDTH = 1024
@@ -224,8 +226,6 @@ class FixedType(ScalarType):
         return (1 << (self.width - 1)) - 1 if self.signed else (1 << self.width) - 1
 
     def convert(self, value: Any) -> Any:
-        from hls import fixed
-
         if isinstance(value, np.ndarray):
             if value.dtype == object:
                 raw = np.array([fixed.to_raw(Fraction(v), self) for v in value.ravel()], dtype=object)
@@ -364,7 +364,7 @@ def wrap_int64(values: np.ndarray, t: IntType) -> np.ndarray:
 
 
 # --------------------------------------------------------------------------------------------------
-# public constructors: hls.ap_int[W], hls.ap_fixed[W, I, Q, O, N], hls.stream[T, depth]
+# public constructors: hls.ap_int[W], hls.ap_fixed[W, I, Q, O, N] (hls.stream[T, depth] is in hls/streams.py)
 
 
 class _IntFactory:
@@ -400,34 +400,10 @@ class _FixedFactory:
         return "ap_fixed" if self.signed else "ap_ufixed"
 
 
-class _StreamFactory:
-    """`hls.stream[T]` annotates a FIFO parameter; `hls.stream(T, depth=N)` declares a local FIFO
-    (in Python mode, a bounded runtime FIFO; in the C++, an hls::stream with a depth pragma)."""
-
-    def __call__(self, elem: ScalarType, depth: int = 2) -> Any:
-        from hls.streams import Stream
-
-        if not isinstance(elem, ScalarType) or isinstance(depth, bool) or not isinstance(depth, int) or depth < 1:
-            raise TypeError("hls.stream(T, depth=N) takes a scalar hls type and a positive integer depth")
-        return Stream(elem, depth=depth, name="stream")
-
-    def __repr__(self) -> str:
-        return "hls.stream"
-
-    def __getitem__(self, params: Any) -> StreamType:
-        params = params if isinstance(params, tuple) else (params,)
-        elem = params[0]
-        depth = params[1] if len(params) > 1 else 2
-        if not isinstance(elem, ScalarType) or not isinstance(depth, int) or depth < 1:
-            raise TypeError("stream takes [ScalarType] or [ScalarType, depth]")
-        return StreamType(elem, depth)
-
-
 ap_int = _IntFactory(True)
 ap_uint = _IntFactory(False)
 ap_fixed = _FixedFactory(True)
 ap_ufixed = _FixedFactory(False)
-stream = _StreamFactory()
 
 int8, int16, int32, int64 = (IntType(w, True) for w in (8, 16, 32, 64))
 uint8, uint16, uint32, uint64 = (IntType(w, False) for w in (8, 16, 32, 64))

@@ -15,7 +15,7 @@ from pathlib import Path
 import pytest
 
 import hls
-from hls.explore import Row, pareto_front
+from hls.exploration import Row, pareto_front
 from tests.explore_kernels import broken, matmul, vector
 
 ROOT = Path(__file__).resolve().parent.parent

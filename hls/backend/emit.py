@@ -8,8 +8,9 @@ from dataclasses import dataclass, field
 from fractions import Fraction
 
 from hls.backend.ctype import CType, carrier_of, ctype_of, declared_array, spelling
-from hls.backend.expr import HELPERS, PREC, Expr, cast_to, fixed_source, pure_expr
+from hls.backend.expr import HELPERS, PREC, Expr, cast_to, fixed_source
 from hls.backend.names import Namer
+from hls.backend.op_expr import pure_expr
 from hls.backend.pragmas import directive_pragma, loop_pragmas
 from hls.backend.streams import StreamStatements, stream_spelling
 from hls.ir import (

@@ -14,7 +14,6 @@ import numpy as np
 
 from hls.backend.ctype import CType, ctype_of, exact_ctype, promote
 from hls.ir import BinaryOp, CastOp, CompareOp, ConstantOp, LogicOp, MathOp, SelectOp, UnaryOp
-from hls.ir.core import Op
 from hls.types import BoolType, FixedType, FloatType, IntType, fixed_binop_type, fixed_of, int_union
 
 # helper templates the kernel preamble defines when used (in this order); the first group is checked in csim
@@ -318,26 +317,3 @@ def float_literal(value: float, bits: int) -> str:
     else:
         text = np.format_float_scientific(scalar, unique=True, trim="0")
     return text + ("f" if bits == 32 else "")
-
-
-def pure_expr(op: Op, args: list[Expr]) -> Expr:
-    """The expression of a pure op from its operands' expressions (one table for every kind)."""
-    if isinstance(op, ConstantOp):
-        return constant_expr(op)
-    if isinstance(op, BinaryOp):
-        return binary_expr(op, *args)
-    if isinstance(op, CompareOp):
-        return compare_expr(op, *args)
-    if isinstance(op, LogicOp):
-        return logic_expr(op, *args)
-    if isinstance(op, UnaryOp):
-        return unary_expr(op, *args)
-    if isinstance(op, CastOp):
-        return cast_expr(op, *args)
-    if isinstance(op, SelectOp):
-        return select_expr(op, *args)
-    if isinstance(op, MathOp):
-        return math_expr(op, args)
-    from hls.backend.expr_bits import bit_expr
-
-    return bit_expr(op, args)

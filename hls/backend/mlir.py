@@ -10,9 +10,10 @@ from __future__ import annotations
 
 import numpy as np
 
-from hls.backend.mlir_builder import Builder, attr_text, elem_attrs, float_text, mlir_type, signed_bits
-from hls.backend.mlir_loops import loop_header
-from hls.backend.mlir_scalar import ScalarLowering, unsupported
+from hls.backend import mlir_while
+from hls.backend.mlir_builder import Builder, attr_text, elem_attrs, float_text, mlir_type, signed_bits, unsupported
+from hls.backend.mlir_loops import LOOP_DIRECTIVES, loop_header
+from hls.backend.mlir_scalar import ScalarLowering
 from hls.backend.mlir_streams import declarations, stream_op
 from hls.errors import UnsupportedError
 from hls.ir import (
@@ -37,7 +38,6 @@ from hls.ir.core import Block, Op
 from hls.ir.stream_ops import STREAM_OPS
 from hls.types import ArrayType, BoolType, FixedType, FloatType, ScalarType, TupleType, as_int
 
-LOOP_DIRECTIVES = ("label", "pipeline", "unroll", "tripcount", "loop_flatten")
 FUNC_DIRECTIVES = ("pipeline",)  # Function.attrs also holds the Python function itself
 
 
@@ -318,15 +318,11 @@ class FunctionEmitter:
             self.values[id(r)] = n
 
     def while_op(self, op: WhileOp) -> None:
-        from hls.backend.mlir_while import while_op
-
-        while_op(self, op)
+        mlir_while.while_op(self, op)
 
     def for_op(self, op: ForOp) -> None:
         if op.attrs.get("exit"):  # scf.for cannot stop early: a while loop over counter, values and flag
-            from hls.backend.mlir_while import exit_for_op
-
-            exit_for_op(self, op)
+            mlir_while.exit_for_op(self, op)
             return
         b = self.b
         header, body_setup = loop_header(self, op)

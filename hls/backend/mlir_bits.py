@@ -5,19 +5,15 @@ do not lower with the upstream math-to-libm/LLVM passes the export is checked wi
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
-from hls.backend.mlir_builder import mlir_type
+from hls.backend.mlir_arith import IntArith
+from hls.backend.mlir_builder import mlir_type, unsupported
 from hls.bits import width_of
 from hls.ir.bitops import BitcastOp, BitGetOp, BitSetOp, BitUnaryOp, ConcatOp, SliceOp, SliceSetOp
 from hls.ir.core import Op
 from hls.types import IntType
 
-if TYPE_CHECKING:
-    from hls.backend.mlir_scalar import ScalarLowering
 
-
-def lower_bits(s: ScalarLowering, op: Op, args: list[str]) -> str:
+def lower_bits(s: IntArith, op: Op, args: list[str]) -> str:
     """The SSA name of the bit-level op's result."""
     t = op.operands[0].type
     width = width_of(t)
@@ -37,8 +33,6 @@ def lower_bits(s: ScalarLowering, op: Op, args: list[str]) -> str:
         return s.b.cast("arith.bitcast", args[0], source, target, "bits")
     if isinstance(op, BitUnaryOp):
         return bit_unary(s, op, args[0], width)
-    from hls.backend.mlir_scalar import unsupported
-
     raise unsupported(op, "no rule")
 
 
@@ -46,11 +40,11 @@ def _uint(width: int) -> IntType:
     return IntType(width, False)
 
 
-def shift_right(s: ScalarLowering, v: str, n: int, width: int) -> str:
+def shift_right(s: IntArith, v: str, n: int, width: int) -> str:
     return v if n == 0 else s.int_op("arith.shrui", v, s.const(n, width), width)
 
 
-def insert(s: ScalarLowering, op: Op, args: list[str], width: int) -> str:
+def insert(s: IntArith, op: Op, args: list[str], width: int) -> str:
     """x & ~mask | (v << lo) & mask, the mask covering the replaced bits."""
     if isinstance(op, SliceSetOp):
         lo, hi = op.attrs["lo"], op.attrs["hi"]
@@ -65,7 +59,7 @@ def insert(s: ScalarLowering, op: Op, args: list[str], width: int) -> str:
     return s.int_op("arith.ori", keep, s.int_op("arith.andi", shifted, mask, width), width)
 
 
-def concat(s: ScalarLowering, op: ConcatOp, args: list[str]) -> str:
+def concat(s: IntArith, op: ConcatOp, args: list[str]) -> str:
     total = op.result.type.width
     result, offset = None, total
     for value, arg in zip(op.operands, args, strict=True):
@@ -77,13 +71,13 @@ def concat(s: ScalarLowering, op: ConcatOp, args: list[str]) -> str:
     return result
 
 
-def bit_at(s: ScalarLowering, v: str, i: int, width: int, out: int) -> str:
+def bit_at(s: IntArith, v: str, i: int, width: int, out: int) -> str:
     """Bit i of the iW value v, as an i`out` 0 or 1."""
     bit = s.int_op("arith.andi", shift_right(s, v, i, width), s.const(1, width), width)
     return s.resize(bit, _uint(width), out)
 
 
-def bit_unary(s: ScalarLowering, op: BitUnaryOp, v: str, width: int) -> str:
+def bit_unary(s: IntArith, op: BitUnaryOp, v: str, width: int) -> str:
     result = op.result.type.width
     out = None
     if op.kind == "popcount":

@@ -9,9 +9,10 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 from fractions import Fraction
-from typing import Any
+from typing import Any, Protocol
 
 from hls.errors import UnsupportedError
+from hls.ir.core import Op, Value
 from hls.types import ArrayType, BoolType, FixedType, FloatType, HLSType, IntType, StreamType
 
 _NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_$.]*")
@@ -31,6 +32,11 @@ def mlir_type(t: HLSType) -> str:
     if isinstance(t, StreamType):  # a FIFO's storage; its operations are calls (hls/backend/mlir_streams.py)
         return f"memref<?x{mlir_type(t.elem)}>"
     raise UnsupportedError(f"the MLIR export has no type for {t}")
+
+
+def unsupported(op: Op, what: str) -> UnsupportedError:
+    """The error for an op (or a type of it) the MLIR export has no spelling for, at the op's line."""
+    return UnsupportedError(f"the MLIR export cannot express {op.name} ({what})", op.loc)
 
 
 def fixed_attr(t: FixedType) -> dict[str, Any]:
@@ -218,3 +224,18 @@ class Builder:
         dead = {id(line) for name, line in self.defs.items()
                 if name not in used and line.head.startswith(f"{name} = arith.constant")}
         return "\n".join(line.render() for line in self.lines if id(line) not in dead) + "\n"
+
+
+class Emitter(Protocol):
+    """What the loop, while and stream rules (mlir_loops, mlir_while, mlir_streams) use of the function
+    emitter in mlir.py that calls them, so they depend on this and not on it."""
+
+    b: Builder
+    values: dict[int, str]  # SSA name of each IR value, by id
+    ivs: dict[int, str]  # loop induction variables as `index`
+
+    def operand(self, v: Value) -> str: ...
+
+    def index(self, v: Value) -> str: ...
+
+    def op(self, op: Op) -> None: ...

@@ -7,15 +7,20 @@ the rounding increment; the rounded value is then wrapped or saturated by the ov
 
 from __future__ import annotations
 
-from hls.backend.mlir_builder import mlir_type
-from hls.backend.mlir_scalar import QUANT_INC, ScalarLowering, Wide, unsupported
+from hls.backend.mlir_arith import IntArith, Wide
+from hls.backend.mlir_builder import mlir_type, unsupported
 from hls.ir import CastOp
 from hls.types import BoolType, FixedType, FloatType, IntType, as_int, fixed_of
 
 MAX_EXPONENT = {32: 128, 64: 1024}  # every finite float of that width is below 2**this
+# ap_fixed quantization: when to add one lsb to the floor (hls/fixed.py _increment), as i1 formulas
+QUANT_INC = {"AP_TRN": None, "AP_RND": "qb", "AP_RND_ZERO": ("and", "qb", ("or", "neg", "sticky")),
+             "AP_RND_MIN_INF": ("and", "qb", "sticky"), "AP_RND_INF": ("and", "qb", ("or", "pos", "sticky")),
+             "AP_RND_CONV": ("and", "qb", ("or", "odd", "sticky")),
+             "AP_TRN_ZERO": ("and", "neg", ("or", "qb", "sticky"))}
 
 
-def convert(s: ScalarLowering, op: CastOp, v: str) -> str:
+def convert(s: IntArith, op: CastOp, v: str) -> str:
     src, dst = op.operands[0].type, op.result.type
     if src == dst:
         return v
@@ -35,7 +40,7 @@ def convert(s: ScalarLowering, op: CastOp, v: str) -> str:
     return s.resize(v, src, dst.width, op.result.name)
 
 
-def to_float(s: ScalarLowering, op: CastOp, v: str, src, dst: FloatType) -> str:
+def to_float(s: IntArith, op: CastOp, v: str, src, dst: FloatType) -> str:
     """Integers round once (sitofp/uitofp); a fixed raw value is then scaled by 2**-F exactly."""
     signed = src.signed if isinstance(src, (IntType, FixedType)) else False
     name = "arith.sitofp" if signed else "arith.uitofp"
@@ -47,7 +52,7 @@ def to_float(s: ScalarLowering, op: CastOp, v: str, src, dst: FloatType) -> str:
     return f
 
 
-def from_float(s: ScalarLowering, op: CastOp, v: str, src: FloatType, dst) -> str:
+def from_float(s: IntArith, op: CastOp, v: str, src: FloatType, dst) -> str:
     if isinstance(dst, FloatType):
         name = "arith.extf" if dst.bits > src.bits else "arith.truncf"
         return s.b.cast(name, v, f"{mlir_type(src)}", mlir_type(dst), op.result.name)
@@ -57,14 +62,14 @@ def from_float(s: ScalarLowering, op: CastOp, v: str, src: FloatType, dst) -> st
     return float_to_fixed(s, op, v, src, dst)
 
 
-def pow2(s: ScalarLowering, op: CastOp, exp: int, bits: int) -> str:
+def pow2(s: IntArith, op: CastOp, exp: int, bits: int) -> str:
     """2**exp as an f32/f64 constant: the scale between a raw mantissa and its value."""
     if not -MAX_EXPONENT[bits] + 2 <= exp < MAX_EXPONENT[bits]:  # a normal float: multiplying by it is exact
         raise unsupported(op, f"a fixed-point scale of 2**{exp} is no normal float{bits}")
     return s.b.float_const(2.0 ** exp, bits, "scale")
 
 
-def float_to_fixed(s: ScalarLowering, op: CastOp, v: str, src: FloatType, dst: FixedType) -> str:
+def float_to_fixed(s: IntArith, op: CastOp, v: str, src: FloatType, dst: FixedType) -> str:
     """x * 2**F split into floor and fraction (both exact in floating point), then the integer path."""
     ft = mlir_type(src)
     scaled = v
@@ -89,7 +94,7 @@ def float_to_fixed(s: ScalarLowering, op: CastOp, v: str, src: FloatType, dst: F
     return quantize_overflow(s, op, trunc, ww, dst, bits)
 
 
-def fixed_convert(s: ScalarLowering, op: CastOp, v: str, src: FixedType, dst: FixedType) -> str:
+def fixed_convert(s: IntArith, op: CastOp, v: str, src: FixedType, dst: FixedType) -> str:
     """Exact integer conversion of a raw value between binary points, rounded and overflowed per dst."""
     drop = src.frac_bits - dst.frac_bits
     if drop <= 0 and dst.overflow == "AP_WRAP" and dst.sat_bits == 0:  # no rounding, plain wrap: in W bits
@@ -111,7 +116,7 @@ def fixed_convert(s: ScalarLowering, op: CastOp, v: str, src: FixedType, dst: Fi
     return quantize_overflow(s, op, trunc, ww, dst, bits)
 
 
-def quantize_overflow(s: ScalarLowering, op: CastOp, trunc: str, ww: int, dst: FixedType, bits: dict) -> str:
+def quantize_overflow(s: IntArith, op: CastOp, trunc: str, ww: int, dst: FixedType, bits: dict) -> str:
     """floor + increment (QUANT_INC), then the overflow mode on the `ww`-bit rounded value."""
     if dst.overflow == "AP_WRAP_SM" and not dst.signed:
         raise unsupported(op, f"conversion to {dst}: ap_ufixed with AP_WRAP_SM (the ap_fixed header exits)")
@@ -137,7 +142,7 @@ def quantize_overflow(s: ScalarLowering, op: CastOp, trunc: str, ww: int, dst: F
     return saturate(s, op, q, word, ww, dst, trunc)
 
 
-def saturate(s: ScalarLowering, op: CastOp, q: str, word: str, ww: int, dst: FixedType, trunc: str) -> str:
+def saturate(s: IntArith, op: CastOp, q: str, word: str, ww: int, dst: FixedType, trunc: str) -> str:
     """hls/fixed.py _overflow: out-of-range values become the mode's fixed word."""
     w, sat = dst.width, dst.sat_bits
     sym = dst.overflow == "AP_SAT_SYM" and dst.signed
@@ -165,7 +170,7 @@ def saturate(s: ScalarLowering, op: CastOp, q: str, word: str, ww: int, dst: Fix
     return s.b.op("arith.select", f"{out}, {fixed}, {word}", f"i{w}", op.result.name)
 
 
-def sign_magnitude(s: ScalarLowering, q: str, word: str, ww: int, dst: FixedType, trunc: str) -> str:
+def sign_magnitude(s: IntArith, q: str, word: str, ww: int, dst: FixedType, trunc: str) -> str:
     """AP_WRAP_SM (hls/fixed.py _wrap_sign_magnitude): complement the word by the header's rule, then
     force the N saturation bits."""
     w, sat = dst.width, dst.sat_bits

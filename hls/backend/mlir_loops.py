@@ -7,16 +7,14 @@ scf.for needs a positive step, so `range(hi, lo, -s)` runs a counter k over its 
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import TYPE_CHECKING
 
-from hls.backend.mlir_scalar import unsupported
+from hls.backend.mlir_builder import Emitter, unsupported
 from hls.ir import ConstantOp, ForOp, LoadOp, StoreOp, Value
 
-if TYPE_CHECKING:
-    from hls.backend.mlir import FunctionEmitter
+LOOP_DIRECTIVES = ("label", "pipeline", "unroll", "tripcount", "loop_flatten")  # carried as hls.* attributes
 
 
-def loop_header(e: FunctionEmitter, op: ForOp) -> tuple[str, Callable[[], None]]:
+def loop_header(e: Emitter, op: ForOp) -> tuple[str, Callable[[], None]]:
     """The `scf.for ...` text up to its iter_args, and the body's first ops (the induction variable)."""
     start, stop, step, bind = loop_range(e, op)
     counter = e.b.fresh(op.iv.name if bind.direct else f"{op.iv.name}_n")
@@ -33,7 +31,7 @@ class _Bind:
         self.fn(counter)
 
 
-def loop_range(e: FunctionEmitter, op: ForOp) -> tuple[str, str, str, _Bind]:
+def loop_range(e: Emitter, op: ForOp) -> tuple[str, str, str, _Bind]:
     """(start, stop, positive step) of an index counter for `op`, and how the body gets the IR's
     induction variable from it."""
     b = e.b
@@ -60,7 +58,7 @@ def loop_range(e: FunctionEmitter, op: ForOp) -> tuple[str, str, str, _Bind]:
     return b.index_const(0), trips, b.index_const(1), _Bind(counted_down, False)
 
 
-def bind_iv(e: FunctionEmitter, iv: Value, index: str) -> None:
+def bind_iv(e: Emitter, iv: Value, index: str) -> None:
     """The induction variable is an `index`; an `arith.index_cast` gives its integer value where used as one."""
     e.ivs[id(iv)] = index
     if any(not index_only(user, iv) for user in iv.uses):

@@ -11,15 +11,16 @@ rules align binary points with shifts and implement ap_fixed quantization and ov
 from __future__ import annotations
 
 import functools
-import re
 from collections.abc import Callable
-from dataclasses import dataclass
 
-from hls.backend.mlir_builder import Builder, elem_attrs, mlir_type, signed_bits
-from hls.errors import UnsupportedError
+from hls.backend.mlir_arith import IntArith, Wide
+from hls.backend.mlir_bits import lower_bits
+from hls.backend.mlir_builder import Builder, elem_attrs, mlir_type, signed_bits, unsupported
+from hls.backend.mlir_fixed import convert
 from hls.ir import BinaryOp, CastOp, CompareOp, ConstantOp, LogicOp, MathOp, SelectOp, UnaryOp
+from hls.ir.bitops import BIT_OPS
 from hls.ir.core import Op
-from hls.types import BoolType, FixedType, FloatType, ScalarType, as_int, fixed_of, int_union
+from hls.types import BoolType, FixedType, FloatType, as_int, fixed_of, int_union
 
 # op kind -> (signed variant, unsigned variant) on integers; float variant (None: a rule below)
 INT_OPS = {"add": ("arith.addi", "arith.addi"), "sub": ("arith.subi", "arith.subi"),
@@ -36,36 +37,16 @@ CMP_PREDICATES = {"lt": ("slt", "ult", "olt"), "le": ("sle", "ule", "ole"), "gt"
 MATH_OPS = {"sqrt": "math.sqrt", "exp": "math.exp", "log": "math.log", "sin": "math.sin", "cos": "math.cos",
             "tanh": "math.tanh", "floor": "math.floor", "ceil": "math.ceil", "fabs": "math.absf",
             "pow": "math.powf"}
-# ap_fixed quantization: when to add one lsb to the floor (hls/fixed.py _increment), as i1 formulas
-QUANT_INC = {"AP_TRN": None, "AP_RND": "qb", "AP_RND_ZERO": ("and", "qb", ("or", "neg", "sticky")),
-             "AP_RND_MIN_INF": ("and", "qb", "sticky"), "AP_RND_INF": ("and", "qb", ("or", "pos", "sticky")),
-             "AP_RND_CONV": ("and", "qb", ("or", "odd", "sticky")),
-             "AP_TRN_ZERO": ("and", "neg", ("or", "qb", "sticky"))}
 
 
-@dataclass(frozen=True)
-class Wide:
-    """An intermediate integer of any width (IntType stops at 1024 bits; exact intermediates may not)."""
-
-    width: int
-    signed: bool
-
-
-def unsupported(op: Op, what: str) -> UnsupportedError:
-    return UnsupportedError(f"the MLIR export cannot express {op.name} ({what})", op.loc)
-
-
-class ScalarLowering:
+class ScalarLowering(IntArith):
     """Turns one pure IR op, given its operands' SSA names, into arith/math ops; returns the result."""
 
     def __init__(self, b: Builder):
-        self.b = b
+        super().__init__(b)
         self.rules: dict[type, Callable[[Op, list[str]], str]] = {
             ConstantOp: self.constant, BinaryOp: self.binary, CompareOp: self.compare, LogicOp: self.logic,
             UnaryOp: self.unary, CastOp: self.cast, SelectOp: self.select, MathOp: self.math}
-        from hls.backend.mlir_bits import lower_bits
-        from hls.ir.bitops import BIT_OPS
-
         self.rules.update({cls: functools.partial(lower_bits, self) for cls in BIT_OPS})
 
     def lower(self, op: Op, args: list[str]) -> str:
@@ -73,36 +54,6 @@ class ScalarLowering:
         if rule is None:
             raise unsupported(op, "no rule")
         return rule(op, args)
-
-    # ---- integer helpers -----------------------------------------------------------------------
-
-    def resize(self, v: str, t: ScalarType | Wide, width: int, hint: str | None = None) -> str:
-        """`v` of int/bool/fixed type t as a `width`-bit integer: extended by t's signedness, or truncated."""
-        src = t if isinstance(t, (FixedType, Wide)) else as_int(t)
-        if width == src.width:
-            return v
-        if v in self.b.int_values:  # fold: the constant's bits, read with the source's signedness, at the new width
-            bits = self.b.int_values[v] & ((1 << src.width) - 1)
-            return self.const(signed_bits(bits, src.width) if src.signed else bits, width)
-        if width > src.width:
-            name = "arith.extsi" if src.signed else "arith.extui"
-        else:
-            name = "arith.trunci"
-        return self.b.cast(name, v, f"i{src.width}", f"i{width}", hint or f"{_base(v)}_i{width}")
-
-    def int_op(self, name: str, a: str, c: str, width: int, hint: str | None = None) -> str:
-        return self.b.op(name, f"{a}, {c}", f"i{width}", hint)
-
-    def cmpi(self, pred: str, a: str, c: str, width: int) -> str:
-        return self.b.op("arith.cmpi", f"{pred}, {a}, {c}", f"i{width}", "cmp")
-
-    def select(self, op: Op | None, args: list[str], type_: str | None = None) -> str:
-        cond, a, c = args
-        type_ = type_ or mlir_type(op.result.type)  # type: ignore[union-attr]
-        return self.b.op("arith.select", f"{cond}, {a}, {c}", type_, _hint(a) if op is None else op.result.name)
-
-    def const(self, value: int, width: int) -> str:
-        return self.b.int_const(value, width)
 
     # ---- constants -----------------------------------------------------------------------------
 
@@ -263,15 +214,4 @@ class ScalarLowering:
     # ---- conversions ---------------------------------------------------------------------------
 
     def cast(self, op: CastOp, args: list[str]) -> str:
-        from hls.backend.mlir_fixed import convert  # conversions live beside the fixed-point rules they share
-
-        return convert(self, op, args[0])
-
-
-def _hint(v: str) -> str:
-    return v.lstrip("%")
-
-
-def _base(v: str) -> str:
-    """`%acc_3` -> `acc`, `%r_i6` -> `r`: the variable a widened copy is named after."""
-    return re.sub(r"(_i[0-9]+)?(_[0-9]+)?$", "", _hint(v)) or "v"
+        return convert(self, op, args[0])  # conversions live beside the fixed-point rules they share

@@ -7,9 +7,7 @@ meaning (blocking, depth, dataflow concurrency) lives in those names and attribu
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
-from hls.backend.mlir_builder import Builder, mlir_type
+from hls.backend.mlir_builder import Builder, Emitter, mlir_type
 from hls.ir import Module
 from hls.ir.stream_ops import (
     STREAM_OPS,
@@ -21,10 +19,6 @@ from hls.ir.stream_ops import (
     StreamWriteOp,
 )
 from hls.types import BoolType, StreamType
-
-if TYPE_CHECKING:
-    from hls.backend.mlir import FunctionEmitter
-
 
 
 def stream_type(t: StreamType) -> str:
@@ -64,7 +58,7 @@ def _kind(op) -> str:
             StreamWriteNbOp: "write_nb"}[type(op)]
 
 
-def stream_op(e: FunctionEmitter, op) -> None:
+def stream_op(e: Emitter, op) -> None:
     b = e.b
     if isinstance(op, StreamOp):
         t = op.result.type

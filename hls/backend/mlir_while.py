@@ -8,18 +8,13 @@ C++, where `if (flag) break;` ends the body first).
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
-from hls.backend.mlir_builder import mlir_type
-from hls.backend.mlir_loops import loop_range
+from hls.backend.mlir_builder import Emitter, mlir_type
+from hls.backend.mlir_loops import LOOP_DIRECTIVES, loop_range
 from hls.ir import ForOp, Value, WhileOp
 from hls.ir.core import Block
 
-if TYPE_CHECKING:
-    from hls.backend.mlir import FunctionEmitter
 
-
-def while_op(e: FunctionEmitter, op: WhileOp) -> None:
+def while_op(e: Emitter, op: WhileOp) -> None:
     b = e.b
     exits = len(op.body.terminator.operands) > len(op.carried)
     types = [mlir_type(v.type) for v in op.inits] + (["i1"] if exits else [])
@@ -59,7 +54,7 @@ def while_op(e: FunctionEmitter, op: WhileOp) -> None:
         e.values[id(r)] = n
 
 
-def exit_for_op(e: FunctionEmitter, op: ForOp) -> None:
+def exit_for_op(e: Emitter, op: ForOp) -> None:
     """A `range` loop with an exit flag: counter, carried values and flag through an scf.while."""
     b = e.b
     start, stop, step, bind = loop_range(e, op)
@@ -89,7 +84,7 @@ def exit_for_op(e: FunctionEmitter, op: ForOp) -> None:
         e.values[id(r)] = n
 
 
-def _header(e: FunctionEmitter, hints: list[str | None], before: list[str], inits: list[str],
+def _header(e: Emitter, hints: list[str | None], before: list[str], inits: list[str],
             types: list[str]) -> list[str]:
     """`results = scf.while (before-region arguments = inits) : (types) -> (types) {`; the result names."""
     names = [e.b.fresh(h) for h in hints]
@@ -102,7 +97,7 @@ def _args(names: list[str], types: list[str]) -> str:
     return ", ".join(f"{n}: {t}" for n, t in zip(names, types, strict=True))
 
 
-def _ops_then_yield(e: FunctionEmitter, block: Block) -> list[str]:
+def _ops_then_yield(e: Emitter, block: Block) -> list[str]:
     """Emit a region's ops but its terminator; the SSA names the terminator yields."""
     for inner in block.ops[:-1]:
         e.op(inner)
@@ -110,18 +105,16 @@ def _ops_then_yield(e: FunctionEmitter, block: Block) -> list[str]:
     return [e.operand(v) for v in values]
 
 
-def _open(e: FunctionEmitter) -> None:
+def _open(e: Emitter) -> None:
     e.b.depth += 1
     e.b.push()
 
 
-def _close(e: FunctionEmitter) -> None:
+def _close(e: Emitter) -> None:
     e.b.pop()
     e.b.depth -= 1
 
 
-def _close_loop(e: FunctionEmitter, op: ForOp | WhileOp) -> None:
-    from hls.backend.mlir import LOOP_DIRECTIVES
-
+def _close_loop(e: Emitter, op: ForOp | WhileOp) -> None:
     attrs = {f"hls.{k}": op.attrs[k] for k in LOOP_DIRECTIVES if op.attrs.get(k) is not None}
     e.b.line("} attributes" if attrs else "}", attrs=attrs)  # scf.while's attr-dict takes the keyword

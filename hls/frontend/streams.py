@@ -22,7 +22,8 @@ from hls.ir import (
     StreamWriteOp,
     Value,
 )
-from hls.types import StreamType, stream
+from hls.streams import stream
+from hls.types import StreamType
 
 METHODS = ("read", "write", "empty", "full", "read_nb", "write_nb")
 

@@ -31,6 +31,8 @@ def const_op(value: Value) -> ConstantOp | None:
 def _fold(op: Op) -> Rewrite | None:
     """Ops on constants become constants; a float32 constant holding 0.1 gets the float32 value."""
     if isinstance(op, ConstantOp):
+        if not isinstance(op.result.type, FloatType):
+            return None  # only a float constant can hold more precision than its type
         value = operand_value(op)
         if value == op.value and type(value) is type(op.value):
             return None

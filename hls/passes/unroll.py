@@ -29,13 +29,14 @@ def _fresh_label(labels: set[str], base: str) -> str:
     return label
 
 
-def _copy_body(loop: ForOp, iv: Value, carried: list[Value], dest: Block, labels: set[str], copy: int
+def _copy_body(loop: ForOp, iv: Value, carried: list[Value], dest: Block, labels: set[str] | None, copy: int
                ) -> list[Value]:
-    """Append one copy of the body (iv and carried values given) to `dest`; the values it yields."""
+    """Append one copy of the body (iv and carried values given) to `dest`; the values it yields.
+    Nested loops of the copy get fresh labels unless `labels` is None (copies never emitted)."""
     mapping: ValueMap = {loop.iv: iv, **dict(zip(loop.carried, carried, strict=True))}
     start = len(dest.ops)
     values = clone_block_into(loop.body, dest, mapping)
-    for op in dest.ops[start:]:
+    for op in dest.ops[start:] if labels is not None else ():
         for inner in op.walk():
             if isinstance(inner, LOOPS) and inner.attrs.get("label"):
                 inner.attrs["label"] = _fresh_label(labels, f"{inner.attrs['label']}_u{copy}")
@@ -58,7 +59,7 @@ def _shifted_iv(iv: Value, delta: int, loop: ForOp, dest: Block) -> Value:
     return cast.result
 
 
-def _unroll(loop: ForOp, factor: int, labels: set[str]) -> None:
+def unroll(loop: ForOp, factor: int, labels: set[str] | None) -> None:
     """Copies go to a staging block first, then replace the loop in one splice."""
     lb, _, step = loop.const_bounds()
     trip = loop.trip_count()
@@ -87,7 +88,7 @@ def _unroll(loop: ForOp, factor: int, labels: set[str]) -> None:
     block.remove(loop)
 
 
-def _bind_bounds(loop: ForOp) -> None:
+def bind_bounds(loop: ForOp) -> None:
     """Bounds computed from constants (e.g. `range(i + 1)` once i is unrolled) become constants."""
     for bound in (loop.lb, loop.ub, loop.step):
         value = static_value(bound)
@@ -102,7 +103,7 @@ def _factor(loop: ForOp) -> int | None:
     options = loop.attrs.get("unroll")
     if options is None or options.get("off") or has_exit(loop):
         return None  # an early exit: a partial unroll needs exit checks between copies, left to Vitis
-    _bind_bounds(loop)
+    bind_bounds(loop)
     trip = loop.trip_count()
     if trip is None:
         return None
@@ -118,7 +119,7 @@ def _sweep(block: Block, labels: set[str]) -> bool:
             changed |= _sweep(region.block, labels)
         factor = _factor(op) if isinstance(op, ForOp) else None
         if factor is not None:
-            _unroll(op, factor, labels)
+            unroll(op, factor, labels)
             changed = True
     return changed
 

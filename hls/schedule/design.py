@@ -17,7 +17,8 @@ does (config_compile -pipeline_loops, 64 by default, 0 = off).
 
 from __future__ import annotations
 
-from dataclasses import dataclass, replace
+import gc
+from dataclasses import replace
 
 from hls.errors import HLSError
 from hls.interfaces import check_flow
@@ -32,7 +33,6 @@ from hls.ir import (
     Module,
     Op,
     ReturnOp,
-    Value,
     WhileOp,
     YieldOp,
     has_exit,
@@ -41,28 +41,17 @@ from hls.ir.ranges import value_range
 from hls.schedule.affine import trip_range
 from hls.schedule.deps import add_memory_edges
 from hls.schedule.flatten import flattenable_nest, joined_label
-from hls.schedule.graph import Graph, GraphBuilder
+from hls.schedule.graph import Graph, GraphBuilder, straight_region
 from hls.schedule.listsched import list_schedule
 from hls.schedule.loops import pipelined_function, pipelined_loop
-from hls.schedule.memory import MAXI_LATENCY, Storage, bit_width, function_storages
+from hls.schedule.memory import MAXI_LATENCY, bit_width, function_storages
 from hls.schedule.oplib import OpLib
 from hls.schedule.parts import DEFAULT_CLOCK_NS, DEFAULT_PART
 from hls.schedule.report import GraphEdge, GraphNode, LoopReport, Report
 from hls.schedule.resources import ResourceTally, iv_width
+from hls.schedule.scope import Scope
 from hls.schedule.span import Span
 from hls.schedule.whiles import while_trip
-
-
-@dataclass(frozen=True)
-class Scope:
-    """Where a region sits: its arrays, the value ranges of enclosing induction variables, the module
-    its resources belong to, the function it is in and how deep it is nested among the loops."""
-
-    storages: dict[Value, Storage]
-    ranges: dict[Value, tuple[int, int]]
-    module: str
-    function: str
-    level: int
 
 
 class DesignScheduler:
@@ -103,9 +92,9 @@ class DesignScheduler:
         if not ops:
             return Span(0, 0)
         graph = Graph(self.period)
-        builder = GraphBuilder(self.lib, self.module, scope.storages, graph)
-        builder.walk(ops)
-        for storage in builder.storages.values():  # local arrays of inlined sub-kernels
+        region = straight_region(ops, scope.storages, self.module)
+        GraphBuilder(self.lib, region.storages, graph).walk(region.ops)
+        for storage in region.storages.values():  # local arrays of inlined sub-kernels
             self.tally.add_memory(scope.module, storage)
         add_memory_edges(graph, pipelined=False)
         times, states = list_schedule(graph)
@@ -304,7 +293,20 @@ def unrolled_iterations(loop: ForOp) -> int | None:
 
 def schedule_module(module: Module, *, clock_ns: float = DEFAULT_CLOCK_NS, part: str = DEFAULT_PART,
                     flow: str = "vitis", pipeline_loops: int = 64) -> Report:
-    """Estimate latency, II and resources of `module` (after passes) as Vitis would schedule it."""
+    """Estimate latency, II and resources of `module` (after passes) as Vitis would schedule it.
+
+    The cyclic garbage collector pauses meanwhile: the copies the passes make (10^5 ops for a big
+    unrolled body) would otherwise be rescanned many times over while they are all still in use."""
+    enabled = gc.isenabled()
+    gc.disable()
+    try:
+        return _schedule_module(module, clock_ns, part, flow, pipeline_loops)
+    finally:
+        if enabled:
+            gc.enable()
+
+
+def _schedule_module(module: Module, clock_ns: float, part: str, flow: str, pipeline_loops: int) -> Report:
     check_flow(flow)
     if pipeline_loops < 0:
         raise HLSError(f"pipeline_loops must be >= 0, got {pipeline_loops}")

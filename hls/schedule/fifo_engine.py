@@ -28,23 +28,14 @@ NOT_FINISHED = -1
 
 def issue_all(off: Any, nominal: Any, partner: Any, proc_of: Any, tail: Any, succ_off: Any, succ: Any,
               pending: Any, times: Any, ptr: Any, shift: Any, finish: Any, wait_head: Any, wait_next: Any,
-              wait_for: Any, stack: Any) -> None:
+              wait_for: Any, stack: Any, top: int) -> None:
     """Fill `times` (issue cycle per access), `ptr` (next unissued access per process), `shift` (stall
     shift per process, start included) and `finish` (end cycle, NOT_FINISHED when blocked).
 
     `pending[p]` counts the processes that must end before p starts (`succ` lists, per process, those
-    waiting on it); `start_at` of a process is the latest end of those. Work arrays are caller-owned.
+    waiting on it); `start_at` of a process is the latest end of those. Work arrays are caller-owned and
+    arrive as `seed` leaves them: the first `top` entries of `stack` are the processes ready to run.
     """
-    processes = len(off) - 1
-    top = 0
-    for p in range(processes):
-        ptr[p] = off[p]
-        shift[p] = 0
-        finish[p] = NOT_FINISHED
-        wait_head[p] = -1
-        if pending[p] == 0:
-            stack[top] = p
-            top += 1
     while top > 0:
         top -= 1
         p = stack[top]
@@ -122,17 +113,26 @@ def run(off: np.ndarray, nominal: np.ndarray, partner: np.ndarray, proc_of: np.n
     """Run the loop; returns (times, ptr, shift, finish) as int64 arrays. `python`: True forces the plain
     loop, False the compiled one when numba is there, None picks by `work` (accesses over all the runs
     the caller expects) unless the compiled loop is loaded already."""
-    processes = len(off) - 1
     if python is None:
         python = _COMPILED is None and max(work, len(nominal)) < COMPILE_WORTH
     kernel, compiled = (issue_all, False) if python else _kernel()
-    if not compiled:
-        lists = [a.tolist() for a in (off, nominal, partner, proc_of, tail, succ_off, succ, pending)]
-        times, ptr, shift, finish = [0] * len(nominal), [0] * processes, [0] * processes, [0] * processes
-        issue_all(*lists, times, ptr, shift, finish, *([0] * processes for _ in range(4)))
-        return tuple(np.asarray(a, dtype=np.int64) for a in (times, ptr, shift, finish))  # type: ignore[return-value]
-    times = np.zeros(len(nominal), np.int64)
-    ptr, shift, finish, wait_head, wait_next, wait_for, stack = (np.zeros(processes, np.int64) for _ in range(7))
-    kernel(off, nominal, partner, proc_of, tail, succ_off, succ, pending.copy(), times, ptr, shift, finish,
-           wait_head, wait_next, wait_for, stack)
-    return times, ptr, shift, finish
+    state, top = seed(off, len(nominal), pending)
+    args = [off, nominal, partner, proc_of, tail, succ_off, succ, pending.copy(), *state]
+    if not compiled:  # the plain loop runs much faster on lists than on numpy scalars
+        args = [a.tolist() for a in args]
+    kernel(*args, top)
+    return tuple(np.asarray(a, dtype=np.int64) for a in args[8:12])  # type: ignore[return-value]
+
+
+def seed(off: np.ndarray, accesses: int, pending: np.ndarray) -> tuple[list[np.ndarray], int]:
+    """The work arrays before the loop (times, ptr, shift, finish, wait_head, wait_next, wait_for, stack):
+    every process at its first access, unshifted, unfinished and waiting on nothing; the processes with
+    nothing pending on the stack. Returns them and the stack's height."""
+    processes = len(off) - 1
+    ready = np.flatnonzero(pending == 0)
+    stack = np.zeros(processes, np.int64)
+    stack[:len(ready)] = ready
+    state = [np.zeros(accesses, np.int64), off[:-1].astype(np.int64), np.zeros(processes, np.int64),
+             np.full(processes, NOT_FINISHED, np.int64), np.full(processes, -1, np.int64),
+             np.zeros(processes, np.int64), np.zeros(processes, np.int64), stack]
+    return state, len(ready)

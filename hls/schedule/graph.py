@@ -1,10 +1,11 @@
 """The dependence graph the schedulers work on, built from a straight-line stretch of IR.
 
-One node per operator instance. Inner loops of a pipelined loop are unrolled here, as Vitis does,
-without touching the IR: the builder walks the body once per iteration with the induction variable
-bound to a constant. if-regions inside a pipelined body are if-converted (both branches, then a
-multiplexer per result) and small sub-kernels are inlined. Loads of a ROM at constant indices fold
-to constants, as LLVM folds them in Vitis.
+One node per operator instance. The stretch is a copy the passes have already straightened
+(hls.passes.straighten: calls inlined, inner loops of a pipelined loop unrolled as Vitis does, ROM
+loads at constant indices folded, constants folded, CSE, DCE); `straight_region` makes it and gives
+the copy's arrays their storages. Here if-regions are if-converted (both branches, then a
+multiplexer per result), indices get their affine form in the pipelined loop's iteration, repeated
+loads of one element reuse the value, and sums are balanced.
 
 Edges are (source, distance, lag): distance counts iterations of the pipelined loop (0 inside one
 iteration); lag DATA means "after the source's result is ready", a lag >= 0 means "at least `lag`
@@ -16,15 +17,14 @@ fabric operators chain inside a cycle while their delays fit.
 
 from __future__ import annotations
 
-import operator
 from dataclasses import dataclass, field
 from typing import Any
 
 from hls.errors import HLSError
 from hls.ir import (
+    LOOPS,
     AllocOp,
     CallOp,
-    CastOp,
     ConstantOp,
     DirectiveOp,
     ForOp,
@@ -42,24 +42,17 @@ from hls.ir import (
     has_exit,
 )
 from hls.ir.stream_ops import STREAM_ACCESSES, STREAM_WRITES, StreamOp, StreamStatusOp
+from hls.passes.straighten import NotUnrollable, extract, straighten
 from hls.schedule.affine import ITER, Affine, combine
 from hls.schedule.memory import Storage, bit_width, function_storages
 from hls.schedule.opcost import op_cost
 from hls.schedule.oplib import OpCost, OpLib
-from hls.types import BoolType, FixedType, IntType, wrap_int
+from hls.types import BoolType, FixedType, IntType
 
 DATA = -1
 EXTERNAL = -1  # a value available from the start (constant, argument, computed before this stretch)
 NOCONST = object()
 MAX_UNROLLED_NODES = 300_000
-
-
-class NotUnrollable(HLSError):
-    """An inner loop of a pipelined loop cannot be unrolled (variable bounds, or too large)."""
-
-    def __init__(self, loop: ForOp | WhileOp, reason: str):
-        self.loop = loop
-        super().__init__(reason, loop.loc)
 
 
 @dataclass(slots=True)
@@ -127,16 +120,65 @@ class Graph:
         return index
 
 
+@dataclass
+class Region:
+    """A straightened copy: its ops (no terminator), the copy of the pipelined loop, the arrays' storages."""
+
+    ops: list[Op]
+    loop: ForOp | WhileOp | None
+    storages: dict[Value, Storage]
+
+
+def straight_region(ops: list[Op], storages: dict[Value, Storage], library: Module,
+                    pipelined: ForOp | WhileOp | None = None) -> Region:
+    """`ops` (or the iteration of `pipelined`, then ops == [pipelined]) as straight-line code on a copy.
+
+    Arrays from outside keep their storages, and so do copies of the region's own arrays (an array
+    declared in an unrolled body is one array); arrays of inlined sub-kernels get their own, one
+    per call, as Vitis makes them. Raises NotUnrollable (hls.passes.straighten)."""
+    ops = [op for op in ops if not isinstance(op, (YieldOp, ReturnOp))]
+    if pipelined is None and not any(_straightens(op) for top in ops for op in top.walk()):
+        return Region(ops, None, storages)  # nothing the passes would change: no copy needed
+    module, mapping = extract(ops, "region")
+    func = module.top_function
+    origins = {}
+    for old, new in mapping.items():
+        op = getattr(new, "op", None)
+        if old in storages and isinstance(op, (AllocOp, RomOp, StreamOp)):
+            op.attrs["origin"] = id(old)
+            origins[id(old)] = storages[old]
+    keep = func.body.block.ops[-2] if pipelined is not None else None
+    straighten(module, library, keep)
+    if keep is not None and keep.parent is None:
+        raise NotUnrollable(pipelined, f"loop {pipelined.attrs.get('label')} does nothing once unrolled and folded")
+    found = {new: storages[old] for old, new in mapping.items() if old in storages and new in func.args}
+    arrays = [op for op in func.walk() if isinstance(op, (AllocOp, RomOp, StreamOp))]
+    if any(op.attrs.get("origin") not in origins for op in arrays):  # arrays of inlined sub-kernels
+        found = function_storages(func, False, args=found)
+    for op in arrays:
+        origin = op.attrs.get("origin")
+        if origin in origins:  # a copy of an array met before, or a sub-kernel's static (one for all calls)
+            found[op.result] = origins[origin]
+        elif origin is not None:
+            origins[origin] = found[op.result]
+    return Region(func.body.block.ops[:-1], keep, found)
+
+
+def _straightens(op: Op) -> bool:
+    """A loop, a call or a ROM load: something for the passes to do (the module comes folded)."""
+    return isinstance(op, (*LOOPS, CallOp)) or isinstance(op, LoadOp) and isinstance(getattr(op.memref, "op", None),
+                                                                                     RomOp)
+
+
 Binding = tuple  # (src node or EXTERNAL or carried marker, constant or NOCONST, Affine or None)
 
 
 class GraphBuilder:
     """Walks IR ops into a Graph; after `bind_iteration(loop)` the ops are one iteration of `loop`."""
 
-    def __init__(self, lib: OpLib, module: Module, storages: dict[Value, Storage], graph: Graph):
+    def __init__(self, lib: OpLib, storages: dict[Value, Storage], graph: Graph):
         self.lib = lib
-        self.module = module
-        self.storages = dict(storages)
+        self.storages = storages
         self.graph = graph
         self.env: dict[Value, Binding] = {}
         self._memory_costs: dict[tuple, OpCost] = {}
@@ -209,14 +251,10 @@ class GraphBuilder:
             self.load(op)
         elif isinstance(op, StoreOp):
             self.store(op)
-        elif isinstance(op, WhileOp):
-            raise NotUnrollable(op, f"while loop {op.attrs.get('label')} cannot be unrolled inside a pipelined loop")
-        elif isinstance(op, ForOp):
-            self.unroll(op)
         elif isinstance(op, IfOp):
             self.if_convert(op)
-        elif isinstance(op, CallOp):
-            self.inline(op)
+        elif isinstance(op, (*LOOPS, CallOp)):
+            raise op.fail("reached the scheduler without being straightened (hls.passes.straighten)")
         else:
             self.compute(op)
 
@@ -238,11 +276,6 @@ class GraphBuilder:
             aff = bindings[0][2] if _is_integral(op.result.type) else None
         elif len(bindings) == 1 and kind == "neg":
             aff = bindings[0][2].scale(-1) if bindings[0][2] is not None else None
-        if all(b[1] is not NOCONST for b in bindings):
-            value = _fold_integral(op, [b[1] for b in bindings])
-            if value is not NOCONST:  # an unrolled copy's constant index or condition
-                self.env[op.result] = (EXTERNAL, value, Affine(None, int(value)))
-                return
         key = (op.name, kind, str(op.result.type), *(_index_key(b) for b in bindings))
         if any(b[0] == EXTERNAL and b[1] is NOCONST and b[2] is None for b in bindings):
             key = None  # a value this stretch cannot name: no numbering
@@ -320,12 +353,6 @@ class GraphBuilder:
     def load(self, op: LoadOp) -> None:
         storage = self.storage(op.memref)
         bindings = [self.lookup(v) for v in op.indices]
-        if storage.rom_data is not None and all(isinstance(b[1], int) for b in bindings):
-            index = tuple(b[1] for b in bindings)
-            if all(0 <= i < size for i, size in zip(index, storage.shape, strict=True)):
-                value = storage.rom_data[index]
-                self.env[op.result] = (EXTERNAL, value.item() if hasattr(value, "item") else value, None)
-                return
         loaded = self._loaded.setdefault(id(storage), {})
         key = tuple(_index_key(b) for b in bindings)
         if key in loaded:  # the same element again, no store in between: LLVM reuses the value
@@ -370,30 +397,8 @@ class GraphBuilder:
 
     # ---- regions inside a pipelined body ----------------------------------------------------------
 
-    def unroll(self, loop: ForOp) -> None:
-        """Full unrolling, as Vitis does for every loop inside a pipelined one."""
-        if has_exit(loop):
-            raise NotUnrollable(loop, f"loop {loop.attrs.get('label')} has a `break` or `return` and cannot be "
-                                      "unrolled inside a pipelined loop")
-        bounds = [self.lookup(v)[1] for v in (loop.lb, loop.ub, loop.step)]
-        if not all(isinstance(b, int) and not isinstance(b, bool) for b in bounds) or bounds[2] == 0:
-            raise NotUnrollable(loop, f"loop {loop.attrs.get('label')} has variable bounds and cannot be "
-                                      "unrolled inside a pipelined loop")
-        values = [self.lookup(v) for v in loop.inits]
-        for it in range(*bounds):
-            self.env[loop.iv] = (EXTERNAL, it, Affine(None, it))
-            for arg, bound in zip(loop.carried, values, strict=True):
-                self.env[arg] = bound
-            values = self.walk(loop.body.ops)
-        for result, bound in zip(loop.results, values, strict=True):
-            self.env[result] = bound
-
     def if_convert(self, op: IfOp) -> None:
         cond = self.lookup(op.operands[0])
-        if cond[1] is not NOCONST:
-            taken = self.walk((op.then_block if cond[1] else op.else_block).ops)
-            self.env.update(zip(op.results, taken, strict=True))
-            return
         before, guard, dirty = self._loaded, self.guard, self._dirty
         self._dirty = set()
         self._loaded, self.guard = {k: dict(v) for k, v in before.items()}, guard + ((id(op), True, self._single(op)),)
@@ -421,18 +426,6 @@ class GraphBuilder:
         n = -diff.const // diff.coeff(ITER)
         return n if n >= 0 else None
 
-    def inline(self, op: CallOp) -> None:
-        callee = self.module.functions[op.callee]
-        arrays = {}
-        for arg, value in zip(callee.args, op.operands, strict=True):
-            if value in self.storages:
-                arrays[arg] = self.storages[value]
-            else:
-                self.env[arg] = self.lookup(value)
-        self.storages.update(function_storages(callee, False, args=arrays))
-        results = self.walk(callee.body.block.ops)
-        self.env.update(zip(op.results, results, strict=True))
-
 
 def _index_key(binding: Binding) -> tuple:
     """What identifies an index value: its node, its constant, or its affine form over fixed values."""
@@ -451,30 +444,3 @@ def _fixed_point(t: Any) -> bool:
 
 def _is_integral(t: Any) -> bool:
     return isinstance(t, (IntType, BoolType))
-
-
-_INT_FOLD = {"add": operator.add, "sub": operator.sub, "mul": operator.mul, "and": operator.and_,
-             "or": operator.or_, "xor": operator.xor, "min": min, "max": max, "lt": operator.lt,
-             "le": operator.le, "gt": operator.gt, "ge": operator.ge, "eq": operator.eq, "ne": operator.ne,
-             "land": lambda a, b: bool(a and b), "lor": lambda a, b: bool(a or b),
-             "floordiv": lambda a, b: a // b if b else NOCONST, "mod": lambda a, b: a % b if b else NOCONST}
-
-
-def _fold_integral(op: Op, values: list[Any]) -> Any:
-    """Integer/bool ops on constants, for the copies unrolling makes (indices, branch conditions);
-    NOCONST for anything else (floats, fixed point, division) so that it stays an operator."""
-    if not _is_integral(op.results[0].type) or not all(isinstance(v, int) for v in values):
-        return NOCONST
-    if isinstance(op, CastOp):
-        t = op.result.type
-        return bool(values[0]) if isinstance(t, BoolType) else wrap_int(values[0], t.width, t.signed)
-    kind = op.attrs.get("kind")
-    if kind == "not" and len(values) == 1:
-        return not values[0]
-    if kind == "neg" and len(values) == 1:
-        return -values[0]
-    if kind in _INT_FOLD and len(values) == 2:
-        return _INT_FOLD[kind](values[0], values[1])
-    if kind in ("shl", "shr") and len(values) == 2 and 0 <= values[1] < 64:
-        return values[0] << values[1] if kind == "shl" else values[0] >> values[1]
-    return NOCONST

@@ -17,7 +17,7 @@ import os
 import re
 from typing import Any
 
-from hls.schedule.report import GraphEdge, GraphNode, LoopReport, Report, Resources
+from hls.schedule.report_data import GraphEdge, GraphNode, LoopReport, ReportData, Resources
 from hls.schedule.svg import design_graph, schedule_chart
 
 CONTEXT = 3  # source lines shown above and below each line the report names
@@ -193,7 +193,7 @@ def _cycles(cycles: int | None, clock_ns: float) -> str:
     return "?" if cycles is None else f"{cycles:,} cycles ({cycles * clock_ns:,.2f} ns)"
 
 
-def summary_section(report: Report) -> str:
+def summary_section(report: ReportData) -> str:
     kind = "Vitis HLS report" if report.source == "vitis" else "schedule estimate (not a Vitis run)"
     rows = [("Top function", report.top), ("Source", kind),
             ("Part", report.part + (f" ({report.family})" if report.family else "")),
@@ -221,7 +221,7 @@ def _limiter_cell(loop: LoopReport, source: SourceListing) -> str:
     return f"<td>{text[:-len(suffix)] + ' at ' + link if text.endswith(suffix) else text + ' (' + link + ')'}</td>"
 
 
-def loops_section(report: Report, source: SourceListing) -> str:
+def loops_section(report: ReportData, source: SourceListing) -> str:
     if not report.loops:
         return '<p class="muted">No loops.</p>'
     rows = []
@@ -242,7 +242,7 @@ def loops_section(report: Report, source: SourceListing) -> str:
                    "What limits the II"], rows)
 
 
-def schedule_section(report: Report, source: SourceListing) -> str:
+def schedule_section(report: ReportData, source: SourceListing) -> str:
     usable = report.clock_ns - (report.uncertainty_ns or 0.0)
     charts = []
     for loop in report.loops:
@@ -265,7 +265,7 @@ def schedule_section(report: Report, source: SourceListing) -> str:
     return legend + "".join(charts)
 
 
-def graph_section(report: Report, source: SourceListing, prefix: str) -> str:
+def graph_section(report: ReportData, source: SourceListing, prefix: str) -> str:
     if not report.nodes:
         return '<p class="muted">No call graph in this report.</p>'
     note = ('<p class="muted">Functions and the sub-kernel calls between them (a number on an arrow counts its '
@@ -274,7 +274,7 @@ def graph_section(report: Report, source: SourceListing, prefix: str) -> str:
     return f'{note}<div class="chart">{svg}</div>'
 
 
-def dataflow_section(report: Report, prefix: str) -> str:
+def dataflow_section(report: ReportData, prefix: str) -> str:
     """The timed region: its processes as boxes joined by their FIFOs (depth, peak occupancy), and the
     per-process and per-FIFO tables of the report."""
     flow = report.dataflow
@@ -298,7 +298,7 @@ def dataflow_section(report: Report, prefix: str) -> str:
             + _table(["FIFO", "Width", "Depth", "Peak", "Implementation", "BRAM_18K", "FF", "LUT"], fifos))
 
 
-def resources_section(report: Report) -> str:
+def resources_section(report: ReportData) -> str:
     def amounts(res: Resources) -> list[int]:
         return [res.bram18k, res.dsp, res.ff, res.lut]
 
@@ -308,7 +308,7 @@ def resources_section(report: Report) -> str:
     return _table(["Module", "Operator", "Type", "Count", "BRAM_18K", "DSP", "FF", "LUT"], rows)
 
 
-def report_sections(report: Report, prefix: str) -> list[tuple[str, str]]:
+def report_sections(report: ReportData, prefix: str) -> list[tuple[str, str]]:
     source = SourceListing(prefix)
     for loop in report.loops:
         source.add(loop.file, loop.line)
@@ -324,19 +324,19 @@ def report_sections(report: Report, prefix: str) -> list[tuple[str, str]]:
             ("Resources", resources_section(report)), ("Source", source.render())]
 
 
-def _title(report: Report) -> str:
+def _title(report: ReportData) -> str:
     return f"{report.top}: {'Vitis HLS report' if report.source == 'vitis' else 'hls schedule estimate'}"
 
 
-def report_page(report: Report) -> str:
+def report_page(report: ReportData) -> str:
     return page(_title(report), report_sections(report, ""))
 
 
-def report_fragment(report: Report, extra: list[tuple[str, str]] | None = None) -> str:
+def report_fragment(report: ReportData, extra: list[tuple[str, str]] | None = None) -> str:
     prefix = f"hls{next(_FRAGMENTS)}-"
     return fragment(_title(report), (extra or []) + report_sections(report, prefix), prefix)
 
 
-def kernel_fragment(report: Report, cpp: str) -> str:
+def kernel_fragment(report: ReportData, cpp: str) -> str:
     """A kernel in a notebook: its C++ (highlighted) above its report."""
     return report_fragment(report, [("C++", f'<pre class="code hl">{highlight(cpp, "cpp")}</pre>')])

@@ -12,21 +12,19 @@ from __future__ import annotations
 
 import os
 from collections import defaultdict
-from typing import TYPE_CHECKING
 
 from hls.ir import ForOp, Function, WhileOp
+from hls.passes.straighten import NotUnrollable
 from hls.schedule.affine import ITER
 from hls.schedule.deps import add_carried_scalars, add_exit_edges, add_memory_edges
-from hls.schedule.graph import Graph, GraphBuilder, Node, NotUnrollable
+from hls.schedule.graph import Graph, GraphBuilder, Node, straight_region
 from hls.schedule.listsched import list_schedule
 from hls.schedule.memory import Storage
 from hls.schedule.modulo import ModuloResult, PortBound, Recurrence, modulo_schedule
 from hls.schedule.report import LoopReport, ScheduledOp
+from hls.schedule.resources import ResourceTally
+from hls.schedule.scope import Design, Scope
 from hls.schedule.span import Span
-
-if TYPE_CHECKING:
-    from hls.schedule.design import DesignScheduler, Scope
-    from hls.schedule.resources import ResourceTally
 
 MAX_LISTED_PATH = 6
 MAX_SCHEDULED_OPS = 200  # operators of one iteration kept for the report's chart (the earliest ones)
@@ -117,17 +115,18 @@ def hoist_invariants(graph: Graph, tally: ResourceTally | None = None, module: s
     return states
 
 
-def pipelined_loop(design: DesignScheduler, loop: ForOp | WhileOp, scope: Scope, report: LoopReport,
+def pipelined_loop(design: Design, loop: ForOp | WhileOp, scope: Scope, report: LoopReport,
                    trip: tuple[int | None, int | None], target: int | None) -> Span | None:
     """Latency of a pipelined loop (None when its inner loops cannot be unrolled: not pipelined)."""
     graph = Graph(design.period)
-    builder = GraphBuilder(design.lib, design.module, scope.storages, graph)
-    builder.bind_iteration(loop)
     try:
-        yields, exits = builder.walk_iteration(loop)
+        region = straight_region([loop], scope.storages, design.module, loop)
     except NotUnrollable as exc:
         report.notes.append(f"not pipelined: {exc.message}")
         return None
+    builder = GraphBuilder(design.lib, region.storages, graph)
+    builder.bind_iteration(region.loop)
+    yields, exits = builder.walk_iteration(region.loop)
     add_carried_scalars(graph, yields)
     add_exit_edges(graph, exits)
     if exits:
@@ -162,14 +161,15 @@ def pipelined_loop(design: DesignScheduler, loop: ForOp | WhileOp, scope: Scope,
     return latency.plus(overhead)
 
 
-def pipelined_function(design: DesignScheduler, func: Function, scope: Scope) -> tuple[Span, Span] | None:
+def pipelined_function(design: Design, func: Function, scope: Scope) -> tuple[Span, Span] | None:
     """A function-level pipeline: (latency, interval), or None when the function is not pipelined."""
     options = func.attrs.get("pipeline")
     if not options or options.get("off"):
         return None
     graph = Graph(design.period)
     try:
-        GraphBuilder(design.lib, design.module, scope.storages, graph).walk(func.body.block.ops)
+        region = straight_region(func.body.block.ops, scope.storages, design.module)
+        GraphBuilder(design.lib, region.storages, graph).walk(region.ops)
     except NotUnrollable as exc:
         design.notes.append(f"function pipeline not applied: {exc.message}")
         return None

@@ -108,7 +108,7 @@ class ResourceTally:
         self.units: dict[tuple, int] = {}
         self.unit_cost: dict[tuple, Resources] = {}
         self.extra: dict[tuple[str, str], Resources] = {}
-        self._memories: set[int] = set()
+        self._memories: dict[int, Storage] = {}  # held, so that no later storage reuses a counted one's id
         self._bundles: set[str] = set()
 
     def _units(self, module: str, node: Node, count: int, shared: bool, cost: Resources | None = None) -> None:
@@ -200,7 +200,7 @@ class ResourceTally:
     def add_memory(self, module: str, storage: Storage) -> None:
         if id(storage) in self._memories:
             return
-        self._memories.add(id(storage))
+        self._memories[id(storage)] = storage
         if storage.is_maxi:
             if storage.bundle not in self._bundles:
                 self._bundles.add(storage.bundle)
