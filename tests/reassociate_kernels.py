@@ -31,3 +31,19 @@ def mac4(a: FX[8], b: FX[8]) -> FX:
         hls.unroll(factor=4)
         acc += a[i] * b[i]
     return acc
+
+
+@hls.kernel
+def mac_loop(a: FX[8], b: FX[8]) -> FX:
+    acc = FX(0)
+    for i in range(8):
+        hls.label("mac")
+        hls.pipeline()
+        acc += a[i] * b[i]
+    return acc
+
+
+@hls.kernel
+def two_products(a: FX, b: FX, c: FX, d: FX) -> FX:
+    hls.pipeline()
+    return a * b + c * d

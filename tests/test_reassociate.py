@@ -1,4 +1,5 @@
-"""Sums rebuilt as balanced trees on the scheduler's straightened copies (hls.passes.reassociate)."""
+"""Sums rebuilt as balanced trees on the scheduler's straightened copies (hls.passes.reassociate), and the
+DSP48 multiply-accumulate timing the trees meet (docs/oplib.md section 5)."""
 
 from hls.frontend.build import build_module
 from hls.ir import BinaryOp, ForOp, verify_module
@@ -66,3 +67,29 @@ def test_pass_is_idempotent():
     EliminateDeadCodePass().apply(region)
     verify_module(region)
     assert add_depth(returned(region)) == before
+
+
+# ---- DSP48 multiply-accumulate timing (docs/oplib.md section 5) ---------------------------------------
+
+K7, VU9P = "xc7k160t-fbg676-2", "xcvu9p-flga2104-2-i"
+
+
+def estimate(kernel, part):
+    return kernel.report(clock_ns=4.0, part=part, flow="vivado", pipeline_loops=0).to_dict()
+
+
+def test_dsp_accumulator_keeps_ii_1():
+    """ELEN226 inner_product solution2 on xc7k160t-2 at 4 ns: the MAC's P register is the accumulator,
+    II 1 and depth 5 (load, load data + multiply, multiply, post-adder, result) in Vitis's schedule."""
+    (loop,) = estimate(rk.mac_loop, K7)["loops"]
+    assert (loop["ii"], loop["depth"]) == (1, 5)
+
+
+def test_two_products_meet_in_a_post_adder_one_state_later_on_7_series():
+    """ELEN226 inner_product solution3's schedule: a lone multiply in states 1-4, its result in the other
+    product's post-adder in states 5-6 on xc7k160t-2 (depth 6, latency 5); xcvu9p feeds it a state
+    earlier."""
+    k7, vu9p = estimate(rk.two_products, K7), estimate(rk.two_products, VU9P)
+    assert k7["latency"]["max"] == 5
+    assert vu9p["latency"]["max"] == 4
+    assert k7["resources"]["dsp"] == vu9p["resources"]["dsp"] == 2
