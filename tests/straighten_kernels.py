@@ -52,3 +52,13 @@ def while_inner(a: hls.int32[8], out: hls.int32[8]):
         while a[j] > 0 and j < 7:
             j += 1
         out[i] = j
+
+
+@hls.kernel
+def huge_inner(a: hls.int32[8], out: hls.int32[8]):
+    for i in range(8):
+        hls.pipeline()
+        acc = hls.int32(0)
+        for j in range(400000):
+            acc += a[j % 8]
+        out[i] = acc

@@ -80,3 +80,38 @@ def test_inline_and_rom_folding_passes_on_a_module():
     region, loop = pipelined_copy(module)
     straighten(region, module, loop)
     assert any(isinstance(op, ConstantOp) and op.value == 7 for op in region.top_function.walk())
+
+
+def test_a_static_inlined_twice_is_one_array():
+    """counter() is called twice and inlined twice: its static `n` is one register either way."""
+    from tests import results_kernels as rk
+
+    rows = [row for row in rk.uses_counter.report().breakdown if row.op.startswith("memory n ")]
+    assert len(rows) == 1 and rows[0].resources.ff == 4  # uint4
+
+
+def test_tally_counts_a_storage_whose_id_was_freed_before():
+    """Storages of copied regions are short-lived; a new one may reuse a counted one's id."""
+    import gc
+
+    from hls.schedule.memory import local_storage
+    from hls.schedule.resources import ResourceTally
+    from hls.types import ArrayType, IntType
+
+    tally = ResourceTally()
+    made = 0
+    for _ in range(50):
+        storage = local_storage("buf", ArrayType(IntType(8, True), (4,)), {}, None)
+        tally.add_memory("m", storage)
+        made += 1
+        del storage
+        gc.collect()
+    assert sum(1 for row in tally.rows() if row.op.startswith("memory buf")) == 1  # one row, counted 50 times
+    assert next(row for row in tally.rows() if row.op.startswith("memory buf")).resources.lut == 50 * 8 * 1
+
+
+def test_an_unrolled_region_beyond_the_operator_limit_is_refused_before_it_is_built():
+    from hls.errors import HLSError
+
+    with pytest.raises(HLSError, match="more than 300000 operators in one schedule region"):
+        kk.huge_inner.report()

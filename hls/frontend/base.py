@@ -21,6 +21,7 @@ from hls.frontend.state import ArrayShape, BuildState
 from hls.frontend.tables import UNSUPPORTED
 from hls.ir import ForOp, Function, Module, Value
 from hls.ir.core import Op
+from hls.ir.labels import fresh_label
 from hls.types import ArrayType, HLSType, IntType, ScalarType, StreamType
 
 
@@ -123,12 +124,7 @@ class BuilderBase(BuildState, ast.NodeVisitor):
     # ---- loops ---------------------------------------------------------------------------------
 
     def unique_label(self, iv_name: str) -> str:
-        base = "loop_" + (iv_name.strip("_") or "i")
-        label, n = base, 1
-        while label in self.labels:
-            label, n = f"{base}_{n}", n + 1
-        self.labels.add(label)
-        return label
+        return fresh_label(self.labels, "loop_" + (iv_name.strip("_") or "i"))
 
     def new_loop(self, lb: Value, ub: Value, step: Value, inits: list[Value], names: list[str],
                  iv_name: str, iv_type: IntType) -> ForOp:

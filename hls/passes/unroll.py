@@ -14,19 +14,12 @@ from dataclasses import dataclass
 
 from hls.ir import LOOPS, BinaryOp, CastOp, ConstantOp, ForOp, Module, Value, YieldOp, has_exit
 from hls.ir.core import Block
+from hls.ir.labels import fresh_label
 from hls.passes.clone import ValueMap, clone_attrs, clone_block_into, insert_ops
 from hls.passes.evaluate import static_value
 from hls.types import int_binop_type, literal_int_type
 
 MAX_UNROLLED_OPS = 200_000  # beyond this the pragma stays and Vitis decides
-
-
-def _fresh_label(labels: set[str], base: str) -> str:
-    label, n = base, 1
-    while label in labels:
-        label, n = f"{base}_{n}", n + 1
-    labels.add(label)
-    return label
 
 
 def _copy_body(loop: ForOp, iv: Value, carried: list[Value], dest: Block, labels: set[str] | None, copy: int
@@ -39,7 +32,7 @@ def _copy_body(loop: ForOp, iv: Value, carried: list[Value], dest: Block, labels
     for op in dest.ops[start:] if labels is not None else ():
         for inner in op.walk():
             if isinstance(inner, LOOPS) and inner.attrs.get("label"):
-                inner.attrs["label"] = _fresh_label(labels, f"{inner.attrs['label']}_u{copy}")
+                inner.attrs["label"] = fresh_label(labels, f"{inner.attrs['label']}_u{copy}")
     return values
 
 

@@ -45,6 +45,7 @@ from hls.schedule.graph import Graph, GraphBuilder, straight_region
 from hls.schedule.listsched import list_schedule
 from hls.schedule.loops import pipelined_function, pipelined_loop
 from hls.schedule.memory import MAXI_LATENCY, bit_width, function_storages
+from hls.schedule.opcost import forget_demanded_widths
 from hls.schedule.oplib import OpLib
 from hls.schedule.parts import DEFAULT_CLOCK_NS, DEFAULT_PART
 from hls.schedule.report import GraphEdge, GraphNode, LoopReport, Report
@@ -299,6 +300,7 @@ def schedule_module(module: Module, *, clock_ns: float = DEFAULT_CLOCK_NS, part:
     unrolled body) would otherwise be rescanned many times over while they are all still in use."""
     enabled = gc.isenabled()
     gc.disable()
+    forget_demanded_widths()
     try:
         return _schedule_module(module, clock_ns, part, flow, pipeline_loops)
     finally:

@@ -42,7 +42,7 @@ from hls.ir import (
     has_exit,
 )
 from hls.ir.stream_ops import STREAM_ACCESSES, STREAM_WRITES, StreamOp, StreamStatusOp
-from hls.passes.straighten import NotUnrollable, extract, straighten
+from hls.passes.straighten import MAX_REGION_OPS, NotUnrollable, extract, straighten
 from hls.schedule.affine import ITER, Affine, combine
 from hls.schedule.memory import Storage, bit_width, function_storages
 from hls.schedule.opcost import op_cost
@@ -52,7 +52,6 @@ from hls.types import BoolType, FixedType, IntType
 DATA = -1
 EXTERNAL = -1  # a value available from the start (constant, argument, computed before this stretch)
 NOCONST = object()
-MAX_UNROLLED_NODES = 300_000
 
 
 @dataclass(slots=True)
@@ -114,8 +113,8 @@ class Graph:
         self.nodes.append(Node(index, cost, cost.latency, delay, width, op, preds, access))
         if access is not None:
             self.accesses.append(index)
-        if index >= MAX_UNROLLED_NODES:
-            raise HLSError(f"more than {MAX_UNROLLED_NODES} operators in one schedule region",
+        if index >= MAX_REGION_OPS:
+            raise HLSError(f"more than {MAX_REGION_OPS} operators in one schedule region",
                            getattr(op, "loc", None))
         return index
 

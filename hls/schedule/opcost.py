@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from weakref import WeakKeyDictionary
+
 from hls.ir import (
     BinaryOp,
     BitGetOp,
@@ -138,28 +140,50 @@ def _frac(t: object) -> int:
     return t.frac_bits if isinstance(t, FixedType) else 0
 
 
+_DEMANDED: WeakKeyDictionary = WeakKeyDictionary()  # Value -> bits; cleared by each schedule_module
+
+
+def forget_demanded_widths() -> None:
+    """Start afresh (the IR a cached value belonged to may have changed since)."""
+    _DEMANDED.clear()
+
+
+def _keeps_low_bits(user: Op, t: object) -> bool:
+    """The user's low result bits depend only on the value's low bits."""
+    result = user.results[0].type if user.results else None
+    if isinstance(user, CastOp) and isinstance(result, (IntType, FixedType)) and _frac(result) == _frac(t):
+        return bit_width(result) >= bit_width(t) or getattr(result, "overflow", "AP_WRAP") == "AP_WRAP"
+    return isinstance(user, BinaryOp) and user.kind in ("add", "sub", "mul") \
+        and isinstance(result, (IntType, FixedType)) and _frac(result) == _frac(t) \
+        and (user.kind != "mul" or _frac(result) == 0)
+
+
 def demanded_width(value: Value) -> int:
     """Low bits of an integer or ap_fixed value its users need (LLVM's demanded-bits analysis, which
     runs before Vitis binds operators: ELEN226 `acc += a[i] * b[i]` in ap_fixed<16,16> binds
     `mac_muladd_16s_16s_16ns_16`, not a 33-bit adder). The low n bits of a sum, difference or product
     depend only on the low n bits of operands with the result's binary point; a wrapping cast keeps the
-    low bits; any other user needs every bit."""
-    t = value.type
-    if not isinstance(t, (IntType, FixedType)) or not value.uses:
-        return bit_width(t)
-    need = 0
-    for user in value.uses:
-        result = user.results[0].type if user.results else None
-        if isinstance(user, CastOp) and isinstance(result, (IntType, FixedType)) and _frac(result) == _frac(t) \
-                and (bit_width(result) >= bit_width(t) or getattr(result, "overflow", "AP_WRAP") == "AP_WRAP"):
-            need = max(need, demanded_width(user.result))
-        elif isinstance(user, BinaryOp) and user.kind in ("add", "sub", "mul") \
-                and isinstance(result, (IntType, FixedType)) and _frac(result) == _frac(t) \
-                and (user.kind != "mul" or _frac(result) == 0):
-            need = max(need, demanded_width(user.result))
-        else:
-            return bit_width(t)
-    return max(1, min(bit_width(t), need))
+    low bits; any other user needs every bit. Computed without recursion and remembered: an unrolled
+    body chains thousands of sums."""
+    stack = [value]
+    while stack:
+        top = stack[-1]
+        if top in _DEMANDED:
+            stack.pop()
+            continue
+        t = top.type
+        if not isinstance(t, (IntType, FixedType)) or not top.uses or \
+                not all(_keeps_low_bits(user, t) for user in top.uses):
+            _DEMANDED[top] = bit_width(t)
+            stack.pop()
+            continue
+        waiting = [user.result for user in top.uses if user.result not in _DEMANDED]
+        if waiting:
+            stack.extend(waiting)
+            continue
+        _DEMANDED[top] = max(1, min(bit_width(t), max(_DEMANDED[user.result] for user in top.uses)))
+        stack.pop()
+    return _DEMANDED[value]
 
 
 def _float_core(lib: OpLib, t: FloatType, base: str) -> OpCost:
