@@ -44,8 +44,11 @@ def chain(lib: OpLib, name: str, parts: list[OpCost]) -> OpCost:
         latency, delay = 1, 0.0
     elif latency > 0:
         delay = 0.0
+    first = parts[0] if parts else None  # a DSP's input stage and its wait for the fabric carry over
     return OpCost(name, latency, delay, sum(p.dsp for p in parts), sum(p.ff for p in parts),
-                  sum(p.lut for p in parts), any(p.shareable for p in parts))
+                  sum(p.lut for p in parts), any(p.shareable for p in parts),
+                  input_ns=first.input_ns if first is not None and first.latency > 0 else 0.0,
+                  output_states=sum(p.output_states for p in parts))
 
 
 def csd_digits(value: int) -> int:
