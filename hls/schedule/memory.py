@@ -210,10 +210,10 @@ def argument_storage(arg: Value, bundle_index: int, directives: dict, maxi_laten
         return Storage(arg.name or "arg", "m_axi", t.elem, t.shape, PORTS["m_axi"], read_latency=latency,
                        write_latency=latency, bundle=options.bundle or "gmem")
     splits, text = _splits(t.shape, directives.get("array_partition", {}).get(id(arg), []))
-    # without storage_type an ap_memory port reads twice and writes once per cycle (RAM_2P-like): fitted on
-    # the calibration reports (ELEN226 loop_perfect solution2: 20 stores, II 20; inner_product solution4:
-    # 2 loads of one bank per cycle at II 1), docs/oplib.md
-    storage_type = options.storage_type or "ram_2p"
+    # without storage_type an ap_memory port has two read/write ports (RAM_T2P-like): ELEN226 Vitis 2022.1
+    # verbose schedule reports, loop_perfect solution2 (two stores to B in one state, core `Ports = 2`) and
+    # inner_product solution4 (two loads of one bank per state), docs/oplib.md
+    storage_type = options.storage_type or "ram_t2p"
     ports = PORTS["fifo"] if mode in ("ap_fifo", "axis") else PORTS.get(storage_type, PORTS["ram_2p"])
     return Storage(arg.name or "arg", "ap_memory", t.elem, t.shape, ports, splits, partition_text=text)
 

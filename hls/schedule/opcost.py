@@ -44,8 +44,11 @@ def chain(lib: OpLib, name: str, parts: list[OpCost]) -> OpCost:
         latency, delay = 1, 0.0
     elif latency > 0:
         delay = 0.0
+    first = parts[0] if parts else None  # a DSP's input stage and its wait for the fabric carry over
     return OpCost(name, latency, delay, sum(p.dsp for p in parts), sum(p.ff for p in parts),
-                  sum(p.lut for p in parts), any(p.shareable for p in parts))
+                  sum(p.lut for p in parts), any(p.shareable for p in parts),
+                  input_ns=first.input_ns if first is not None and first.latency > 0 else 0.0,
+                  output_states=sum(p.output_states for p in parts))
 
 
 def csd_digits(value: int) -> int:
@@ -102,6 +105,38 @@ def _feeds_adder(op: BinaryOp) -> bool:
         elif isinstance(user, BinaryOp) and user.kind in (OpKind.ADD, OpKind.SUB):
             return True
     return False
+
+
+def _product(value: Value) -> BinaryOp | None:
+    """The multiply whose product `value` is (through single-use casts), if it is used only there."""
+    while len(value.uses) == 1 and isinstance(getattr(value, "op", None), CastOp):
+        value = value.op.operands[0]
+    op = getattr(value, "op", None)
+    return op if isinstance(op, BinaryOp) and op.kind == OpKind.MUL and len(value.uses) == 1 else None
+
+
+def _mac_multiply(op: BinaryOp, lib: OpLib) -> BinaryOp | None:
+    """The one-tile DSP multiply whose post-adder the add or sub `op` is: of two products the right-hand
+    one (the other is a multiply of its own whose result enters the C port, as in ELEN226 inner_product
+    solutions 3-5: `add_ln859 = add mul_ln859_1, mul_ln859`, mul_ln859 grouped into the DSP)."""
+    if op.kind not in (OpKind.ADD, OpKind.SUB) or isinstance(op.result.type, FloatType):
+        return None
+    for value in (op.rhs, op.lhs):
+        mul = _product(value)
+        if mul is not None and not isinstance(mul.result.type, FloatType):
+            cost = _multiply(mul, lib, None)
+            if cost.dsp == 1 and cost.latency > 1:
+                return mul
+    return None
+
+
+def _grouped(op: BinaryOp, lib: OpLib) -> bool:
+    """The multiply `op` is the one its consuming add takes into its DSP48 as a MAC."""
+    value = op.result
+    while len(value.uses) == 1 and isinstance(value.uses[0], CastOp):
+        value = value.uses[0].result
+    user = value.uses[0] if len(value.uses) == 1 else None
+    return isinstance(user, BinaryOp) and _mac_multiply(user, lib) is op
 
 
 def _frac(t: object) -> int:
@@ -173,17 +208,11 @@ def _binary(op: BinaryOp, lib: OpLib, known: int | None = None) -> OpCost:
     width = bit_width(t)
     wa, wb = operand_width(op.lhs), operand_width(op.rhs)
     if kind in (OpKind.ADD, OpKind.SUB):
+        if _mac_multiply(op, lib) is not None:
+            return lib.post_adder(kind)
         return lib.adder(width, kind, demanded_width(op.result))
     if kind == OpKind.MUL:
-        constant = _constant_operand(op) if known is None else known
-        if constant is not None and csd_digits(constant) <= MAX_SHIFT_ADD_TERMS:
-            terms = csd_digits(constant)  # x*c as shifts and adds or subs in LUTs
-            return chain(lib, "mul", [lib.adder(width, "mul") for _ in range(terms - 1)]) if terms > 1 \
-                else lib.wire("mul")
-        if constant is not None:  # the other operand's width against the constant's bits
-            return lib.multiplier(max(wa, wb) if known is None else _variable_width(op, wa, wb),
-                                  abs(constant).bit_length() + (constant < 0), accumulated=_feeds_adder(op))
-        return lib.multiplier(wa, wb, accumulated=_feeds_adder(op))
+        return _multiply(op, lib, known, _grouped(op, lib))
     if kind in (OpKind.DIV, OpKind.FLOORDIV, OpKind.MOD) and isinstance(getattr(op.rhs, "op", None), ConstantOp) \
             and isinstance(op.rhs.op.value, int) and op.rhs.op.value > 0:
         return _by_constant(lib, kind, width, wa, op.rhs.op.value)
@@ -197,6 +226,21 @@ def _binary(op: BinaryOp, lib: OpLib, known: int | None = None) -> OpCost:
     if kind in (OpKind.MIN, OpKind.MAX):
         return chain(lib, kind, [lib.comparator(max(wa, wb)), lib.mux(width)])
     return chain(lib, "pow", [lib.multiplier(wa, wa), lib.multiplier(width, wa)])
+
+
+def _multiply(op: BinaryOp, lib: OpLib, known: int | None, grouped: bool = False) -> OpCost:
+    width = bit_width(op.result.type)
+    wa, wb = operand_width(op.lhs), operand_width(op.rhs)
+    constant = _constant_operand(op) if known is None else known
+    if constant is not None and csd_digits(constant) <= MAX_SHIFT_ADD_TERMS:
+        terms = csd_digits(constant)  # x*c as shifts and adds or subs in LUTs
+        return chain(lib, "mul", [lib.adder(width, "mul") for _ in range(terms - 1)]) if terms > 1 \
+            else lib.wire("mul")
+    if constant is not None:  # the other operand's width against the constant's bits
+        return lib.multiplier(max(wa, wb) if known is None else _variable_width(op, wa, wb),
+                              abs(constant).bit_length() + (constant < 0), accumulated=_feeds_adder(op),
+                              grouped=grouped)
+    return lib.multiplier(wa, wb, accumulated=_feeds_adder(op), grouped=grouped)
 
 
 def _by_constant(lib: OpLib, kind: str, width: int, wa: int, divisor: int) -> OpCost:
