@@ -10,9 +10,10 @@ import argparse
 from pathlib import Path
 from typing import Any
 
-from hls.backend.export import DEFAULT_CLOCK_NS, DEFAULT_PART, MANIFEST, export_project
 from hls.cli_target import BadTarget, load_kernel
+from hls.defaults import DEFAULT_CLOCK_NS, DEFAULT_PART
 from hls.interfaces import FLOWS
+from hls.project.export import MANIFEST
 
 
 def add_export_parser(subparsers: Any) -> argparse.ArgumentParser:
@@ -37,8 +38,8 @@ def add_export_parser(subparsers: Any) -> argparse.ArgumentParser:
 
 def cmd_export(args: argparse.Namespace) -> int:
     kernel = load_kernel(args.target)
-    root = export_project(kernel, args.output, part=args.part, clock_ns=args.clock, flow=args.flow or kernel.flow,
-                          seed=args.seed, overwrite=args.force)
+    root = kernel.export(args.output, part=args.part, clock_ns=args.clock, flow=args.flow, seed=args.seed,
+                         overwrite=args.force)
     print(f"{kernel.__name__}: Vitis HLS project written to {root}; run `make -C {root} csim` (g++ only) "
           f"or `make -C {root} csynth` (Vitis)")
     return 0
@@ -56,8 +57,9 @@ def add_report_parser(subparsers: Any) -> argparse.ArgumentParser:
                     "print the estimate stored there and, once Vitis has synthesized it, the numbers from "
                     "Vitis's csynth.xml side by side.")
     p.add_argument("target", help="FILE.py:kernel or an exported project directory")
-    p.add_argument("--clock", type=float, default=3.33, help="clock period in ns (default 3.33)")
-    p.add_argument("--part", default="xcu250-figd2104-2L-e", help="target part")
+    p.add_argument("--clock", type=float, default=DEFAULT_CLOCK_NS,
+                   help=f"clock period in ns (default {DEFAULT_CLOCK_NS})")
+    p.add_argument("--part", default=DEFAULT_PART, help=f"target part (default {DEFAULT_PART})")
     add_flow_option(p, "the design's interfaces: vitis (m_axi/s_axilite) or vivado (ap_memory/ap_none)")
     p.add_argument("--json", action="store_true", help="print Report.to_dict() as JSON")
     p.add_argument("--compare", metavar="DIR", help="a Vitis project (or csynth.xml) to print side by side")
@@ -113,12 +115,12 @@ def run_report(target: Any, args: argparse.Namespace | None = None) -> int:
     """Print the estimate of a kernel, or of an exported project next to Vitis's csynth.xml once it exists."""
     import json
 
-    from hls.backend.export import read_manifest
     from hls.errors import HLSError
+    from hls.project.export import read_manifest
     from hls.schedule import Report, load_report
 
-    clock = args.clock if args is not None else 3.33
-    part = args.part if args is not None else "xcu250-figd2104-2L-e"
+    clock = args.clock if args is not None else DEFAULT_CLOCK_NS
+    part = args.part if args is not None else DEFAULT_PART
     compare_dir = getattr(args, "compare", None)
     if isinstance(target, Path):
         stored = read_manifest(target).get("estimate")

@@ -6,6 +6,7 @@ import functools
 import html
 import inspect
 import os
+import pathlib
 import warnings
 from dataclasses import dataclass, replace
 from typing import Any
@@ -13,7 +14,9 @@ from typing import Any
 import numpy as np
 
 from hls import runtime
+from hls.backend.codec import codec_for
 from hls.backend.render import CppDesign, emit_module
+from hls.defaults import DEFAULT_ATOL, DEFAULT_CLOCK_NS, DEFAULT_PART, DEFAULT_RTOL, PIPELINE_LOOPS
 from hls.errors import HLSError, OverflowReport, OverflowWarning, SimulationError
 from hls.frontend.build import build_module, names_used, spell_value
 from hls.frontend.golden import make_golden
@@ -186,8 +189,8 @@ class Kernel:
         for library in self._csim.values():
             library.reset()
 
-    def report(self, clock_ns: float = 3.33, part: str = "xcu250-figd2104-2L-e", flow: str | None = None,
-               pipeline_loops: int = 64) -> Any:
+    def report(self, clock_ns: float = DEFAULT_CLOCK_NS, part: str = DEFAULT_PART, flow: str | None = None,
+               pipeline_loops: int = PIPELINE_LOOPS) -> Any:
         """The schedule estimate (latency, II per loop with its limiter, resources) of the design `flow`
         (default: the kernel's) compiles to; its C++ is checked first, so both describe one design."""
         from hls.schedule import schedule_module
@@ -200,7 +203,7 @@ class Kernel:
             add_dataflow(self, report)
         return report
 
-    def size_fifos(self, *args: Any, clock_ns: float = 3.33, part: str = "xcu250-figd2104-2L-e") -> dict[str, int]:
+    def size_fifos(self, *args: Any, clock_ns: float = DEFAULT_CLOCK_NS, part: str = DEFAULT_PART) -> dict[str, int]:
         """{FIFO name: depth}: per local FIFO of the dataflow region, the smallest depth that does not
         deadlock and keeps the best latency and interval (hls.schedule.fifo_timing.size_fifos). The
         trace comes from one Python-mode run (on `args`, else the last one recorded, else random
@@ -235,25 +238,42 @@ class Kernel:
         except HLSError as exc:
             return f"<pre>{html.escape(str(exc))}</pre>"
 
-    def export(self, path: Any, part: str = "xcu250-figd2104-2L-e", clock_ns: float = 3.33, inputs: Any = None,
-               flow: str | None = None, seed: int = 0, overwrite: bool = False) -> Any:
-        """Write a Vitis HLS project (sources, testbench with golden data, TCL, cfg, Makefile). The
-        testbench calls the kernel once from its initial state: hls.static state is reset first."""
-        from hls.backend.export import export_project
+    def export(self, path: Any, part: str = DEFAULT_PART, clock_ns: float = DEFAULT_CLOCK_NS, inputs: Any = None,
+               flow: str | None = None, seed: int = 0, overwrite: bool = False, rtol: float = DEFAULT_RTOL,
+               atol: float = DEFAULT_ATOL) -> Any:
+        """Write a Vitis HLS project (sources, testbench with golden data, TCL, cfg, Makefile) and return
+        its directory. `inputs` (a sequence in argument order or a mapping by name) default to random
+        values from `seed`, as verify() draws them. The golden run and the estimate happen here; the
+        project stage (hls/project/export.py) gets their results as data. The testbench calls the kernel
+        once from its initial state, so hls.static state is reset before the golden run."""
+        from hls import progress
+        from hls.project import export as project
 
-        return export_project(self, path, part=part, clock_ns=clock_ns, inputs=inputs,
-                              flow=self.flow if flow is None else flow, seed=seed,
-                              overwrite=overwrite)
+        settings = project.check_settings(part, clock_ns, self.flow if flow is None else flow, seed, rtol, atol)
+        compiled = self.compile(settings.flow)
+        project.check_design(compiled.design)  # fail before the golden run: a port csim cannot carry,
+        project.prepare_root(pathlib.Path(path), overwrite)  # a non-empty target
+        with progress.task(f"exporting {compiled.design.top} (golden run, estimate)"):
+            self.reset()
+            given = self.random_inputs(seed) if inputs is None else inputs
+            args, before = project.golden_inputs(list(compiled.arg_names), list(compiled.arg_types), given)
+            ret = self(*args)
+            after = [np.asarray(a) if isinstance(a, Stream) else a for a in args]  # a stream: what is left in it
+            try:
+                estimate, error = self.report(clock_ns=settings.clock_ns, part=settings.part, flow=settings.flow), None
+            except HLSError as exc:
+                estimate, error = None, str(exc).splitlines()[0]
+            vectors = project.GoldenVectors(before, after, ret, inputs is not None)
+            return project.export_project(compiled.design, vectors, path, settings, estimate=estimate,
+                                          estimate_error=error, overwrite=overwrite)
 
     def random_inputs(self, seed: int = 0) -> list[Any]:
-        from hls.sim.verify import random_value
-
         compiled = self.compile()
         rng = np.random.default_rng(seed)
-        return [random_stream(self, t, index, rng) if isinstance(t, StreamType) else random_value(t, rng)
+        return [random_stream(self, t, index, rng) if isinstance(t, StreamType) else codec_for(t).random(rng)
                 for index, t in enumerate(compiled.arg_types)]
 
-    def verify(self, *args: Any, golden: Any = None, rtol: float = 1e-5, atol: float = 1e-6,
+    def verify(self, *args: Any, golden: Any = None, rtol: float = DEFAULT_RTOL, atol: float = DEFAULT_ATOL,
                seed: int = 0, strict_overflow: bool | None = None) -> dict[str, Any]:
         """Golden model and csim on copies of the same inputs; every output compared.
 
@@ -267,8 +287,6 @@ class Kernel:
 
     def _verify(self, args: tuple[Any, ...], golden: Any, rtol: float, atol: float, seed: int,
                 strict_overflow: bool | None) -> dict[str, Any]:
-        from hls.sim.verify import compare
-
         compiled = self.compile()
         self.reset()  # golden and csim both start from the initial state (hls.static)
         inputs = list(args) if args else self.random_inputs(seed)
@@ -280,7 +298,7 @@ class Kernel:
         compared = []
         for name, t, g, c in zip(compiled.arg_names, compiled.arg_types, golden_args, csim_args, strict=True):
             if isinstance(t, (ArrayType, StreamType)):  # a stream: what it holds after the call
-                compare(name, t.elem, g, c, rtol, atol)
+                codec_for(t.elem).compare(name, g, c, rtol, atol)
                 compared.append(name)
         compared += compare_results(compiled.return_type, expected, actual, rtol, atol)
         return {"compared": compared, "inputs": inputs, "outputs": golden_args, "return": expected,
@@ -299,15 +317,13 @@ class Kernel:
 
 def compare_results(t: Any, expected: Any, actual: Any, rtol: float, atol: float) -> list[str]:
     """The returned value(s): one scalar, each element of a tuple, or a returned array."""
-    from hls.sim.verify import compare
-
     if t is None:
         return []
     if isinstance(t, TupleType):
         for i, elem in enumerate(t.elems):
-            compare(f"return value {i}", elem, expected[i], actual[i], rtol, atol)
+            codec_for(elem).compare(f"return value {i}", expected[i], actual[i], rtol, atol)
         return [f"return[{i}]" for i in range(len(t.elems))]
-    compare("return value", t.elem if isinstance(t, ArrayType) else t, expected, actual, rtol, atol)
+    codec_for(t.elem if isinstance(t, ArrayType) else t).compare("return value", expected, actual, rtol, atol)
     return ["return"]
 
 
@@ -349,9 +365,7 @@ def golden_arg(name: str, t: HLSType, value: Any) -> Any:
             if value.elem != t.elem or value.shape != t.shape:
                 raise SimulationError(f"argument {name!r} must be {t}, got {value.elem}{list(value.shape)}")
             return runtime.ArrayView(value.data, t.elem, value.readonly, name)
-        from hls.sim.csim import check_array
-
-        return runtime.ArrayView(check_array(name, t, value), t.elem, name=name)
+        return runtime.ArrayView(codec_for(t).check(name, value), t.elem, name=name)
     if isinstance(value, (np.ndarray, runtime.ArrayView)):
         raise SimulationError(f"argument {name!r} is a scalar {t}, got an array")
     return t.convert(value)
@@ -402,7 +416,6 @@ def random_stream(k: Kernel, t: StreamType, index: int, rng: np.random.Generator
     """An input stream with as many random items as the kernel reads (a constant count), an output
     stream empty."""
     from hls.ir.usage import usage
-    from hls.sim.verify import random_value
 
     func = k.compile().module.top_function
     arg = func.args[index]
@@ -413,7 +426,7 @@ def random_stream(k: Kernel, t: StreamType, index: int, rng: np.random.Generator
     if count is None:
         raise SimulationError(f"argument {arg.name!r}: the number of items the kernel reads is not a constant; "
                               "pass the input streams, e.g. hls.Stream(hls.int32, values)")
-    return Stream(t.elem, random_value(ArrayType(t.elem, (count,)), rng), name=arg.name)
+    return Stream(t.elem, codec_for(ArrayType(t.elem, (count,))).random(rng), name=arg.name)
 
 
 def kernel(func: Any = None, *, flow: str = "vitis") -> Any:

@@ -40,7 +40,7 @@ def captured_numpy_scalars(a: hls.uint64[2], out: hls.int64[3]):
 
 # Random inputs: the most negative code of a signed AP_SAT_SYM type cannot be produced by any
 # assignment (it saturates to -max), so csim rejected the inputs verify() drew itself. Fixed in
-# hls/sim/verify.py (random_value).
+# hls/backend/codec.py (Codec.random).
 @hls.kernel
 def sat_sym_argument(a: SAT_SYM[8], out: hls.int8[8]):
     for i in range(8):

@@ -17,8 +17,8 @@ import numpy as np
 import pytest
 
 import hls
-from hls.backend.export import MANIFEST, export_project, read_manifest
 from hls.errors import HLSError
+from hls.project.export import MANIFEST, GoldenVectors, check_settings, export_project, read_manifest
 from hls.sim.toolchain import CSIM_CXXFLAGS, ap_include_dir
 from tests.conftest import EXAMPLES, ROOT
 
@@ -44,7 +44,7 @@ def make(project: Path, *targets: str) -> subprocess.CompletedProcess:
 def exported(examples, tmp_path_factory):
     """Every example exported once and `make csim` run in each, in parallel."""
     base = tmp_path_factory.mktemp("exported")
-    projects = {stem: export_project(examples[stem].KERNEL, base / stem) for stem in STEMS}
+    projects = {stem: examples[stem].KERNEL.export(base / stem) for stem in STEMS}
     with ThreadPoolExecutor(max_workers=os.cpu_count() or 2) as pool:
         runs = dict(zip(projects, pool.map(lambda p: make(p, "csim"), projects.values()), strict=True))
     return {"base": base, "projects": projects, "runs": runs}
@@ -129,7 +129,7 @@ def test_sanitizers_clean(examples, tmp_path):
     """
     flags = "EXTRA_CXXFLAGS=-O1 -fsanitize=address,undefined -fno-sanitize=shift-base -fno-sanitize-recover=all"
     for stem in sorted(examples):  # every example, each with its own random inputs and golden data
-        project = export_project(examples[stem].KERNEL, tmp_path / stem)
+        project = examples[stem].KERNEL.export(tmp_path / stem)
         run = make(project, "csim", flags)
         assert run.returncode == 0, run.stdout + run.stderr
 
@@ -159,7 +159,7 @@ def mixed(flags: hls.bool_[6], big: hls.uint64[4], wide: hls.int64[4], d: hls.fl
 
 
 def test_every_element_kind(tmp_path):
-    project = export_project(mixed, tmp_path / "p")
+    project = mixed.export(tmp_path / "p")
     run = make(project, "csim")
     assert run.returncode == 0, run.stdout + run.stderr
     header = project / "src/mixed.h"
@@ -183,7 +183,7 @@ def test_every_element_kind(tmp_path):
 
 def test_data_files_are_exact(examples, tmp_path):
     k = examples["vadd"].KERNEL
-    project = export_project(k, tmp_path / "p", seed=7)
+    project = k.export(tmp_path / "p", seed=7)
     a, b, _ = k.random_inputs(7)
     read = np.array([np.float32(line) for line in (project / "tb/data/a.dat").read_text().split()])
     assert np.array_equal(read, a)
@@ -195,19 +195,19 @@ def test_explicit_inputs(examples, tmp_path):
     k = examples["dot"].KERNEL
     a = np.arange(128, dtype=np.int16)
     b = np.full(128, -3, dtype=np.int16)
-    project = export_project(k, tmp_path / "seq", inputs=[a, b])
+    project = k.export(tmp_path / "seq", inputs=[a, b])
     assert (project / "tb/data/a.dat").read_text().split() == [str(v) for v in range(128)]
     assert (project / "tb/data/return.golden.dat").read_text() == f"{-3 * sum(range(128))}\n"
     assert np.array_equal(a, np.arange(128))  # the caller's arrays are not touched
     assert read_manifest(project)["inputs"] == "given" and "given to the export" in (project / "README.md").read_text()
-    project = export_project(k, tmp_path / "map", inputs={"b": b, "a": a})
+    project = k.export(tmp_path / "map", inputs={"b": b, "a": a})
     assert (project / "tb/data/b.dat").read_text().split() == ["-3"] * 128
     with pytest.raises(HLSError, match="takes 2 arguments"):
-        export_project(k, tmp_path / "bad", inputs=[a])
+        k.export(tmp_path / "bad", inputs=[a])
     with pytest.raises(HLSError, match="unknown"):
-        export_project(k, tmp_path / "bad", inputs={"a": a, "b": b, "c": a})
+        k.export(tmp_path / "bad", inputs={"a": a, "b": b, "c": a})
     with pytest.raises(HLSError):
-        export_project(k, tmp_path / "bad", inputs=[a.astype(np.int32), b])
+        k.export(tmp_path / "bad", inputs=[a.astype(np.int32), b])
     assert not (tmp_path / "bad").exists()  # nothing is written when the golden run fails
 
 
@@ -269,7 +269,7 @@ def test_run_hls_tcl_sequence(exported, stem, selection, tmp_path):
 
 
 def test_run_hls_tcl_vivado_flow_and_unknown_step(examples, tmp_path):
-    project = export_project(examples["fir"].KERNEL, tmp_path / "p", flow="vivado", part="xcvu9p-flga2104-2-i",
+    project = examples["fir"].KERNEL.export(tmp_path / "p", flow="vivado", part="xcvu9p-flga2104-2-i",
                              clock_ns=4)
     log = tmp_path / "calls.log"
     assert run_tcl(project, log, "export").returncode == 0
@@ -407,9 +407,9 @@ def test_refuses_non_empty_dir_and_keeps_user_files(examples, tmp_path):
     target.mkdir()
     (target / "notes.txt").write_text("mine")
     with pytest.raises(HLSError, match="not empty"):
-        export_project(k, target)
+        k.export(target)
     assert [p.name for p in target.iterdir()] == ["notes.txt"]
-    export_project(k, target, overwrite=True)
+    k.export(target, overwrite=True)
     assert (target / "notes.txt").read_text() == "mine"
     (target / "Makefile").write_text("edited")
     (target / "tb/data/mine.dat").write_text("1\n")
@@ -418,10 +418,19 @@ def test_refuses_non_empty_dir_and_keeps_user_files(examples, tmp_path):
     manifest["files"] += ["tb/data/stale.dat", "../outside.txt", "/etc/hostname"]
     (target / MANIFEST).write_text(json.dumps(manifest))
     (tmp_path / "outside.txt").write_text("keep")
-    export_project(k, target, overwrite=True)
+    k.export(target, overwrite=True)
     assert (target / "Makefile").read_text() != "edited"
     assert (target / "tb/data/mine.dat").exists() and not (target / "tb/data/stale.dat").exists()
     assert (tmp_path / "outside.txt").read_text() == "keep" and (target / "notes.txt").exists()
+
+
+def test_a_non_empty_target_fails_before_the_golden_run(examples, tmp_path, monkeypatch):
+    k = examples["vadd"].KERNEL
+    (tmp_path / "p").mkdir()
+    (tmp_path / "p" / "notes.txt").write_text("mine")
+    monkeypatch.setattr(k, "random_inputs", lambda seed: pytest.fail("the golden run started"))
+    with pytest.raises(HLSError, match="not empty"):
+        k.export(tmp_path / "p")
 
 
 def test_never_writes_outside_the_target(examples, tmp_path):
@@ -432,12 +441,12 @@ def test_never_writes_outside_the_target(examples, tmp_path):
     target.mkdir()
     (target / "src").symlink_to(outside, target_is_directory=True)
     with pytest.raises(HLSError, match="symbolic link"):
-        export_project(k, target, overwrite=True)
+        k.export(target, overwrite=True)
     assert list(outside.iterdir()) == [] and [p.name for p in target.iterdir()] == ["src"]
     afile = tmp_path / "file"
     afile.write_text("x")
     with pytest.raises(HLSError, match="not a directory"):
-        export_project(k, afile, overwrite=True)
+        k.export(afile, overwrite=True)
 
 
 @pytest.mark.parametrize("kwargs", [
@@ -447,7 +456,7 @@ def test_never_writes_outside_the_target(examples, tmp_path):
 ])
 def test_rejects_unsafe_or_bad_settings(examples, tmp_path, kwargs):
     with pytest.raises(HLSError):
-        export_project(examples["vadd"].KERNEL, tmp_path / "p", **kwargs)
+        examples["vadd"].KERNEL.export(tmp_path / "p", **kwargs)
     assert not (tmp_path / "p").exists()
 
 
@@ -459,44 +468,46 @@ def test_read_manifest_rejects_other_dirs(tmp_path):
         read_manifest(tmp_path)
 
 
-class WithEstimate:
-    """A kernel stand-in whose report() returns loop source paths of this machine (or fails)."""
-
-    def __init__(self, kernel, fail=False):
-        self.kernel, self.fail, self.calls = kernel, fail, []
-
-    def compile(self, flow=None):
-        return self.kernel.compile(flow)
-
-    def random_inputs(self, seed):
-        return self.kernel.random_inputs(seed)
-
-    def reset(self):
-        return self.kernel.reset()
-
-    def __call__(self, *args):
-        return self.kernel(*args)
-
-    def report(self, **kwargs):
-        self.calls.append(kwargs)
-        if self.fail:
-            raise HLSError("no timing model for this part\nsecond line")
-
-        class Report:
-            def to_dict(self):
-                return {"top": "vadd", "loops": [{"label": "loop_i", "file": str(ROOT / "examples/vadd.py")}]}
-
-        return Report()
-
-
 def test_estimate_stored_without_machine_paths(examples, tmp_path):
-    k = WithEstimate(examples["vadd"].KERNEL)
-    manifest = read_manifest(export_project(k, tmp_path / "ok", clock_ns=4, part="xcvu9p-flga2104-2-i"))
-    assert k.calls == [{"clock_ns": 4.0, "part": "xcvu9p-flga2104-2-i", "flow": "vitis"}]
-    assert manifest["estimate"]["loops"][0]["file"] == "vadd.py" and manifest["estimate_error"] is None
-    failing = WithEstimate(examples["vadd"].KERNEL, fail=True)
-    manifest = read_manifest(export_project(failing, tmp_path / "failed"))
+    """Kernel.export runs the estimate at the export's clock, part and flow and stores it with loop
+    source paths reduced to file names."""
+    manifest = read_manifest(examples["vadd"].KERNEL.export(tmp_path / "ok", clock_ns=4, part="xcvu9p-flga2104-2-i"))
+    estimate = manifest["estimate"]
+    assert (estimate["clock_ns"], estimate["part"]) == (4.0, "xcvu9p-flga2104-2-i")
+    assert manifest["estimate_error"] is None
+    assert estimate["loops"] and all(loop["file"] == "vadd.py" for loop in estimate["loops"])
+
+
+def test_failed_estimate_is_recorded(examples, tmp_path, monkeypatch):
+    k = examples["vadd"].KERNEL
+
+    def failing_report(**kwargs):
+        raise HLSError("no timing model for this part\nsecond line")
+
+    monkeypatch.setattr(k, "report", failing_report)
+    manifest = read_manifest(k.export(tmp_path / "failed"))
     assert manifest["estimate"] is None and manifest["estimate_error"] == "no timing model for this part"
+    assert (tmp_path / "failed/tb/data/a.dat").is_file()  # the project itself is complete
+
+
+def test_the_project_stage_takes_plain_data(examples, tmp_path):
+    """export_project writes from the design, the golden vectors and a Report-like object alone."""
+    design = examples["dot"].KERNEL.compile().design
+    a, b = np.arange(128, dtype=np.int16), np.full(128, 2, dtype=np.int16)
+    vectors = GoldenVectors([a, b], [a, b], 2 * sum(range(128)), given=True)
+
+    class Estimate:
+        def to_dict(self):
+            return {"top": "dot", "loops": [{"file": "/somewhere/on/this/machine/dot.py"}]}
+
+    settings = check_settings("xcvu9p-flga2104-2-i", 5, "vivado", 0, 1e-5, 1e-6)
+    project = export_project(design, vectors, tmp_path / "p", settings, estimate=Estimate())
+    manifest = read_manifest(project)
+    assert manifest["estimate"]["loops"] == [{"file": "dot.py"}] and manifest["inputs"] == "given"
+    assert (project / "tb/data/return.golden.dat").read_text() == "16256\n"  # 2 * (0 + 1 + ... + 127)
+    assert "xcvu9p-flga2104-2-i" in (project / "run_hls.tcl").read_text()
+    run = make(project, "csim")
+    assert run.returncode == 0 and "PASS:" in run.stdout, run.stdout + run.stderr
 
 
 def test_templates_ship_with_the_package():
@@ -577,7 +588,7 @@ def test_cli_report_project_side_by_side_with_vitis(examples, tmp_path):
     (The csynth.xml is a hand-written fixture following the documented schema, not a Vitis run.)"""
     import shutil
 
-    project = export_project(examples["gemm"].KERNEL, tmp_path / "gemm")
+    project = examples["gemm"].KERNEL.export(tmp_path / "gemm")
     shutil.copytree(ROOT / "tests/fixtures/csynth/gemm_tcl/solution1", project / "proj/solution1")
     run = hls_cli("report", str(project))
     assert run.returncode == 0, run.stderr

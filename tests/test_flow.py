@@ -7,8 +7,8 @@ import numpy as np
 import pytest
 
 import hls
-from hls.backend.export import read_manifest
 from hls.cli import main
+from hls.project.export import read_manifest
 
 COEF = np.arange(8, dtype=np.int32)
 

@@ -10,7 +10,7 @@ import numpy as np
 import pytest
 
 import hls
-from hls.sim.verify import random_value
+from hls.backend.codec import codec_for
 from tests import fuzz_regressions as fr
 
 
@@ -43,7 +43,7 @@ def test_captured_numpy_scalars_are_exact():
 
 def test_sat_sym_random_inputs_are_representable():
     t = hls.ap_fixed[3, 3, "AP_TRN", "AP_SAT_SYM"]
-    values = random_value(t[4096], np.random.default_rng(0))
+    values = codec_for(t[4096]).random(np.random.default_rng(0))
     assert values.min() == -3 and values.max() == 3
     for seed in range(4):
         fr.sat_sym_argument.verify(seed=seed)
@@ -51,7 +51,7 @@ def test_sat_sym_random_inputs_are_representable():
 
 def test_random_64_bit_inputs_cover_odd_values():
     for t in (hls.int64, hls.uint64):
-        values = random_value(t[256], np.random.default_rng(0))
+        values = codec_for(t[256]).random(np.random.default_rng(0))
         assert np.any(values % 2 == 1)
 
 

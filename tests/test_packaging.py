@@ -17,7 +17,7 @@ def test_wheel_ships_templates_and_testbenches(tmp_path):
         assert f"hls/_templates/{template.name}" in names
     for template in (ROOT / "testbenches").glob("*.j2"):
         assert f"hls/_testbenches/{template.name}" in names
-    assert "hls/cli.py" in names and "hls/backend/emit.py" in names
+    assert "hls/cli.py" in names and "hls/backend/emit.py" in names and "hls/project/export.py" in names
     assert not any(n.endswith(("ap_int.h", "ap_fixed.h")) for n in names)
     # the project's own csim headers ship (hls_stream.h written here, never the ap_types folder's)
     assert {"hls/sim/include/hls_stream.h", "hls/sim/include/hls_csim.h"} <= names

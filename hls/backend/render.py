@@ -9,7 +9,7 @@ from typing import Any
 
 import jinja2
 
-from hls.backend.ctype import ctype_of, spelling, storage_ctype
+from hls.backend.codec import Codec, codec_for
 from hls.backend.emit import EmittedFunction, FunctionEmitter
 from hls.backend.expr import CSIM_CHECKED, HELPERS
 from hls.backend.names import Namer
@@ -19,7 +19,7 @@ from hls.errors import HLSTypeError
 from hls.interfaces import BLOCK_CONTROL, default_interface
 from hls.ir import AllocOp, DirectiveOp, Module
 from hls.ir.usage import stream_directions
-from hls.types import ArrayType, BoolType, FixedType, FloatType, IntType, ScalarType, StreamType, TupleType
+from hls.types import ArrayType, FixedType, ScalarType, StreamType, TupleType
 
 
 @lru_cache(maxsize=1)
@@ -42,10 +42,7 @@ class PortSpec:
     type: Any
     is_array: bool
     shape: tuple[int, ...]
-    storage: str  # C type of one stored element
-    dtype: str  # numpy dtype name
-    c_type: str  # C++ element type in the kernel
-    zero_copy: bool
+    codec: Codec  # how one element crosses (hls/backend/codec.py)
     stream: str | None = None  # a stream argument: "in" (the kernel reads it) or "out"
     output_only: bool = False  # the array a kernel returns: csim allocates it, the testbench only checks it
 
@@ -55,9 +52,7 @@ class ResultSpec:
     """One returned scalar (a scalar return, or one element of a tuple return) at the csim boundary."""
 
     type: Any
-    c_type: str
-    storage: str
-    kind: str  # "fixed", "ap" or "native": how the bridge converts it to storage
+    codec: Codec
 
 
 @dataclass
@@ -118,7 +113,7 @@ def emit_module(module: Module, origin: str = "", flow: str = "vitis") -> CppDes
     errors: list[tuple[str, Any]] = []
     directions = stream_directions(top, module)
     ports = port_specs(top, top_emitted, errors, directions)
-    results = result_specs(top.return_type)
+    results = result_specs(top.return_type, errors, top.loc)
     bridge = render_template("bridge.cpp.j2", header=header_name, top=top_c, ports=ports, results=results,
                              tuple_return=isinstance(top.return_type, TupleType), divides=divides, streams=streams)
     stateful = any(isinstance(op, AllocOp) and op.attrs.get("static") for f in module.functions.values()
@@ -127,19 +122,12 @@ def emit_module(module: Module, origin: str = "", flow: str = "vitis") -> CppDes
                      boundary_errors=errors, stateful=stateful, streams=streams)
 
 
-def result_specs(t: Any) -> list[ResultSpec]:
+def result_specs(t: Any, errors: list[tuple[str, Any]], loc: Any = None) -> list[ResultSpec]:
+    """The scalar results; those csim cannot carry are recorded in `errors` (see CppDesign.check_boundary)."""
     elems = list(t.elems) if isinstance(t, TupleType) else [t] if isinstance(t, ScalarType) else []
-    return [ResultSpec(e, spelling(e), storage_ctype(e), _kind(e)) for e in elems]
-
-
-def _kind(t: Any) -> str | None:
-    if t is None:
-        return None
-    if isinstance(t, FixedType):
-        return "fixed"
-    if isinstance(t, IntType) and ctype_of(t).kind == "ap":
-        return "ap"
-    return "native"
+    results = [ResultSpec(e, codec_for(e)) for e in elems]
+    errors += [(f"return value: {r.codec.elem} {r.codec.unsupported}", loc) for r in results if r.codec.unsupported]
+    return results
 
 
 def _uses_fixed(func) -> bool:
@@ -153,19 +141,10 @@ def port_specs(func, emitted: EmittedFunction, errors: list[tuple[str, Any]],
     ports = []
     for arg, c_name in zip(func.args, emitted.arg_names, strict=True):
         t = arg.type
-        elem = t.elem if isinstance(t, (ArrayType, StreamType)) else t
-        if isinstance(elem, IntType) and elem.width > 64:
-            errors.append((f"argument {arg.name!r}: {elem} is wider than 64 bits; csim and testbench ports "
-                           "support up to 64-bit integers", func.loc))
-        if isinstance(elem, FixedType) and elem.width > 53:
-            errors.append((f"argument {arg.name!r}: {elem} is wider than 53 bits and cannot travel exactly as "
-                           "float64 at the csim boundary", func.loc))
-        c_type = spelling(elem)
-        storage = storage_ctype(elem)
-        zero_copy = isinstance(elem, (FloatType, BoolType)) or (isinstance(elem, IntType) and c_type == storage)
-        ports.append(PortSpec(arg.name, c_name, t, isinstance(t, ArrayType),
-                              t.shape if isinstance(t, ArrayType) else (), storage, elem.storage_dtype.name,
-                              c_type, zero_copy,
+        codec = codec_for(t)
+        if codec.unsupported:
+            errors.append((f"argument {arg.name!r}: {codec.elem} {codec.unsupported}", func.loc))
+        ports.append(PortSpec(arg.name, c_name, t, isinstance(t, ArrayType), codec.shape, codec,
                               (directions or {}).get(arg, "in") if isinstance(t, StreamType) else None,
                               output_only=arg.name == func.attrs.get("result_array")))
     return ports

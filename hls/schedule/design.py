@@ -20,6 +20,7 @@ from __future__ import annotations
 import gc
 from dataclasses import replace
 
+from hls.defaults import DEFAULT_CLOCK_NS, DEFAULT_PART, PIPELINE_LOOPS
 from hls.errors import HLSError
 from hls.interfaces import check_flow
 from hls.ir import (
@@ -47,7 +48,6 @@ from hls.schedule.loops import pipelined_function, pipelined_loop
 from hls.schedule.memory import MAXI_LATENCY, bit_width, function_storages
 from hls.schedule.opcost import forget_demanded_widths
 from hls.schedule.oplib import OpLib
-from hls.schedule.parts import DEFAULT_CLOCK_NS, DEFAULT_PART
 from hls.schedule.report import GraphEdge, GraphNode, LoopReport, Report
 from hls.schedule.resources import ResourceTally, iv_width
 from hls.schedule.scope import Scope
@@ -293,7 +293,7 @@ def unrolled_iterations(loop: ForOp) -> int | None:
 
 
 def schedule_module(module: Module, *, clock_ns: float = DEFAULT_CLOCK_NS, part: str = DEFAULT_PART,
-                    flow: str = "vitis", pipeline_loops: int = 64) -> Report:
+                    flow: str = "vitis", pipeline_loops: int = PIPELINE_LOOPS) -> Report:
     """Estimate latency, II and resources of `module` (after passes) as Vitis would schedule it.
 
     The cyclic garbage collector pauses meanwhile: the copies the passes make (10^5 ops for a big

@@ -20,7 +20,8 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass
 
-from hls.schedule.parts import DEFAULT_CLOCK_NS, DEFAULT_PART, Part, detect_part, usable_period_ns
+from hls.defaults import CLOCK_UNCERTAINTY, DEFAULT_CLOCK_NS, DEFAULT_PART
+from hls.schedule.parts import Part, detect_part, usable_period_ns
 
 REFERENCE_CLOCK_NS = 3.333
 REFERENCE_PART = "xcu250-figd2104-2L-e"
@@ -174,7 +175,8 @@ def scale_latency(latency: int, from_clock: float, from_factor: float, to_clock:
 class OpLib:
     """Costs of operators for one part at one clock (27% of the period kept for clock uncertainty)."""
 
-    def __init__(self, clock_ns: float = DEFAULT_CLOCK_NS, part: str = DEFAULT_PART, uncertainty: float = 0.27):
+    def __init__(self, clock_ns: float = DEFAULT_CLOCK_NS, part: str = DEFAULT_PART,
+                 uncertainty: float = CLOCK_UNCERTAINTY):
         self.clock_ns = float(clock_ns)
         self.part: Part = detect_part(part)
         self.uncertainty = uncertainty

@@ -11,11 +11,8 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
+from hls.defaults import CLOCK_UNCERTAINTY
 from hls.errors import HLSError
-
-DEFAULT_PART = "xcu250-figd2104-2L-e"
-DEFAULT_CLOCK_NS = 3.33
-CLOCK_UNCERTAINTY = 0.27  # Vitis default for both flows (VITIS_FACTS.md section 2, default-config table)
 
 # Delay of the same logic relative to UltraScale+ at speed grade -2. 7-series: fadd takes 4 cycles at
 # 10 ns on xc7z020-1 and 6 at 3.333 ns on xcu250-2L (docs/oplib.md), 4*10 / (6*3.333) = 2.0 at grade -1,

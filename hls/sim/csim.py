@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-from fractions import Fraction
 from typing import Any
 
 import numpy as np
@@ -10,7 +9,7 @@ import numpy as np
 from hls.errors import DeadlockError, SimulationError
 from hls.sim.build import build_shared_library, load_library, load_private_copy
 from hls.streams import Stream
-from hls.types import ArrayType, BoolType, FixedType, FloatType, IntType, ScalarType, TupleType
+from hls.types import TupleType
 
 FAULTS = {1: "divided by zero", 2: "indexed an array out of bounds", 5: "read or wrote a bit beyond a value's width"}
 
@@ -28,12 +27,13 @@ class CompiledKernel:
         self.path = build_shared_library(design.sources, extra_flags=extra_flags, tag="csim")
         params = []
         for p in design.ports:
-            params.extend([f"{p.storage} *", "long"] if p.stream else [f"{p.storage} {'*' if p.is_array else ''}"])
-        params += [f"{r.storage} *" for r in design.results]
+            storage = p.codec.storage
+            params.extend([f"{storage} *", "long"] if p.stream else [f"{storage} {'*' if p.is_array else ''}"])
+        params += [f"{r.codec.storage} *" for r in design.results]
         self.cdef = f"int hls_bridge({', '.join(params) or 'void'});"
         if design.streams:
             self.cdef += "\nlong hls_stream_size(int);\nconst char *hls_csim_message(void);\n" + "".join(
-                f"void hls_stream_copy_{n}({p.storage} *);\n" for n, p in enumerate(design.ports) if p.stream)
+                f"void hls_stream_copy_{n}({p.codec.storage} *);\n" for n, p in enumerate(design.ports) if p.stream)
         self.inputs = [p for p in design.ports if not p.output_only]
         self.ffi, self.lib = self.load()
 
@@ -49,12 +49,12 @@ class CompiledKernel:
         if len(args) != len(self.inputs):
             raise SimulationError(f"{self.design.top} takes {len(self.inputs)} arguments, got {len(args)}")
         given = iter(args)
-        outputs = {p.name: np.zeros(p.shape, dtype=p.dtype) for p in self.design.ports if p.output_only}
+        outputs = {p.name: np.zeros(p.shape, dtype=p.codec.dtype) for p in self.design.ports if p.output_only}
         values = [outputs[p.name] if p.output_only else next(given) for p in self.design.ports]
         c_args = []
         for port, arg in zip(self.design.ports, values, strict=True):
             c_args.extend(self.stream_args(port, arg) if port.stream else [self.convert(port, arg)])
-        rets = [self.ffi.new(f"{r.storage} *") for r in self.design.results]
+        rets = [self.ffi.new(f"{r.codec.storage} *") for r in self.design.results]
         fault = self.lib.hls_bridge(*c_args, *rets)
         if fault in (3, 4):
             message = self.ffi.string(self.lib.hls_csim_message()).decode()
@@ -68,7 +68,7 @@ class CompiledKernel:
                                   "substituted 0 and went on; outputs are not meaningful)")
         if outputs:
             return next(iter(outputs.values()))
-        values = tuple(from_storage(r.type, ret[0]) for r, ret in zip(self.design.results, rets, strict=True))
+        values = tuple(r.codec.from_storage(ret[0]) for r, ret in zip(self.design.results, rets, strict=True))
         if isinstance(self.design.return_type, TupleType):
             return values
         return values[0] if values else None
@@ -78,80 +78,23 @@ class CompiledKernel:
         if not isinstance(arg, Stream) or arg.elem != port.type.elem:
             raise SimulationError(f"argument {port.name!r} is a stream of {port.type.elem}: pass "
                                   f"hls.Stream(hls.{port.type.elem}, values)")
-        items = np.asarray(arg) if port.stream == "in" else np.zeros(0, dtype=port.type.elem.storage_dtype)
+        items = np.asarray(arg) if port.stream == "in" else np.zeros(0, dtype=port.codec.dtype)
         items = np.ascontiguousarray(items)
-        return [self.ffi.from_buffer(f"{port.storage}[]", items), len(items)]
+        return [self.ffi.from_buffer(f"{port.codec.storage}[]", items), len(items)]
 
     def stream_back(self, n: int, port: Any, arg: Any) -> None:
         """After the call: an input keeps what the kernel left unread, an output gets what it wrote."""
         count = self.lib.hls_stream_size(n)
-        out = np.zeros(count, dtype=port.type.elem.storage_dtype)
-        getattr(self.lib, f"hls_stream_copy_{n}")(self.ffi.from_buffer(f"{port.storage}[]", out,
+        out = np.zeros(count, dtype=port.codec.dtype)
+        getattr(self.lib, f"hls_stream_copy_{n}")(self.ffi.from_buffer(f"{port.codec.storage}[]", out,
                                                                           require_writable=True))
         if port.stream == "in":
             arg.items.clear()
-        arg.items.extend(from_storage(port.type.elem, v) for v in out.tolist())
+        arg.items.extend(port.codec.from_storage(v) for v in out.tolist())
 
     def convert(self, port: Any, arg: Any) -> Any:
         if port.is_array:
-            array = check_array(port.name, port.type, arg)
-            return self.ffi.from_buffer(f"{port.storage}[]", array, require_writable=True)
-        return to_storage(port.name, port.type, arg)
+            array = port.codec.check(port.name, arg)
+            return self.ffi.from_buffer(f"{port.codec.storage}[]", array, require_writable=True)
+        return port.codec.to_storage(port.name, arg)
 
-
-def check_array(name: str, t: ArrayType, arg: Any) -> np.ndarray:
-    """Shape, dtype, layout and range checks: a wrong array must never reach native code."""
-    if not isinstance(arg, np.ndarray):
-        raise SimulationError(f"argument {name!r} must be a numpy array of shape {t.shape} and dtype "
-                              f"{t.elem.storage_dtype}, got {type(arg).__name__}")
-    if arg.shape != t.shape:
-        raise SimulationError(f"argument {name!r} has shape {arg.shape}, the kernel declares {t.shape}")
-    if arg.dtype != t.elem.storage_dtype:
-        raise SimulationError(f"argument {name!r} has dtype {arg.dtype}; {t.elem} arrays travel as "
-                              f"{t.elem.storage_dtype} (use .astype(np.{t.elem.storage_dtype}))")
-    if not arg.flags.c_contiguous:
-        raise SimulationError(f"argument {name!r} is not C-contiguous; pass np.ascontiguousarray(...)")
-    if not arg.flags.writeable:
-        raise SimulationError(f"argument {name!r} is read-only; csim writes array outputs in place")
-    check_range(name, t.elem, arg)
-    return arg
-
-
-def check_range(name: str, elem: ScalarType, values: np.ndarray) -> None:
-    if isinstance(elem, IntType) and elem.width not in (8, 16, 32, 64) and values.size:
-        low, high = int(values.min()), int(values.max())
-        if low < elem.min or high > elem.max:
-            raise SimulationError(f"argument {name!r}: values {low}..{high} do not fit {elem} "
-                                  f"({elem.min}..{elem.max}); convert with hls.{elem}(x)")
-    if isinstance(elem, FixedType) and values.size:
-        if not np.all(np.isfinite(values)) or np.any(elem.convert(values) != values):
-            raise SimulationError(f"argument {name!r}: values are not exactly representable in {elem}; "
-                                  f"quantize them first with hls.{elem}(x)")
-
-
-def to_storage(name: str, t: ScalarType, value: Any) -> Any:
-    if isinstance(value, np.ndarray):
-        raise SimulationError(f"argument {name!r} is a scalar {t}, got an array")
-    try:
-        converted = t.convert(value)
-    except (TypeError, ValueError) as exc:
-        raise SimulationError(f"argument {name!r}: {exc}") from None
-    if isinstance(t, FixedType):
-        return float(converted)
-    if isinstance(t, FloatType):
-        return float(converted)
-    if isinstance(t, BoolType):
-        return bool(converted)
-    return int(converted)
-
-
-def from_storage(t: ScalarType, raw: Any) -> Any:
-    if isinstance(t, IntType):
-        return int(raw)
-    if isinstance(t, FloatType):
-        return t.storage_dtype.type(raw)
-    if isinstance(t, FixedType):
-        return Fraction(float(raw))
-    if isinstance(t, BoolType):
-        return bool(raw)
-    raise TypeError(t)

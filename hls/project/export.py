@@ -1,4 +1,6 @@
-"""Export a kernel as a Vitis HLS project (DESIGN.md, "Exported project").
+"""Write a Vitis HLS project (DESIGN.md, "Exported project") from plain data: the emitted design,
+the golden vectors and the estimate. This stage never calls the kernel; `Kernel.export` runs the
+golden model and the estimate and passes their results here.
 
 The project is self-contained and relocatable: the kernel sources, a self-checking C++ testbench
 with its input and golden vectors as text files, `run_hls.tcl` (classic flow), `hls_config.cfg`
@@ -22,22 +24,18 @@ import re
 import tempfile
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from fractions import Fraction
 from pathlib import Path
 from typing import Any
 
 import numpy as np
 
-from hls import progress
-from hls.backend.ctype import ctype_of, spelling
 from hls.backend.render import render_template
+from hls.defaults import DEFAULT_PART
 from hls.errors import HLSError
 from hls.sim.toolchain import CSIM_CXXFLAGS, own_include_dir
 from hls.streams import Stream
-from hls.types import ArrayType, BoolType, FixedType, FloatType, IntType, ScalarType, StreamType, TupleType
+from hls.types import ArrayType, ScalarType, StreamType, TupleType
 
-DEFAULT_PART = "xcu250-figd2104-2L-e"
-DEFAULT_CLOCK_NS = 3.33
 MANIFEST = "hls_export.json"
 MANIFEST_FORMAT = "hls-export/1"
 HLS_PROJECT = "hls_prj"  # open_project name (Tcl flow)
@@ -47,8 +45,6 @@ DATA_DIR = "tb/data"
 CSIM_INCLUDE = "csim_include"
 # flow target -> export format: an .xo kernel for the Vitis flow, IP for the Vivado IP flow
 EXPORT_FORMATS = {"vitis": "xo", "vivado": "ip_catalog"}
-DEFAULT_RTOL = 1e-5  # the same defaults as Kernel.verify()
-DEFAULT_ATOL = 1e-6
 
 _IDENT_RE = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
 _PART_RE = re.compile(r"[A-Za-z0-9-]{1,64}")
@@ -76,28 +72,30 @@ class Settings:
         return EXPORT_FORMATS[self.flow]
 
 
-def export_project(kernel: Any, path: str | os.PathLike[str], *, part: str = DEFAULT_PART,
-                   clock_ns: float = DEFAULT_CLOCK_NS, inputs: Sequence[Any] | Mapping[str, Any] | None = None,
-                   flow: str = "vitis", seed: int = 0, overwrite: bool = False, rtol: float = DEFAULT_RTOL,
-                   atol: float = DEFAULT_ATOL) -> Path:
-    """Write the Vitis HLS project of `kernel` into `path` and return the directory.
+@dataclass(frozen=True)
+class GoldenVectors:
+    """The golden run the testbench checks against, as data (hls/kernel.py runs it): per argument its
+    value as written to tb/data (a stream: the items fed) and after the run (a stream: what is left
+    in it), and the return value."""
 
-    `kernel` is duck-typed: `.compile(flow)` (-> Compiled), `.random_inputs(seed)` and calling it runs the
-    golden model (array outputs in place, scalar return value returned). `inputs` are the argument
-    values (a sequence in argument order or a mapping by name); without them they are drawn from the
-    declared types with `seed`, as `verify()` does. Everything is computed before the first file is
-    written, so a failure leaves the target untouched.
+    before: list[Any]
+    after: list[Any]
+    ret: Any
+    given: bool = False  # the caller gave the inputs (else they were drawn from the seed)
+
+
+def export_project(design: Any, vectors: GoldenVectors, path: str | os.PathLike[str], settings: Settings, *,
+                   estimate: Any = None, estimate_error: str | None = None, overwrite: bool = False) -> Path:
+    """Write the project of the emitted `design` (a CppDesign) into `path` and return the directory.
+
+    `estimate` is the schedule's Report (or None, with `estimate_error` saying why) for the manifest.
+    Everything is computed before the first file is written, so a failure leaves the target untouched.
     """
-    settings = check_settings(part, clock_ns, flow, seed, rtol, atol)
-    compiled = kernel.compile(settings.flow)
-    design = compiled.design
     check_design(design)
     root = Path(path)
     previous = prepare_root(root, overwrite)
-    with progress.task(f"exporting {design.top} (golden run, estimate)"):
-        before, after, ret = run_golden(kernel, compiled, inputs, seed)
-        files = render_project(kernel, design, settings, before, after, ret, inputs_given=inputs is not None)
-        write_files(root, files, previous)
+    files = render_project(design, settings, vectors, estimate, estimate_error)
+    write_files(root, files, previous)
     return root
 
 
@@ -151,12 +149,10 @@ def check_design(design: Any) -> None:
 # ---- golden vectors ----------------------------------------------------------------------------
 
 
-def run_golden(kernel: Any, compiled: Any, inputs: Any, seed: int) -> tuple[list[Any], list[Any], Any]:
-    """Inputs as written to tb/data, the arguments after the golden run, and the return value. The
-    testbench calls the kernel once from power-on state, so hls.static state is reset first."""
-    kernel.reset()
-    names, types = list(compiled.arg_names), list(compiled.arg_types)
-    values = _ordered_inputs(names, kernel.random_inputs(seed) if inputs is None else inputs)
+def golden_inputs(names: list[str], types: list[Any], inputs: Any) -> tuple[list[Any], list[Any]]:
+    """The arguments of the golden run (copies, in argument order) and the inputs as written to
+    tb/data. `inputs` is a sequence in argument order or a mapping by name."""
+    values = _ordered_inputs(names, inputs)
     args = [np.array(v, copy=True) if isinstance(v, np.ndarray) else v.copy() if isinstance(v, Stream) else v
             for v in values]
     before = []
@@ -171,9 +167,7 @@ def run_golden(kernel: Any, compiled: Any, inputs: Any, seed: int) -> tuple[list
             before.append(t.convert(value))
         except (TypeError, ValueError) as exc:
             raise HLSError(f"input {name!r}: {exc}") from None
-    ret = kernel(*args)
-    after = [np.asarray(a) if isinstance(a, Stream) else a for a in args]  # a stream: what is left in it
-    return before, after, ret
+    return args, before
 
 
 def _ordered_inputs(names: list[str], inputs: Any) -> list[Any]:
@@ -190,61 +184,6 @@ def _ordered_inputs(names: list[str], inputs: Any) -> list[Any]:
     return list(inputs)
 
 
-def format_values(elem: ScalarType, values: Any) -> str:
-    """One value per line, exact: decimal integers, %.9g/%.17g floats (round-trip), fixed as float64."""
-    flat = values.ravel().tolist() if isinstance(values, np.ndarray) else [values]
-    if isinstance(elem, BoolType):
-        lines = ["1" if v else "0" for v in flat]
-    elif isinstance(elem, IntType):
-        lines = [str(int(v)) for v in flat]
-    elif isinstance(elem, FloatType):
-        digits = 9 if elem.bits == 32 else 17
-        lines = [f"{float(v):.{digits}g}" for v in flat]
-    elif isinstance(elem, FixedType):
-        lines = [f"{float(v if isinstance(v, float) else Fraction(v)):.17g}" for v in flat]
-    else:
-        raise HLSError(f"cannot write values of type {elem}")
-    return "".join(line + "\n" for line in lines)
-
-
-# ---- template data -----------------------------------------------------------------------------
-
-
-def _file_ctype(elem: ScalarType) -> str:
-    """The C type the testbench parses a data file into (a superset of every value of `elem`)."""
-    if isinstance(elem, IntType):
-        return "int64_t" if elem.signed else "uint64_t"
-    if isinstance(elem, BoolType):
-        return "int64_t"
-    if isinstance(elem, FloatType):
-        return "float" if elem.bits == 32 else "double"
-    return "double"
-
-
-def _to_kernel(elem: ScalarType, value: str) -> str:
-    """C++ converting a parsed file value to the kernel's element type."""
-    if isinstance(elem, BoolType):
-        return f"{value} != 0"
-    if isinstance(elem, FloatType):
-        return value
-    c_type = spelling(elem)
-    if ctype_of(elem).kind == "native":
-        return f"static_cast<{c_type}>({value})"
-    return f"{c_type}({value})"
-
-
-def _from_kernel(elem: ScalarType, expr: str) -> str:
-    """C++ reading a kernel value back in the data file's type, for the comparison."""
-    kind = ctype_of(elem).kind
-    if isinstance(elem, FixedType):
-        return f"{expr}.to_double()"
-    if kind == "ap":
-        return f"{expr}.{'to_int64' if elem.signed else 'to_uint64'}()"
-    if isinstance(elem, FloatType):
-        return expr
-    return f"static_cast<{_file_ctype(elem)}>({expr})"
-
-
 def _display(name: str, fallback: str) -> str:
     return name if isinstance(name, str) and _IDENT_RE.fullmatch(name) else fallback
 
@@ -257,22 +196,22 @@ def _type_text(t: Any, fallback: str) -> str:
 def stream_port_data(port: Any, count_in: int, count_out: int) -> dict[str, Any]:
     """A stream argument: fed from <arg>.dat, then compared with <arg>.golden.dat, which holds what the
     golden model left in it (an output's items, an input's unread ones)."""
-    elem = port.type.elem
+    codec = port.codec
     var = f"arg_{port.c_name}"
     return {
         "name": _display(port.name, port.c_name), "var": var, "c_name": port.c_name, "is_array": False,
-        "is_stream": True, "output_only": False, "c_type": f"hls::stream<{port.c_type} >", "elem_type": port.c_type,
-        "dims": "",
+        "is_stream": True, "output_only": False, "c_type": f"hls::stream<{codec.c_type} >",
+        "elem_type": codec.c_type, "dims": "",
         "shape": [count_out], "ndim": 1, "size": count_in, "golden_size": count_out,
-        "file": f"{port.c_name}.dat", "golden_file": f"{port.c_name}.golden.dat", "file_type": _file_ctype(elem),
-        "load": f"{var}.write({_to_kernel(elem, 'value')});", "readback": _from_kernel(elem, "item"),
-        "exact": not isinstance(elem, FloatType), "type_text": _type_text(port.type, port.c_type),
+        "file": f"{port.c_name}.dat", "golden_file": f"{port.c_name}.golden.dat", "file_type": codec.dat_type,
+        "load": f"{var}.write({codec.dat_in('value')});", "readback": codec.dat_out("item"),
+        "exact": codec.exact, "type_text": _type_text(port.type, codec.c_type),
     }
 
 
 def port_data(port: Any) -> dict[str, Any]:
     """Plain data describing one argument for tb.cpp.j2 (declaration, loading, read-back, compare)."""
-    elem = port.type.elem if port.is_array else port.type
+    codec = port.codec
     var = f"arg_{port.c_name}"
     dims = list(port.shape)
     subscript = "".join(f"[i{d}]" for d in range(len(dims)))
@@ -283,11 +222,11 @@ def port_data(port: Any) -> dict[str, Any]:
         "name": _display(port.name, port.c_name), "var": var, "c_name": port.c_name,
         "is_array": port.is_array, "is_stream": False, "output_only": port.output_only,
         "dims": "".join(f"[{n}]" for n in dims), "shape": dims, "ndim": len(dims), "size": math.prod(dims),
-        "c_type": port.c_type, "file": None if port.output_only else f"{port.c_name}.dat",
+        "c_type": codec.c_type, "file": None if port.output_only else f"{port.c_name}.dat",
         "golden_file": f"{port.c_name}.golden.dat" if port.is_array else None,
-        "file_type": _file_ctype(elem), "loops": loops,
-        "load": f"{element} = {_to_kernel(elem, source)};", "readback": _from_kernel(elem, element),
-        "exact": not isinstance(elem, FloatType), "type_text": _type_text(port.type, port.c_type),
+        "file_type": codec.dat_type, "loops": loops,
+        "load": f"{element} = {codec.dat_in(source)};", "readback": codec.dat_out(element),
+        "exact": codec.exact, "type_text": _type_text(port.type, codec.c_type),
     }
 
 
@@ -296,11 +235,11 @@ def return_data(design: Any) -> list[dict[str, Any]]:
     several = len(design.results) > 1 or isinstance(design.return_type, TupleType)
     rets = []
     for i, r in enumerate(design.results):
-        t = r.type
-        rets.append({"name": f"return value {i}" if several else "return value", "c_type": spelling(t),
+        codec = r.codec
+        rets.append({"name": f"return value {i}" if several else "return value", "c_type": codec.c_type,
                      "var": f"ret_value{i}", "file": f"return{i}.golden.dat" if several else "return.golden.dat",
-                     "file_type": _file_ctype(t), "readback": _from_kernel(t, f"ret_value{i}"),
-                     "exact": not isinstance(t, FloatType), "type_text": _type_text(t, spelling(t)), "type": t})
+                     "file_type": codec.dat_type, "readback": codec.dat_out(f"ret_value{i}"),
+                     "exact": codec.exact, "type_text": _type_text(r.type, codec.c_type), "codec": codec})
     return rets
 
 
@@ -317,28 +256,35 @@ def flag_groups() -> dict[str, str]:
     return {"all": " ".join(CSIM_CXXFLAGS), "syn": " ".join(syn), "sim": " ".join(sim)}
 
 
-def render_project(kernel: Any, design: Any, settings: Settings, before: list[Any], after: list[Any],
-                   ret: Any, inputs_given: bool = False) -> dict[str, str]:
+def data_files(design: Any, ports: list[dict[str, Any]], rets: list[dict[str, Any]],
+               vectors: GoldenVectors) -> dict[str, str]:
+    """{file name: text} of tb/data: every input, and the golden value of every output."""
+    data: dict[str, str] = {}
+    given_in, given_out = iter(vectors.before), iter(vectors.after)
+    for port, info in zip(design.ports, ports, strict=True):
+        if port.output_only:  # a returned array: the golden model's result, no input
+            data[info["golden_file"]] = port.codec.format_dat(vectors.ret)
+            continue
+        data[info["file"]] = port.codec.format_dat(next(given_in))
+        value_out = next(given_out)
+        if port.is_array or port.stream:
+            data[info["golden_file"]] = port.codec.format_dat(value_out)
+    values = vectors.ret if isinstance(design.return_type, TupleType) else (vectors.ret,)
+    for info, value in zip(rets, values, strict=False):
+        data[info["file"]] = info["codec"].format_dat(info["codec"].elem.convert(value))
+    return data
+
+
+def render_project(design: Any, settings: Settings, vectors: GoldenVectors, estimate: Any = None,
+                   estimate_error: str | None = None) -> dict[str, str]:
     """Every file of the project as {relative path: text}; nothing is written here."""
     top = design.top
     inputs = [p for p in design.ports if not p.output_only]
-    counts = {id(p): (len(b), len(a)) for p, b, a in zip(inputs, before, after, strict=True) if p.stream}
+    counts = {id(p): (len(b), len(a)) for p, b, a in zip(inputs, vectors.before, vectors.after, strict=True)
+              if p.stream}
     ports = [stream_port_data(p, *counts[id(p)]) if p.stream else port_data(p) for p in design.ports]
     rets = return_data(design)
-    data: dict[str, str] = {}
-    given_in, given_out = iter(before), iter(after)
-    for port, info in zip(design.ports, ports, strict=True):
-        elem = port.type.elem if port.is_array or port.stream else port.type
-        if port.output_only:  # a returned array: the golden model's result, no input
-            data[info["golden_file"]] = format_values(elem, ret)
-            continue
-        data[info["file"]] = format_values(elem, next(given_in))
-        value_out = next(given_out)
-        if port.is_array or port.stream:
-            data[info["golden_file"]] = format_values(elem, value_out)
-    values = ret if isinstance(design.return_type, TupleType) else (ret,)
-    for info, value in zip(rets, values, strict=False):
-        data[info["file"]] = format_values(info["type"], info["type"].convert(value))
+    data = data_files(design, ports, rets, vectors)
     ret_info = rets[0] if rets else None
     flags = flag_groups()
     common = {"top": top, "header": design.header_name, "part": settings.part, "clock": settings.clock_text,
@@ -346,7 +292,7 @@ def render_project(kernel: Any, design: Any, settings: Settings, before: list[An
               "solution": SOLUTION, "work_dir": WORK_DIR, "data_dir": DATA_DIR, "flags": flags,
               "data_files": sorted(data), "ports": ports, "ret": ret_info, "rets": rets,
               "tuple_return": isinstance(design.return_type, TupleType),
-              "inputs_given": inputs_given, "streams": design.streams}
+              "inputs_given": vectors.given, "streams": design.streams}
     files = {
         f"src/{top}.cpp": design.kernel_cpp,
         f"src/{design.header_name}": design.header,
@@ -362,15 +308,15 @@ def render_project(kernel: Any, design: Any, settings: Settings, before: list[An
     if design.streams:  # the project's own csim headers (hls_stream.h, hls_csim.h), used when Vitis is absent
         for name in ("hls_stream.h", "hls_csim.h"):
             files[f"{CSIM_INCLUDE}/{name}"] = (own_include_dir() / name).read_text()
-    files[MANIFEST] = manifest_text(kernel, design, settings, ports, rets, sorted(files) + [MANIFEST],
-                                    inputs_given)
+    estimated = _relative_paths(estimate.to_dict()) if estimate is not None else None
+    files[MANIFEST] = manifest_text(design, settings, ports, rets, sorted(files) + [MANIFEST], vectors.given,
+                                    estimated, estimate_error)
     return files
 
 
-def manifest_text(kernel: Any, design: Any, settings: Settings, ports: list[dict[str, Any]],
-                  rets: list[dict[str, Any]], files: list[str], inputs_given: bool) -> str:
+def manifest_text(design: Any, settings: Settings, ports: list[dict[str, Any]], rets: list[dict[str, Any]],
+                  files: list[str], inputs_given: bool, estimate: Any, error: str | None) -> str:
     """What `hls report DIR` and a later `--force` export need: settings, file list, the estimate."""
-    estimate, error = _estimate(kernel, settings)
     manifest = {
         "format": MANIFEST_FORMAT, "top": design.top, "part": settings.part, "clock_ns": settings.clock_ns,
         "flow": settings.flow, "export_format": settings.export_format,
@@ -387,18 +333,6 @@ def manifest_text(kernel: Any, design: Any, settings: Settings, ports: list[dict
         "files": files, "estimate": estimate, "estimate_error": error,
     }
     return json.dumps(manifest, indent=2, sort_keys=False) + "\n"
-
-
-def _estimate(kernel: Any, settings: Settings) -> tuple[Any, str | None]:
-    """The scheduler's Report, when the kernel has one, with source paths reduced to file names."""
-    report = getattr(kernel, "report", None)
-    if not callable(report):
-        return None, None
-    try:
-        result = report(clock_ns=settings.clock_ns, part=settings.part, flow=settings.flow)
-        return _relative_paths(result.to_dict()), None
-    except HLSError as exc:
-        return None, str(exc).splitlines()[0]
 
 
 def _relative_paths(value: Any) -> Any:
