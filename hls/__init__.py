@@ -7,9 +7,11 @@ from hls.bits import leading_zeros_of as leading_zeros
 from hls.bits import rotl_of as rotl
 from hls.bits import rotr_of as rotr
 from hls.directives import (
+    aggregate,
     array_partition,
     bind_storage,
     dataflow,
+    disaggregate,
     inline,
     interface,
     label,
@@ -35,6 +37,7 @@ from hls.kernel import Kernel, kernel, strict_overflow
 from hls.runtime import static, zeros
 from hls.schedule import Report, load_report
 from hls.streams import Stream, stream
+from hls.structs import struct
 from hls.types import alias as _alias
 from hls.types import (
     ap_fixed,
@@ -64,6 +67,7 @@ __all__ = [
     "label", "leading_zeros", "load_report", "loop_flatten", "loop_tripcount", "pipeline", "rotl", "rotr", "static",
     "stream", "strict_overflow", "uint8", "uint16", "uint32", "uint64", "unroll", "zeros",
 ]
+__all__ += ["aggregate", "disaggregate", "struct"]
 
 
 def __getattr__(name: str):

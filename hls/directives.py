@@ -17,6 +17,7 @@ STORAGE_IMPLS = ("bram", "bram_ecc", "lutram", "uram", "uram_ecc", "srl", "memor
 INTERFACE_MODES = ("ap_none", "ap_vld", "ap_ack", "ap_hs", "ap_ovld", "ap_stable", "ap_memory", "bram",
                    "ap_fifo", "m_axi", "s_axilite", "axis")
 LOOP_DIRECTIVES = ("pipeline", "unroll", "loop_tripcount", "loop_flatten")
+AGGREGATE_COMPACT = ("bit", "byte", "none", "auto")
 
 
 def label(name: str) -> None:
@@ -52,6 +53,14 @@ def interface(var: Any, mode: str, bundle: str | None = None, offset: str | None
               max_read_burst_length: int | None = None, max_write_burst_length: int | None = None,
               storage_type: str | None = None) -> None:
     """Set the port protocol of a top-level argument (storage_type: the RAM an ap_memory port drives)."""
+
+
+def aggregate(var: Any, compact: str | None = None) -> None:
+    """Pack a struct argument or array of structs into one wide word per struct (UG1399 aggregate)."""
+
+
+def disaggregate(var: Any) -> None:
+    """Split a struct argument or array of structs into one port or memory per field (UG1399)."""
 
 
 def dataflow() -> None:
@@ -144,11 +153,23 @@ class Inline(Directive):
     recursive: bool = False
 
 
+@dataclass(frozen=True)
+class Aggregate(Directive):
+    name: ClassVar[str] = "aggregate"
+    compact: str | None = None
+
+
+@dataclass(frozen=True)
+class Disaggregate(Directive):
+    name: ClassVar[str] = "disaggregate"
+
+
 DIRECTIVE_TYPES: dict[str, type[Directive]] = {cls.name: cls for cls in (
-    Pipeline, Unroll, TripCount, LoopFlatten, Partition, BindStorage, Interface, Dataflow, Inline)}
+    Pipeline, Unroll, TripCount, LoopFlatten, Partition, BindStorage, Interface, Dataflow, Inline, Aggregate,
+    Disaggregate)}
 # the attribute of a loop that holds each loop directive
 LOOP_FIELDS = {"pipeline": "pipeline", "unroll": "unroll", "loop_tripcount": "tripcount",
                "loop_flatten": "loop_flatten"}
 
 DIRECTIVES = {f.__name__: f for f in (label, pipeline, unroll, loop_tripcount, loop_flatten, array_partition,
-                                       bind_storage, interface, dataflow, inline)}
+                                       bind_storage, interface, dataflow, inline, aggregate, disaggregate)}

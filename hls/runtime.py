@@ -23,6 +23,7 @@ from hls.types import (
     FloatType,
     IntType,
     ScalarType,
+    StructType,
     exact_value,
 )
 
@@ -64,17 +65,9 @@ class ArrayView:
         idx = self._index(index)
         if len(idx) < self.data.ndim:
             return ArrayView(self.data[idx], self.elem, self.readonly, self.name)
-        raw = self.data[idx]
-        elem = self.elem
-        if isinstance(elem, IntType):
-            return int(raw)
-        if isinstance(elem, FloatType):
-            return raw
-        if isinstance(elem, FixedType):
-            return Fraction(float(raw))
-        if isinstance(elem, BoolType):
-            return bool(raw)
-        raise TypeError(elem)
+        if isinstance(self.elem, StructType):
+            return StructRef(self.data, idx, self.elem, self.readonly)
+        return exact_element(self.elem, self.data[idx])
 
     def __setitem__(self, index: Any, value: Any) -> None:
         if self.readonly:
@@ -82,6 +75,12 @@ class ArrayView:
         idx = self._index(index)
         if len(idx) < self.data.ndim:
             raise IndexError(f"{self.name}: assign single elements, indexing every dimension")
+        if isinstance(self.elem, StructType):
+            copy = self.elem.convert(value)
+            ref = StructRef(self.data, idx, self.elem)
+            for name, _ in self.elem.fields:
+                setattr(ref, name, getattr(copy, name))
+            return
         converted = cast(self.elem, value)
         self.data[idx] = float(converted) if isinstance(self.elem, FixedType) else converted
 
@@ -97,9 +96,67 @@ class ArrayView:
         return f"ArrayView({self.name}: {self.elem}{list(self.data.shape)})"
 
 
-def zeros(shape: Any, dtype: ScalarType) -> ArrayView:
+def exact_element(elem: ScalarType, raw: Any) -> Any:
+    """A stored element as the exact Python-mode value the kernel reads."""
+    if isinstance(elem, IntType):
+        return int(raw)
+    if isinstance(elem, FloatType):
+        return raw
+    if isinstance(elem, FixedType):
+        return Fraction(float(raw))
+    if isinstance(elem, BoolType):
+        return bool(raw)
+    raise TypeError(elem)
+
+
+class StructRef:
+    """Element `index` of an array of structs, read and written in place: `back[i].r = v` converts v
+    to the field's type and stores it into the numpy structured array, `back[i].taps` is a view."""
+
+    __slots__ = ("_data", "_index", "_type", "_readonly")
+
+    def __init__(self, data: np.ndarray, index: tuple[int, ...], t: StructType, readonly: bool = False):
+        object.__setattr__(self, "_data", data)
+        object.__setattr__(self, "_index", index)
+        object.__setattr__(self, "_type", t)
+        object.__setattr__(self, "_readonly", readonly)
+
+    @property
+    def __hls_struct_type__(self) -> StructType:
+        return self._type
+
+    def _field(self, name: str) -> ScalarType | ArrayType:
+        t = self._type.field(name)
+        if t is None:
+            raise AttributeError(f"{self._type.name} has no field {name!r}")
+        return t
+
+    def __getattr__(self, name: str) -> Any:
+        t = self._field(name)
+        raw = self._data[name][self._index]
+        if isinstance(t, ArrayType):
+            return ArrayView(raw, t.elem, self._readonly, name=name)
+        return exact_element(t, raw)
+
+    def __setattr__(self, name: str, value: Any) -> None:
+        t = self._field(name)
+        if self._readonly:
+            raise TypeError(f"{self._type.name} element is read-only")
+        if isinstance(t, ArrayType):
+            source = value.data if isinstance(value, ArrayView) else np.asarray(value)
+            self._data[name][self._index] = t.elem.to_storage(source)
+            return
+        converted = cast(t, value)
+        self._data[name][self._index] = float(converted) if isinstance(t, FixedType) else converted
+
+    def __repr__(self) -> str:
+        return repr(self._type.convert(self))
+
+
+def zeros(shape: Any, dtype: ScalarType | type) -> ArrayView:
     """A local array, zero-initialised (hardware: an on-chip memory)."""
     shape = shape if isinstance(shape, tuple) else (shape,)
+    dtype = getattr(dtype, "__hls_struct__", dtype)
     ArrayType(dtype, shape)  # validates
     return ArrayView(np.zeros(shape, dtype=dtype.storage_dtype), dtype, name="local")
 
@@ -131,7 +188,7 @@ OVERFLOWS = OverflowLog()
 
 def overflowed(t: ScalarType, value: Any, result: Any) -> bool:
     """True when the conversion changed the value beyond quantization (a wrap or a saturation)."""
-    if isinstance(value, (float, np.floating)) or isinstance(t, (FloatType, BoolType)):
+    if isinstance(value, (float, np.floating)) or isinstance(t, (FloatType, BoolType, StructType)):
         return False
     exact = exact_value(value)
     if isinstance(t, IntType):

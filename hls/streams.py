@@ -24,7 +24,7 @@ import numpy as np
 
 from hls.errors import DeadlockError, Loc, SimulationError
 from hls.runtime import GOLDEN_CODES, cast
-from hls.types import FixedType, ScalarType, StreamType
+from hls.types import FixedType, ScalarType, StreamType, StructType, struct_type_of
 
 
 def _caller_loc() -> Loc | None:
@@ -53,15 +53,16 @@ class Stream:
     def __init__(self, elem: ScalarType, values: Any = None, depth: int | None = None, name: str = "stream"):
         if depth is not None and (isinstance(depth, bool) or not isinstance(depth, int) or depth < 1):
             raise TypeError(f"stream depth must be a positive integer, got {depth!r}")
-        if not isinstance(elem, ScalarType):
-            raise TypeError(f"hls.Stream takes a scalar hls type, got {elem!r}")
+        elem = struct_type_of(elem) or elem
+        if not isinstance(elem, (ScalarType, StructType)):
+            raise TypeError(f"hls.Stream takes a scalar hls type or an @hls.struct class, got {elem!r}")
         self.elem = elem
         self.depth = depth
         self.name = name
         self.items: collections.deque = collections.deque()
         self.reads = 0
         if values is not None:
-            for value in np.asarray(values).reshape(-1).tolist():
+            for value in values if isinstance(elem, StructType) else np.asarray(values).reshape(-1).tolist():
                 self.items.append(elem.convert(value))
 
     # ---- the kernel-side methods ----------------------------------------------------------------
@@ -88,7 +89,7 @@ class Stream:
 
     def read_nb(self) -> tuple[bool, Any]:
         if not self.items:
-            return False, self.elem.convert(0)
+            return False, self.elem.zero() if isinstance(self.elem, StructType) else self.elem.convert(0)
         return True, self.read()
 
     def write_nb(self, value: Any) -> bool:
@@ -113,6 +114,8 @@ class Stream:
         return len(self.items)
 
     def __array__(self, dtype: Any = None, copy: Any = None) -> np.ndarray:
+        if isinstance(self.elem, StructType):
+            return self.elem.to_storage(self.items)
         values = [float(v) if isinstance(self.elem, FixedType) else v for v in self.items]
         array = np.asarray(values, dtype=self.elem.storage_dtype) if values else \
             np.zeros(0, dtype=self.elem.storage_dtype)
@@ -141,7 +144,9 @@ class _StreamFactory:
     (in Python mode, a bounded runtime FIFO; in the C++, an hls::stream with a depth pragma)."""
 
     def __call__(self, elem: ScalarType, depth: int = 2) -> Any:
-        if not isinstance(elem, ScalarType) or isinstance(depth, bool) or not isinstance(depth, int) or depth < 1:
+        elem = struct_type_of(elem) or elem
+        if not isinstance(elem, (ScalarType, StructType)) or isinstance(depth, bool) or not isinstance(depth, int) \
+                or depth < 1:
             raise TypeError("hls.stream(T, depth=N) takes a scalar hls type and a positive integer depth")
         return Stream(elem, depth=depth, name="stream")
 
@@ -150,9 +155,9 @@ class _StreamFactory:
 
     def __getitem__(self, params: Any) -> StreamType:
         params = params if isinstance(params, tuple) else (params,)
-        elem = params[0]
+        elem = struct_type_of(params[0]) or params[0]
         depth = params[1] if len(params) > 1 else 2
-        if not isinstance(elem, ScalarType) or not isinstance(depth, int) or depth < 1:
+        if not isinstance(elem, (ScalarType, StructType)) or not isinstance(depth, int) or depth < 1:
             raise TypeError("stream takes [ScalarType] or [ScalarType, depth]")
         return StreamType(elem, depth)
 

@@ -27,7 +27,7 @@ class HLSType:
     """Base of every type."""
 
     def __getitem__(self, shape: Any) -> ArrayType:
-        if not isinstance(self, ScalarType):
+        if not isinstance(self, (ScalarType, StructType)):
             raise TypeError(f"{self} cannot be the element type of an array")
         dims = shape if isinstance(shape, tuple) else (shape,)
         if not dims or not all(isinstance(d, int) and not isinstance(d, bool) and d > 0 for d in dims):
@@ -237,8 +237,57 @@ class FixedType(ScalarType):
 
 
 @dataclass(frozen=True)
+class StructType(HLSType):
+    """A record of named fields, scalars or fixed-size arrays of scalars, in declaration order
+    (`@hls.struct`, hls/structs.py). `cls` is the user's dataclass: Python mode's values are its
+    instances, so two structs with the same fields but different classes are different types."""
+
+    name: str
+    fields: tuple[tuple[str, ScalarType | ArrayType], ...]
+    cls: Any = None
+
+    def __str__(self) -> str:
+        return self.name
+
+    __repr__ = __str__
+
+    def field(self, name: str) -> ScalarType | ArrayType | None:
+        return dict(self.fields).get(name)
+
+    @property
+    def storage_dtype(self) -> np.dtype:
+        """A numpy structured dtype with one field per struct field (array fields as sub-arrays), aligned
+        as a C struct of the fields' storage types is (what the csim bridge reads)."""
+        return np.dtype([(n, t.elem.storage_dtype, t.shape) if isinstance(t, ArrayType) else (n, t.storage_dtype)
+                         for n, t in self.fields], align=True)
+
+    def convert(self, value: Any) -> Any:
+        """A fresh instance of the struct's class with `value`'s fields (assignment copies a struct)."""
+        if getattr(value, "__hls_struct_type__", None) != self and not (
+                isinstance(value, np.void) and value.dtype == self.storage_dtype):
+            raise TypeError(f"expected a {self.name}, got {type(value).__name__}")
+        return self.cls(**{n: value[n] if isinstance(value, np.void) else getattr(value, n) for n, _ in self.fields})
+
+    __call__ = convert
+
+    def zero(self) -> Any:
+        return self.cls()
+
+    def to_storage(self, values: Any) -> np.ndarray:
+        """Struct values (instances or records) as a numpy structured array of the storage dtype."""
+        values = list(values)
+        out = np.zeros(len(values), self.storage_dtype)
+        for i, value in enumerate(values):
+            for n, t in self.fields:
+                x = value[n] if isinstance(value, np.void) else getattr(value, n)
+                out[n][i] = np.asarray(getattr(x, "data", x)) if isinstance(t, ArrayType) else \
+                    float(x) if isinstance(t, FixedType) else x
+        return out
+
+
+@dataclass(frozen=True)
 class ArrayType(HLSType):
-    elem: ScalarType
+    elem: ScalarType | StructType
     shape: tuple[int, ...]
 
     def __str__(self) -> str:
@@ -268,7 +317,7 @@ class StreamType(HLSType):
     """A FIFO of scalars. A parameter's depth is the caller's business: two stream types of the same
     element type are interchangeable at a call (`accepts`), whatever their depths."""
 
-    elem: ScalarType
+    elem: ScalarType | StructType
     depth: int = 2
 
     def __str__(self) -> str:
@@ -398,6 +447,12 @@ class _FixedFactory:
 
     def __repr__(self) -> str:
         return "ap_fixed" if self.signed else "ap_ufixed"
+
+
+def struct_type_of(value: Any) -> StructType | None:
+    """The StructType of an `@hls.struct` class (annotations name the class), else None."""
+    t = getattr(value, "__hls_struct__", None) if isinstance(value, type) else None
+    return t if isinstance(t, StructType) else None
 
 
 ap_int = _IntFactory(True)

@@ -117,3 +117,21 @@ def test_float_unpack_fields(examples):
     assert sign.tolist() == (raw >> 31 == 1).tolist()
     assert exponent.tolist() == (raw >> 23 & 0xFF).tolist()
     assert mantissa.tolist() == (raw & 0x7FFFFF).tolist()
+
+
+def test_rgb565_round_trip_and_channel_expansion(examples):
+    mod = examples["rgb565"]
+    src = np.random.default_rng(5).integers(0, 1 << 16, mod.N, dtype=np.int64).astype(np.uint16)
+    src[:2] = [0xFFFF, 0x0000]
+    pixels = np.zeros(mod.N, mod.Pixel.dtype)
+    dst = np.zeros(mod.N, np.uint16)
+    mod.KERNEL.csim(src, pixels, dst)
+    assert dst.tolist() == src.tolist()
+    r5, g6, b5 = src >> 11, (src >> 5) & 63, src & 31
+    assert pixels["r"].tolist() == ((r5 << 3) | (r5 >> 2)).tolist()
+    assert pixels["g"].tolist() == ((g6 << 2) | (g6 >> 4)).tolist()
+    assert pixels["b"].tolist() == ((b5 << 3) | (b5 >> 2)).tolist()
+    assert pixels[0].tolist() == (255, 255, 255)
+    golden = np.zeros_like(pixels)
+    mod.KERNEL(src, golden, np.zeros_like(dst))
+    assert golden.tolist() == pixels.tolist()

@@ -14,7 +14,7 @@ Composite types (structs, then AXI-stream packets) are codecs made of field code
 `(name, Codec)` pairs in declaration order and `kind` is "struct". Such a codec is built from the
 field codecs alone: its `dtype` is the numpy structured dtype of the fields' dtypes (`align=True`, so
 that it matches a C struct of the fields' `storage` types declared in the bridge), its C++
-conversions convert field by field (`T{f.cpp_in(expr.name), ...}`), its `.dat` data is one file per
+conversions convert field by field (`hls_in_T` / `hls_out_T`, see `declarations`), its `.dat` data is one file per
 field (`<arg>.<field>.dat`, each in that field's format), and random values and the comparison go
 field by field, naming `arg[i].field` on a mismatch. Scalars have no fields. See docs/architecture.md,
 "How to add a type".
@@ -31,7 +31,7 @@ import numpy as np
 
 from hls.backend.ctype import ctype_of, storage_ctype
 from hls.errors import SimulationError, VerificationError
-from hls.types import ArrayType, BoolType, FixedType, FloatType, IntType, ScalarType, StreamType
+from hls.types import ArrayType, BoolType, FixedType, FloatType, IntType, ScalarType, StreamType, StructType
 
 MAX_INT_BITS = 64  # integers travel as int64/uint64 (numpy, cffi, the testbench's strtoll)
 MAX_FIXED_BITS = 53  # fixed point travels as float64, exact up to 53 significant bits
@@ -69,10 +69,14 @@ class Codec:
 
     def cpp_in(self, expr: str) -> str:
         """Storage value -> kernel type (csim bridge)."""
+        if self.kind == "struct":
+            return f"hls_in_{self.c_type}({expr})"
         return f"{self.c_type}({expr})"
 
     def cpp_out(self, expr: str) -> str:
         """Kernel value -> storage type (csim bridge)."""
+        if self.kind == "struct":
+            return f"hls_out_{self.c_type}({expr})"
         if self.kind == "fixed":
             return f"{expr}.to_double()"
         if self.kind == "ap_int":
@@ -102,13 +106,17 @@ class Codec:
     # ---- Python side: cffi scalars and numpy arrays --------------------------------------------
 
     def to_storage(self, name: str, value: Any) -> Any:
-        """A Python scalar argument as the Python number cffi passes in `storage`."""
+        """A Python scalar argument as the Python number cffi passes in `storage` (a struct: a dict of
+        its fields' storage values, which cffi takes as the storage struct)."""
         if isinstance(value, np.ndarray):
             raise SimulationError(f"argument {name!r} is a scalar {self.elem}, got an array")
         try:
             converted = self.elem.convert(value)
         except (TypeError, ValueError) as exc:
             raise SimulationError(f"argument {name!r}: {exc}") from None
+        if self.kind == "struct":
+            record = self.elem.to_storage([converted])[0]
+            return {n: record[n].tolist() for n, _ in self.fields}
         if self.kind in ("fixed", "float"):
             return float(converted)
         if self.kind == "bool":
@@ -116,7 +124,14 @@ class Codec:
         return int(converted)
 
     def from_storage(self, raw: Any) -> Any:
-        """A stored value (from cffi or numpy) as the exact Python-mode value."""
+        """A stored value (from cffi or numpy) as the exact Python-mode value (a struct: from a cffi
+        storage struct, a numpy record or the tuple `tolist()` gives, as the dataclass instance)."""
+        if self.kind == "struct":
+            record = np.zeros(1, self.dtype)
+            for k, (n, f) in enumerate(self.fields):
+                value = raw[k] if isinstance(raw, tuple) else raw[n] if isinstance(raw, np.void) else getattr(raw, n)
+                record[n][0] = np.asarray(_nested(value)).reshape(f.shape) if f.shape else value
+            return self.elem.convert(record[0])
         if self.kind in ("int", "ap_int"):
             return int(raw)
         if self.kind == "float":
@@ -139,6 +154,8 @@ class Codec:
             raise SimulationError(f"argument {name!r} is not C-contiguous; pass np.ascontiguousarray(...)")
         if not arg.flags.writeable:
             raise SimulationError(f"argument {name!r} is read-only; csim writes array outputs in place")
+        for n, f in self.fields:  # a struct: each field holds its own type's values
+            f.check_range(f"{name}.{n}", arg[n])
         self.check_range(name, arg)
         return arg
 
@@ -183,8 +200,14 @@ class Codec:
     # ---- random inputs and comparison ----------------------------------------------------------
 
     def random(self, rng: np.random.Generator) -> Any:
-        """Inputs spanning the type: full range for integers and fixed point, [-1, 1) for floats."""
+        """Inputs spanning the type: full range for integers and fixed point, [-1, 1) for floats; a
+        struct field by field (a structured array, or one dataclass instance)."""
         shape, elem = self.shape, self.elem
+        if self.kind == "struct":
+            records = np.zeros(shape or (1,), self.dtype)
+            for n, f in self.fields:
+                records[n] = replace(f, shape=records.shape + f.shape).random(rng)
+            return records if shape else elem.convert(records[0])
         if self.kind == "bool":
             values = rng.integers(0, 2, size=shape).astype(np.bool_)
         elif self.kind in ("int", "ap_int"):
@@ -212,7 +235,14 @@ class Codec:
         return item
 
     def compare(self, name: str, golden: Any, actual: Any, rtol: float, atol: float) -> None:
-        """Exact for integers, bools and fixed point; floats within rtol/atol. Names the first mismatch."""
+        """Exact for integers, bools and fixed point; floats within rtol/atol; a struct field by field
+        (`name.field`). Names the first mismatch."""
+        if self.kind == "struct":
+            g, a = (v if isinstance(v, np.ndarray) else np.asarray(v) if hasattr(v, "__array__")
+                    else self.elem.to_storage([v])[0] for v in (golden, actual))
+            for n, f in self.fields:
+                f.compare(f"{name}.{n}", g[n], a[n], rtol, atol)
+            return
         g = np.asarray(golden)
         a = np.asarray(actual)
         if g.shape != a.shape:
@@ -231,6 +261,11 @@ class Codec:
                                     f"element{'s' if bad.size != 1 else ''} differ; {self.elem})")
 
 
+def _nested(value: Any) -> Any:
+    """A (cffi or numpy) array of any rank as nested lists."""
+    return [_nested(v) for v in value] if hasattr(value, "__len__") else value
+
+
 def _show(value: Any) -> str:
     if isinstance(value, (np.floating, float)):
         return repr(float(value))
@@ -246,6 +281,8 @@ def codec_for(t: ScalarType | ArrayType | StreamType) -> Codec:
         return replace(codec_for(t.elem), shape=t.shape)
     if isinstance(t, StreamType):
         return codec_for(t.elem)
+    if isinstance(t, StructType):
+        return struct_codec(t)
     if not isinstance(t, ScalarType):
         raise TypeError(f"no boundary codec for {t}")
     if isinstance(t, IntType):
@@ -278,3 +315,41 @@ def _unsupported(t: ScalarType) -> str | None:
     if isinstance(t, FixedType) and t.width > MAX_FIXED_BITS:
         return f"is wider than {MAX_FIXED_BITS} bits and cannot travel exactly as float64 at the csim boundary"
     return None
+
+
+def struct_codec(t: StructType) -> Codec:
+    """A struct as the composite of its field codecs: numpy stores it as a structured array of the
+    fields' storage (`align=True`, laid out as the C storage struct `hls_storage_<T>` the bridge
+    declares), the bridge converts field by field (`hls_in_<T>`, `hls_out_<T>`: `declarations`)."""
+    fields = tuple((n, codec_for(ft)) for n, ft in t.fields)
+    unsupported = next((f"has a field {n!r} that {f.unsupported}" for n, f in fields if f.unsupported), None)
+    return Codec(t, (), "struct", t.storage_dtype, f"hls_storage_{t.name}", t.name, "", all(f.exact for _, f in fields),
+                 unsupported, fields)
+
+
+def storage_declaration(codec: Codec) -> str:
+    """The C storage struct of a struct codec (valid C for cffi's cdef and C++ for the bridge)."""
+    members = "".join(f" {f.storage} {n}{''.join(f'[{d}]' for d in f.shape)};" for n, f in codec.fields)
+    return f"typedef struct {codec.storage} {{{members} }} {codec.storage};"
+
+
+def declarations(codecs: list[Codec]) -> tuple[list[str], list[str]]:
+    """(storage structs for cffi and the bridge, the bridge's conversion functions) of the struct
+    codecs among `codecs`, each once."""
+    structs = list(dict.fromkeys(replace(c, shape=()) for c in codecs if c.kind == "struct"))
+    functions = []
+    for c in structs:
+        functions += [f"static inline {c.c_type} hls_in_{c.c_type}(const {c.storage} &s) {{", f"    {c.c_type} v;"]
+        functions += [f"    {_each(f, n, 'v', 's', f.cpp_in)}" for n, f in c.fields] + ["    return v;", "}"]
+        functions += [f"static inline {c.storage} hls_out_{c.c_type}(const {c.c_type} &v) {{", f"    {c.storage} s;"]
+        functions += [f"    {_each(f, n, 's', 'v', f.cpp_out)}" for n, f in c.fields] + ["    return s;", "}"]
+    return [storage_declaration(c) for c in structs], functions
+
+
+def _each(f: Codec, name: str, target: str, source: str, convert: Any) -> str:
+    """`target.name = convert(source.name);`, element by element for an array field."""
+    if not f.shape:
+        return f"{target}.{name} = {convert(f'{source}.{name}')};"
+    first = "[0]" * len(f.shape)
+    element = f"(&{source}.{name}{first})[k]"
+    return f"for (size_t k = 0; k < {f.size}; k++) (&{target}.{name}{first})[k] = {convert(element)};"

@@ -8,17 +8,18 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from hls.types import ArrayType, BoolType, FixedType, FloatType, HLSType, IntType, ScalarType
+from hls.types import ArrayType, BoolType, FixedType, FloatType, HLSType, IntType, ScalarType, StructType
 
 NATIVE_WIDTHS = (8, 16, 32, 64)
 
 
 @dataclass(frozen=True)
 class CType:
-    kind: str  # "native", "ap", "float", "fixed", "bool"
+    kind: str  # "native", "ap", "float", "fixed", "bool", "struct"
     width: int = 0
     signed: bool = True
     fixed: FixedType | None = None
+    struct: StructType | None = None
 
     @property
     def spelling(self) -> str:
@@ -30,6 +31,8 @@ class CType:
             return "float" if self.width == 32 else "double"
         if self.kind == "bool":
             return "bool"
+        if self.kind == "struct":
+            return self.struct.name
         return fixed_spelling(self.fixed)
 
     @property
@@ -61,6 +64,8 @@ def ctype_of(t: HLSType) -> CType:
         return CType("float", t.bits)
     if isinstance(t, FixedType):
         return CType("fixed", t.width, t.signed, t)
+    if isinstance(t, StructType):
+        return CType("struct", struct=t)
     raise TypeError(f"no C++ type for {t}")
 
 
@@ -112,3 +117,11 @@ def storage_ctype(t: ScalarType) -> str:
     if dtype.kind == "f":
         return "float" if dtype.itemsize == 4 else "double"
     return f"{'' if dtype.kind == 'i' else 'u'}int{dtype.itemsize * 8}_t"
+
+
+def struct_declaration(t: StructType) -> list[str]:
+    """The C++ `struct` of a struct type, fields in declaration order (the header declares it)."""
+    lines = [f"struct {t.name} {{"]
+    lines += [f"    {declared_array(ft, name) if isinstance(ft, ArrayType) else f'{spelling(ft)} {name}'};"
+              for name, ft in t.fields]
+    return [*lines, "};"]

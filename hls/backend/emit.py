@@ -13,6 +13,7 @@ from hls.backend.names import Namer
 from hls.backend.op_expr import pure_expr
 from hls.backend.pragmas import directive_pragma, loop_pragmas
 from hls.backend.streams import StreamStatements, stream_spelling
+from hls.backend.structs import StructStatements, element_subscripts
 from hls.ir import (
     AllocOp,
     CallOp,
@@ -34,7 +35,8 @@ from hls.ir import (
 from hls.ir.core import Block, Op
 from hls.ir.ranges import in_bounds
 from hls.ir.stream_ops import STREAM_OPS
-from hls.types import ArrayType, BoolType, FixedType, FloatType, ScalarType, StreamType, TupleType
+from hls.ir.structops import StructGetOp, StructPackOp
+from hls.types import ArrayType, BoolType, FixedType, FloatType, ScalarType, StreamType, StructType, TupleType
 
 MAX_INLINE_DEPTH = 6
 
@@ -49,7 +51,7 @@ class EmittedFunction:
     outputs: list[str] = field(default_factory=list)  # reference outputs of a tuple return
 
 
-class FunctionEmitter(StreamStatements):
+class FunctionEmitter(StreamStatements, StructStatements):
     def __init__(self, func: Function, c_names: dict[str, str], top_pragmas: list[str]):
         self.func = func
         self.c_names = c_names
@@ -76,7 +78,7 @@ class FunctionEmitter(StreamStatements):
                 params.append(declared_array(arg.type, name) if isinstance(arg.type, ArrayType)
                               else f"{spelling(arg.type)} {name}")
         ret_type = self.func.return_type
-        ret = spelling(ret_type) if isinstance(ret_type, ScalarType) else "void"
+        ret = spelling(ret_type) if isinstance(ret_type, (ScalarType, StructType)) else "void"
         self.outputs = []
         if isinstance(ret_type, TupleType):  # one reference output per element
             names = self.func.attrs.get("result_names") or []
@@ -122,19 +124,36 @@ class FunctionEmitter(StreamStatements):
         if isinstance(op, LoadOp):
             memref = self.use(op.memref)
             indices = [self.use(i) for i in op.indices]
-            text = memref.text + self.subscripts(op.memref, op.indices, indices)
+            text = memref.text + self.access(op, indices)
             return Expr(text, PREC["primary"], ctype_of(op.result.type), True,
                         memref.reads.union(*(e.reads for e in indices)))
+        if isinstance(op, StructGetOp):
+            whole = self.use(op.struct)
+            ft = op.struct.type.field(op.attrs["field"])
+            text = f"{whole.at(PREC['primary'])}.{op.attrs['field']}"
+            text += element_subscripts(op.attrs["element"], getattr(ft, "shape", ()))
+            return Expr(text, PREC["primary"], ctype_of(op.result.type), whole.has_load, whole.reads)
         expr = pure_expr(op, [self.use(v) for v in op.operands])
         self.note_helpers(expr.text)
         return expr
 
-    def subscripts(self, memref: Value, values: list[Value], exprs: list[Expr]) -> str:
+    def access(self, op: LoadOp | StoreOp, exprs: list[Expr]) -> str:
+        """`[i]`, or for a field of an array of structs `[i].r` and `[i].taps[j]`."""
+        rank = len(op.memref.type.shape)
+        text = self.subscripts(op.memref, op.indices[:rank], exprs[:rank])
+        field = op.attrs.get("field")
+        if field is None:
+            return text
+        shape = op.memref.type.elem.field(field).shape if rank < len(op.indices) else ()
+        return f"{text}.{field}{self.subscripts(op.memref, op.indices[rank:], exprs[rank:], shape)}"
+
+    def subscripts(self, memref: Value, values: list[Value], exprs: list[Expr],
+                   shape: tuple[int, ...] | None = None) -> str:
         """`[i][j]`, with a csim-only bounds check on indices not proven in range."""
         parts = []
         if _is_cell(memref):
             return ""  # a scalar static is declared as a scalar
-        for size, value, expr in zip(memref.type.shape, values, exprs, strict=True):
+        for size, value, expr in zip(memref.type.shape if shape is None else shape, values, exprs, strict=True):
             if in_bounds(value, size):
                 parts.append(f"[{expr.text}]")
             else:
@@ -205,6 +224,10 @@ class FunctionEmitter(StreamStatements):
             if isinstance(op, RomOp):
                 self.rom(op)
                 continue
+            if isinstance(op, StructPackOp):
+                self.flush(self.consumed(op))
+                self.pack(op)
+                continue
             if self.inlinable(op, block):
                 self.pending[id(op.result)] = op
                 self.depths[id(op.result)] = self.depth_of(op)
@@ -219,9 +242,9 @@ class FunctionEmitter(StreamStatements):
     def statement(self, op: Op) -> None:
         if isinstance(op, StoreOp):
             indices = [self.use(i) for i in op.indices]
-            target = self.use(op.memref).text + self.subscripts(op.memref, op.indices, indices)
+            target = self.use(op.memref).text + self.access(op, indices)
             value = self.use(op.value)
-            self.line(f"{target} = {self.assignable(value, op.memref.type.elem).text};")
+            self.line(f"{target} = {self.assignable(value, op.value.type).text};")
         elif isinstance(op, STREAM_OPS):
             self.stream_op(op)
         elif op.attrs.get("process") is not None:
@@ -241,6 +264,9 @@ class FunctionEmitter(StreamStatements):
             t = op.result.type
             if op.attrs.get("static") or op.attrs.get("filled_by_call"):
                 self.line(static_declaration(op, name))
+            elif isinstance(t.elem, StructType):
+                self.line(f"{declared_array(t, name)};")
+                self.zero_fill(name, t.shape, t.elem)
             elif ctype_of(t.elem).kind in ("native", "float", "bool"):
                 self.line(f"{declared_array(t, name)} = {{}};")
             else:
@@ -295,6 +321,8 @@ class FunctionEmitter(StreamStatements):
     def assignable(self, expr: Expr, target_type) -> Expr:
         """Conversion into a declared type happens by C++ assignment; fixed<-float needs nothing."""
         target = ctype_of(target_type)
+        if target.kind == "struct":
+            return expr
         if target.kind == "fixed" and expr.ctype != target:
             return fixed_source(expr, target.fixed)
         if expr.ctype == target or target.kind == "ap":

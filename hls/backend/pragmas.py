@@ -6,9 +6,11 @@ from typing import Any
 
 from hls.directives import (
     LOOP_FIELDS,
+    Aggregate,
     BindStorage,
     Dataflow,
     Directive,
+    Disaggregate,
     Inline,
     Interface,
     LoopFlatten,
@@ -48,6 +50,10 @@ def directive_pragma(d: Directive, target: str | None) -> str:
             + (f" latency={d.latency}" if d.latency is not None else "")
     if isinstance(d, Interface):
         return interface_pragma(target, d)
+    if isinstance(d, Aggregate):
+        return f"#pragma HLS aggregate variable={target}" + (f" compact={d.compact}" if d.compact else "")
+    if isinstance(d, Disaggregate):
+        return f"#pragma HLS disaggregate variable={target}"
     if isinstance(d, Dataflow):
         return "#pragma HLS dataflow"
     if isinstance(d, Inline):

@@ -9,7 +9,8 @@ from typing import Any
 
 import jinja2
 
-from hls.backend.codec import Codec, codec_for
+from hls.backend.codec import Codec, codec_for, declarations
+from hls.backend.ctype import struct_declaration
 from hls.backend.emit import EmittedFunction, FunctionEmitter
 from hls.backend.expr import CSIM_CHECKED, HELPERS
 from hls.backend.names import Namer
@@ -19,7 +20,7 @@ from hls.errors import HLSTypeError
 from hls.interfaces import BLOCK_CONTROL, default_interface
 from hls.ir import AllocOp, DirectiveOp, Module
 from hls.ir.usage import stream_directions
-from hls.types import ArrayType, FixedType, ScalarType, StreamType, TupleType
+from hls.types import ArrayType, FixedType, ScalarType, StreamType, StructType, TupleType
 
 
 @lru_cache(maxsize=1)
@@ -69,6 +70,7 @@ class CppDesign:
     stateful: bool = False  # some function keeps `static` locals between calls (hls.static)
     boundary_errors: list[tuple[str, Any]] = field(default_factory=list)  # (message, loc): ports csim cannot carry
     streams: bool = False  # the design uses hls::stream: the bridge reports hls_csim faults (deadlocks)
+    c_declarations: list[str] = field(default_factory=list)  # C storage structs (cffi's cdef, the bridge)
 
     def check_boundary(self) -> None:
         """Raise for a port that cannot cross the csim/testbench boundary (int64 and float64 carriers).
@@ -104,7 +106,8 @@ def emit_module(module: Module, origin: str = "", flow: str = "vitis") -> CppDes
     processes = any(op.attrs.get("process") is not None for f in module.functions.values() for op in f.walk())
     streams = streams or processes  # a region of loops and ping-pong arrays still runs in hls_csim::region
     header = render_template("kernel.h.j2", guard=f"HLS_{top_c.upper()}_H", prototype=top_emitted.signature,
-                             fixed=needs_fixed, divides=divides, streams=streams)
+                             fixed=needs_fixed, divides=divides, streams=streams,
+                             structs=[struct_declaration(t) for t in struct_types(module)])
     kernel_cpp = render_template("kernel.cpp.j2", header=header_name, origin=origin, streams=streams,
                                  processes=processes,
                                  helpers=[h for h in HELPERS if h in helpers], csim_checked=divides,
@@ -114,17 +117,19 @@ def emit_module(module: Module, origin: str = "", flow: str = "vitis") -> CppDes
     directions = stream_directions(top, module)
     ports = port_specs(top, top_emitted, errors, directions)
     results = result_specs(top.return_type, errors, top.loc)
+    storage, conversions = declarations([p.codec for p in ports] + [r.codec for r in results])
     bridge = render_template("bridge.cpp.j2", header=header_name, top=top_c, ports=ports, results=results,
-                             tuple_return=isinstance(top.return_type, TupleType), divides=divides, streams=streams)
+                             tuple_return=isinstance(top.return_type, TupleType), divides=divides, streams=streams,
+                             declarations=storage + conversions)
     stateful = any(isinstance(op, AllocOp) and op.attrs.get("static") for f in module.functions.values()
                    for op in f.walk())
     return CppDesign(top_c, header_name, kernel_cpp, header, bridge, ports, top.return_type, results,
-                     boundary_errors=errors, stateful=stateful, streams=streams)
+                     boundary_errors=errors, stateful=stateful, streams=streams, c_declarations=storage)
 
 
 def result_specs(t: Any, errors: list[tuple[str, Any]], loc: Any = None) -> list[ResultSpec]:
     """The scalar results; those csim cannot carry are recorded in `errors` (see CppDesign.check_boundary)."""
-    elems = list(t.elems) if isinstance(t, TupleType) else [t] if isinstance(t, ScalarType) else []
+    elems = list(t.elems) if isinstance(t, TupleType) else [t] if isinstance(t, (ScalarType, StructType)) else []
     results = [ResultSpec(e, codec_for(e)) for e in elems]
     errors += [(f"return value: {r.codec.elem} {r.codec.unsupported}", loc) for r in results if r.codec.unsupported]
     return results
@@ -132,7 +137,21 @@ def result_specs(t: Any, errors: list[tuple[str, Any]], loc: Any = None) -> list
 
 def _uses_fixed(func) -> bool:
     types = [a.type for a in func.args] + [r.type for op in func.walk() for r in op.results]
+    elems = [getattr(t, "elem", t) for t in types]
+    types += [ft for t in elems if isinstance(t, StructType) for _, ft in t.fields]
     return any(isinstance(getattr(t, "elem", t), FixedType) for t in types)
+
+
+def struct_types(module: Module) -> list[StructType]:
+    """Every struct type the design uses, in first-use order (the header declares them)."""
+    found: dict[StructType, None] = {}
+    for func in module.functions.values():
+        types = [a.type for a in func.args] + [func.return_type] + [r.type for op in func.walk() for r in op.results]
+        for t in types:
+            elem = getattr(t, "elem", t)
+            if isinstance(elem, StructType):
+                found[elem] = None
+    return list(found)
 
 
 def port_specs(func, emitted: EmittedFunction, errors: list[tuple[str, Any]],

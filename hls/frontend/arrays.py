@@ -10,7 +10,7 @@ from hls.frontend.source import try_static
 from hls.frontend.state import Var
 from hls.ir import AllocOp, ConstantOp, LoadOp, RomOp, StoreOp, Value
 from hls.runtime import zeros
-from hls.types import ArrayType, BoolType, IntType
+from hls.types import ArrayType, BoolType, IntType, StructType
 
 
 class Arrays(BuilderBase):
@@ -77,19 +77,30 @@ class Arrays(BuilderBase):
         return memref, indices
 
     def store(self, target: ast.Subscript, value: Value) -> None:
-        memref, indices = self.access(target)
-        self.store_value(memref, indices, value)
+        memref, indices, field = self.field_access(target) or (*self.access(target), None)
+        self.store_value(memref, indices, value, field)
 
-    def store_value(self, memref: Value, indices: list[Value], value: Value) -> None:
+    def store_value(self, memref: Value, indices: list[Value], value: Value, field: str | None = None) -> None:
+        """A store into an element, or into `field` of an element of an array of structs."""
         if isinstance(getattr(memref, "op", None), RomOp):
             raise self.error("module-level constant arrays are read-only in kernels", None)
-        value = self.lower.assign(value, memref.type.elem, self.loc, "array store")
-        self.emit(StoreOp(value, memref, indices, self.loc))
+        if isinstance(memref.type.elem, StructType) and field is None:
+            raise self.error(f"an element of {memref.name!r} is a {memref.type.elem} struct: store a struct, or "
+                             "assign one field (`a[i].f = v`)", None)
+        elem = memref.type.elem if field is None else memref.type.elem.field(field)
+        elem = elem.elem if isinstance(elem, ArrayType) else elem
+        value = self.lower.assign(value, elem, self.loc, "array store")
+        self.emit(StoreOp(value, memref, indices, self.loc, field=field))
 
     def visit_Subscript(self, node: ast.Subscript) -> Value:
-        if isinstance(node.value, ast.Attribute):  # `a.shape[1]`: a compile-time number, not a memory read
-            return self.static_number(node)
+        found = self.field_access(node)
+        if found is not None:  # `p.taps[j]`, `back[i].taps[j]`
+            return self.emit(LoadOp(found[0], found[1], self.loc, field=found[2]))
+        if isinstance(node.value, ast.Attribute) and self.struct_type_of_node(node.value.value) is None:
+            return self.static_number(node)  # `a.shape[1]`: a compile-time number, not a memory read
         if self.is_bit_access(node):
             return self.read_bits(node)
+        if self.struct_type_of_node(node) is not None:
+            raise self.struct_not_a_value(self.struct_type_of_node(node), node)
         memref, indices = self.access(node)
         return self.emit(LoadOp(memref, indices, self.loc))

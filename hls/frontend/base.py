@@ -22,7 +22,7 @@ from hls.frontend.tables import UNSUPPORTED
 from hls.ir import ForOp, Function, Module, Value
 from hls.ir.core import Op
 from hls.ir.labels import fresh_label
-from hls.types import ArrayType, HLSType, IntType, ScalarType, StreamType
+from hls.types import ArrayType, HLSType, IntType, ScalarType, StreamType, struct_type_of
 
 
 def is_kernel(obj: Any) -> bool:
@@ -96,6 +96,8 @@ class BuilderBase(BuildState, ast.NodeVisitor):
                              "hls.int32, hls.float32 or hls.bool_", node)
         if isinstance(value, ScalarType) or (allow_array and isinstance(value, (ArrayType, StreamType))):
             return value
+        if struct_type_of(value) is not None:
+            return struct_type_of(value)
         raise self.error(not_a_type(value, what), node)
 
     def compile_time(self, node: ast.AST, what: str = "expression") -> Any:

@@ -70,8 +70,9 @@ class Bits(BuilderBase):
         while isinstance(base, ast.Subscript):
             count += len(base.slice.elts) if isinstance(base.slice, ast.Tuple) else 1
             base = base.value
-        if isinstance(base, ast.Attribute):
-            return False  # `a.shape[0]` and friends
+        if isinstance(base, ast.Attribute):  # bits of a scalar struct field (`p.r[0:4]`), not `a.shape[0]`
+            t = self.struct_type_of_node(base.value)
+            return t is not None and not hasattr(t.field(base.attr), "shape")
         rank = self.array_rank(base)
         return rank is None or count > rank
 
@@ -134,6 +135,8 @@ class Bits(BuilderBase):
         base = target.value
         if isinstance(base, ast.Name):
             current = self.read_name(base)
+        elif isinstance(base, ast.Attribute):
+            current = self.expr(base)  # a struct field
         elif isinstance(base, ast.Subscript) and not self.is_bit_access(base):
             memref, indices = self.access(base)
             current = self.emit(LoadOp(memref, indices, self.loc))
@@ -161,6 +164,8 @@ class Bits(BuilderBase):
             self.conversions.add(key, BitStore(store, bit_read(t)))
         if isinstance(base, ast.Name):
             self.assign_name(base, result, None, key)
+        elif isinstance(base, ast.Attribute):
+            self.store_field(base, result)
         else:
             self.emit(StoreOp(result, memref, indices, self.loc))
 

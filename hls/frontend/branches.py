@@ -5,7 +5,7 @@ from __future__ import annotations
 import ast
 
 from hls.frontend.base import BuilderBase
-from hls.frontend.scan import assigned_names, control_assigned, zero_of
+from hls.frontend.scan import assigned_names, control_assigned, with_fields, zero_of
 from hls.frontend.source import MISSING
 from hls.frontend.state import Var
 from hls.ir import Block, ConstantOp, IfOp, Value, YieldOp
@@ -36,6 +36,7 @@ class Branches(BuilderBase):
         before = dict(self.env)
         then_block, then_env = self.branch(body, before)
         else_block, else_env = self.branch(orelse, before)
+        assigned = with_fields(assigned, {**then_env, **else_env})
         if guard:
             for n in sorted(assigned - set(before)):  # sorted: the printed IR does not depend on hashing
                 var = then_env.get(n)

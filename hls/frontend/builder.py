@@ -30,12 +30,13 @@ from hls.frontend.source import MISSING
 from hls.frontend.state import Var
 from hls.frontend.statements import Statements
 from hls.frontend.streams import Streams
+from hls.frontend.structs import Structs
 from hls.ir import Function, ReturnOp
-from hls.types import ArrayType, HLSType, StreamType
+from hls.types import ArrayType, HLSType, StreamType, StructType
 
 
 class FunctionBuilder(Statements, Expressions, Arrays, Bits, Calls, Results, Captures, Control, Branches, Loops,
-                      Iterables, Streams, Dataflow, Pragmas):
+                      Iterables, Streams, Structs, Dataflow, Pragmas):
     """Builds one Function from one kernel's AST."""
 
     def build(self) -> Function:
@@ -47,7 +48,9 @@ class FunctionBuilder(Statements, Expressions, Arrays, Bits, Calls, Results, Cap
             self.func.attrs["result_array"] = self.result_name
         self.block = self.func.body.block
         for arg, t, name in zip(self.func.args, types, names, strict=True):
-            if name != self.result_name:
+            if isinstance(t, StructType):
+                self.struct_bind_argument(name, arg)
+            elif name != self.result_name:
                 self.env[name] = Var(arg, t, is_array=isinstance(t, ArrayType))
         body = tree.body
         if body and isinstance(body[0], ast.Expr) and isinstance(body[0].value, ast.Constant) \

@@ -17,7 +17,19 @@ from hls.frontend.source import MISSING, call_target
 from hls.frontend.tables import MATH_NAMES
 from hls.ir import CallOp, PrintOp, Value
 from hls.runtime import static, zeros
-from hls.types import ArrayType, BoolType, FixedType, FloatType, IntType, ScalarType, StreamType, TupleType, float64
+from hls.types import (
+    ArrayType,
+    BoolType,
+    FixedType,
+    FloatType,
+    IntType,
+    ScalarType,
+    StreamType,
+    StructType,
+    TupleType,
+    float64,
+    struct_type_of,
+)
 
 IMPURE = {print: "print() is a statement (a debugging aid); it has no value",
           open: "open() is not supported: kernels cannot do file I/O",
@@ -38,6 +50,8 @@ class Calls(BuilderBase):
             return self.intrinsic_call(INTRINSICS[target], node)
         if isinstance(target, ScalarType):
             return self.type_call(target, node)
+        if struct_type_of(target) is not None:
+            raise self.struct_not_a_value(struct_type_of(target), node)
         if is_kernel(target):
             return self.call_kernel(target, node, want_result=True)
         if target is MISSING:
@@ -191,6 +205,9 @@ class Calls(BuilderBase):
                              f"e.g. `q, r = {callee.name}(...)`", node, UnsupportedError)
         args = []
         for param, arg_node in zip(params, node.args, strict=True):
+            if isinstance(param.type, StructType):
+                args.append(self.struct_packed(arg_node, param.type, f"argument {param.name!r} of {callee.name!r}"))
+                continue
             value = self.expr(arg_node)
             self.check_argument(param.type, value, f"argument {param.name!r} of {callee.name!r}", arg_node)
             if isinstance(param.type, StreamType):
@@ -205,7 +222,8 @@ class Calls(BuilderBase):
                                               f"argument {param.name!r} of {callee.name!r}"))
         if out is not None:
             args.append(out)
-        results = list(ret.elems) if isinstance(ret, TupleType) else [ret] if isinstance(ret, ScalarType) else []
+        results = list(ret.elems) if isinstance(ret, TupleType) else \
+            [ret] if isinstance(ret, (ScalarType, StructType)) else []
         call = CallOp(callee.name, args, results, self.loc)
         if isinstance(ret, TupleType):
             call.attrs["outputs"] = True  # results come back through reference arguments (even just one)

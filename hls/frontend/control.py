@@ -24,6 +24,7 @@ from hls.frontend.scan import (
     assigned_names,
     control_assigned,
     directly_in,
+    with_fields,
     zero_of,
 )
 from hls.frontend.source import call_target
@@ -40,6 +41,7 @@ class Control(BuilderBase):
     def carried_names(self, stmts: list[ast.stmt]) -> list[str]:
         """Scalars a loop body assigns that exist before it (the return flag and result included)."""
         assigned = assigned_names(stmts, bit_stores=True) | (control_assigned(stmts) & {RETURNED, RESULT})
+        assigned = with_fields(assigned, self.env)
         return sorted(n for n in assigned if n in self.env and not self.env[n].is_array)
 
     def set_flag(self, name: str, value: bool) -> None:

@@ -26,7 +26,9 @@ class Expressions(BuilderBase):
     """Names, constants, operators, comparisons and conditions."""
 
     def visit_Attribute(self, node: ast.Attribute) -> Value:
-        """`a.shape[0]`, `a.ndim`, `math.pi`, `cfg.N`: compile-time numbers read as constants."""
+        """`p.r` (a struct field); `a.shape[0]`, `a.ndim`, `math.pi`, `cfg.N`: compile-time numbers."""
+        if self.struct_type_of_node(node.value) is not None:
+            return self.read_field(node)
         return self.static_number(node)
 
     def static_number(self, node: ast.AST) -> Value:
@@ -46,6 +48,8 @@ class Expressions(BuilderBase):
         return self.read_cell(var.value) if var.cell else var.value
 
     def visit_Name(self, node: ast.Name) -> Value:
+        if self.is_struct_local(node.id):
+            raise self.struct_not_a_value(self.structs[node.id], node)
         if node.id in self.env and self.env[node.id].prefix:
             raise self.error(f"{node.id!r} is a row of an array; index it (`{node.id}[j]`) or pass the whole "
                              "array", node, UnsupportedError)

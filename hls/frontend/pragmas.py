@@ -10,6 +10,7 @@ from typing import Any
 import numpy as np
 
 from hls.directives import (
+    AGGREGATE_COMPACT,
     DIRECTIVE_TYPES,
     DIRECTIVES,
     INTERFACE_MODES,
@@ -24,14 +25,15 @@ from hls.errors import DirectiveWarning
 from hls.frontend.base import BuilderBase
 from hls.frontend.source import try_static
 from hls.ir import BlockArg, DirectiveOp
-from hls.types import ArrayType
+from hls.types import ArrayType, StructType
 
-ARRAY_DIRECTIVES = ("array_partition", "bind_storage", "interface")
+ARRAY_DIRECTIVES = ("array_partition", "bind_storage", "interface", "aggregate", "disaggregate")
 
 
 CHECKS = {"pipeline": "check_pipeline", "unroll": "check_unroll", "loop_tripcount": "check_tripcount",
           "array_partition": "check_partition", "bind_storage": "check_storage", "interface": "check_interface",
-          "inline": "check_inline", "loop_flatten": "check_flatten"}  # directive -> the method checking its options
+          "inline": "check_inline", "loop_flatten": "check_flatten",
+          "aggregate": "check_aggregate"}  # directive -> the method checking its options
 
 
 class Pragmas(BuilderBase):
@@ -70,6 +72,8 @@ class Pragmas(BuilderBase):
         return dict(bound.arguments)
 
     def array_target(self, name: str, node: ast.AST):
+        if name in ("aggregate", "disaggregate"):
+            return self.struct_target(name, node)
         if name != "interface" and isinstance(node, ast.Name) and node.id not in self.env \
                 and isinstance(try_static(node, self.src), np.ndarray):
             return self.captured(node)  # a module-level numpy array: the ROM it becomes, named as in Python
@@ -179,6 +183,20 @@ class Pragmas(BuilderBase):
         self.check_one_of("hls.interface storage_type", o["storage_type"], STORAGE_TYPES[1:], allow_none=True)
         if o["storage_type"] is not None and o["mode"] not in ("ap_memory", "bram"):
             raise self.error(f"hls.interface storage_type applies to ap_memory and bram ports, not {o['mode']}")
+
+    def struct_target(self, name: str, node: ast.AST):
+        """The struct argument or the array of structs an aggregate/disaggregate directive names."""
+        if isinstance(node, ast.Name):
+            var = self.env.get(node.id)
+            if var is not None and var.is_array and isinstance(var.type.elem, StructType):
+                return var.value
+            for arg in self.func.args:
+                if arg.name == node.id and isinstance(arg.type, StructType):
+                    return arg
+        raise self.error(f"hls.{name} needs a struct argument or an array of structs as its first argument", node)
+
+    def check_aggregate(self, o: dict[str, Any]) -> None:
+        self.check_one_of("hls.aggregate compact", o["compact"], AGGREGATE_COMPACT, allow_none=True)
 
     def check_flatten(self, o: dict[str, Any]) -> None:
         self.check_flag("hls.loop_flatten off", o["off"])

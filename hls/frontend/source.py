@@ -138,7 +138,7 @@ def static_eval(node: ast.AST, src: KernelSource, what: str = "expression") -> A
     if isinstance(node, ast.Subscript):
         base = static_eval(node.value, src, what)
         index = static_eval(node.slice, src, what)
-        if isinstance(base, type) and dataclasses.is_dataclass(base):
+        if isinstance(base, type) and dataclasses.is_dataclass(base) and not hasattr(base, "__hls_struct__"):
             raise HLSTypeError(not_a_type(base, what), loc)
         try:
             return base[index]
@@ -157,8 +157,8 @@ def not_a_type(value: Any, what: str) -> str:
     """Why a dataclass (or other class) cannot annotate a kernel value, and what to write instead."""
     name = getattr(value, "__name__", repr(value))
     if isinstance(value, type) and dataclasses.is_dataclass(value):
-        return (f"{what}: {name} is a dataclass, not an hls type; kernel values are hls scalar types and arrays "
-                "of them (pass each field as its own argument or array, e.g. `r: hls.uint8[64]`)")
+        return (f"{what}: {name} is a dataclass, not an hls type; decorate it with @hls.struct (fields of hls "
+                "types, e.g. `r: hls.uint8`) or pass each field as its own argument or array")
     return f"{what}: {value!r} is not an hls type (e.g. hls.int16, hls.float32[8, 8])"
 
 

@@ -64,6 +64,7 @@ class BuildState:
         # every name the kernel binds (Python makes them local throughout the function) ...
         self.kernel_names = kernel_names
         self.consts: dict[str, Any] = {}  # ... except these, bound to compile-time values (tuple loops)
+        self.structs: dict[str, Any] = {}  # struct locals: name -> StructType (fields are `p.r` in env)
 
     @contextmanager
     def region(self, block: Block) -> Iterator[Block]:

@@ -14,7 +14,7 @@ from hls.frontend.state import Var
 from hls.frontend.tables import BINOPS
 from hls.ir import ConstantOp, LoadOp, ReturnOp, Value
 from hls.ir.kinds import OpKind
-from hls.types import IntType, ScalarType, StreamType, float64
+from hls.types import IntType, ScalarType, StreamType, StructType, float64
 
 
 class Statements(BuilderBase):
@@ -61,6 +61,10 @@ class Statements(BuilderBase):
             raise self.error("kernel returns a value but has no return annotation (e.g. `-> hls.int32`)", node)
         if self.lower_result_return(node):
             return
+        if isinstance(ret, StructType) and not self.early_return:
+            self.emit(ReturnOp([self.struct_packed(node.value, ret, "the return value")], self.loc))
+            self.conversions.add(node, Cast(ret))
+            return
         value = self.lower.assign(self.expr(node.value), ret, self.loc, "return value")
         self.conversions.add(node, Cast(ret))
         if self.early_return:
@@ -91,6 +95,10 @@ class Statements(BuilderBase):
                 return
             self.unpack(node.targets[0], node.value)
             return
+        if len(node.targets) == 1 and (self.struct_type_of_node(node.value) is not None
+                                       or self.struct_type_of_node(node.targets[0]) is not None):
+            self.struct_assign(node.targets[0], node.value, node)
+            return
         value = self.expr(node.value)  # `a = b = x`: x once, then each target converts it to its own type
         for target in node.targets:
             self.assign_target(target, value, node if len(node.targets) == 1 else target)
@@ -120,6 +128,8 @@ class Statements(BuilderBase):
                                  "chained assignment", target, UnsupportedError)
         elif isinstance(target, ast.Name):
             self.assign_name(target, value, None, key)
+        elif isinstance(target, ast.Attribute):
+            self.store_field(target, value)
         else:
             raise self.error("only variables and array elements can be assigned", target, UnsupportedError)
 
@@ -129,6 +139,9 @@ class Statements(BuilderBase):
         declared = self.annotation(node.annotation, f"variable {node.target.id!r}", allow_array=False)
         if node.value is None:
             raise self.error(f"variable {node.target.id!r} needs an initial value", node, UnsupportedError)
+        if isinstance(declared, StructType):
+            self.struct_assign(node.target, node.value, node, declared)
+            return
         existing = self.env.get(node.target.id)
         if existing is not None and existing.type != declared:
             raise self.error(f"{node.target.id!r} is already a {existing.type}; it cannot be redeclared as "
@@ -143,9 +156,13 @@ class Statements(BuilderBase):
             if self.is_bit_access(node.target):
                 self.augment_bits(node, kind)
                 return
-            memref, indices = self.access(node.target)
-            old = self.emit(LoadOp(memref, indices, self.loc))
-            self.store_value(memref, indices, self.augmented(kind, old, node.value, node))
+            memref, indices, field = self.field_access(node.target) or (*self.access(node.target), None)
+            old = self.emit(LoadOp(memref, indices, self.loc, field=field))
+            self.store_value(memref, indices, self.augmented(kind, old, node.value, node), field)
+            return
+        if isinstance(node.target, ast.Attribute):
+            current = self.read_field(node.target)
+            self.store_field(node.target, self.augmented(kind, current, node.value, node))
             return
         if not isinstance(node.target, ast.Name):
             raise self.error("only variables and array elements can be updated", node.target, UnsupportedError)

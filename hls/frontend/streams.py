@@ -23,7 +23,7 @@ from hls.ir import (
     Value,
 )
 from hls.streams import stream
-from hls.types import StreamType
+from hls.types import StreamType, StructType
 
 METHODS = ("read", "write", "empty", "full", "read_nb", "write_nb")
 
@@ -79,10 +79,13 @@ class Streams(BuilderBase):
         if method == "read_nb":
             raise self.error("read_nb() returns (ok, value): unpack it, `ok, v = s.read_nb()`", node, UnsupportedError)
         if method in ("write", "write_nb"):
-            value = self.lower.assign(self.expr(node.args[0]), t.elem, self.loc,
-                                      f"write to stream {node.func.value.id!r}")
+            what = f"write to stream {node.func.value.id!r}"
+            value = self.struct_packed(node.args[0], t.elem, what) if isinstance(t.elem, StructType) else \
+                self.lower.assign(self.expr(node.args[0]), t.elem, self.loc, what)
             op = StreamWriteOp(value, stream_value, self.loc) if method == "write" else \
                 StreamWriteNbOp(value, stream_value, self.loc)
+        elif method == "read" and isinstance(t.elem, StructType):
+            raise self.struct_not_a_value(t.elem, node)
         elif method == "read":
             op = StreamReadOp(stream_value, self.loc)
         else:

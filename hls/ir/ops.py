@@ -207,11 +207,17 @@ class RomOp(Op):
 
 
 class LoadOp(Op):
+    """A read of one element; with `field`, of one field of an element of an array of structs (the
+    indices then go on into the field's own dimensions: `back[i].taps[j]`)."""
+
     name = "hls.load"
 
-    def __init__(self, memref: Value, indices: list[Value], loc: Loc | None = None):
+    def __init__(self, memref: Value, indices: list[Value], loc: Loc | None = None, field: str | None = None):
         elem = memref.type.elem if isinstance(memref.type, ArrayType) else memref.type
-        super().__init__([memref, *indices], [elem], loc=loc)
+        if field is not None:
+            elem = elem.field(field)
+            elem = elem.elem if isinstance(elem, ArrayType) else elem
+        super().__init__([memref, *indices], [elem], attrs={"field": field} if field else None, loc=loc)
 
     @property
     def memref(self) -> Value:
@@ -228,8 +234,9 @@ class LoadOp(Op):
 class StoreOp(Op):
     name = "hls.store"
 
-    def __init__(self, value: Value, memref: Value, indices: list[Value], loc: Loc | None = None):
-        super().__init__([value, memref, *indices], [], loc=loc)
+    def __init__(self, value: Value, memref: Value, indices: list[Value], loc: Loc | None = None,
+                 field: str | None = None):
+        super().__init__([value, memref, *indices], [], attrs={"field": field} if field else None, loc=loc)
 
     @property
     def value(self) -> Value:
@@ -245,15 +252,36 @@ class StoreOp(Op):
 
     def verify(self) -> None:
         _verify_access(self, self.memref, self.indices)
-        if self.value.type != self.memref.type.elem:
+        if self.value.type != access_elem(self):
             raise self.fail(f"stored {self.value.type} into {self.memref.type}")
+
+
+def access_shape(op: Op) -> tuple[int, ...]:
+    """The dimensions a load or store indexes: the array's, then its field's (`back[i].taps[j]`)."""
+    t = op.operands[0 if isinstance(op, LoadOp) else 1].type
+    field = op.attrs.get("field")
+    if field is None:
+        return t.shape
+    ft = t.elem.field(field)
+    return t.shape + (ft.shape if isinstance(ft, ArrayType) else ())
+
+
+def access_elem(op: Op) -> HLSType:
+    """The scalar type a load reads or a store writes."""
+    t = op.operands[0 if isinstance(op, LoadOp) else 1].type.elem
+    field = op.attrs.get("field")
+    if field is not None:
+        t = t.field(field)
+    return t.elem if isinstance(t, ArrayType) else t
 
 
 def _verify_access(op: Op, memref: Value, indices: list[Value]) -> None:
     if not isinstance(memref.type, ArrayType):
         raise op.fail(f"accesses a non-array {memref.type}")
-    if len(indices) != len(memref.type.shape):
-        raise op.fail(f"{len(indices)} indices for rank {len(memref.type.shape)}")
+    if op.attrs.get("field") is not None and memref.type.elem.field(op.attrs["field"]) is None:
+        raise op.fail(f"{memref.type.elem} has no field {op.attrs['field']!r}")
+    if len(indices) != len(access_shape(op)):
+        raise op.fail(f"{len(indices)} indices for rank {len(access_shape(op))}")
     for index in indices:
         if not isinstance(index.type, (IntType, BoolType)):
             raise op.fail(f"index of type {index.type}")

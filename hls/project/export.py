@@ -32,9 +32,10 @@ import numpy as np
 from hls.backend.render import render_template
 from hls.defaults import DEFAULT_PART
 from hls.errors import HLSError
+from hls.project.export_structs import struct_files, struct_port_data, struct_return_data, struct_stream_data
 from hls.sim.toolchain import CSIM_CXXFLAGS, own_include_dir
 from hls.streams import Stream
-from hls.types import ArrayType, ScalarType, StreamType, TupleType
+from hls.types import ArrayType, ScalarType, StreamType, StructType, TupleType
 
 MANIFEST = "hls_export.json"
 MANIFEST_FORMAT = "hls-export/1"
@@ -139,7 +140,8 @@ def check_design(design: Any) -> None:
         raise HLSError(f"internal: header {design.header_name!r} is not named after the top function")
     for port in design.ports:
         elem = port.type.elem if port.is_array or port.stream else port.type
-        if not isinstance(port.type, (ArrayType, ScalarType, StreamType)) or not isinstance(elem, ScalarType):
+        if not isinstance(port.type, (ArrayType, ScalarType, StreamType, StructType)) \
+                or not isinstance(elem, (ScalarType, StructType)):
             raise HLSError(f"argument {port.name!r} of type {port.type}: export supports arrays and scalars only")
     for flag in CSIM_CXXFLAGS:
         if not _FLAG_RE.fullmatch(flag):
@@ -197,6 +199,9 @@ def stream_port_data(port: Any, count_in: int, count_out: int) -> dict[str, Any]
     """A stream argument: fed from <arg>.dat, then compared with <arg>.golden.dat, which holds what the
     golden model left in it (an output's items, an input's unread ones)."""
     codec = port.codec
+    if codec.kind == "struct":
+        return struct_stream_data(port, _display(port.name, port.c_name), _type_text(port.type, codec.c_type),
+                                  count_in, count_out)
     var = f"arg_{port.c_name}"
     return {
         "name": _display(port.name, port.c_name), "var": var, "c_name": port.c_name, "is_array": False,
@@ -212,6 +217,8 @@ def stream_port_data(port: Any, count_in: int, count_out: int) -> dict[str, Any]
 def port_data(port: Any) -> dict[str, Any]:
     """Plain data describing one argument for tb.cpp.j2 (declaration, loading, read-back, compare)."""
     codec = port.codec
+    if codec.kind == "struct":
+        return struct_port_data(port, _display(port.name, port.c_name), _type_text(port.type, codec.c_type))
     var = f"arg_{port.c_name}"
     dims = list(port.shape)
     subscript = "".join(f"[i{d}]" for d in range(len(dims)))
@@ -262,6 +269,12 @@ def data_files(design: Any, ports: list[dict[str, Any]], rets: list[dict[str, An
     data: dict[str, str] = {}
     given_in, given_out = iter(vectors.before), iter(vectors.after)
     for port, info in zip(design.ports, ports, strict=True):
+        if "fields" in info:  # a struct port: one file per field (hls/project/export_structs.py)
+            data.update(struct_files(port.codec, next(given_in), info["fields"], False))
+            value_out = next(given_out)
+            if port.is_array or port.stream:
+                data.update(struct_files(port.codec, value_out, info.get("golden_fields", info["fields"]), True))
+            continue
         if port.output_only:  # a returned array: the golden model's result, no input
             data[info["golden_file"]] = port.codec.format_dat(vectors.ret)
             continue
@@ -270,7 +283,10 @@ def data_files(design: Any, ports: list[dict[str, Any]], rets: list[dict[str, An
         if port.is_array or port.stream:
             data[info["golden_file"]] = port.codec.format_dat(value_out)
     values = vectors.ret if isinstance(design.return_type, TupleType) else (vectors.ret,)
-    for info, value in zip(rets, values, strict=False):
+    struct_ret = bool(rets) and "fields" in rets[0]
+    if struct_ret:
+        data.update(struct_files(rets[0]["codec"], vectors.ret, rets[0]["fields"], True))
+    for info, value in zip(rets if not struct_ret else [], values, strict=False):
         data[info["file"]] = info["codec"].format_dat(info["codec"].elem.convert(value))
     return data
 
@@ -283,7 +299,8 @@ def render_project(design: Any, settings: Settings, vectors: GoldenVectors, esti
     counts = {id(p): (len(b), len(a)) for p, b, a in zip(inputs, vectors.before, vectors.after, strict=True)
               if p.stream}
     ports = [stream_port_data(p, *counts[id(p)]) if p.stream else port_data(p) for p in design.ports]
-    rets = return_data(design)
+    struct_ret = bool(design.results) and design.results[0].codec.kind == "struct"
+    rets = [struct_return_data(design.results[0].codec)] if struct_ret else return_data(design)
     data = data_files(design, ports, rets, vectors)
     ret_info = rets[0] if rets else None
     flags = flag_groups()

@@ -183,6 +183,7 @@ class GraphBuilder:
         self.env: dict[Value, Binding] = {}
         self._memory_costs: dict[tuple, OpCost] = {}
         self._loaded: dict[int, dict[tuple, Binding]] = {}  # per storage: index key -> loaded value
+        self._words: dict[int, Binding] = {}  # per array of structs: the last struct word read
         self.guard: tuple = ()  # the branches being walked (Access.guard)
         self._computed: dict[tuple, Binding] = {}  # value numbering of pure operators
         self._dirty: set[int] = set()  # storages stored to (inside the if being walked)
@@ -354,27 +355,40 @@ class GraphBuilder:
         storage = self.storage(op.memref)
         bindings = [self.lookup(v) for v in op.indices]
         loaded = self._loaded.setdefault(id(storage), {})
-        key = tuple(_index_key(b) for b in bindings)
+        key = (op.attrs.get("field"), *(_index_key(b) for b in bindings))
         if key in loaded:  # the same element again, no store in between: LLVM reuses the value
             self.env[op.result] = loaded[key]
             return
+        rank = len(op.memref.type.shape)  # a field of an array of structs: the indices of its element
         dynamic = any(b[1] is NOCONST for b in bindings) and (storage.kind == "regs" or storage.bank_varies(
-            [b[2] for b in bindings]))
-        access = Access(storage, [b[2] for b in bindings], False, guard=self.guard)
-        cost = self._memory_cost(storage, False, dynamic)
-        node = self.graph.add(cost, op, bit_width(storage.elem), self._preds(bindings), access)
+            [b[2] for b in bindings[:rank]]))
+        # a field of an array of structs is an access to its element: the struct is one aggregated word
+        # (Vitis's default for struct ports), so the further fields of a whole-struct read come with it
+        if op.attrs.get("word_part") and id(storage) in self._words:
+            node = self.graph.add(OpCost("load", 0), op, 0, self._preds([*bindings, self._words[id(storage)]]))
+        else:
+            access = Access(storage, [b[2] for b in bindings[:rank]], False, guard=self.guard)
+            cost = self._memory_cost(storage, False, dynamic)
+            node = self.graph.add(cost, op, bit_width(storage.elem), self._preds(bindings), access)
         self._note_carried(bindings, node)
         self.env[op.result] = loaded[key] = (node, NOCONST, None)
+        if op.attrs.get("field") is not None and not op.attrs.get("word_part"):
+            self._words[id(storage)] = self.env[op.result]
 
     def store(self, op: StoreOp) -> None:
         storage = self.storage(op.memref)
         bindings = [self.lookup(v) for v in (op.value, *op.indices)]
         # a later load of the same element reads the stored value (LLVM store-to-load forwarding);
         # other elements may alias this one, so what was loaded before is forgotten
-        self._loaded[id(storage)] = {tuple(_index_key(b) for b in bindings[1:]): bindings[0]}
+        key = (op.attrs.get("field"), *(_index_key(b) for b in bindings[1:]))
+        if op.attrs.get("word_part"):  # a further field of a whole-struct store: part of the same word
+            self._loaded.setdefault(id(storage), {})[key] = bindings[0]
+            self.graph.add(OpCost("store", 0), op, 0, self._preds(bindings))
+            return
+        self._loaded[id(storage)] = {key: bindings[0]}
         self._dirty.add(id(storage))
         dynamic = any(b[1] is NOCONST for b in bindings[1:])
-        access = Access(storage, [b[2] for b in bindings[1:]], True, guard=self.guard)
+        access = Access(storage, [b[2] for b in bindings[1:len(op.memref.type.shape) + 1]], True, guard=self.guard)
         node = self.graph.add(self._memory_cost(storage, True, dynamic), op, bit_width(storage.elem),
                               self._preds(bindings), access)
         self._note_carried(bindings, node)

@@ -18,7 +18,7 @@ from typing import Any
 
 from hls.interfaces import default_interface
 from hls.ir import AllocOp, DirectiveOp, Function, RomOp, StreamOp, Value
-from hls.types import ArrayType, BoolType, FixedType, FloatType, IntType, ScalarType, StreamType
+from hls.types import ArrayType, BoolType, FixedType, FloatType, IntType, ScalarType, StreamType, StructType
 
 MAXI_LATENCY = 64  # Vitis-flow default m_axi latency (config_interface -m_axi_latency), VITIS_FACTS.md 2 and 4
 BRAM_READ_LATENCY = 1  # Bind Storage Report "Latency 1" for RAM_AUTO (bavlyshehata/ADMM_BP, xcu250, 2022.2)
@@ -42,6 +42,10 @@ def bit_width(t: Any) -> int:
         return t.bits
     if isinstance(t, BoolType):
         return 1
+    if isinstance(t, ArrayType):  # an array field of a struct
+        return bit_width(t.elem) * t.size
+    if isinstance(t, StructType):  # aggregated, as Vitis packs a struct: one word of all its fields
+        return sum(bit_width(ft) for _, ft in t.fields)
     return 32
 
 

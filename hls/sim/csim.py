@@ -30,7 +30,8 @@ class CompiledKernel:
             storage = p.codec.storage
             params.extend([f"{storage} *", "long"] if p.stream else [f"{storage} {'*' if p.is_array else ''}"])
         params += [f"{r.codec.storage} *" for r in design.results]
-        self.cdef = f"int hls_bridge({', '.join(params) or 'void'});"
+        self.cdef = "".join(line + "\n" for line in design.c_declarations)  # struct storage (codec)
+        self.cdef += f"int hls_bridge({', '.join(params) or 'void'});"
         if design.streams:
             self.cdef += "\nlong hls_stream_size(int);\nconst char *hls_csim_message(void);\n" + "".join(
                 f"void hls_stream_copy_{n}({p.codec.storage} *);\n" for n, p in enumerate(design.ports) if p.stream)

@@ -14,6 +14,7 @@ Prints `fuzz: N kernels, P passed, M mismatches, C crashes, R rejected` and exit
 from __future__ import annotations
 
 import argparse
+import itertools
 import json
 import os
 import shutil
@@ -162,15 +163,17 @@ def batches(units: list[Unit], size: int) -> list[list[Unit]]:
 
 def run_campaign(count: int, seed: int, out: Path | None = None, batch: int = 8, jobs: int | None = None,
                  timeout: float = 600.0, shrink_checks: int = 150, shrink_seconds: float = 600.0,
-                 log: Any = None, keep: bool = False) -> CampaignResult:
-    """Generate, check, classify and shrink; reproducers go to `out` (when given)."""
+                 log: Any = None, keep: bool = False, pick: Any = None) -> CampaignResult:
+    """Generate, check, classify and shrink; reproducers go to `out` (when given). `pick(seed)`, when
+    given, chooses the kernels: the first `count` seeds it accepts (tests/fuzz/structs.py)."""
     started = time.monotonic()
     say = log or (lambda text: None)
     jobs = jobs or os.cpu_count() or 1
     workdir = Path(tempfile.mkdtemp(prefix="hls-fuzz-"))
     runner = Runner(workdir, timeout)
     result = CampaignResult(count=count)
-    units = [generate_any(seed * SEED_STRIDE + i) for i in range(count)]
+    seeds = (seed * SEED_STRIDE + i for i in itertools.count())
+    units = list(itertools.islice((generate_any(s) for s in seeds if pick is None or pick(s)), count))
     verdicts: dict[int, dict[str, str]] = {}
     batch_failures: list[tuple[list[Unit], dict[str, str]]] = []
     try:

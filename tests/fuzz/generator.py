@@ -873,7 +873,7 @@ class Generator:
             (1 if fn.local_arrays < 2 else 0, self.stmt_local_array),
             (1.5 if not fn.helper and len(self.helpers) < 4 and fn.trip <= 16 else 0, self.stmt_call),
             *self.pythonic_statements(budget), *control.options(self, budget, can_loop),
-            *bitlevel.statements(self, budget)]
+            *bitlevel.statements(self, budget), *structs.statements(self, budget)]
         return self.weighted(options)(budget, indent)
 
     def pythonic_statements(self, budget: int) -> list[tuple[float, Callable[[int, int], tuple[list[str], int]]]]:
@@ -1284,6 +1284,7 @@ class Generator:
                               taintable=ty.kind == "float" and self.taintable_new()))
         for k in range(self.rng.choice((0, 0, 1, 1, 2, 3))):
             params.append(Var(f"s{k}", self.scalar_ty(boundary=True), "param"))
+        params += structs.params(self)  # arrays of structs (tests/fuzz/structs.py)
         self.rng.shuffle(params)
         for p in params:
             fn.declare(p)
@@ -1344,4 +1345,4 @@ PRODUCTIONS: dict[str, list[tuple[float, Callable[[Generator, int, bool], Ex | N
 }
 
 
-from tests.fuzz import bitlevel, pythonic  # noqa: E402 - their branches build on the classes above
+from tests.fuzz import bitlevel, pythonic, structs  # noqa: E402 - their branches build on the classes above
