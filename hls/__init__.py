@@ -5,6 +5,8 @@ from __future__ import annotations
 from hls.axis import axis
 from hls.bits import bitcast, concat
 from hls.bits import leading_zeros_of as leading_zeros
+from hls.bits import rotl_of as rotl
+from hls.bits import rotr_of as rotr
 from hls.directives import (
     aggregate,
     array_partition,
@@ -64,8 +66,8 @@ __all__ = [
     "ap_fixed", "ap_int", "ap_ufixed", "ap_uint", "array_partition", "axis", "bind_storage", "bitcast", "bool_",
     "concat",
     "dataflow", "explore", "float32", "float64", "inline", "int8", "int16", "int32", "int64", "interface", "kernel",
-    "label", "leading_zeros", "load_report", "loop_flatten", "loop_tripcount", "pipeline", "static", "stream",
-    "strict_overflow", "uint8", "uint16", "uint32", "uint64", "unroll", "zeros",
+    "label", "leading_zeros", "load_report", "loop_flatten", "loop_tripcount", "pipeline", "rotl", "rotr", "static",
+    "stream", "strict_overflow", "uint8", "uint16", "uint32", "uint64", "unroll", "zeros",
 ]
 __all__ += ["aggregate", "disaggregate", "struct"]
 

@@ -116,6 +116,26 @@ def reverse(value: Any, t: ScalarType) -> int:
     return int(format(raw_bits(value, t), f"0{width}b")[::-1], 2)
 
 
+def rotate(value: Any, count: Any, t: ScalarType, left: bool) -> int:
+    """`hls.rotl(x, n)` / `hls.rotr(x, n)` on an unsigned integer: bits leaving one end enter at the other.
+    The count must lie in 0..width-1, as ap_int's lrotate/rrotate assert."""
+    width = width_of(t)
+    count = int(count)
+    if not 0 <= count < width:
+        raise ValueError(f"rotate count {count} outside 0..{width - 1}")
+    pattern = raw_bits(value, t)
+    shift = count if left else (width - count) % width
+    return ((pattern << shift) | (pattern >> (width - shift))) & ((1 << width) - 1)
+
+
+def rotl(value: Any, count: Any, t: ScalarType) -> int:
+    return rotate(value, count, t, True)
+
+
+def rotr(value: Any, count: Any, t: ScalarType) -> int:
+    return rotate(value, count, t, False)
+
+
 def bitcast_value(value: Any, source: ScalarType, target: ScalarType) -> Any:
     """Same-width reinterpretation: the bits of `value` read as a `target`."""
     return from_bits(raw_bits(value, source), target)
@@ -147,5 +167,17 @@ def bitcast(value: Any, target: ScalarType) -> Any:
     raise _kernel_only("bitcast")
 
 
+def rotl_of(value: Any, count: Any) -> Any:
+    """Rotate an unsigned integer left by `count` (0..width-1) bits (a kernel intrinsic)."""
+    raise _kernel_only("rotl")
+
+
+def rotr_of(value: Any, count: Any) -> Any:
+    """Rotate an unsigned integer right by `count` (0..width-1) bits (a kernel intrinsic)."""
+    raise _kernel_only("rotr")
+
+
 leading_zeros_of.__name__ = "leading_zeros"
-INTRINSICS = {concat: "concat", leading_zeros_of: "leading_zeros", bitcast: "bitcast"}
+rotl_of.__name__, rotr_of.__name__ = "rotl", "rotr"
+INTRINSICS = {concat: "concat", leading_zeros_of: "leading_zeros", bitcast: "bitcast", rotl_of: "rotl",
+              rotr_of: "rotr"}

@@ -1,11 +1,15 @@
 """Directive statements. In Python mode they do nothing; the frontend turns them into pragmas.
 
-Each function's signature is the option set the frontend accepts (checked by binding the call).
+Each function's signature is the option set the frontend accepts (checked by binding the call). The
+bound options become one of the frozen dataclasses below, which the IR holds: loop directives as typed
+fields of loops (`ForOp.pipeline`, ...) and of functions (a function-level pipeline), array and function
+directives as `hls.directive` ops. The dataclass fields are the statement's keyword options.
 """
 
 from __future__ import annotations
 
-from typing import Any
+from dataclasses import dataclass, fields
+from typing import Any, ClassVar
 
 PARTITION_TYPES = ("cyclic", "block", "complete")
 STORAGE_TYPES = ("fifo", "ram_1p", "ram_1wnr", "ram_2p", "ram_s2p", "ram_t2p", "rom_1p", "rom_2p", "rom_np")
@@ -66,6 +70,106 @@ def dataflow() -> None:
 def inline(off: bool = False, recursive: bool = False) -> None:
     """Inline this function into its callers (or never, with off=True)."""
 
+
+@dataclass(frozen=True)
+class Directive:
+    """One directive's options. `name` is its hls.<name>() statement and its pragma's keyword."""
+
+    name: ClassVar[str]
+
+    def options(self) -> dict[str, Any]:
+        return {f.name: getattr(self, f.name) for f in fields(self)}
+
+
+@dataclass(frozen=True)
+class Pipeline(Directive):
+    name: ClassVar[str] = "pipeline"
+    ii: int | None = None
+    off: bool = False
+    rewind: bool = False
+    style: str | None = None
+
+
+@dataclass(frozen=True)
+class Unroll(Directive):
+    name: ClassVar[str] = "unroll"
+    factor: int | None = None
+    off: bool = False
+    skip_exit_check: bool = False
+
+
+@dataclass(frozen=True)
+class TripCount(Directive):
+    name: ClassVar[str] = "loop_tripcount"
+    min: int = 0
+    max: int = 0
+    avg: int | None = None
+
+
+@dataclass(frozen=True)
+class LoopFlatten(Directive):
+    name: ClassVar[str] = "loop_flatten"
+    off: bool = False
+
+
+@dataclass(frozen=True)
+class Partition(Directive):
+    name: ClassVar[str] = "array_partition"
+    type: str = "complete"
+    factor: int | None = None
+    dim: int = 1
+
+
+@dataclass(frozen=True)
+class BindStorage(Directive):
+    name: ClassVar[str] = "bind_storage"
+    type: str = "ram_2p"
+    impl: str | None = None
+    latency: int | None = None
+
+
+@dataclass(frozen=True)
+class Interface(Directive):
+    name: ClassVar[str] = "interface"
+    mode: str = "m_axi"
+    bundle: str | None = None
+    offset: str | None = None
+    depth: int | None = None
+    latency: int | None = None
+    max_read_burst_length: int | None = None
+    max_write_burst_length: int | None = None
+    storage_type: str | None = None
+
+
+@dataclass(frozen=True)
+class Dataflow(Directive):
+    name: ClassVar[str] = "dataflow"
+
+
+@dataclass(frozen=True)
+class Inline(Directive):
+    name: ClassVar[str] = "inline"
+    off: bool = False
+    recursive: bool = False
+
+
+@dataclass(frozen=True)
+class Aggregate(Directive):
+    name: ClassVar[str] = "aggregate"
+    compact: str | None = None
+
+
+@dataclass(frozen=True)
+class Disaggregate(Directive):
+    name: ClassVar[str] = "disaggregate"
+
+
+DIRECTIVE_TYPES: dict[str, type[Directive]] = {cls.name: cls for cls in (
+    Pipeline, Unroll, TripCount, LoopFlatten, Partition, BindStorage, Interface, Dataflow, Inline, Aggregate,
+    Disaggregate)}
+# the attribute of a loop that holds each loop directive
+LOOP_FIELDS = {"pipeline": "pipeline", "unroll": "unroll", "loop_tripcount": "tripcount",
+               "loop_flatten": "loop_flatten"}
 
 DIRECTIVES = {f.__name__: f for f in (label, pipeline, unroll, loop_tripcount, loop_flatten, array_partition,
                                        bind_storage, interface, dataflow, inline, aggregate, disaggregate)}

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from hls.directives import Interface
 from hls.errors import HLSError
 
 FLOWS = ("vitis", "vivado")
@@ -23,10 +24,10 @@ def check_flow(flow: Any) -> str:
     return flow
 
 
-def default_interface(flow: str, is_array: bool, bundle_index: int, size: int = 0) -> dict[str, Any]:
+def default_interface(flow: str, is_array: bool, bundle_index: int, size: int = 0) -> Interface:
     """The interface options of an argument the user gave no hls.interface directive."""
     if flow == "vivado":
-        return {"mode": "ap_memory" if is_array else "ap_none"}
+        return Interface(mode="ap_memory" if is_array else "ap_none")
     if is_array:
-        return {"mode": "m_axi", "bundle": f"gmem{bundle_index}", "offset": "slave", "depth": size}
-    return {"mode": "s_axilite"}
+        return Interface(mode="m_axi", bundle=f"gmem{bundle_index}", offset="slave", depth=size)
+    return Interface(mode="s_axilite")

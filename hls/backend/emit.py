@@ -281,7 +281,7 @@ class FunctionEmitter(StreamStatements, StructStatements):
             self.rom(op)
         elif isinstance(op, DirectiveOp):
             target = self.use(op.target).text if op.target is not None else None
-            self.line(directive_pragma(op.kind, target, op.attrs["options"]))
+            self.line(directive_pragma(op.directive, target))
         elif isinstance(op, PrintOp):
             self.print_op(op)
         elif isinstance(op, YieldOp):

@@ -14,6 +14,8 @@ import numpy as np
 
 from hls.backend.ctype import CType, ctype_of, exact_ctype, promote
 from hls.ir import BinaryOp, CastOp, CompareOp, ConstantOp, LogicOp, MathOp, SelectOp, UnaryOp
+from hls.ir.kinds import BINARY, COMPARE, OpKind, kinds
+from hls.ir.ranges import in_bounds
 from hls.types import BoolType, FixedType, FloatType, IntType, fixed_binop_type, fixed_of, int_union
 
 # helper templates the kernel preamble defines when used (in this order); the first group is checked in csim
@@ -24,11 +26,9 @@ HELPERS = ("hls_floordiv", "hls_floormod", "hls_div", "hls_mod", "hls_fixed_div"
            "hls_popcount", "hls_float_bits", "hls_bits_float", "hls_fixed_from_bits")
 PREC = {"primary": 16, "unary": 15, "mul": 13, "add": 12, "shift": 11, "rel": 10, "eq": 9, "band": 8,
         "xor": 7, "bor": 6, "land": 5, "lor": 4, "cond": 3}
-BIN_C = {"add": ("+", "add"), "sub": ("-", "add"), "mul": ("*", "mul"), "div": ("/", "mul"),
-         "and": ("&", "band"), "or": ("|", "bor"), "xor": ("^", "xor"), "shl": ("<<", "shift"),
-         "shr": (">>", "shift")}
-CMP_C = {"lt": ("<", "rel"), "le": ("<=", "rel"), "gt": (">", "rel"), "ge": (">=", "rel"), "eq": ("==", "eq"),
-         "ne": ("!=", "eq")}
+# C++ operator token and precedence class per kind (operators only: helpers and methods have rules below)
+BIN_C = {k: (k.cpp, k.prec) for k in kinds(BINARY) if k.prec not in (None, "primary")}
+CMP_C = {k: (k.cpp, k.prec) for k in kinds(COMPARE)}
 
 
 @dataclass(frozen=True)
@@ -120,7 +120,7 @@ def binary_expr(op: BinaryOp, a: Expr, b: Expr) -> Expr:
     kind = op.kind
     ta, tb = op.lhs.type, op.rhs.type
     ctype = ctype_of(result)
-    if isinstance(result, FixedType) and kind == "div":
+    if isinstance(result, FixedType) and kind == OpKind.DIV:
         fa = a.ctype.fixed
         if fa is not None and fa.signed:
             # the header's division overflows on MIN / -1 (ap_fixed<4, 4>(-8) / -1 gave -8 although the
@@ -129,24 +129,25 @@ def binary_expr(op: BinaryOp, a: Expr, b: Expr) -> Expr:
             a = cast_to(a, CType("fixed", wide.width, True, wide))
         return combine(f"hls_fixed_div<{ctype.spelling}>({a.text}, {b.text})", "primary", ctype, a, b)
     if isinstance(result, BoolType) or isinstance(result, (FloatType, FixedType)):
-        if kind in ("min", "max"):
+        if kind in (OpKind.MIN, OpKind.MAX):
             return minmax_expr(kind, a, b, ctype)
         sym, prec = BIN_C[kind]
         return combine(f"{a.at(PREC[prec])} {sym} {b.at(PREC[prec] + 1)}", prec, ctype, a, b)
-    if kind in ("floordiv", "mod"):
+    if kind in (OpKind.FLOORDIV, OpKind.MOD):
         joined = int_union(result, int_union(ir_int(ta), ir_int(tb)))
         if joined.signed:  # one more bit, so MIN / -1 and MIN % -1 cannot overflow (x86 traps on them)
             joined = IntType(joined.width + 1, True)
         wide = exact_ctype(joined)
-        helper = {("floordiv", True): "hls_floordiv", ("mod", True): "hls_floormod",
-                  ("floordiv", False): "hls_div", ("mod", False): "hls_mod"}[kind, joined.signed]
+        helper = kind.cpp if joined.signed else kind.cpp_unsigned
         return combine(f"{helper}<{wide.spelling}>({a.text}, {b.text})", "primary", wide, a, b)
-    if kind in ("shl", "shr"):
+    if kind in (OpKind.SHL, OpKind.SHR):
         return shift_expr(op, a, b)
-    if kind in ("min", "max"):
+    if kind in (OpKind.ROTL, OpKind.ROTR):
+        return rotate_expr(op, a, b)
+    if kind in (OpKind.MIN, OpKind.MAX):
         wide = ctype_of(result)
         return minmax_expr(kind, cast_to(a, wide), cast_to(b, wide), wide)
-    if kind in ("and", "or", "xor"):
+    if kind in (OpKind.AND, OpKind.OR, OpKind.XOR):
         wide = ctype_of(result) if promote(a.ctype, b.ctype) is None else exact_ctype(result)
         p = promote(a.ctype, b.ctype)
         if not (p is not None and int_range_ok(p, ir_int(ta)) and int_range_ok(p, ir_int(tb))):
@@ -166,8 +167,8 @@ def actual_type(a: Expr, b: Expr | None, result: IntType) -> CType:
     return CType("ap", result.width, result.signed)
 
 
-def minmax_expr(kind: str, a: Expr, b: Expr, ctype: CType) -> Expr:
-    fn = "hls_min" if kind == "min" else "hls_max"
+def minmax_expr(kind: OpKind, a: Expr, b: Expr, ctype: CType) -> Expr:
+    fn = kind.cpp
     a, b = cast_to(a, ctype), cast_to(b, ctype)
     return combine(f"{fn}<{ctype.spelling}>({a.text}, {b.text})", "primary", ctype, a, b)
 
@@ -176,13 +177,13 @@ def shift_expr(op: BinaryOp, a: Expr, b: Expr) -> Expr:
     """Shifts go through ap types where native C++ would be undefined (negative or wide shifts)."""
     result = op.result.type
     count = getattr(op.rhs, "op", None)
-    sym = "<<" if op.kind == "shl" else ">>"
+    sym = "<<" if op.kind == OpKind.SHL else ">>"
     lhs_type = ir_int(op.lhs.type)
     if isinstance(count, ConstantOp):
         n = count.value
-        if op.kind == "shr" and a.ctype.kind == "native" and n < max(a.ctype.width, 32):
+        if op.kind == OpKind.SHR and a.ctype.kind == "native" and n < max(a.ctype.width, 32):
             return combine(f"{a.at(PREC['shift'])} >> {n}", "shift", promote(a.ctype), a)
-        wide = CType("ap", result.width, result.signed) if op.kind == "shl" else CType("ap", lhs_type.width,
+        wide = CType("ap", result.width, result.signed) if op.kind == OpKind.SHL else CType("ap", lhs_type.width,
                                                                                         lhs_type.signed)
         a = cast_to(a, wide)
         return combine(f"{a.at(PREC['shift'])} {sym} {n}", "shift", wide, a)
@@ -192,6 +193,19 @@ def shift_expr(op: BinaryOp, a: Expr, b: Expr) -> Expr:
     # IR's shift wraps away (fuzz seed 4242000016)
     a = combine(f"{ap.spelling}({a.text})", "primary", ap, a) if a.prec < PREC["primary"] else cast_to(a, ap)
     return combine(f"{a.at(PREC['shift'])} {sym} {b.at(PREC['shift'] + 1)}", "shift", ap, a, b)
+
+
+def index_text(value, e: Expr, width: int) -> str:
+    """A bit position, checked in csim where not proven in 0..width-1 (the header would abort)."""
+    return e.text if in_bounds(value, width) else f"HLS_BIT_INDEX({e.text}, {width})"
+
+
+def rotate_expr(op: BinaryOp, a: Expr, b: Expr) -> Expr:
+    """`ap_uint<W>(x).lrotate(n)` (rrotate): ap_int rotates in place and returns a reference, so a copy is
+    rotated and read back as a value; a count not proven in 0..W-1 is checked in csim (the header asserts)."""
+    ap = CType("ap", op.result.type.width, False)
+    text = f"{ap.spelling}({a.text}).{op.kind.cpp}({index_text(op.rhs, b, ap.width)})"
+    return combine(f"{ap.spelling}({text})", "primary", ap, a, b)
 
 
 def compare_expr(op: CompareOp, a: Expr, b: Expr) -> Expr:
@@ -209,23 +223,23 @@ def compare_expr(op: CompareOp, a: Expr, b: Expr) -> Expr:
 
 
 def logic_expr(op: LogicOp, a: Expr, b: Expr) -> Expr:
-    sym, prec = ("&&", "land") if op.kind == "land" else ("||", "lor")
+    sym, prec = op.kind.cpp, op.kind.prec
     return combine(f"{a.at(PREC[prec])} {sym} {b.at(PREC[prec] + 1)}", prec, CType("bool", 1, False), a, b)
 
 
 def unary_expr(op: UnaryOp, a: Expr) -> Expr:
     result = op.result.type
     ctype = ctype_of(result)
-    if op.kind == "not":
+    if op.kind == OpKind.NOT:
         return combine(f"!{a.at(PREC['unary'])}", "unary", ctype, a)
     if isinstance(result, FloatType):
-        if op.kind == "abs":
+        if op.kind == OpKind.ABS:
             return combine(f"std::fabs({a.text})", "primary", ctype, a)
         return combine(f"-{negand(a)}", "unary", ctype, a)
-    if op.kind == "abs":
+    if op.kind == OpKind.ABS:
         wide = ctype if result.__class__ is FixedType else exact_ctype(result)
-        return combine(f"hls_abs<{wide.spelling}>({a.text})", "primary", wide, a)
-    sym = "-" if op.kind == "neg" else "~"
+        return combine(f"{op.kind.cpp}<{wide.spelling}>({a.text})", "primary", wide, a)
+    sym = op.kind.cpp
     if isinstance(result, IntType):
         p = promote(a.ctype)
         if not (p is not None and int_range_ok(p, result) and int_range_ok(p, ir_int(op.operands[0].type))):
@@ -277,7 +291,7 @@ def select_expr(op: SelectOp, c: Expr, a: Expr, b: Expr) -> Expr:
 def math_expr(op: MathOp, args: list[Expr]) -> Expr:
     ctype = ctype_of(op.result.type)
     text = ", ".join(a.text for a in args)
-    return combine(f"std::{op.func}({text})", "primary", ctype, *args)
+    return combine(f"{op.func.cpp}({text})", "primary", ctype, *args)
 
 
 def constant_expr(op: ConstantOp) -> Expr:

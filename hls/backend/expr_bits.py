@@ -10,11 +10,10 @@ plain `ap_uint` at once, so they behave as values wherever they are used. Update
 from __future__ import annotations
 
 from hls.backend.ctype import CType, ctype_of
-from hls.backend.expr import PREC, Expr, cast_to, combine
+from hls.backend.expr import PREC, Expr, cast_to, combine, index_text
 from hls.bits import width_of
 from hls.ir.bitops import BitcastOp, BitGetOp, BitSetOp, BitUnaryOp, ConcatOp, SliceOp, SliceSetOp
 from hls.ir.core import Op
-from hls.ir.ranges import in_bounds
 from hls.types import BoolType, FixedType, FloatType, IntType
 
 BIT_HELPERS = ("hls_set_bit", "hls_set_range", "hls_reverse", "hls_popcount", "hls_float_bits", "hls_bits_float",
@@ -37,11 +36,6 @@ def raw_uint(e: Expr, t) -> Expr:
         e = bit_view(e, t)
         return combine(f"{uint.spelling}({e.at(PREC['primary'])}.range({width - 1}, 0))", "primary", uint, e)
     return cast_to(e, uint)
-
-
-def index_text(value, e: Expr, width: int) -> str:
-    """A bit position, checked in csim where not proven in 0..width-1 (the header would abort)."""
-    return e.text if in_bounds(value, width) else f"HLS_BIT_INDEX({e.text}, {width})"
 
 
 def bit_expr(op: Op, args: list[Expr]) -> Expr:

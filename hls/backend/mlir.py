@@ -38,7 +38,7 @@ from hls.ir.core import Block, Op
 from hls.ir.stream_ops import STREAM_OPS
 from hls.types import ArrayType, BoolType, FixedType, FloatType, ScalarType, TupleType, as_int
 
-FUNC_DIRECTIVES = ("pipeline",)  # Function.attrs also holds the Python function itself
+FUNC_DIRECTIVES = ("pipeline",)  # the directive fields of a function (Function.attrs holds other facts too)
 
 
 def emit_mlir(module: Module) -> str:
@@ -119,7 +119,7 @@ def grouped(directives: list[DirectiveOp]) -> dict[str, object]:
     out: dict[str, object] = {}
     for d in directives:
         key = f"hls.{d.kind}"
-        options = {k: v for k, v in d.attrs["options"].items() if v is not None}
+        options = {k: v for k, v in d.directive.options().items() if v is not None}
         if key in out:
             prev = out[key]
             out[key] = [*prev, options] if isinstance(prev, list) else [prev, options]

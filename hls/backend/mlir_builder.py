@@ -11,6 +11,7 @@ from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import Any, Protocol
 
+from hls.directives import Directive
 from hls.errors import UnsupportedError
 from hls.ir.core import Op, Value
 from hls.types import ArrayType, BoolType, FixedType, FloatType, HLSType, IntType, StreamType
@@ -59,6 +60,8 @@ def elem_attrs(t: HLSType) -> dict[str, Any]:
 
 def attr_text(value: Any) -> str:
     """A Python value as an MLIR attribute (dicts sorted by key, ints as i64, None entries dropped)."""
+    if isinstance(value, Directive):
+        value = value.options()
     if isinstance(value, bool):
         return "true" if value else "false"
     if isinstance(value, int):

@@ -9,9 +9,10 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from hls.backend.mlir_builder import Emitter, unsupported
+from hls.directives import LOOP_FIELDS
 from hls.ir import ConstantOp, ForOp, LoadOp, StoreOp, Value
 
-LOOP_DIRECTIVES = ("label", "pipeline", "unroll", "tripcount", "loop_flatten")  # carried as hls.* attributes
+LOOP_DIRECTIVES = ("label", *LOOP_FIELDS.values())  # carried as hls.* attributes
 
 
 def loop_header(e: Emitter, op: ForOp) -> tuple[str, Callable[[], None]]:

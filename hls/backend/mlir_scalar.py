@@ -20,23 +20,16 @@ from hls.backend.mlir_fixed import convert
 from hls.ir import BinaryOp, CastOp, CompareOp, ConstantOp, LogicOp, MathOp, SelectOp, UnaryOp
 from hls.ir.bitops import BIT_OPS
 from hls.ir.core import Op
+from hls.ir.kinds import BINARY, COMPARE, MATH, OpKind, kinds
 from hls.types import BoolType, FixedType, FloatType, as_int, fixed_of, int_union
 
-# op kind -> (signed variant, unsigned variant) on integers; float variant (None: a rule below)
-INT_OPS = {"add": ("arith.addi", "arith.addi"), "sub": ("arith.subi", "arith.subi"),
-           "mul": ("arith.muli", "arith.muli"), "and": ("arith.andi", "arith.andi"),
-           "or": ("arith.ori", "arith.ori"), "xor": ("arith.xori", "arith.xori"),
-           "min": ("arith.minsi", "arith.minui"), "max": ("arith.maxsi", "arith.maxui"),
-           "floordiv": ("arith.floordivsi", "arith.divui"), "mod": ("arith.remsi", "arith.remui"),
-           "shl": ("arith.shli", "arith.shli"), "shr": ("arith.shrsi", "arith.shrui")}
-FLOAT_OPS = {"add": "arith.addf", "sub": "arith.subf", "mul": "arith.mulf", "div": "arith.divf"}
-FIXED_OPS = {"add": "arith.addi", "sub": "arith.subi", "mul": "arith.muli"}
-# comparison kind -> (signed predicate, unsigned predicate, float predicate); `!=` is true on NaN
-CMP_PREDICATES = {"lt": ("slt", "ult", "olt"), "le": ("sle", "ule", "ole"), "gt": ("sgt", "ugt", "ogt"),
-                  "ge": ("sge", "uge", "oge"), "eq": ("eq", "eq", "oeq"), "ne": ("ne", "ne", "une")}
-MATH_OPS = {"sqrt": "math.sqrt", "exp": "math.exp", "log": "math.log", "sin": "math.sin", "cos": "math.cos",
-            "tanh": "math.tanh", "floor": "math.floor", "ceil": "math.ceil", "fabs": "math.absf",
-            "pow": "math.powf"}
+# op kind -> (signed variant, unsigned variant) on integers, float op, raw-integer op on fixed point,
+# comparison predicates (signed, unsigned, float), math function: all from the kinds' own facts
+INT_OPS = {k: k.mlir_int for k in kinds(BINARY) if k.mlir_int}
+FLOAT_OPS = {k: k.mlir_float for k in kinds(BINARY) if k.mlir_float}
+FIXED_OPS = {k: k.mlir_int[0] for k in kinds(BINARY) if k.mlir_fixed}
+CMP_PREDICATES = {k: k.mlir_pred for k in kinds(COMPARE)}
+MATH_OPS = {k: k.mlir_math for k in kinds(MATH)}
 
 
 class ScalarLowering(IntArith):
@@ -80,7 +73,7 @@ class ScalarLowering(IntArith):
         result, (a, c) = op.result.type, args
         ta, tb = op.lhs.type, op.rhs.type
         if isinstance(result, FloatType):
-            if op.kind in ("min", "max"):
+            if op.kind in (OpKind.MIN, OpKind.MAX):
                 return self.float_minmax(op, a, c)
             if op.kind not in FLOAT_OPS:
                 raise unsupported(op, f"{op.kind} on floats")
@@ -89,9 +82,9 @@ class ScalarLowering(IntArith):
             return self.fixed_binary(op, a, c)
         if isinstance(result, BoolType):  # and/or/xor of two bools
             return self.int_op(INT_OPS[op.kind][0], a, c, 1, op.result.name)
-        if op.kind in ("floordiv", "mod"):
+        if op.kind in (OpKind.FLOORDIV, OpKind.MOD):
             return self.divmod(op, a, c)
-        if op.kind in ("shl", "shr"):
+        if op.kind in (OpKind.SHL, OpKind.SHR):
             return self.shift(op, a, c)
         if op.kind not in INT_OPS:
             raise unsupported(op, f"integer {op.kind}")
@@ -102,7 +95,7 @@ class ScalarLowering(IntArith):
     def float_minmax(self, op: BinaryOp, a: str, c: str) -> str:
         """min as `b < a ? b : a`, max as `a < b ? b : a` (Python's builtins and the C++ helpers)."""
         t = mlir_type(op.result.type)
-        lt = self.b.op("arith.cmpf", f"olt, {c}, {a}" if op.kind == "min" else f"olt, {a}, {c}", t, "cmp")
+        lt = self.b.op("arith.cmpf", f"olt, {c}, {a}" if op.kind == OpKind.MIN else f"olt, {a}, {c}", t, "cmp")
         return self.select(op, [lt, c, a])
 
     def divmod(self, op: BinaryOp, a: str, c: str) -> str:
@@ -113,7 +106,7 @@ class ScalarLowering(IntArith):
         aw, cw = self.resize(a, ta, w), self.resize(c, tb, w)
         name = INT_OPS[op.kind][0 if joined.signed else 1]
         r = self.int_op(name, aw, cw, w, op.result.name)
-        if op.kind == "mod" and joined.signed:  # remsi truncates: move a nonzero remainder to the divisor's sign
+        if op.kind == OpKind.MOD and joined.signed:  # remsi truncates: move a nonzero remainder to the divisor's sign
             zero = self.const(0, w)
             nonzero = self.cmpi("ne", r, zero, w)
             signs = self.int_op("arith.xori", self.cmpi("slt", r, zero, w), self.cmpi("slt", cw, zero, w), 1)
@@ -132,7 +125,7 @@ class ScalarLowering(IntArith):
             n = int(count.value)
             if n < w:
                 return self.int_op(name, av, self.const(n, w), w, op.result.name)
-            if op.kind == "shr" and ta.signed:
+            if op.kind == OpKind.SHR and ta.signed:
                 return self.int_op(name, av, self.const(w - 1, w), w, op.result.name)
             return self.const(0, w)
         cw = max(tc.width, w.bit_length() + 1)
@@ -141,16 +134,17 @@ class ScalarLowering(IntArith):
         # the count is zeroed when out of range too, so no shift is ever given a poison-producing count
         count_w = self.select(None, [inside, self.resize(cv, Wide(cw, False), w), self.const(0, w)], f"i{w}")
         shifted = self.int_op(name, av, count_w, w)
-        fill = self.int_op(name, av, self.const(w - 1, w), w) if op.kind == "shr" and ta.signed else self.const(0, w)
+        arithmetic = op.kind == OpKind.SHR and ta.signed
+        fill = self.int_op(name, av, self.const(w - 1, w), w) if arithmetic else self.const(0, w)
         return self.select(op, [inside, shifted, fill])
 
     def fixed_binary(self, op: BinaryOp, a: str, c: str) -> str:
         result: FixedType = op.result.type
         fa, fb = fixed_of(op.lhs.type), fixed_of(op.rhs.type)
         w = result.width
-        if op.kind == "mul":  # the binary point of a product is the sum of the operands'
+        if op.kind == OpKind.MUL:  # the binary point of a product is the sum of the operands'
             return self.int_op("arith.muli", self.resize(a, fa, w), self.resize(c, fb, w), w, op.result.name)
-        if op.kind == "div":  # the quotient truncated toward zero: (a << max(Fb, 0)) / b on raw values
+        if op.kind == OpKind.DIV:  # the quotient truncated toward zero: (a << max(Fb, 0)) / b on raw values
             ww = max(w, fa.width + max(fb.frac_bits, 0), fb.width) + 1
             num = self.align(a, fa, fa.frac_bits + max(fb.frac_bits, 0), ww)
             q = self.int_op("arith.divsi", num, self.resize(c, fb, ww), ww, op.result.name)
@@ -158,9 +152,9 @@ class ScalarLowering(IntArith):
         av, cv = self.align(a, fa, result.frac_bits, w), self.align(c, fb, result.frac_bits, w)
         if op.kind in FIXED_OPS:
             return self.int_op(FIXED_OPS[op.kind], av, cv, w, op.result.name)
-        if op.kind in ("min", "max"):
+        if op.kind in (OpKind.MIN, OpKind.MAX):
             pred = "slt" if result.signed else "ult"
-            lt = self.cmpi(pred, cv, av, w) if op.kind == "min" else self.cmpi(pred, av, cv, w)
+            lt = self.cmpi(pred, cv, av, w) if op.kind == OpKind.MIN else self.cmpi(pred, av, cv, w)
             return self.select(op, [lt, cv, av])
         raise unsupported(op, f"fixed-point {op.kind}")
 
@@ -190,21 +184,21 @@ class ScalarLowering(IntArith):
         return self.b.op("arith.cmpi", f"{pred}, {a}, {c}", f"i{w}", op.result.name)
 
     def logic(self, op: LogicOp, args: list[str]) -> str:
-        return self.int_op("arith.andi" if op.kind == "land" else "arith.ori", *args, 1, op.result.name)
+        return self.int_op(op.kind.mlir_int[0], *args, 1, op.result.name)
 
     def unary(self, op: UnaryOp, args: list[str]) -> str:
         (a,), src, result = args, op.operands[0].type, op.result.type
-        if op.kind == "not":
+        if op.kind == OpKind.NOT:
             return self.int_op("arith.xori", a, self.const(1, 1), 1, op.result.name)
         if isinstance(result, FloatType):
-            name = "arith.negf" if op.kind == "neg" else "math.absf"
+            name = op.kind.mlir_float
             return self.b.op(name, a, mlir_type(result), op.result.name)
         w = result.width  # ints and fixed alike: the raw value, one bit wider, keeps the binary point
         av = self.resize(a, src, w)
-        if op.kind == "invert":
+        if op.kind == OpKind.INVERT:
             return self.int_op("arith.xori", av, self.const(-1, w), w, op.result.name)
         negated = self.int_op("arith.subi", self.const(0, w), av, w, op.result.name)
-        if op.kind == "neg":
+        if op.kind == OpKind.NEG:
             return negated
         return self.select(op, [self.cmpi("slt", av, self.const(0, w), w), negated, av])
 

@@ -4,77 +4,66 @@ from __future__ import annotations
 
 from typing import Any
 
+from hls.directives import (
+    LOOP_FIELDS,
+    Aggregate,
+    BindStorage,
+    Dataflow,
+    Directive,
+    Disaggregate,
+    Inline,
+    Interface,
+    LoopFlatten,
+    Partition,
+    Pipeline,
+    TripCount,
+    Unroll,
+)
+
 
 def loop_pragmas(attrs: dict[str, Any]) -> list[str]:
-    lines = []
-    pipeline = attrs.get("pipeline")
-    if pipeline is not None:
-        if pipeline.get("off"):
-            lines.append("#pragma HLS pipeline off")
-        else:
-            text = "#pragma HLS pipeline"
-            if pipeline.get("ii") is not None:
-                text += f" II={pipeline['ii']}"
-            if pipeline.get("rewind"):
-                text += " rewind"
-            if pipeline.get("style"):
-                text += f" style={pipeline['style']}"
-            lines.append(text)
-    unroll = attrs.get("unroll")
-    if unroll is not None:
-        if unroll.get("off"):
-            lines.append("#pragma HLS unroll off=true")
-        else:
-            text = "#pragma HLS unroll"
-            if unroll.get("factor") is not None:
-                text += f" factor={unroll['factor']}"
-            if unroll.get("skip_exit_check"):
-                text += " skip_exit_check"
-            lines.append(text)
-    trip = attrs.get("tripcount")
-    if trip is not None:
-        text = f"#pragma HLS loop_tripcount min={trip['min']} max={trip['max']}"
-        if trip.get("avg") is not None:
-            text += f" avg={trip['avg']}"
-        lines.append(text)
-    flatten = attrs.get("loop_flatten")
-    if flatten is not None:
-        lines.append("#pragma HLS loop_flatten" + (" off" if flatten.get("off") else ""))
-    return lines
+    """The pragmas of a loop's (or a function's) directive fields, in a fixed order."""
+    return [directive_pragma(attrs[key], None) for key in LOOP_FIELDS.values() if attrs.get(key) is not None]
 
 
-def directive_pragma(kind: str, target: str | None, options: dict[str, Any]) -> str:
-    if kind == "array_partition":
-        text = f"#pragma HLS array_partition variable={target} type={options['type']}"
-        if options.get("factor") is not None:
-            text += f" factor={options['factor']}"
-        return text + f" dim={options['dim']}"
-    if kind == "bind_storage":
-        text = f"#pragma HLS bind_storage variable={target} type={options['type']}"
-        if options.get("impl") is not None:
-            text += f" impl={options['impl']}"
-        if options.get("latency") is not None:
-            text += f" latency={options['latency']}"
-        return text
-    if kind == "interface":
-        return interface_pragma(target, options)
-    if kind == "aggregate":
-        compact = options.get("compact")
-        return f"#pragma HLS aggregate variable={target}" + (f" compact={compact}" if compact else "")
-    if kind == "disaggregate":
+def directive_pragma(d: Directive, target: str | None) -> str:
+    if isinstance(d, Pipeline):
+        if d.off:
+            return "#pragma HLS pipeline off"
+        return "#pragma HLS pipeline" + (f" II={d.ii}" if d.ii is not None else "") + (" rewind" if d.rewind else "") \
+            + (f" style={d.style}" if d.style else "")
+    if isinstance(d, Unroll):
+        if d.off:
+            return "#pragma HLS unroll off=true"
+        return "#pragma HLS unroll" + (f" factor={d.factor}" if d.factor is not None else "") \
+            + (" skip_exit_check" if d.skip_exit_check else "")
+    if isinstance(d, TripCount):
+        return f"#pragma HLS loop_tripcount min={d.min} max={d.max}" + (f" avg={d.avg}" if d.avg is not None else "")
+    if isinstance(d, LoopFlatten):
+        return "#pragma HLS loop_flatten" + (" off" if d.off else "")
+    if isinstance(d, Partition):
+        return f"#pragma HLS array_partition variable={target} type={d.type}" \
+            + (f" factor={d.factor}" if d.factor is not None else "") + f" dim={d.dim}"
+    if isinstance(d, BindStorage):
+        return f"#pragma HLS bind_storage variable={target} type={d.type}" \
+            + (f" impl={d.impl}" if d.impl is not None else "") \
+            + (f" latency={d.latency}" if d.latency is not None else "")
+    if isinstance(d, Interface):
+        return interface_pragma(target, d)
+    if isinstance(d, Aggregate):
+        return f"#pragma HLS aggregate variable={target}" + (f" compact={d.compact}" if d.compact else "")
+    if isinstance(d, Disaggregate):
         return f"#pragma HLS disaggregate variable={target}"
-    if kind == "dataflow":
+    if isinstance(d, Dataflow):
         return "#pragma HLS dataflow"
-    if kind == "inline":
-        return "#pragma HLS inline" + (" off" if options.get("off") else "") + \
-            (" recursive" if options.get("recursive") else "")
-    raise ValueError(kind)
+    if isinstance(d, Inline):
+        return "#pragma HLS inline" + (" off" if d.off else "") + (" recursive" if d.recursive else "")
+    raise ValueError(d)
 
 
-def interface_pragma(port: str, options: dict[str, Any]) -> str:
-    text = f"#pragma HLS interface mode={options['mode']} port={port}"
-    for key in ("bundle", "offset", "depth", "latency", "max_read_burst_length", "max_write_burst_length",
-                "storage_type"):
-        if options.get(key) is not None:
-            text += f" {key}={options[key]}"
+def interface_pragma(port: str, d: Interface) -> str:
+    text = f"#pragma HLS interface mode={d.mode} port={port}"
+    for key, value in d.options().items():
+        if key != "mode" and value is not None:
+            text += f" {key}={value}"
     return text

@@ -16,6 +16,7 @@ from hls.backend.emit import EmittedFunction, FunctionEmitter
 from hls.backend.expr import CSIM_CHECKED, HELPERS
 from hls.backend.names import Namer
 from hls.backend.pragmas import interface_pragma
+from hls.directives import Interface
 from hls.errors import HLSTypeError
 from hls.interfaces import BLOCK_CONTROL, default_interface
 from hls.ir import AllocOp, DirectiveOp, Module
@@ -181,11 +182,11 @@ def top_interface_pragmas(func, flow: str = "vitis") -> list[str]:
         if id(arg) in chosen:
             continue
         if isinstance(arg.type, StreamType):  # AXI4-Stream, the same in the Vivado and Vitis flows
-            pragmas.append(interface_pragma("{" + arg.name + "}", {"mode": "axis"}))
+            pragmas.append(interface_pragma("{" + arg.name + "}", Interface(mode="axis")))
             continue
         is_array = isinstance(arg.type, ArrayType)
         options = default_interface(flow, is_array, bundle, arg.type.size if is_array else 0)
-        if options["mode"] == "m_axi":
+        if options.mode == "m_axi":
             for op in partitioned:
                 if op.target is arg:
                     raise HLSTypeError(f"array_partition on {arg.name!r}, a kernel argument with the default m_axi "
@@ -196,6 +197,6 @@ def top_interface_pragmas(func, flow: str = "vitis") -> list[str]:
         pragmas.append(interface_pragma("{" + arg.name + "}", options))
     if isinstance(func.return_type, TupleType):  # reference outputs: the flow's scalar-output interface
         mode = "s_axilite" if flow == "vitis" else "ap_vld"
-        pragmas += [interface_pragma(f"{{__out{i}}}", {"mode": mode}) for i in range(len(func.return_type.elems))]
+        pragmas += [interface_pragma(f"{{__out{i}}}", Interface(mode=mode)) for i in range(len(func.return_type.elems))]
     pragmas.append(f"#pragma HLS interface mode={BLOCK_CONTROL[flow]} port=return")
     return pragmas

@@ -18,8 +18,9 @@ from hls.errors import HLSTypeError, UnsupportedError
 from hls.frontend.base import BuilderBase
 from hls.frontend.conversions import BitStore, Call, Part
 from hls.frontend.source import MISSING
-from hls.ir import ConstantOp, LoadOp, StoreOp, Value
+from hls.ir import BinaryOp, ConstantOp, LoadOp, StoreOp, Value
 from hls.ir.bitops import BitcastOp, BitGetOp, BitSetOp, BitUnaryOp, ConcatOp, SliceOp, SliceSetOp
+from hls.ir.kinds import OpKind
 from hls.types import BoolType, FixedType, FloatType, IntType, ScalarType
 
 METHODS = {"bit_count": "popcount", "reverse": "reverse"}
@@ -211,6 +212,24 @@ class Bits(BuilderBase):
         self.conversions.add(node, Call("bits.bitcast_value", (value_part, source, target)))
         return self.emit(BitcastOp(value, target, self.loc))
 
+    def lower_rotate(self, kind: OpKind, node: ast.Call) -> Value:
+        """`hls.rotl(x, n)` / `hls.rotr(x, n)`: x an unsigned integer, n in 0..width-1 (a constant n is checked
+        here, a variable one in Python mode and csim, as ap_int's lrotate asserts)."""
+        if len(node.args) != 2:
+            raise self.error(f"hls.{kind}(x, n) takes a value and a rotate count", node)
+        value, count = self.expr(node.args[0]), self.expr(node.args[1])
+        if not (isinstance(value.type, IntType) and not value.type.signed):
+            raise self.error(f"hls.{kind}() rotates unsigned integers, not {value.type}; convert first, e.g. "
+                             f"hls.ap_uint[W](x)", node.args[0])
+        if not isinstance(count.type, (IntType, BoolType)):
+            raise self.error(f"the rotate count must be an integer, not {count.type}", node.args[1])
+        width = value.type.width
+        known = count.op.value if isinstance(getattr(count, "op", None), ConstantOp) else None
+        if known is not None and not 0 <= known < width:
+            raise self.error(f"rotate count {known} is outside 0..{width - 1} for {value.type}", node.args[1])
+        self.conversions.add(node, Call(f"bits.{kind}", (Part("args.0"), Part("args.1"), value.type)))
+        return self.emit(BinaryOp(kind, value, count, value.type, self.loc))
+
     def intrinsic_call(self, name: str, node: ast.Call) -> Value:
         """`hls.concat(a, b, ...)`, `hls.leading_zeros(x)`, `hls.bitcast(x, T)`."""
         if node.keywords:
@@ -221,6 +240,8 @@ class Bits(BuilderBase):
             values = [self.bits_operand(self.expr(arg), arg) for arg in node.args]
             self.conversions.add(node, Call("bits.concat_values", (tuple(v.type for v in values), Part("args.*"))))
             return self.emit(ConcatOp(values, self.loc))
+        if name in (OpKind.ROTL, OpKind.ROTR):
+            return self.lower_rotate(OpKind(name), node)
         if name == "leading_zeros":
             if len(node.args) != 1:
                 raise self.error("hls.leading_zeros() takes one value", node)

@@ -31,6 +31,7 @@ from hls.frontend.source import call_target
 from hls.frontend.state import Var
 from hls.ir import ConstantOp, Value, WhileOp, YieldOp
 from hls.ir.core import Op
+from hls.ir.kinds import OpKind
 from hls.types import BoolType
 
 
@@ -68,8 +69,8 @@ class Control(BuilderBase):
             if rest and flags:
                 stop = flags[0]
                 for flag in flags[1:]:
-                    stop = self.lower.logic("lor", stop, flag, self.loc)
-                self.build_if(self.lower.unary("not", stop, self.loc), rest, [], guard=True)
+                    stop = self.lower.logic(OpKind.LOR, stop, flag, self.loc)
+                self.build_if(self.lower.unary(OpKind.NOT, stop, self.loc), rest, [], guard=True)
                 return
 
     def visit_Break(self, node: ast.Break) -> None:
@@ -109,14 +110,14 @@ class Control(BuilderBase):
         if flags:
             stop = flags[0]
             for flag in flags[1:]:
-                stop = self.lower.logic("lor", stop, flag, self.loc)
+                stop = self.lower.logic(OpKind.LOR, stop, flag, self.loc)
             values.append(stop)
             loop.attrs["exit"] = True
-        options = loop.attrs.get("unroll")
-        if isinstance(loop, WhileOp) and options and not options.get("off"):
+        options = loop.unroll
+        if isinstance(loop, WhileOp) and options and not options.off:
             raise self.unroll_error(body, "hls.unroll() needs a `for` loop over range(...); a `while` loop has no trip "
                                           "count to unroll")
-        if flags and options and not options.get("off") and not options.get("factor"):
+        if flags and options and not options.off and not options.factor:
             raise self.unroll_error(body, "hls.unroll() cannot fully unroll a loop with `break` or `return` inside: "
                                           "its trip count depends on the data (use hls.unroll(factor=N), or remove the "
                                           "early exit)")

@@ -16,8 +16,9 @@ from hls.errors import UnsupportedError
 from hls.frontend.base import BuilderBase
 from hls.frontend.conversions import Call, Convert, Literal, Part
 from hls.frontend.source import MISSING
-from hls.frontend.tables import BINOPS, CMPOPS, UNOPS
+from hls.frontend.tables import BINOPS, BOOLOPS, CMPOPS, UNOPS
 from hls.ir import ConstantOp, Value
+from hls.ir.kinds import OpKind
 from hls.types import BoolType, FixedType, FloatType, IntType
 
 
@@ -71,13 +72,14 @@ class Expressions(BuilderBase):
         lhs, rhs = self.expr(node.left), self.expr(node.right)
         result = self.lower.binary(kind, lhs, rhs, self.loc)
         self.note_literals(node, (node.left, lhs), (node.right, rhs), result)
-        if kind in ("add", "sub", "mul", "div"):
+        if kind in (OpKind.ADD, OpKind.SUB, OpKind.MUL, OpKind.DIV):
             self.note_int_to_float(result.type, (node.left, lhs), (node.right, rhs))
-        if kind == "div" and isinstance(lhs.type, (IntType, BoolType)) and isinstance(rhs.type, (IntType, BoolType)):
+        integers = isinstance(lhs.type, (IntType, BoolType)) and isinstance(rhs.type, (IntType, BoolType))
+        if kind == OpKind.DIV and integers:
             self.conversions.add(node, Call("rt.truediv", (Part("left"), Part("right"))))
-        if kind == "div" and isinstance(result.type, FixedType):
+        if kind == OpKind.DIV and isinstance(result.type, FixedType):
             self.conversions.add(node, Call("rt.fixed_div", (Part("left"), Part("right"), result.type)))
-        if kind == "shl" and not isinstance(getattr(rhs, "op", None), ConstantOp):
+        if kind == OpKind.SHL and not isinstance(getattr(rhs, "op", None), ConstantOp):
             self.conversions.add(node, Call("rt.shl", (Part("left"), Part("right"), result.type)))
         return result
 
@@ -123,12 +125,12 @@ class Expressions(BuilderBase):
                 target = self.lower.float_target(left, right)  # what both sides are compared in
                 self.adopt_literals(target, (left_node, left), (right_node, right))
                 self.note_int_to_float(target, (left_node, left), (right_node, right))
-            result = cmp if result is None else self.lower.logic("land", result, cmp, self.loc)
+            result = cmp if result is None else self.lower.logic(OpKind.LAND, result, cmp, self.loc)
             left, left_node = right, right_node
         return result
 
     def visit_BoolOp(self, node: ast.BoolOp) -> Value:
-        kind = "land" if isinstance(node.op, ast.And) else "lor"
+        kind = BOOLOPS[type(node.op)]
         values = [self.expr(v) for v in node.values]
         for value_node, value in zip(node.values, values, strict=True):
             if not isinstance(value.type, BoolType):
@@ -152,14 +154,14 @@ class Expressions(BuilderBase):
 
     def condition(self, node: ast.AST) -> Value:
         if isinstance(node, ast.BoolOp):
-            kind = "land" if isinstance(node.op, ast.And) else "lor"
+            kind = BOOLOPS[type(node.op)]
             values = [self.condition(v) for v in node.values]
             result = values[0]
             for value in values[1:]:
                 result = self.lower.logic(kind, result, value, self.loc)
             return result
         if isinstance(node, ast.UnaryOp) and isinstance(node.op, ast.Not):
-            return self.lower.unary("not", self.condition(node.operand), self.loc)
+            return self.lower.unary(OpKind.NOT, self.condition(node.operand), self.loc)
         return self.lower.truth(self.expr(node), self.src.loc(node))
 
     def adopt_literals(self, target: Any, *pairs: tuple[ast.AST, Value]) -> None:

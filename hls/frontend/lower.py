@@ -11,6 +11,7 @@ from collections.abc import Callable
 from hls.errors import HLSTypeError, Loc, UnsupportedError
 from hls.ir import BinaryOp, CastOp, CompareOp, ConstantOp, LogicOp, MathOp, SelectOp, UnaryOp, Value
 from hls.ir.core import Op
+from hls.ir.kinds import OpKind
 from hls.types import (
     BoolType,
     FixedType,
@@ -90,7 +91,7 @@ class Lowering:
             zero = self.float_const(0.0, value.type, loc)
         else:
             zero = self.constant(0, loc)
-        return self.compare("ne", value, zero, loc)
+        return self.compare(OpKind.NE, value, zero, loc)
 
     def constant(self, value: int | bool, loc: Loc | None) -> Value:
         if isinstance(value, bool):
@@ -111,19 +112,19 @@ class Lowering:
         ka, kb = kind_of(a.type), kind_of(b.type)
         if "other" in (ka, kb):
             raise HLSTypeError(f"operator needs scalars, got {a.type} and {b.type}", loc)
-        if kind in ("and", "or", "xor") and ka == kb == "bool":
+        if kind in (OpKind.AND, OpKind.OR, OpKind.XOR) and ka == kb == "bool":
             return self.emit(BinaryOp(kind, a, b, BoolType(), loc))
-        if kind == "pow":
+        if kind == OpKind.POW:
             return self.power(a, b, loc)
-        if kind in ("shl", "shr"):
+        if kind in (OpKind.SHL, OpKind.SHR):
             return self.shift(kind, a, b, loc)
         if "float" in (ka, kb):
             return self.float_binary(kind, a, b, loc)
         if "fixed" in (ka, kb):
             return self.fixed_binary(kind, a, b, loc)
         a, b = self.as_int(a, loc), self.as_int(b, loc)
-        if kind == "div":  # Python true division of integers: float64
-            return self.emit(BinaryOp("div", self.cast(a, float64, loc), self.cast(b, float64, loc), float64, loc))
+        if kind == OpKind.DIV:  # Python true division of integers: float64
+            return self.emit(BinaryOp(OpKind.DIV, self.cast(a, float64, loc), self.cast(b, float64, loc), float64, loc))
         return self.emit(BinaryOp(kind, a, b, int_binop_type(kind, a.type, b.type), loc))
 
     def as_int(self, value: Value, loc: Loc | None) -> Value:
@@ -133,11 +134,11 @@ class Lowering:
         if "fixed" in (kind_of(a.type), kind_of(b.type)):
             raise HLSTypeError(f"mixing fixed point ({a.type}, {b.type}) with floats needs an explicit "
                                "conversion, e.g. hls.float32(x)", loc)
-        if kind in ("floordiv", "mod", "and", "or", "xor"):
+        if kind in (OpKind.FLOORDIV, OpKind.MOD, OpKind.AND, OpKind.OR, OpKind.XOR):
             raise UnsupportedError(f"operator '{kind}' on floating-point values is not supported", loc)
         target = self.float_target(a, b)
         a, b = self.cast(a, target, loc), self.cast(b, target, loc)
-        if kind in ("min", "max"):
+        if kind in (OpKind.MIN, OpKind.MAX):
             return self.emit(BinaryOp(kind, a, b, target, loc))
         return self.emit(BinaryOp(kind, a, b, target, loc))
 
@@ -149,7 +150,7 @@ class Lowering:
         return float64
 
     def fixed_binary(self, kind: str, a: Value, b: Value, loc: Loc | None) -> Value:
-        if kind not in ("add", "sub", "mul", "div", "min", "max"):
+        if kind not in (OpKind.ADD, OpKind.SUB, OpKind.MUL, OpKind.DIV, OpKind.MIN, OpKind.MAX):
             raise UnsupportedError(f"operator '{kind}' on fixed-point values is not supported yet; "
                                    "convert to a float or an integer first", loc)
         fa, fb = fixed_of(a.type), fixed_of(b.type)
@@ -164,10 +165,10 @@ class Lowering:
         if isinstance(count, ConstantOp):
             if count.value < 0:
                 raise HLSTypeError("negative shift count", loc)
-            if kind == "shl":
+            if kind == OpKind.SHL:
                 width = min(a.type.width + count.value, 1024)
-                return self.emit(BinaryOp("shl", a, b, IntType(width, a.type.signed), loc))
-            return self.emit(BinaryOp("shr", a, b, a.type, loc))
+                return self.emit(BinaryOp(OpKind.SHL, a, b, IntType(width, a.type.signed), loc))
+            return self.emit(BinaryOp(OpKind.SHR, a, b, a.type, loc))
         # variable count: the result keeps the left operand's width (ap_int semantics; the golden
         # model wraps the same way)
         return self.emit(BinaryOp(kind, a, b, a.type, loc))
@@ -183,7 +184,7 @@ class Lowering:
                 return self.constant(1, loc)
             result = a = self.as_int(a, loc)  # True ** 1 is the int 1 in Python
             for _ in range(n - 1):
-                result = self.binary("mul", result, a, loc)
+                result = self.binary(OpKind.MUL, result, a, loc)
             return result
         if isinstance(a.type, FloatType) or isinstance(b.type, FloatType):
             return self.math("pow", [a, b], loc)
@@ -191,23 +192,23 @@ class Lowering:
 
     def unary(self, kind: str, a: Value, loc: Loc | None) -> Value:
         k = kind_of(a.type)
-        if kind == "not":
-            return self.emit(UnaryOp("not", self.truth(a, loc), BoolType(), loc))
+        if kind == OpKind.NOT:
+            return self.emit(UnaryOp(OpKind.NOT, self.truth(a, loc), BoolType(), loc))
         if k == "bool":
-            if kind == "invert":
+            if kind == OpKind.INVERT:
                 raise HLSTypeError("~ on a bool gives -2 or -1 in Python; use `not`", loc)
             a = self.as_int(a, loc)
             k = "int"
         if k == "float":
             return self.emit(UnaryOp(kind, a, a.type, loc))
         if k == "fixed":
-            if kind == "invert":
+            if kind == OpKind.INVERT:
                 raise UnsupportedError("~ on fixed point is not supported", loc)
             t = a.type
             return self.emit(UnaryOp(kind, a, FixedType(t.width + 1, t.int_bits + 1, True), loc))
         if k != "int":
             raise HLSTypeError(f"unary operator on {a.type}", loc)
-        width = a.type.width + (0 if kind == "invert" and a.type.signed else 1)
+        width = a.type.width + (0 if kind == OpKind.INVERT and a.type.signed else 1)
         return self.emit(UnaryOp(kind, a, IntType(min(width, 1024), True), loc))
 
     def compare(self, kind: str, a: Value, b: Value, loc: Loc | None) -> Value:
@@ -260,7 +261,7 @@ class Lowering:
         return result
 
     def absolute(self, a: Value, loc: Loc | None) -> Value:
-        return self.unary("abs", a, loc)
+        return self.unary(OpKind.ABS, a, loc)
 
 
 def iv_type(lb, ub) -> IntType:

@@ -11,12 +11,15 @@ import numpy as np
 
 from hls.directives import (
     AGGREGATE_COMPACT,
+    DIRECTIVE_TYPES,
     DIRECTIVES,
     INTERFACE_MODES,
     LOOP_DIRECTIVES,
+    LOOP_FIELDS,
     PARTITION_TYPES,
     STORAGE_IMPLS,
     STORAGE_TYPES,
+    Directive,
 )
 from hls.errors import DirectiveWarning
 from hls.frontend.base import BuilderBase
@@ -44,13 +47,14 @@ class Pragmas(BuilderBase):
         check = CHECKS.get(name)
         if check is not None:
             getattr(self, check)(options)
-        if name in LOOP_DIRECTIVES:
-            self.attach_to_loop(name, options)
-            return
         target = options.pop("var", None)
+        directive = DIRECTIVE_TYPES[name](**options)
+        if name in LOOP_DIRECTIVES:
+            self.attach_to_loop(name, directive)
+            return
         if name in ("dataflow", "inline") and self.loops:
             raise self.error(f"hls.{name}() applies to the whole function; write it at the top of the kernel body")
-        self.emit(DirectiveOp(name, target, options, self.loc))
+        self.emit(DirectiveOp(directive, target, self.loc))
 
     def bind_directive(self, name: str, call: ast.Call) -> dict[str, Any]:
         args: list[Any] = []
@@ -94,19 +98,19 @@ class Pragmas(BuilderBase):
         self.user_labels.add(label)
         loop.attrs["label"] = label
 
-    def attach_to_loop(self, name: str, options: dict[str, Any]) -> None:
+    def attach_to_loop(self, name: str, directive: Directive) -> None:
         if not self.loops:
             if name == "pipeline":
                 if self.func.attrs.get("pipeline") is not None:
                     raise self.error("the function already has a pipeline directive")
-                self.func.attrs["pipeline"] = options
+                self.func.attrs["pipeline"] = directive
                 return
             raise self.error(f"hls.{name}() must be inside the body of the loop it applies to")
         loop = self.loops[-1]
-        key = "tripcount" if name == "loop_tripcount" else name
+        key = LOOP_FIELDS[name]
         if loop.attrs.get(key) is not None:
             raise self.error(f"loop {loop.attrs['label']} already has a {name} directive")
-        loop.attrs[key] = options
+        loop.attrs[key] = directive
 
     def check_positive(self, what: str, value: Any, allow_none: bool = True) -> None:
         if value is None and allow_none:

@@ -13,6 +13,7 @@ from hls.frontend.source import MISSING, call_target
 from hls.frontend.state import Var
 from hls.frontend.tables import BINOPS
 from hls.ir import ConstantOp, LoadOp, ReturnOp, Value
+from hls.ir.kinds import OpKind
 from hls.types import IntType, ScalarType, StreamType, StructType, float64
 
 
@@ -171,11 +172,11 @@ class Statements(BuilderBase):
     def augmented(self, kind: str, current: Value, value_node: ast.AST, node: ast.AugAssign) -> Value:
         value = self.expr(value_node)
         result = self.lower.binary(kind, current, value, self.loc)
-        if kind == "shl" and not isinstance(getattr(value, "op", None), ConstantOp):
+        if kind == OpKind.SHL and not isinstance(getattr(value, "op", None), ConstantOp):
             # `x <<= n` wraps in the shift, as `x = x << n`
             self.conversions.add(node, Call("rt.shl", (Part("left"), Part("right"), result.type)))
         self.note_literals(value_node, (value_node, value), result)  # `x32 *= 0.1` multiplies by 0.1f
-        if kind in ("add", "sub", "mul", "div"):
+        if kind in (OpKind.ADD, OpKind.SUB, OpKind.MUL, OpKind.DIV):
             self.note_int_to_float(result.type, (value_node, value))
         return result
 

@@ -2,12 +2,13 @@
 
 import ast
 
-BINOPS = {ast.Add: "add", ast.Sub: "sub", ast.Mult: "mul", ast.Div: "div", ast.FloorDiv: "floordiv",
-          ast.Mod: "mod", ast.BitAnd: "and", ast.BitOr: "or", ast.BitXor: "xor", ast.LShift: "shl",
-          ast.RShift: "shr", ast.Pow: "pow"}
-CMPOPS = {ast.Lt: "lt", ast.LtE: "le", ast.Gt: "gt", ast.GtE: "ge", ast.Eq: "eq", ast.NotEq: "ne"}
-UNOPS = {ast.USub: "neg", ast.Invert: "invert", ast.Not: "not"}
-MATH_NAMES = {"sqrt", "exp", "log", "sin", "cos", "tanh", "floor", "ceil", "fabs", "pow"}
+from hls.ir.kinds import BINARY, COMPARE, LOGIC, MATH, UNARY, by_python, kinds
+
+BINOPS = by_python(BINARY)
+CMPOPS = by_python(COMPARE)
+UNOPS = by_python(UNARY)
+BOOLOPS = by_python(LOGIC)
+MATH_NAMES = {str(k) for k in kinds(MATH)}
 
 UNSUPPORTED = {
     ast.Try: "`try` has no hardware meaning; kernels cannot raise or catch exceptions",

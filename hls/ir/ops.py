@@ -5,8 +5,10 @@ from __future__ import annotations
 from fractions import Fraction
 from typing import Any
 
+from hls.directives import Directive, LoopFlatten, Pipeline, TripCount, Unroll
 from hls.errors import Loc
 from hls.ir.core import Block, Op, Region, Value
+from hls.ir.kinds import BINARY, COMPARE, LOGIC, MATH, UNARY, OpKind, kinds
 from hls.types import (
     ArrayType,
     BoolType,
@@ -17,12 +19,16 @@ from hls.types import (
     ScalarType,
 )
 
-BINARY_KINDS = ("add", "sub", "mul", "div", "floordiv", "mod", "and", "or", "xor", "shl", "shr",
-                "min", "max", "pow")
-COMPARE_KINDS = ("lt", "le", "gt", "ge", "eq", "ne")
-UNARY_KINDS = ("neg", "invert", "not", "abs")
-MATH_FUNCS = ("sqrt", "exp", "log", "sin", "cos", "tanh", "floor", "ceil", "fabs", "pow")
-LOGIC_KINDS = ("land", "lor")
+BINARY_KINDS = kinds(BINARY)
+COMPARE_KINDS = kinds(COMPARE)
+UNARY_KINDS = kinds(UNARY)
+MATH_FUNCS = kinds(MATH)
+LOGIC_KINDS = kinds(LOGIC)
+
+
+def as_kind(kind: str) -> OpKind | str:
+    """The OpKind member named `kind` (an unknown name stays a string for verify() to report)."""
+    return OpKind(kind) if kind in OpKind._value2member_map_ else kind
 
 
 def _scalar(op: Op, value: Value, what: str) -> None:
@@ -54,10 +60,10 @@ class BinaryOp(Op):
     pure = True
 
     def __init__(self, kind: str, lhs: Value, rhs: Value, type: ScalarType, loc: Loc | None = None):
-        super().__init__([lhs, rhs], [type], attrs={"kind": kind}, loc=loc)
+        super().__init__([lhs, rhs], [type], attrs={"kind": as_kind(kind)}, loc=loc)
 
     @property
-    def kind(self) -> str:
+    def kind(self) -> OpKind:
         return self.attrs["kind"]
 
     @property
@@ -80,10 +86,10 @@ class CompareOp(Op):
     pure = True
 
     def __init__(self, kind: str, lhs: Value, rhs: Value, loc: Loc | None = None):
-        super().__init__([lhs, rhs], [BoolType()], attrs={"kind": kind}, loc=loc)
+        super().__init__([lhs, rhs], [BoolType()], attrs={"kind": as_kind(kind)}, loc=loc)
 
     @property
-    def kind(self) -> str:
+    def kind(self) -> OpKind:
         return self.attrs["kind"]
 
     def verify(self) -> None:
@@ -98,10 +104,10 @@ class LogicOp(Op):
     pure = True
 
     def __init__(self, kind: str, lhs: Value, rhs: Value, loc: Loc | None = None):
-        super().__init__([lhs, rhs], [BoolType()], attrs={"kind": kind}, loc=loc)
+        super().__init__([lhs, rhs], [BoolType()], attrs={"kind": as_kind(kind)}, loc=loc)
 
     @property
-    def kind(self) -> str:
+    def kind(self) -> OpKind:
         return self.attrs["kind"]
 
     def verify(self) -> None:
@@ -117,10 +123,10 @@ class UnaryOp(Op):
     pure = True
 
     def __init__(self, kind: str, operand: Value, type: ScalarType, loc: Loc | None = None):
-        super().__init__([operand], [type], attrs={"kind": kind}, loc=loc)
+        super().__init__([operand], [type], attrs={"kind": as_kind(kind)}, loc=loc)
 
     @property
-    def kind(self) -> str:
+    def kind(self) -> OpKind:
         return self.attrs["kind"]
 
     def verify(self) -> None:
@@ -164,10 +170,10 @@ class MathOp(Op):
     pure = True
 
     def __init__(self, func: str, args: list[Value], type: ScalarType, loc: Loc | None = None):
-        super().__init__(args, [type], attrs={"func": func}, loc=loc)
+        super().__init__(args, [type], attrs={"func": as_kind(func)}, loc=loc)
 
     @property
-    def func(self) -> str:
+    def func(self) -> OpKind:
         return self.attrs["func"]
 
     def verify(self) -> None:
@@ -288,7 +294,30 @@ class YieldOp(Op):
         super().__init__(values, [], loc=loc)
 
 
-class ForOp(Op):
+class LoopDirectives:
+    """A loop's directive fields (None where the user wrote none); kept in attrs so that cloning, CSE
+    and the printer treat them like every other attribute."""
+
+    attrs: dict[str, Any]
+
+    @property
+    def pipeline(self) -> Pipeline | None:
+        return self.attrs.get("pipeline")
+
+    @property
+    def unroll(self) -> Unroll | None:
+        return self.attrs.get("unroll")
+
+    @property
+    def tripcount(self) -> TripCount | None:
+        return self.attrs.get("tripcount")
+
+    @property
+    def loop_flatten(self) -> LoopFlatten | None:
+        return self.attrs.get("loop_flatten")
+
+
+class ForOp(LoopDirectives, Op):
     """for iv in range(lb, ub, step) with carried values. Body block args: [iv, *carried]."""
 
     name = "hls.for"
@@ -365,7 +394,7 @@ def _verify_carried(loop: Op, inits: list[Value], carried: list[Value], body: Bl
         raise loop.fail("the exit flag must be bool")
 
 
-class WhileOp(Op):
+class WhileOp(LoopDirectives, Op):
     """`while cond: body` with carried values. Both regions receive the carried values: the condition
     region yields one bool (false ends the loop), the body yields the next carried values (and, with
     an early exit, the exit flag). The results are the carried values when the loop ends."""
@@ -408,9 +437,8 @@ class WhileOp(Op):
         if self.unroll_options():
             raise self.fail("a while loop cannot be unrolled")
 
-    def unroll_options(self) -> dict | None:
-        options = self.attrs.get("unroll")
-        return None if not options or options.get("off") else options
+    def unroll_options(self) -> Unroll | None:
+        return None if self.unroll is None or self.unroll.off else self.unroll
 
 
 LOOPS = (ForOp, WhileOp)
@@ -463,13 +491,17 @@ class DirectiveOp(Op):
 
     name = "hls.directive"
 
-    def __init__(self, kind: str, target: Value | None, options: dict[str, Any], loc: Loc | None = None):
-        super().__init__([target] if target is not None else [], [], attrs={"kind": kind, "options": options},
-                         loc=loc)
+    def __init__(self, directive: Directive, target: Value | None, loc: Loc | None = None):
+        super().__init__([target] if target is not None else [], [],
+                         attrs={"kind": directive.name, "options": directive}, loc=loc)
 
     @property
     def kind(self) -> str:
         return self.attrs["kind"]
+
+    @property
+    def directive(self) -> Directive:
+        return self.attrs["options"]
 
     @property
     def target(self) -> Value | None:

@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 from fractions import Fraction
 
+from hls.directives import Directive
 from hls.ir.core import Block, Function, Module, Op, Value
 from hls.ir.ops import ConstantOp, ForOp, IfOp, RomOp, WhileOp
 
@@ -103,6 +104,8 @@ def _fmt(value: object) -> str:
         return f"{value.numerator}/{value.denominator}" if value.denominator != 1 else str(value.numerator)
     if isinstance(value, float):
         return repr(value)
+    if isinstance(value, Directive):
+        value = value.options()
     if isinstance(value, dict):
         shown = {k: v for k, v in value.items() if v is not None and v is not False}
         return "{" + ", ".join(f"{k}={_fmt(v)}" for k, v in sorted(shown.items())) + "}"

@@ -4,6 +4,7 @@ and the scheduler (trip counts of loops whose bounds depend on enclosing loops).
 from __future__ import annotations
 
 from hls.ir.core import BlockArg, Value
+from hls.ir.kinds import OpKind
 from hls.ir.ops import BinaryOp, CastOp, ConstantOp, ForOp, SelectOp, UnaryOp
 from hls.types import BoolType, IntType
 
@@ -51,7 +52,7 @@ def value_range(value: Value, known: dict[Value, Range] | None = None, use_types
     if isinstance(op, SelectOp):
         a, b = (value_range(v, known, use_types, depth + 1) for v in op.operands[1:])
         return (min(a[0], b[0]), max(a[1], b[1])) if a and b else fallback
-    if isinstance(op, UnaryOp) and op.kind == "neg":
+    if isinstance(op, UnaryOp) and op.kind == OpKind.NEG:
         inner = value_range(op.operands[0], known, use_types, depth + 1)
         return (-inner[1], -inner[0]) if inner else fallback
     return fallback
@@ -72,23 +73,23 @@ def binary_range(op: BinaryOp, known: dict[Value, Range] | None, use_types: bool
     b = value_range(op.rhs, known, use_types, depth + 1)
     if a is None or b is None:
         return None
-    if op.kind == "add":
+    if op.kind == OpKind.ADD:
         return (a[0] + b[0], a[1] + b[1])
-    if op.kind == "sub":
+    if op.kind == OpKind.SUB:
         return (a[0] - b[1], a[1] - b[0])
-    if op.kind == "mul":
+    if op.kind == OpKind.MUL:
         products = [x * y for x in a for y in b]
         return (min(products), max(products))
-    if op.kind in ("min", "max"):
-        pick = min if op.kind == "min" else max
+    if op.kind in (OpKind.MIN, OpKind.MAX):
+        pick = min if op.kind == OpKind.MIN else max
         return (pick(a[0], b[0]), pick(a[1], b[1]))
-    if op.kind == "shr" and b[0] >= 0:
+    if op.kind == OpKind.SHR and b[0] >= 0:
         low = a[0] >> b[1] if a[0] >= 0 else a[0] >> b[0]  # shifting more shrinks toward 0 or -1
         high = a[1] >> b[0] if a[1] >= 0 else a[1] >> b[1]
         return (low, high)
-    if op.kind == "and" and (a[0] >= 0 or b[0] >= 0):
+    if op.kind == OpKind.AND and (a[0] >= 0 or b[0] >= 0):
         return (0, min(x[1] for x in (a, b) if x[0] >= 0))
-    if op.kind == "mod" and b[0] > 0:
+    if op.kind == OpKind.MOD and b[0] > 0:
         return (0, b[1] - 1)
     return None
 

@@ -3,10 +3,10 @@ the facts dataflow checks (frontend), stream port directions (backend) and the t
 
 from __future__ import annotations
 
-import operator
 from dataclasses import dataclass, field
 
 from hls.ir.core import Function, Module, Op, Value
+from hls.ir.kinds import OpKind
 from hls.ir.ops import BinaryOp, CallOp, CastOp, ConstantOp, ForOp, IfOp, LoadOp, StoreOp
 from hls.ir.stream_ops import STREAM_ACCESSES, STREAM_WRITES
 
@@ -65,7 +65,7 @@ def call_usage(op: CallOp, callee: Function, module: Module, scale: int | None, 
     out.array_writes |= {mapping[v] for v in inner.array_writes if v in mapping}
 
 
-FOLD = {"add": operator.add, "sub": operator.sub, "mul": operator.mul}
+FOLD = {k: k.fold for k in (OpKind.ADD, OpKind.SUB, OpKind.MUL)}
 
 
 def constant(value: Value) -> int | None:

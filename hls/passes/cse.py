@@ -15,11 +15,12 @@ from typing import Any
 
 from hls.ir import BinaryOp, CompareOp, ConstantOp, Function, LogicOp, Module
 from hls.ir.core import Block, Op
+from hls.ir.kinds import OpKind
 from hls.passes.clone import set_ops
 from hls.passes.evaluate import operand_value
 from hls.types import FloatType
 
-COMMUTATIVE = {"add", "mul", "and", "or", "xor", "min", "max", "eq", "ne", "land", "lor"}
+COMMUTATIVE = frozenset(k for k in OpKind if k.commutative)
 
 
 def _hashable(value: Any) -> Hashable:
@@ -36,7 +37,7 @@ def _commutes(op: Op) -> bool:
     if not isinstance(op, (BinaryOp, CompareOp, LogicOp)) or op.attrs["kind"] not in COMMUTATIVE:
         return False
     # min/max pick the first of two equal floats (0.0 vs -0.0), so only exact types commute
-    return op.attrs["kind"] not in ("min", "max") or not isinstance(op.results[0].type, FloatType)
+    return op.attrs["kind"] not in (OpKind.MIN, OpKind.MAX) or not isinstance(op.results[0].type, FloatType)
 
 
 def expression_key(op: Op) -> Hashable | None:
@@ -47,7 +48,7 @@ def expression_key(op: Op) -> Hashable | None:
         return ConstantOp, _hashable(operand_value(op)), op.result.type
     operands = sorted(op.operands, key=id) if _commutes(op) else op.operands
     try:
-        attrs = tuple(sorted((k, _hashable(v)) for k, v in op.attrs.items() if k not in ("weak", "explicit")))
+        attrs = tuple(sorted((k, _hashable(v)) for k, v in op.attrs.items() if k != "explicit"))
     except TypeError:
         return None
     return type(op), attrs, tuple(operands), tuple(r.type for r in op.results)

@@ -10,7 +10,6 @@ cannot spell as a literal raises NotFoldable, and the op stays.
 from __future__ import annotations
 
 import math
-import operator
 from fractions import Fraction
 from typing import Any
 
@@ -20,6 +19,9 @@ from hls import bits
 from hls.ir import BinaryOp, CastOp, CompareOp, ConstantOp, LogicOp, MathOp, UnaryOp, Value
 from hls.ir.bitops import BIT_OPS, BitcastOp, BitGetOp, BitSetOp, BitUnaryOp, ConcatOp, SliceOp, SliceSetOp
 from hls.ir.core import Op
+from hls.ir.kinds import BINARY, MATH, OpKind
+from hls.ir.kinds import COMPARE as COMPARE_GROUP
+from hls.ir.kinds import UNARY as UNARY_GROUP
 from hls.types import BoolType, FixedType, FloatType, IntType, ScalarType
 
 
@@ -27,34 +29,32 @@ class NotFoldable(Exception):
     """The op must stay an op: its result is not a constant the C++ and Python agree on."""
 
 
-def _min(a: Any, b: Any) -> Any:
-    return b if b < a else a  # Python's min(a, b) and the C++ hls_min helper
+def _exact(*groups: str) -> dict[OpKind, Any]:
+    return {k: k.fold for k in OpKind if k.fold is not None and not k.typed and k.groups & set(groups)}
 
 
-def _max(a: Any, b: Any) -> Any:
-    return b if a < b else a
-
-
-ARITH = {"add": operator.add, "sub": operator.sub, "mul": operator.mul, "div": operator.truediv,
-         "floordiv": operator.floordiv, "mod": operator.mod, "and": operator.and_, "or": operator.or_,
-         "xor": operator.xor, "min": _min, "max": _max}
+ARITH = {k: f for k, f in _exact(BINARY).items() if k.exact_on}
 # the same operations on numpy arrays (the numpy golden model, hls/sim/vexec.py): only min and max
 # need a form of their own, with the same operand order and NaN behaviour as the scalar ones
-VECTOR_ARITH = {**ARITH, "min": lambda a, b: np.where(b < a, b, a), "max": lambda a, b: np.where(a < b, b, a)}
-COMPARE = {"lt": operator.lt, "le": operator.le, "gt": operator.gt, "ge": operator.ge, "eq": operator.eq,
-           "ne": operator.ne}
-UNARY = {"neg": operator.neg, "invert": operator.invert, "abs": abs}
-EXACT_MATH = {"sqrt": np.sqrt, "fabs": np.fabs, "floor": np.floor, "ceil": np.ceil}
+VECTOR_ARITH = {**ARITH, OpKind.MIN: lambda a, b: np.where(b < a, b, a),
+                OpKind.MAX: lambda a, b: np.where(a < b, b, a)}
+COMPARE = _exact(COMPARE_GROUP)
+UNARY = {k: f for k, f in _exact(UNARY_GROUP).items() if k is not OpKind.NOT}
+EXACT_MATH = _exact(MATH)  # only the correctly rounded functions have a fold
 FOLDABLE = (BinaryOp, CompareOp, LogicOp, UnaryOp, CastOp, MathOp, *BIT_OPS)
-EXACT_KINDS = {"add", "sub", "mul", "min", "max"}
-KINDS = {BoolType: {"and", "or", "xor"}, FloatType: EXACT_KINDS | {"div"}, FixedType: EXACT_KINDS,
-         IntType: EXACT_KINDS | {"floordiv", "mod", "and", "or", "xor", "shl", "shr"}}
+KINDS = {t: {k for k in ARITH if family in k.exact_on}
+         for t, family in ((BoolType, "bool"), (FloatType, "float"), (FixedType, "fixed"), (IntType, "int"))}
 MAX_SHIFT = 4096
 
 
 def _binary(op: BinaryOp, a: Any, b: Any) -> Any:
     t, kind = op.result.type, op.kind
-    if kind not in KINDS.get(type(t), ()) or kind in ("div", "floordiv", "mod") and b == 0:
+    if kind.typed and isinstance(t, IntType):
+        try:
+            return kind.fold(a, b, t)
+        except ValueError:
+            raise NotFoldable from None  # Python mode raises here (a rotate count out of range)
+    if kind not in KINDS.get(type(t), ()) or kind.zero_divisor_raises and b == 0:
         raise NotFoldable
     if isinstance(t, BoolType):
         return ARITH[kind](bool(a), bool(b))
@@ -66,10 +66,10 @@ def _binary(op: BinaryOp, a: Any, b: Any) -> Any:
     if isinstance(t, FixedType):
         return ARITH[kind](Fraction(a), Fraction(b))
     a, b = int(a), int(b)
-    if kind in ("shl", "shr"):
+    if kind in (OpKind.SHL, OpKind.SHR):
         if not 0 <= b <= MAX_SHIFT:
             raise NotFoldable  # Python raises on negative counts
-        return t.convert(a << b) if kind == "shl" else a >> b  # a variable-count shl wraps
+        return t.convert(a << b) if kind is OpKind.SHL else a >> b  # a variable-count shl wraps
     return ARITH[kind](a, b)
 
 
@@ -108,15 +108,15 @@ def evaluate(op: Op, args: list[Any]) -> Any:
     if isinstance(op, CompareOp):
         return COMPARE[op.kind](*args)
     if isinstance(op, LogicOp):
-        return bool(args[0]) and bool(args[1]) if op.kind == "land" else bool(args[0]) or bool(args[1])
+        return op.kind.fold(*args)
     if isinstance(op, UnaryOp):
-        if op.kind == "not":
+        if op.kind is OpKind.NOT:
             return not args[0]
         value = int(args[0]) if isinstance(t, IntType) else Fraction(args[0]) if isinstance(t, FixedType) \
             else args[0]
         return UNARY[op.kind](value)
     if isinstance(op, MathOp) and op.func in EXACT_MATH and len(args) == 1 and op.operands[0].type == t:
-        if op.func == "sqrt" and args[0] < 0:
+        if op.func is OpKind.SQRT and args[0] < 0:
             raise NotFoldable
         return EXACT_MATH[op.func](t.storage_dtype.type(args[0]))
     raise NotFoldable

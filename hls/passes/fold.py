@@ -13,14 +13,15 @@ from dataclasses import dataclass
 
 from hls.ir import BinaryOp, CastOp, CompareOp, ConstantOp, IfOp, Module, SelectOp, UnaryOp, Value, has_exit
 from hls.ir.core import Block, Op
+from hls.ir.kinds import BINARY, COMPARE, OpKind, kinds
 from hls.passes.clone import set_ops
 from hls.passes.evaluate import FOLDABLE, NotFoldable, fold, operand_value
 from hls.types import BoolType, FloatType, IntType
 
 Rewrite = tuple[list[Op], list[Value]]  # ops to insert before the old op, values replacing its results
-IDENTITY_RHS = {"add": 0, "sub": 0, "or": 0, "xor": 0, "shl": 0, "shr": 0, "mul": 1}
-IDENTITY_LHS = {"add": 0, "or": 0, "xor": 0, "mul": 1}
-ABSORBING = {"mul": 0, "and": 0}
+IDENTITY_RHS = {k: k.identity_rhs for k in kinds(BINARY) if k.identity_rhs is not None}
+IDENTITY_LHS = {k: k.identity_lhs for k in kinds(BINARY) if k.identity_lhs is not None}
+ABSORBING = {k: k.absorbing for k in kinds(BINARY) if k.absorbing is not None}
 
 
 def const_op(value: Value) -> ConstantOp | None:
@@ -102,19 +103,19 @@ def _cast(op: CastOp) -> Rewrite | None:
     return [new], [new.result]
 
 
-INVERSE = {"eq": "ne", "ne": "eq", "lt": "ge", "ge": "lt", "gt": "le", "le": "gt"}
+INVERSE = {k: k.inverse for k in kinds(COMPARE)}
 
 
 def _not(op: UnaryOp) -> Rewrite | None:
     """not (a < b) -> a >= b (only == and != for floats, where NaN breaks the others); not not x -> x."""
     inner = getattr(op.operands[0], "op", None)
-    if op.kind != "not":
+    if op.kind is not OpKind.NOT:
         return None
-    if isinstance(inner, UnaryOp) and inner.kind == "not":
+    if isinstance(inner, UnaryOp) and inner.kind is OpKind.NOT:
         return [], [inner.operands[0]]
     if not isinstance(inner, CompareOp):
         return None
-    if inner.kind not in ("eq", "ne") and any(isinstance(v.type, FloatType) for v in inner.operands):
+    if inner.kind not in (OpKind.EQ, OpKind.NE) and any(isinstance(v.type, FloatType) for v in inner.operands):
         return None
     new = CompareOp(INVERSE[inner.kind], *inner.operands, op.loc)
     new.result.name = op.result.name
@@ -146,7 +147,7 @@ def _if_results(op: IfOp, kept: list[Op]) -> bool:
             cond.name = cond.name or result.name  # `bool break_flag = a[i] == key;`
             result.replace_all_uses_with(cond)
         elif flag and ta.value is False and tb.value is True:
-            negated = UnaryOp("not", cond, BoolType(), op.loc)
+            negated = UnaryOp(OpKind.NOT, cond, BoolType(), op.loc)
             negated.result.name = result.name
             kept.append(negated)
             result.replace_all_uses_with(negated.result)

@@ -42,6 +42,7 @@ from hls.passes.dce import EliminateDeadCodePass
 from hls.passes.evaluate import static_value
 from hls.passes.fold import FoldConstantsPass
 from hls.passes.inline import inline_call
+from hls.passes.reassociate import ReassociateSumsPass
 from hls.passes.romfold import rom_constant
 from hls.passes.unroll import bind_bounds, unroll
 
@@ -156,6 +157,6 @@ def straighten(module: Module, library: Module, keep: ForOp | WhileOp | None = N
     pipelined loop whose body is straightened, `library` holds the callees."""
     func = module.top_function
     _Unroller(library, keep, sum(1 for _ in func.walk())).block(func.body.block)
-    for p in (FoldConstantsPass(), EliminateCommonSubexpressionsPass(), EliminateDeadCodePass()):
+    for p in (FoldConstantsPass(), EliminateCommonSubexpressionsPass(), ReassociateSumsPass(), EliminateDeadCodePass()):
         p.apply(module)
     verify_module(module)

@@ -14,6 +14,7 @@ from dataclasses import dataclass
 
 from hls.ir import LOOPS, BinaryOp, CastOp, ConstantOp, ForOp, Module, Value, YieldOp, has_exit
 from hls.ir.core import Block
+from hls.ir.kinds import OpKind
 from hls.ir.labels import fresh_label
 from hls.passes.clone import ValueMap, clone_attrs, clone_block_into, insert_ops
 from hls.passes.evaluate import static_value
@@ -46,7 +47,7 @@ def _constant(value: int, loop: ForOp, dest: Block, typed: bool = True) -> Value
 def _shifted_iv(iv: Value, delta: int, loop: ForOp, dest: Block) -> Value:
     """iv + delta, computed exactly and cast back to the iv type (the value is a real iteration's)."""
     offset = _constant(delta, loop, dest, typed=False)
-    add = dest.append(BinaryOp("add", iv, offset, int_binop_type("add", iv.type, offset.type), loop.loc))
+    add = dest.append(BinaryOp(OpKind.ADD, iv, offset, int_binop_type("add", iv.type, offset.type), loop.loc))
     cast = dest.append(CastOp(add.result, iv.type, loop.loc))
     cast.result.name = iv.name
     return cast.result
@@ -93,14 +94,14 @@ def bind_bounds(loop: ForOp) -> None:
 
 def _factor(loop: ForOp) -> int | None:
     """How many copies to make, or None to leave the loop alone."""
-    options = loop.attrs.get("unroll")
-    if options is None or options.get("off") or has_exit(loop):
+    options = loop.unroll
+    if options is None or options.off or has_exit(loop):
         return None  # an early exit: a partial unroll needs exit checks between copies, left to Vitis
     bind_bounds(loop)
     trip = loop.trip_count()
     if trip is None:
         return None
-    factor = min(options.get("factor") or trip, trip)
+    factor = min(options.factor or trip, trip)
     size = sum(1 for op in loop.body.ops for _ in op.walk())
     return None if factor == 1 and trip > 1 or factor * size > MAX_UNROLLED_OPS else factor
 

@@ -29,9 +29,20 @@ def add_carried_scalars(graph: Graph, yields: list[tuple]) -> None:
         src = yields[k][0] if k < len(yields) else -1
         if src < 0:
             continue  # passed through unchanged, or loop-invariant: no recurrence
+        src = _register(graph, src)
         carried.src = src
         for user in carried.consumers:
             graph.nodes[user].preds.append((src, 1, DATA))
+
+
+def _register(graph: Graph, index: int) -> int:
+    """The operator whose output register a carried value is: casts in between are wires (the DSP48's P
+    register holds a MAC's accumulator, ELEN226 inner_product solution2: II 1 through `acc_V_1`)."""
+    node = graph.nodes[index]
+    while node.latency == 0 and node.delay == 0 and node.access is None and len(node.preds) == 1 \
+            and node.preds[0][1] == 0 and graph.nodes[node.preds[0][0]].latency > 0:
+        node = graph.nodes[node.preds[0][0]]
+    return node.index
 
 
 def add_exit_edges(graph: Graph, exits: list[int]) -> None:

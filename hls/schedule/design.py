@@ -131,17 +131,17 @@ class DesignScheduler:
         loop_tripcount or a counter the condition bounds (hls.schedule.whiles)."""
         given = loop.attrs.get("tripcount")
         if isinstance(loop, WhileOp):
-            return (given["min"], given["max"]) if given else while_trip(loop, scope.ranges)
+            return (given.min, given.max) if given else while_trip(loop, scope.ranges)
         if has_exit(loop):
             if given:
-                return given["min"], given["max"]
+                return given.min, given.max
             low, high = self.range_trip(loop, scope)
             return (None if low is None else min(low, 1)), high
         exact = loop.trip_count()
         if exact is not None:
             return exact, exact
         if given:
-            return given["min"], given["max"]
+            return given.min, given.max
         return self.range_trip(loop, scope)
 
     def range_trip(self, loop: ForOp, scope: Scope) -> tuple[int | None, int | None]:
@@ -168,7 +168,7 @@ class DesignScheduler:
         mode = self._pipeline_mode(loop, trip[1])
         if mode is not None:
             report.pipelined = mode
-            target = (loop.attrs.get("pipeline") or {}).get("ii")
+            target = loop.pipeline.ii if loop.pipeline else None
             module = f"{scope.function}/{report.label}"
             span = pipelined_loop(self, loop, replace(scope, module=module), report, trip, target)
             if span is not None:
@@ -197,7 +197,7 @@ class DesignScheduler:
         report.notes.append(f"flattened nest of {len(nest)} loops")
         module = f"{scope.function}/{report.label}"
         span = pipelined_loop(self, inner, replace(scope, module=module), report, trip,
-                              (inner.attrs.get("pipeline") or {}).get("ii"))
+                              inner.pipeline.ii if inner.pipeline else None)
         if span is None:
             self.loops.remove(report)
             return None
@@ -215,7 +215,7 @@ class DesignScheduler:
                             level=scope.level, function=scope.function)
         if loop.attrs.get("unrolled"):
             report.notes.append(f"unrolled by {loop.attrs['unrolled']}")
-        if loop.attrs.get("unroll") and not (loop.attrs["unroll"] or {}).get("off"):
+        if loop.unroll and not loop.unroll.off:
             report.notes.append("unroll pragma left to Vitis (bounds not constant): not modelled")
         self.loops.append(report)
         return report
@@ -223,7 +223,7 @@ class DesignScheduler:
     def _pipeline_mode(self, loop: ForOp | WhileOp, trip_max: int | None) -> str | None:
         options = loop.attrs.get("pipeline")
         if options is not None:
-            return None if options.get("off") else "yes"
+            return None if options.off else "yes"
         inner = [op for block in _blocks(loop) for body_op in block.ops for op in body_op.walk()
                  if isinstance(op, LOOPS)]
         if self.pipeline_loops <= 0 or trip_max is None:

@@ -30,7 +30,7 @@ def _only_inner_loop(loop: ForOp) -> ForOp | None:
 
 
 def _flatten_off(loop: ForOp) -> bool:
-    return bool((loop.attrs.get("loop_flatten") or {}).get("off"))
+    return loop.loop_flatten is not None and loop.loop_flatten.off
 
 
 def flattenable_nest(loop: ForOp) -> list[ForOp] | None:

@@ -41,6 +41,7 @@ from hls.ir import (
     YieldOp,
     has_exit,
 )
+from hls.ir.kinds import OpKind
 from hls.ir.stream_ops import STREAM_ACCESSES, STREAM_WRITES, StreamOp, StreamStatusOp
 from hls.passes.straighten import MAX_REGION_OPS, NotUnrollable, extract, straighten
 from hls.schedule.affine import ITER, Affine, combine
@@ -274,7 +275,7 @@ class GraphBuilder:
             aff = combine(kind, bindings[0][2], bindings[1][2])
         elif len(bindings) == 1 and op.name == "hls.cast":
             aff = bindings[0][2] if _is_integral(op.result.type) else None
-        elif len(bindings) == 1 and kind == "neg":
+        elif len(bindings) == 1 and kind == OpKind.NEG:
             aff = bindings[0][2].scale(-1) if bindings[0][2] is not None else None
         key = (op.name, kind, str(op.result.type), *(_index_key(b) for b in bindings))
         if any(b[0] == EXTERNAL and b[1] is NOCONST and b[2] is None for b in bindings):
@@ -306,7 +307,7 @@ class GraphBuilder:
         kind = op.attrs.get("kind")
         if op.name == "hls.cast" and _fixed_point(op.result.type) and bindings[0][0] in self._sums:
             self._sums[node] = self._sums[bindings[0][0]]  # the sum seen through its (wrapping) cast
-        elif kind == "add" and _fixed_point(op.result.type) and len(bindings) == 2:
+        elif kind == OpKind.ADD and _fixed_point(op.result.type) and len(bindings) == 2:
             dep = [self._depends(b) for b in bindings]
             if dep[0] != dep[1]:
                 self._sums[node] = (bindings[0], bindings[1]) if dep[0] else (bindings[1], bindings[0])
@@ -315,7 +316,7 @@ class GraphBuilder:
         """`(c + o1) + o2`, c carried and o1, o2 not: computed as `c + (o1 + o2)`, so the loop-carried
         path holds one adder (Vitis balances integer expressions by default, UG1399 "Optimizing Logic
         Expressions"; ELEN226 inner_product solution5: four accumulated products at II 1)."""
-        if op.attrs.get("kind") != "add" or not _fixed_point(op.result.type) or len(bindings) != 2:
+        if op.attrs.get("kind") != OpKind.ADD or not _fixed_point(op.result.type) or len(bindings) != 2:
             return None
         for side in (0, 1):
             acc, other = bindings[side], bindings[1 - side]
@@ -430,7 +431,7 @@ class GraphBuilder:
     def _single(self, op: IfOp) -> int | None:
         """The one iteration a branch on `iv == constant` is taken in (None for other conditions)."""
         cond = getattr(op.operands[0], "op", None)
-        if cond is None or cond.attrs.get("kind") != "eq" or len(cond.operands) != 2:
+        if cond is None or cond.attrs.get("kind") != OpKind.EQ or len(cond.operands) != 2:
             return None
         a, b = (self.lookup(v)[2] for v in cond.operands)
         diff = combine("sub", a, b)

@@ -15,7 +15,7 @@ import heapq
 from collections import defaultdict
 
 from hls.schedule.graph import Graph, Node
-from hls.schedule.timing import fit, heights, occupied_states, port_limits, required_start
+from hls.schedule.timing import fit, heights, inherit_output_states, occupied_states, port_limits, required_start
 
 Uses = tuple  # ((resource id, (direction limit, total limit)), ...)
 
@@ -54,6 +54,7 @@ def list_schedule(graph: Graph) -> tuple[list[int], int]:
     nodes, period = graph.nodes, graph.period
     if not nodes:
         return [], 0
+    inherit_output_states(nodes)
     height = heights(nodes, period)
     succs: list[list[tuple[int, int]]] = [[] for _ in nodes]
     waiting = [0] * len(nodes)

@@ -133,7 +133,7 @@ def pipelined_loop(design: Design, loop: ForOp | WhileOp, scope: Scope, report: 
         report.notes.append("data-dependent exit: the next iteration's stores wait for this one's exit decision")
     # a rewound pipeline restarts at once, with no room for work before it: nothing is hoisted
     # (ELEN226 loop_perfect solution6, rewind: II 5 over the invariant loads; solution5 without: II 1)
-    rewind = bool((loop.attrs.get("pipeline") or {}).get("rewind"))
+    rewind = loop.pipeline is not None and loop.pipeline.rewind
     hoisted = 0 if rewind else hoist_invariants(graph, design.tally, scope.function)
     if hoisted:
         report.notes.append(f"{hoisted} cycles of loop-invariant work done once before the loop")
@@ -164,7 +164,7 @@ def pipelined_loop(design: Design, loop: ForOp | WhileOp, scope: Scope, report: 
 def pipelined_function(design: Design, func: Function, scope: Scope) -> tuple[Span, Span] | None:
     """A function-level pipeline: (latency, interval), or None when the function is not pipelined."""
     options = func.attrs.get("pipeline")
-    if not options or options.get("off"):
+    if options is None or options.off:
         return None
     graph = Graph(design.period)
     try:
@@ -174,9 +174,9 @@ def pipelined_function(design: Design, func: Function, scope: Scope) -> tuple[Sp
         design.notes.append(f"function pipeline not applied: {exc.message}")
         return None
     add_memory_edges(graph, pipelined=False)
-    result = modulo_schedule(graph, options.get("ii"))
+    result = modulo_schedule(graph, options.ii)
     design.tally.add_schedule(scope.module, graph, result.times, result.ii, result.depth)
-    text, _ = limiter(result, options.get("ii"), graph, design.lib.usable_ns)
+    text, _ = limiter(result, options.ii, graph, design.lib.usable_ns)
     if text:
         design.notes.append(f"function pipeline: II {result.ii}: {text}")
     # a pipelined function's latency is its depth - 1 (ELEN226 inner_product solution3: D = 8 in the

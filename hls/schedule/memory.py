@@ -160,18 +160,18 @@ def _splits(shape: tuple[int, ...], partitions: list[DirectiveOp]) -> tuple[list
     splits = [DimSplit() for _ in shape]
     texts = []
     for op in partitions:
-        o = op.attrs["options"]
-        dims = range(len(shape)) if o.get("dim", 1) == 0 else [o.get("dim", 1) - 1]
+        o = op.directive
+        dims = range(len(shape)) if o.dim == 0 else [o.dim - 1]
         for d in dims:
             if not 0 <= d < len(shape):
                 continue
             size = shape[d]
-            if o.get("type", "complete") == "complete":
+            if o.type == "complete":
                 splits[d] = DimSplit(size, True, 1)
             else:
-                factor = max(1, min(int(o.get("factor") or 1), size))
-                splits[d] = DimSplit(factor, o["type"] == "cyclic", math.ceil(size / factor))
-        texts.append(f"{o.get('type')} factor {o.get('factor')} dim {o.get('dim', 1)}")
+                factor = max(1, min(int(o.factor or 1), size))
+                splits[d] = DimSplit(factor, o.type == "cyclic", math.ceil(size / factor))
+        texts.append(f"{o.type} factor {o.factor} dim {o.dim}")
     return splits, "; ".join(texts)
 
 
@@ -179,9 +179,9 @@ def local_storage(name: str, t: ArrayType, directives: dict, value: Value, rom: 
     """A local array or ROM: RAM_AUTO dual-port BRAM unless bind_storage / array_partition say otherwise."""
     splits, text = _splits(t.shape, directives.get("array_partition", {}).get(id(value), []))
     bind = directives.get("bind_storage", {}).get(id(value), [])
-    options = bind[-1].attrs["options"] if bind else {}
-    kind_name = options.get("type") or ("rom_2p" if rom is not None else "auto")
-    impl = options.get("impl") or "auto"
+    options = bind[-1].directive if bind else None
+    kind_name = options.type if options else ("rom_2p" if rom is not None else "auto")
+    impl = (options.impl if options else None) or "auto"
     storage = Storage(name, "rom" if rom is not None else "bram", t.elem, t.shape, PORTS.get(kind_name, PORTS["auto"]),
                       splits, rom_data=rom, partition_text=text)
     if all(s.banks == size for s, size in zip(splits, t.shape, strict=True)):
@@ -190,8 +190,8 @@ def local_storage(name: str, t: ArrayType, directives: dict, value: Value, rom: 
         storage.kind, storage.read_latency = "uram", URAM_READ_LATENCY
     elif impl == "lutram" or (impl == "auto" and math.prod(t.shape) * bit_width(t.elem) < LUTRAM_BITS):
         storage.kind = "lutram"
-    if options.get("latency"):
-        storage.read_latency = int(options["latency"])
+    if options and options.latency:
+        storage.read_latency = int(options.latency)
     return storage
 
 
@@ -207,17 +207,17 @@ def argument_storage(arg: Value, bundle_index: int, directives: dict, maxi_laten
     interface directive chose; an external RAM port has the ports of its storage_type."""
     t: ArrayType = arg.type  # type: ignore[assignment]
     chosen = directives.get("interface", {}).get(id(arg), [])
-    options = chosen[-1].attrs["options"] if chosen else default_interface(flow, True, bundle_index, t.size)
-    mode = options.get("mode", "m_axi")
+    options = chosen[-1].directive if chosen else default_interface(flow, True, bundle_index, t.size)
+    mode = options.mode
     if mode == "m_axi":
-        latency = int(options.get("latency") or maxi_latency)
+        latency = int(options.latency or maxi_latency)
         return Storage(arg.name or "arg", "m_axi", t.elem, t.shape, PORTS["m_axi"], read_latency=latency,
-                       write_latency=latency, bundle=options.get("bundle") or "gmem")
+                       write_latency=latency, bundle=options.bundle or "gmem")
     splits, text = _splits(t.shape, directives.get("array_partition", {}).get(id(arg), []))
-    # without storage_type an ap_memory port reads twice and writes once per cycle (RAM_2P-like): fitted on
-    # the calibration reports (ELEN226 loop_perfect solution2: 20 stores, II 20; inner_product solution4:
-    # 2 loads of one bank per cycle at II 1), docs/oplib.md
-    storage_type = options.get("storage_type") or "ram_2p"
+    # without storage_type an ap_memory port has two read/write ports (RAM_T2P-like): ELEN226 Vitis 2022.1
+    # verbose schedule reports, loop_perfect solution2 (two stores to B in one state, core `Ports = 2`) and
+    # inner_product solution4 (two loads of one bank per state), docs/oplib.md
+    storage_type = options.storage_type or "ram_t2p"
     ports = PORTS["fifo"] if mode in ("ap_fifo", "axis") else PORTS.get(storage_type, PORTS["ram_2p"])
     return Storage(arg.name or "arg", "ap_memory", t.elem, t.shape, ports, splits, partition_text=text)
 

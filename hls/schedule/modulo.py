@@ -25,7 +25,7 @@ from hls.schedule.affine import ITER
 from hls.schedule.graph import Graph, Node
 from hls.schedule.listsched import PortTable
 from hls.schedule.memory import Storage
-from hls.schedule.timing import fit, heights, occupied_states, port_limits, required_start
+from hls.schedule.timing import fit, heights, inherit_output_states, occupied_states, port_limits, required_start
 
 MAX_SAMPLES = 64
 EXTRA_II = 64  # how far above MII to search before falling back to a non-overlapped schedule
@@ -167,6 +167,7 @@ def _asap_from(nodes: list[Node], start: int, period: int, last: int) -> tuple[d
 
 
 def modulo_schedule(graph: Graph, target_ii: int | None = None) -> ModuloResult:
+    inherit_output_states(graph.nodes)
     uses = modulo_uses(graph)
     res, port_bound = res_mii(graph, uses)
     rec, recurrence = rec_mii(graph)

@@ -22,13 +22,13 @@ from hls.ir import (
     Value,
 )
 from hls.ir.bitops import BIT_OPS
+from hls.ir.kinds import BINARY, MATH, OpKind, kinds
 from hls.schedule.memory import bit_width
 from hls.schedule.oplib import OpCost, OpLib
 from hls.types import FixedType, FloatType, IntType
 
-_FLOAT_BINARY = {"add": "add", "sub": "sub", "mul": "mul", "div": "div", "pow": "pow"}
-_MATH = {"sqrt": "sqrt", "exp": "exp", "log": "log", "sin": "sin", "cos": "cos", "tanh": "tanh",
-         "floor": "floor", "ceil": "floor", "pow": "pow"}
+_FLOAT_BINARY = {k: k.float_core for k in kinds(BINARY) if k.float_core}
+_MATH = {k: k.float_core for k in kinds(MATH) if k.float_core}
 # a constant with up to 2 non-zero digits in canonical signed-digit form (x*15 = (x << 4) - x) multiplies as
 # shifts and one add or sub; ELEN226 loop_perfect: x*15, x*7 are subtractions, x*11, x*13, x*19 DSP MACs
 MAX_SHIFT_ADD_TERMS = 2
@@ -44,8 +44,11 @@ def chain(lib: OpLib, name: str, parts: list[OpCost]) -> OpCost:
         latency, delay = 1, 0.0
     elif latency > 0:
         delay = 0.0
+    first = parts[0] if parts else None  # a DSP's input stage and its wait for the fabric carry over
     return OpCost(name, latency, delay, sum(p.dsp for p in parts), sum(p.ff for p in parts),
-                  sum(p.lut for p in parts), any(p.shareable for p in parts))
+                  sum(p.lut for p in parts), any(p.shareable for p in parts),
+                  input_ns=first.input_ns if first is not None and first.latency > 0 else 0.0,
+                  output_states=sum(p.output_states for p in parts))
 
 
 def csd_digits(value: int) -> int:
@@ -99,9 +102,41 @@ def _feeds_adder(op: BinaryOp) -> bool:
         user = users.pop()
         if isinstance(user, CastOp):
             users += user.result.uses
-        elif isinstance(user, BinaryOp) and user.kind in ("add", "sub"):
+        elif isinstance(user, BinaryOp) and user.kind in (OpKind.ADD, OpKind.SUB):
             return True
     return False
+
+
+def _product(value: Value) -> BinaryOp | None:
+    """The multiply whose product `value` is (through single-use casts), if it is used only there."""
+    while len(value.uses) == 1 and isinstance(getattr(value, "op", None), CastOp):
+        value = value.op.operands[0]
+    op = getattr(value, "op", None)
+    return op if isinstance(op, BinaryOp) and op.kind == OpKind.MUL and len(value.uses) == 1 else None
+
+
+def _mac_multiply(op: BinaryOp, lib: OpLib) -> BinaryOp | None:
+    """The one-tile DSP multiply whose post-adder the add or sub `op` is: of two products the right-hand
+    one (the other is a multiply of its own whose result enters the C port, as in ELEN226 inner_product
+    solutions 3-5: `add_ln859 = add mul_ln859_1, mul_ln859`, mul_ln859 grouped into the DSP)."""
+    if op.kind not in (OpKind.ADD, OpKind.SUB) or isinstance(op.result.type, FloatType):
+        return None
+    for value in (op.rhs, op.lhs):
+        mul = _product(value)
+        if mul is not None and not isinstance(mul.result.type, FloatType):
+            cost = _multiply(mul, lib, None)
+            if cost.dsp == 1 and cost.latency > 1:
+                return mul
+    return None
+
+
+def _grouped(op: BinaryOp, lib: OpLib) -> bool:
+    """The multiply `op` is the one its consuming add takes into its DSP48 as a MAC."""
+    value = op.result
+    while len(value.uses) == 1 and isinstance(value.uses[0], CastOp):
+        value = value.uses[0].result
+    user = value.uses[0] if len(value.uses) == 1 else None
+    return isinstance(user, BinaryOp) and _mac_multiply(user, lib) is op
 
 
 def _frac(t: object) -> int:
@@ -121,9 +156,9 @@ def _keeps_low_bits(user: Op, t: object) -> bool:
     result = user.results[0].type if user.results else None
     if isinstance(user, CastOp) and isinstance(result, (IntType, FixedType)) and _frac(result) == _frac(t):
         return bit_width(result) >= bit_width(t) or getattr(result, "overflow", "AP_WRAP") == "AP_WRAP"
-    return isinstance(user, BinaryOp) and user.kind in ("add", "sub", "mul") \
+    return isinstance(user, BinaryOp) and user.kind in (OpKind.ADD, OpKind.SUB, OpKind.MUL) \
         and isinstance(result, (IntType, FixedType)) and _frac(result) == _frac(t) \
-        and (user.kind != "mul" or _frac(result) == 0)
+        and (user.kind != OpKind.MUL or _frac(result) == 0)
 
 
 def demanded_width(value: Value) -> int:
@@ -164,39 +199,48 @@ def _binary(op: BinaryOp, lib: OpLib, known: int | None = None) -> OpCost:
     if isinstance(t, FloatType):
         if kind in _FLOAT_BINARY:
             return _float_core(lib, t, _FLOAT_BINARY[kind])
-        if kind in ("min", "max"):
+        if kind in (OpKind.MIN, OpKind.MAX):
             return chain(lib, f"f{kind}", [_float_core(lib, t, "cmp"), lib.mux(t.bits)])
-        if kind == "floordiv":
+        if kind == OpKind.FLOORDIV:
             return chain(lib, "ffloordiv", [_float_core(lib, t, "div"), _float_core(lib, t, "floor")])
         return chain(lib, "fmod", [_float_core(lib, t, "div"), _float_core(lib, t, "floor"),
                                    _float_core(lib, t, "mul"), _float_core(lib, t, "sub")])
     width = bit_width(t)
     wa, wb = operand_width(op.lhs), operand_width(op.rhs)
-    if kind in ("add", "sub"):
+    if kind in (OpKind.ADD, OpKind.SUB):
+        if _mac_multiply(op, lib) is not None:
+            return lib.post_adder(kind)
         return lib.adder(width, kind, demanded_width(op.result))
-    if kind == "mul":
-        constant = _constant_operand(op) if known is None else known
-        if constant is not None and csd_digits(constant) <= MAX_SHIFT_ADD_TERMS:
-            terms = csd_digits(constant)  # x*c as shifts and adds or subs in LUTs
-            return chain(lib, "mul", [lib.adder(width, "mul") for _ in range(terms - 1)]) if terms > 1 \
-                else lib.wire("mul")
-        if constant is not None:  # the other operand's width against the constant's bits
-            return lib.multiplier(max(wa, wb) if known is None else _variable_width(op, wa, wb),
-                                  abs(constant).bit_length() + (constant < 0), accumulated=_feeds_adder(op))
-        return lib.multiplier(wa, wb, accumulated=_feeds_adder(op))
-    if kind in ("div", "floordiv", "mod") and isinstance(getattr(op.rhs, "op", None), ConstantOp) \
+    if kind == OpKind.MUL:
+        return _multiply(op, lib, known, _grouped(op, lib))
+    if kind in (OpKind.DIV, OpKind.FLOORDIV, OpKind.MOD) and isinstance(getattr(op.rhs, "op", None), ConstantOp) \
             and isinstance(op.rhs.op.value, int) and op.rhs.op.value > 0:
         return _by_constant(lib, kind, width, wa, op.rhs.op.value)
-    if kind in ("div", "floordiv", "mod"):
+    if kind in (OpKind.DIV, OpKind.FLOORDIV, OpKind.MOD):
         core = lib.divider(max(wa, wb))
-        return core if kind == "div" else chain(lib, kind, [core, lib.adder(width)])
-    if kind in ("and", "or", "xor"):
+        return core if kind == OpKind.DIV else chain(lib, kind, [core, lib.adder(width)])
+    if kind in (OpKind.AND, OpKind.OR, OpKind.XOR):
         return lib.logic(width, kind)
-    if kind in ("shl", "shr"):
+    if kind.cost == "shifter":  # shifts and rotates: wiring by a constant, a barrel shifter otherwise
         return lib.wire(kind) if isinstance(getattr(op.rhs, "op", None), ConstantOp) else lib.shifter(width)
-    if kind in ("min", "max"):
+    if kind in (OpKind.MIN, OpKind.MAX):
         return chain(lib, kind, [lib.comparator(max(wa, wb)), lib.mux(width)])
     return chain(lib, "pow", [lib.multiplier(wa, wa), lib.multiplier(width, wa)])
+
+
+def _multiply(op: BinaryOp, lib: OpLib, known: int | None, grouped: bool = False) -> OpCost:
+    width = bit_width(op.result.type)
+    wa, wb = operand_width(op.lhs), operand_width(op.rhs)
+    constant = _constant_operand(op) if known is None else known
+    if constant is not None and csd_digits(constant) <= MAX_SHIFT_ADD_TERMS:
+        terms = csd_digits(constant)  # x*c as shifts and adds or subs in LUTs
+        return chain(lib, "mul", [lib.adder(width, "mul") for _ in range(terms - 1)]) if terms > 1 \
+            else lib.wire("mul")
+    if constant is not None:  # the other operand's width against the constant's bits
+        return lib.multiplier(max(wa, wb) if known is None else _variable_width(op, wa, wb),
+                              abs(constant).bit_length() + (constant < 0), accumulated=_feeds_adder(op),
+                              grouped=grouped)
+    return lib.multiplier(wa, wb, accumulated=_feeds_adder(op), grouped=grouped)
 
 
 def _by_constant(lib: OpLib, kind: str, width: int, wa: int, divisor: int) -> OpCost:
@@ -205,9 +249,9 @@ def _by_constant(lib: OpLib, kind: str, width: int, wa: int, divisor: int) -> Op
     add (Hacker's Delight ch. 10, LLVM TargetLowering::BuildSDIV/BuildUDIV); mod then multiplies back
     and subtracts."""
     if divisor & (divisor - 1) == 0:
-        return lib.wire(kind) if kind != "mod" else lib.logic(width, "and")
+        return lib.wire(kind) if kind != OpKind.MOD else lib.logic(width, "and")
     quotient = chain(lib, kind, [lib.multiplier(wa, wa + 1), lib.adder(wa)])
-    if kind != "mod":
+    if kind != OpKind.MOD:
         return quotient
     return chain(lib, kind, [quotient, lib.multiplier(wa, divisor.bit_length()), lib.adder(width)])
 
@@ -238,9 +282,9 @@ def _unary(op: UnaryOp, lib: OpLib) -> OpCost:
     if isinstance(t, FloatType):
         return lib.wire(f"f{op.kind}")
     width = bit_width(t)
-    if op.kind == "neg":
+    if op.kind == OpKind.NEG:
         return lib.adder(width, "neg")
-    if op.kind == "abs":
+    if op.kind == OpKind.ABS:
         return chain(lib, "abs", [lib.adder(width, "neg"), lib.mux(width)])
     return lib.logic(width, op.kind)
 
@@ -283,7 +327,7 @@ def op_cost(op: Op, lib: OpLib, constants: tuple = ()) -> OpCost:
         return lib.mux(demanded_width(op.result))
     if isinstance(op, MathOp):
         t = op.result.type
-        if op.func == "fabs":
+        if op.func == OpKind.FABS:
             return lib.wire("fabs")
         return _float_core(lib, t, _MATH[op.func])
     if isinstance(op, BIT_OPS):

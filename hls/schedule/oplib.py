@@ -117,6 +117,16 @@ LUT_LEVEL_NS = 0.25
 # enzobelline/ELEN226 Perfect/.../solution1 and Assignment2/InnerProduct/solution3,4 *.verbose.sched.rpt.
 MEMORY_READ_NS = 0.66
 DSP_INPUT_NS = 0.89
+# A multiply-accumulate on one DSP48 (Vitis's mac_muladd_*: A/B, M and P registers, p = m + c): the product
+# reaches the post-adder from the M register one state before the core's last, and the post-adder with its
+# C operand takes 0.645 ns of that state on xcvu9p-2 (1.49 ns on xc7k160t-2) before the P register.
+# ELEN226 verbose.sched.rpt: `mul [3/3]..[1/3]` grouped with `add [2/2]..[1/2]` (root node of the DSP).
+POST_ADD_NS = 0.645
+# On 7-series and Zynq-7000 (DSP48E1), Vitis 2022.1 schedules no consumer of a DSP48's result in the DSP's
+# last state except the register of a loop-carried value: a mul_mul_* result reaches an adder, a MAC's C port
+# or a store one state later (ELEN226 xc7k160t/xc7k70t reports: InnerProduct solution3/4/5, mmul solution1-3,
+# ImperfectLoop), where on xcvu9p the same cores feed the fabric in that state (Perfect solution1/2).
+DSP48E1_OUTPUT_STATES = 1
 # Area as Vitis's csynth report counts it (the Expression, Multiplexer and Register tables of the
 # per-module csynth.rpt; docs/oplib.md section 8 names the reports): an adder of w bits w + 7 LUT, an
 # integer compare w/2 + 7, a 2-input select w, one-bit logic 2; a multiplexer in front of a register
@@ -146,6 +156,8 @@ class OpCost:
     # first register (a DSP48's input stage), or after which a memory's read data is there (clock-to-out)
     input_ns: float = 0.0
     output_ns: float = 0.0
+    # states after the result before fabric logic may use it (a loop-carried register takes it at once)
+    output_states: int = 0
 
     @property
     def is_chained(self) -> bool:
@@ -247,10 +259,11 @@ class OpLib:
     def wire(self, name: str = "wire") -> OpCost:
         return OpCost(name, 0, 0.0)
 
-    def multiplier(self, width_a: int, width_b: int, accumulated: bool = False) -> OpCost:
+    def multiplier(self, width_a: int, width_b: int, accumulated: bool = False, grouped: bool = False) -> OpCost:
         """Small products in LUTs (both operands up to 8 bits, inferred), the rest on DSP48 tiles of 27x18
         (UltraScale+, Versal) or 25x18 (7-series, UltraScale): ceil(a/27) * ceil(b/18) tiles (a tiling
-        estimate: Vitis may save a tile on truncated products or spend more on wide signed ones)."""
+        estimate: Vitis may save a tile on truncated products or spend more on wide signed ones).
+        `grouped`: the multiply of a one-tile MAC, whose last stage is its post-adder (`post_adder`)."""
         wide, narrow = max(width_a, width_b), min(width_a, width_b)
         if wide <= 8 and not accumulated:  # accumulated: a MAC on one DSP48 tile (opcost._feeds_adder)
             return self._chained("mul", 0.4 + 0.1 * (wide + narrow), 0, wide * narrow)
@@ -260,11 +273,22 @@ class OpLib:
             latency = min(DSP48_MAX_LATENCY, self.core_latency("mul_1dsp"))
         else:
             latency = self.core_latency("mul_ndsp") + (1 if tiles > 4 else 0)
+        if tiles == 1 and grouped and latency > 1:  # the P register belongs to the post-adder
+            return OpCost("mul", latency - 1, 0.0, 1, 0, 0, shareable=True, input_ns=self.scaled_ns(DSP_INPUT_NS))
         if tiles == 1:  # registers inside the DSP48: the report's DSP row has no FF or LUT
-            return OpCost("mul", latency, 0.0, 1, 0, 0, shareable=True, input_ns=self.scaled_ns(DSP_INPUT_NS))
+            return OpCost("mul", latency, 0.0, 1, 0, 0, shareable=True, input_ns=self.scaled_ns(DSP_INPUT_NS),
+                          output_states=self.dsp_output_states())
         if self.part.fabric != "versal":  # the csynth Instance row of a multi-DSP mul_*_2_1 module
             return OpCost("mul", latency, 0.0, tiles, MULTI_DSP_FF, MULTI_DSP_LUT, shareable=True)
         return OpCost("mul", latency, 0.0, tiles, 20 * tiles + wide, 10 * tiles, shareable=True)
+
+    def post_adder(self, name: str = "add") -> OpCost:
+        """The add or sub of a one-tile MAC: the DSP48's last stage, its C operand chained into it."""
+        return OpCost(name, 1, 0.0, 0, 0, 0, input_ns=self.scaled_ns(POST_ADD_NS),
+                      output_states=self.dsp_output_states())
+
+    def dsp_output_states(self) -> int:
+        return DSP48E1_OUTPUT_STATES if self.part.fabric == "7series" else 0
 
     def divider(self, width: int) -> OpCost:
         """Integer divide/remainder: a radix-2 core of width + 3 cycles (35 for 32 bits at 6 ns on

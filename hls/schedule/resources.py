@@ -78,6 +78,12 @@ def _access_chains(graph: Graph, times: list[int], ii: int) -> Resources:
     return total
 
 
+def _unit_key(node: Node) -> tuple:
+    """Operators one unit can serve: same kind, type and area (a MAC's multiply and a lone multiply of the
+    same widths are both one DSP48, whatever their latency)."""
+    return node.name, _type_name(node), node.cost.dsp, node.cost.ff, node.cost.lut
+
+
 def _post_adders(graph: Graph) -> set[int]:
     """Adds and subs that take a DSP product (through wires such as casts) as an operand: the DSP48
     post-adder computes them (Vitis binds `mac_muladd_*` cores; the csynth report lists the MAC in its
@@ -130,13 +136,13 @@ class ResourceTally:
         for node, start in zip(graph.nodes, times, strict=True):
             if node.cost.shareable:
                 slot = (start // period) % ii if ii else start // period
-                per_slot[(node.name, _type_name(node), node.cost)][slot] += 1
+                per_slot[_unit_key(node)][slot] += 1
             elif node.index in absorbed:  # the DSP48 post-adder does this add: no LUT of its own
                 self._units(module, node, 1, shared=False, cost=Resources(0, 0, node.cost.ff, 0))
             else:
                 self._units(module, node, 1, shared=False)
         for node in graph.nodes:
-            key = (node.name, _type_name(node), node.cost)
+            key = _unit_key(node)
             if node.cost.shareable and key in per_slot:
                 self._units(module, node, max(per_slot.pop(key).values()), shared=True)
         self._add(module, "registers", self._registers(graph, times, ii))

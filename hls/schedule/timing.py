@@ -8,6 +8,8 @@ crosses a register: it is ready at the next cycle boundary at the earliest.
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 from hls.schedule.graph import DATA, Node
 from hls.schedule.memory import Storage
 
@@ -49,11 +51,28 @@ def required_start(src: Node, src_start: int, distance: int, lag: int, period: i
     `dst`: a load feeding an operator that holds its operands is registered first."""
     if lag == DATA:
         bound = ready(src, src_start, period, carried=distance > 0)
+        if distance == 0 and src.cost.output_states and (dst is None or not is_wire(dst)):
+            bound = (-(-bound // period) + src.cost.output_states) * period
         if dst is not None and src.access is not None and not src.access.is_store and holds_operands(dst):
             bound = (bound // period + 1) * period
     else:
         bound = (src_start // period + lag) * period
     return bound - distance * ii * period
+
+
+def is_wire(node: Node) -> bool:
+    """A cast or other renaming: no delay, no cycle, no port."""
+    return node.latency == 0 and node.delay == 0 and node.access is None
+
+
+def inherit_output_states(nodes: list[Node]) -> None:
+    """A wire over a result that fabric logic may use only some states later passes the wait on (the
+    register of a carried value still takes it at once: deps.add_carried_scalars looks through wires)."""
+    for node in nodes:
+        if is_wire(node) and len(node.preds) == 1 and node.preds[0][1] == 0:
+            states = nodes[node.preds[0][0]].cost.output_states
+            if states > node.cost.output_states:
+                node.cost = replace(node.cost, output_states=states)
 
 
 def occupied_states(nodes: list[Node], times: list[int], period: int) -> int:

@@ -10,6 +10,7 @@ counter cannot wrap: it stops at B, which its own type holds. With an `and`, a `
 from __future__ import annotations
 
 from hls.ir import BinaryOp, CastOp, CompareOp, ConstantOp, LogicOp, Value, WhileOp, has_exit
+from hls.ir.kinds import OpKind
 from hls.ir.ranges import value_range
 from hls.schedule.affine import trip_range
 
@@ -26,22 +27,23 @@ def _compare(loop: WhileOp) -> tuple[CompareOp | None, bool]:
     """The bounding comparison and whether it is the whole condition."""
     cond = loop.cond.terminator.operands[0]
     whole = True
-    while isinstance(getattr(cond, "op", None), LogicOp) and cond.op.kind == "land":
+    while isinstance(getattr(cond, "op", None), LogicOp) and cond.op.kind == OpKind.LAND:
         cond, whole = cond.op.operands[0], False
     op = getattr(cond, "op", None)
-    return (op, whole) if isinstance(op, CompareOp) and op.kind in ("lt", "le", "gt", "ge") else (None, False)
+    ordered = isinstance(op, CompareOp) and op.kind in (OpKind.LT, OpKind.LE, OpKind.GT, OpKind.GE)
+    return (op, whole) if ordered else (None, False)
 
 
 def _step(loop: WhileOp, slot: int) -> int | None:
     """k when the body yields carried[slot] + k for slot `slot` (k may be negative)."""
     nxt = _strip_casts(loop.body.terminator.operands[slot])
     op = getattr(nxt, "op", None)
-    if not isinstance(op, BinaryOp) or op.kind not in ("add", "sub"):
+    if not isinstance(op, BinaryOp) or op.kind not in (OpKind.ADD, OpKind.SUB):
         return None
     lhs, rhs = _strip_casts(op.lhs), getattr(_strip_casts(op.rhs), "op", None)
     if lhs is not loop.body.args[slot] or not isinstance(rhs, ConstantOp) or isinstance(rhs.value, bool):
         return None
-    return rhs.value if op.kind == "add" else -rhs.value
+    return rhs.value if op.kind == OpKind.ADD else -rhs.value
 
 
 def while_trip(loop: WhileOp, ranges: dict[Value, Range]) -> tuple[int | None, int | None]:
@@ -57,9 +59,9 @@ def while_trip(loop: WhileOp, ranges: dict[Value, Range]) -> tuple[int | None, i
     bound = value_range(cmp.operands[1], ranges, use_types=False)
     if step is None or step == 0 or start is None or bound is None:
         return None, None
-    up = cmp.kind in ("lt", "le")
+    up = cmp.kind in (OpKind.LT, OpKind.LE)
     if up != (step > 0):
         return None, None
-    inclusive = 1 if cmp.kind == "le" else -1 if cmp.kind == "ge" else 0
+    inclusive = 1 if cmp.kind == OpKind.LE else -1 if cmp.kind == OpKind.GE else 0
     low, high = trip_range(start, (bound[0] + inclusive, bound[1] + inclusive), step)
     return (low if whole and not has_exit(loop) else 0), high

@@ -16,7 +16,6 @@ event in the element-by-element order, with its value before and after.
 
 from __future__ import annotations
 
-import operator
 from fractions import Fraction
 from typing import Any
 
@@ -43,7 +42,8 @@ from hls.ir import (
     YieldOp,
 )
 from hls.ir.core import Block, Op, Value
-from hls.passes.evaluate import COMPARE, VECTOR_ARITH
+from hls.ir.kinds import OpKind
+from hls.passes.evaluate import COMPARE, UNARY, VECTOR_ARITH
 from hls.sim import vobject
 from hls.sim.vplan import Plan, native_ok
 from hls.types import ArrayType, BoolType, FixedType, FloatType, IntType, ScalarType, TupleType, wrap_int64
@@ -192,7 +192,7 @@ def binary(ctx: Context, op: BinaryOp, a: Lanes, b: Lanes) -> Lanes:
     t, kind = op.result.type, op.kind
     if isinstance(t, IntType):
         a, b = ints(a), ints(b)
-        if kind in ("floordiv", "mod", "shl", "shr"):
+        if kind in (OpKind.FLOORDIV, OpKind.MOD, OpKind.SHL, OpKind.SHR):
             return int_special(ctx, kind, t, a, b)
     elif isinstance(t, FixedType):
         a, b = np.asarray(a, dtype=np.float64), np.asarray(b, dtype=np.float64)
@@ -200,17 +200,17 @@ def binary(ctx: Context, op: BinaryOp, a: Lanes, b: Lanes) -> Lanes:
 
 
 def int_special(ctx: Context, kind: str, t: IntType, a: Lanes, b: Lanes) -> Lanes:
-    bad = b == 0 if kind in ("floordiv", "mod") else b < 0
+    bad = b == 0 if kind in (OpKind.FLOORDIV, OpKind.MOD) else b < 0
     if first_lane(ctx, bad) is not None:
-        if kind in ("floordiv", "mod"):
+        if kind in (OpKind.FLOORDIV, OpKind.MOD):
             raise ZeroDivisionError("integer division or modulo by zero")
         raise ValueError("negative shift count")
     b = safe(b, bad, 1)
-    if kind == "floordiv":
+    if kind == OpKind.FLOORDIV:
         return a // b
-    if kind == "mod":
+    if kind == OpKind.MOD:
         return a % b
-    if kind == "shr":
+    if kind == OpKind.SHR:
         return a >> np.minimum(b, 63)
     shifted = np.where(b >= 64, np.int64(0), np.left_shift(a, np.minimum(b, 63)))
     return wrap_int64(np.asarray(shifted), t) if t.width < 64 else shifted
@@ -218,11 +218,11 @@ def int_special(ctx: Context, kind: str, t: IntType, a: Lanes, b: Lanes) -> Lane
 
 def unary(op: UnaryOp, a: Lanes) -> Lanes:
     t = op.result.type
-    if op.kind == "not":
+    if op.kind == OpKind.NOT:
         return np.logical_not(a)
     if isinstance(t, IntType):
         a = ints(a)
-    return {"neg": operator.neg, "invert": operator.invert, "abs": np.abs}[op.kind](a)
+    return UNARY[op.kind](a)
 
 
 def compare(op: CompareOp, a: Lanes, b: Lanes) -> Lanes:
@@ -319,7 +319,7 @@ class Runner:
         if isinstance(op, CompareOp):
             return compare(op, *args)
         if isinstance(op, LogicOp):
-            return (np.logical_and if op.kind == "land" else np.logical_or)(*args)
+            return (np.logical_and if op.kind is OpKind.LAND else np.logical_or)(*args)
         if isinstance(op, UnaryOp):
             return unary(op, args[0])
         if isinstance(op, SelectOp):

@@ -17,7 +17,8 @@ import numpy as np
 
 from hls import runtime
 from hls.ir import BinaryOp, CompareOp, UnaryOp
-from hls.passes.evaluate import COMPARE, VECTOR_ARITH
+from hls.ir.kinds import OpKind
+from hls.passes.evaluate import COMPARE, UNARY, VECTOR_ARITH
 from hls.sim.vplan import native_ok
 from hls.types import BoolType, FixedType, FloatType, IntType, ScalarType
 
@@ -67,15 +68,19 @@ def binary(op: BinaryOp, a: Any, b: Any, check: Any) -> Any:
     """`check(bad, error)` raises `error` when a lane that executes is bad; returns safe operands."""
     t, kind = op.result.type, op.kind
     a, b = py(a, op.lhs.type), py(b, op.rhs.type)
-    if kind in ("floordiv", "mod", "div"):
+    if kind in (OpKind.FLOORDIV, OpKind.MOD, OpKind.DIV):
         b = check(bools(b == 0), ZeroDivisionError("division by zero"), b, 1)
-    elif kind in ("shl", "shr"):
+    elif kind in (OpKind.SHL, OpKind.SHR):
         b = check(bools(b < 0), ValueError("negative shift count"), b, 0)
-    if kind == "div":
+    elif kind.typed:  # a rotate: its count must lie in 0..width-1 (hls.bits.rotate raises otherwise)
+        b = check(bools((b < 0) | (b >= t.width)), ValueError(f"{kind} count outside 0..{t.width - 1}"), b, 0)
+    if kind.typed:
+        result = per_lane(lambda x, y: kind.fold(x, y, t), a, b)
+    elif kind == OpKind.DIV:
         result = per_lane(lambda x, y: runtime.fixed_div(x, y, t), a, b)
-    elif kind == "shl":
+    elif kind == OpKind.SHL:
         result = per_lane(lambda x, y: runtime.shl(x, y, t), a, b)
-    elif kind == "shr":
+    elif kind == OpKind.SHR:
         result = objects(a >> b)
     else:
         result = objects(VECTOR_ARITH[kind](a, b))
@@ -88,9 +93,9 @@ def compare(op: CompareOp, a: Any, b: Any) -> Any:
 
 def unary(op: UnaryOp, a: Any) -> Any:
     a = py(a, op.operands[0].type)
-    if op.kind == "not":
+    if op.kind == OpKind.NOT:
         return bools(per_lane(operator.not_, a))
-    return native(per_lane({"neg": operator.neg, "invert": operator.invert, "abs": abs}[op.kind], a),
+    return native(per_lane(UNARY[op.kind], a),
                   op.result.type)
 
 

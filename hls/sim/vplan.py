@@ -41,6 +41,7 @@ from hls.ir import (
     has_exit,
 )
 from hls.ir.core import Block, BlockArg, Function, Module, Op, Value
+from hls.ir.kinds import OpKind
 from hls.ir.ranges import value_range
 from hls.passes.evaluate import KINDS
 from hls.schedule.affine import Affine, combine
@@ -159,8 +160,8 @@ def needs_objects(op: Op) -> bool:
     types = [v.type for v in [*op.operands, *op.results]]
     if not all(native_ok(t) for t in types):
         return True
-    if isinstance(op, BinaryOp) and op.kind == "div" and isinstance(op.result.type, FixedType):
-        return True
+    if isinstance(op, BinaryOp) and (op.kind == OpKind.DIV and isinstance(op.result.type, FixedType) or op.kind.typed):
+        return True  # fixed-point division, and kinds whose fold needs the type (rotates), run per lane
     return any(isinstance(t, FixedType) for t in types) and not all(exact_in_float(t) or isinstance(t, FloatType)
                                                                    for t in types)
 
@@ -197,14 +198,15 @@ def check_op(op: Op) -> None:
         raise Unsupported("an array passed twice to one sub-kernel")
     elif isinstance(op, CompareOp) and not numeric_mix_ok(types, None):
         raise Unsupported(f"comparison of {types[0]} with {types[1]}")
-    elif isinstance(op, UnaryOp) and op.kind == "invert" and not isinstance(t, IntType):
+    elif isinstance(op, UnaryOp) and op.kind == OpKind.INVERT and not isinstance(t, IntType):
         raise Unsupported(f"~ on {t}")
     elif isinstance(op, MathOp) and not all(isinstance(x, (FloatType, IntType, BoolType)) for x in types):
         raise Unsupported(f"math.{op.func} of {types}")
 
 
 def check_binary(op: BinaryOp, t: object, types: list[object]) -> None:
-    if op.kind not in KINDS.get(type(t), ()) and not (op.kind == "div" and isinstance(t, FixedType)):
+    if op.kind not in KINDS.get(type(t), ()) and not (op.kind == OpKind.DIV and isinstance(t, FixedType)) \
+            and not (op.kind.typed and isinstance(t, IntType)):
         raise Unsupported(f"{op.kind} on {t}")
     if isinstance(t, FloatType) and not types[0] == types[1] == t:
         raise Unsupported(f"{op.kind} of {types[0]} and {types[1]} to {t}")

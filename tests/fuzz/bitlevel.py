@@ -65,6 +65,14 @@ def int_bits(g: Generator, depth: int, taint_ok: bool) -> Ex | None:
     return Ex(f"hls.leading_zeros({text})", "int", width.bit_length() + 1, atom=True)
 
 
+def int_rotate(g: Generator, depth: int, taint_ok: bool) -> Ex | None:
+    """`hls.rotl(x, n)` / `hls.rotr(x, n)` of an unsigned typed value, by a constant or `e % width`."""
+    width = g.rng.randint(1, MAX_WIDTH)
+    value = f"hls.uint{width}({g.ex('int', max(depth - 1, 0)).text})"
+    count = str(g.rng.randint(0, width - 1)) if g.chance(0.5) else f"({g.ex('int', max(depth - 1, 0)).text}) % {width}"
+    return Ex(f"hls.{g.pick(('rotl', 'rotr'))}({value}, {count})", "int", width + 1, atom=True)
+
+
 def bool_bit(g: Generator, depth: int, taint_ok: bool) -> Ex | None:
     """`x[i]` at a constant position."""
     text, width = operand(g, depth)
@@ -96,4 +104,5 @@ def statements(g: Generator, budget: int) -> list[tuple[float, object]]:
 
 
 PRODUCTIONS["int"].append((2.0, int_bits))
+PRODUCTIONS["int"].append((0.5, int_rotate))
 PRODUCTIONS["bool"].append((1.0, bool_bit))
