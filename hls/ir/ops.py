@@ -165,6 +165,9 @@ class MathOp(Op):
             raise self.fail("math functions return floats")
 
 
+SCALAR_OPS = (ConstantOp, BinaryOp, CompareOp, LogicOp, UnaryOp, CastOp, SelectOp, MathOp)  # pure, on scalars
+
+
 class AllocOp(Op):
     """A local array, zero-initialised (hls.zeros)."""
 
