@@ -9,15 +9,7 @@ from __future__ import annotations
 
 from hls.backend.mlir_builder import Builder, Emitter, mlir_type
 from hls.ir import Module
-from hls.ir.stream_ops import (
-    STREAM_OPS,
-    StreamOp,
-    StreamReadNbOp,
-    StreamReadOp,
-    StreamStatusOp,
-    StreamWriteNbOp,
-    StreamWriteOp,
-)
+from hls.ir.stream_ops import STREAM_OPS, STREAM_WRITES, StreamOp
 from hls.types import BoolType, StreamType
 
 
@@ -42,20 +34,13 @@ def declarations(b: Builder, module: Module) -> None:
     for func in module.functions.values():
         for op in func.walk():
             if isinstance(op, STREAM_OPS) and not isinstance(op, StreamOp):
-                kind, t = _kind(op), op.stream.type
+                kind, t = op.method, op.stream.type
                 name = _name(kind, t)
                 if name not in seen:
                     seen.add(name)
                     args, results = _signature(kind, t)
                     result = f" -> ({', '.join(results)})" if results else ""
                     b.line(f"func.func private @{name}({', '.join(args)}){result}")
-
-
-def _kind(op) -> str:
-    if isinstance(op, StreamStatusOp):
-        return op.kind
-    return {StreamReadOp: "read", StreamWriteOp: "write", StreamReadNbOp: "read_nb",
-            StreamWriteNbOp: "write_nb"}[type(op)]
 
 
 def stream_op(e: Emitter, op) -> None:
@@ -66,9 +51,9 @@ def stream_op(e: Emitter, op) -> None:
         e.values[id(op.result)] = b.op(f"memref.alloca({depth})", "", stream_type(t), op.result.name,
                                        {"hls.stream": {"depth": t.depth}})
         return
-    kind, t = _kind(op), op.stream.type
+    kind, t = op.method, op.stream.type
     args, results = _signature(kind, t)
-    operands = [e.operand(op.stream)] + ([e.operand(op.value)] if kind in ("write", "write_nb") else [])
+    operands = [e.operand(op.stream)] + ([e.operand(op.value)] if isinstance(op, STREAM_WRITES) else [])
     call = f"func.call @{_name(kind, t)}({', '.join(operands)})"
     types = f" : ({', '.join(args)}) -> ({', '.join(results)})"
     if not results:

@@ -39,7 +39,7 @@ class StreamStatements:
         stream = self.use(op.stream).text
         if isinstance(op, (StreamWriteOp, StreamWriteNbOp)):
             value = self.assignable(self.use(op.value), op.stream.type.elem).text
-            call = f"{stream}.{'write' if isinstance(op, StreamWriteOp) else 'write_nb'}({value})"
+            call = f"{stream}.{op.method}({value})"
             if isinstance(op, StreamWriteOp):
                 self.line(f"{call};")
             else:

@@ -6,7 +6,7 @@ import ast
 
 from hls.errors import UnsupportedError
 from hls.frontend.base import BuilderBase
-from hls.frontend.source import try_static
+from hls.frontend.source import subscript_chain, try_static
 from hls.frontend.state import Var
 from hls.ir import AllocOp, ConstantOp, LoadOp, RomOp, StoreOp, Value
 from hls.runtime import zeros
@@ -49,12 +49,7 @@ class Arrays(BuilderBase):
 
     def access(self, node: ast.Subscript) -> tuple[Value, list[Value]]:
         """`A[i, j]` or `A[i][j]` -> (memref, index values), checking rank and constant bounds."""
-        index_nodes: list[ast.AST] = []
-        base: ast.AST = node
-        while isinstance(base, ast.Subscript):
-            sl = base.slice
-            index_nodes[:0] = list(sl.elts) if isinstance(sl, ast.Tuple) else [sl]
-            base = base.value
+        base, index_nodes = subscript_chain(node)
         alias = self.env.get(base.id) if isinstance(base, ast.Name) else None
         prefix = list(alias.prefix) if alias is not None else []
         memref = alias.value if prefix else self.expr(base)
@@ -66,15 +61,20 @@ class Arrays(BuilderBase):
                              "every dimension", node)
         indices = prefix
         for dim, (size, index_node) in enumerate(zip(shape[len(prefix):], index_nodes, strict=True)):
-            index = self.expr(index_node)
-            if not isinstance(index.type, (IntType, BoolType)):
-                raise self.error(f"array index must be an integer, got {index.type}", index_node)
-            op = getattr(index, "op", None)
-            if isinstance(op, ConstantOp) and not 0 <= int(op.value) < size:
-                raise self.error(f"index {op.value} is out of bounds for dimension {dim} of size {size}",
-                                 index_node)
-            indices.append(self.lower.as_int(index, self.loc))
+            indices.append(self.index_value(index_node, size, "array index",
+                                            f"index {{}} is out of bounds for dimension {dim} of size {size}"))
         return memref, indices
+
+    def index_value(self, node: ast.AST, size: int, what: str, out_of_range: str) -> Value:
+        """An index into `size` positions (array elements, bits) as an int: a constant one is checked here
+        (`out_of_range` formatted with its value), a variable one by csim."""
+        index = self.expr(node)
+        if not isinstance(index.type, (IntType, BoolType)):
+            raise self.error(f"{what} must be an integer, got {index.type}", node)
+        op = getattr(index, "op", None)
+        if isinstance(op, ConstantOp) and not 0 <= int(op.value) < size:
+            raise self.error(out_of_range.format(op.value), node)
+        return self.lower.as_int(index, self.loc)
 
     def store(self, target: ast.Subscript, value: Value) -> None:
         memref, indices, field = self.field_access(target) or (*self.access(target), None)

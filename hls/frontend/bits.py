@@ -17,7 +17,7 @@ from hls import bits
 from hls.errors import HLSTypeError, UnsupportedError
 from hls.frontend.base import BuilderBase
 from hls.frontend.conversions import BitStore, Call, Part
-from hls.frontend.source import MISSING
+from hls.frontend.source import MISSING, subscript_chain
 from hls.ir import BinaryOp, ConstantOp, LoadOp, StoreOp, Value
 from hls.ir.bitops import BitcastOp, BitGetOp, BitSetOp, BitUnaryOp, ConcatOp, SliceOp, SliceSetOp
 from hls.ir.kinds import OpKind
@@ -66,10 +66,8 @@ class Bits(BuilderBase):
             return True
         if isinstance(node.slice, ast.Tuple):
             return False  # `a[i, j]` indexes an array (its rank is checked there)
-        count, base = 0, node
-        while isinstance(base, ast.Subscript):
-            count += len(base.slice.elts) if isinstance(base.slice, ast.Tuple) else 1
-            base = base.value
+        base, index_nodes = subscript_chain(node)
+        count = len(index_nodes)
         if isinstance(base, ast.Attribute):  # bits of a scalar struct field (`p.r[0:4]`), not `a.shape[0]`
             t = self.struct_type_of_node(base.value)
             return t is not None and not hasattr(t.field(base.attr), "shape")
@@ -109,14 +107,8 @@ class Bits(BuilderBase):
 
     def bit_index(self, node: ast.AST, width: int) -> Value:
         """The position of `x[i]`: constants are checked here, variables by csim."""
-        index = self.expr(node)
-        if not isinstance(index.type, (IntType, BoolType)):
-            raise self.error(f"bit index must be an integer, got {index.type}", node)
-        op = getattr(index, "op", None)
-        if isinstance(op, ConstantOp) and not 0 <= int(op.value) < width:
-            raise self.error(f"bit index {op.value} is out of range for a {width}-bit value (bits 0..{width - 1})",
-                             node)
-        return self.lower.as_int(index, self.loc)
+        return self.index_value(node, width, "bit index",
+                                f"bit index {{}} is out of range for a {width}-bit value (bits 0..{width - 1})")
 
     def read_bits(self, node: ast.Subscript) -> Value:
         """`x[i]` (a bool) or `x[lo:hi]` (an ap_uint[hi - lo])."""

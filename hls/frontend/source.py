@@ -229,6 +229,16 @@ def _dotted(node: ast.AST) -> str:
     return "<expr>"
 
 
+def subscript_chain(node: ast.AST) -> tuple[ast.AST, list[ast.AST]]:
+    """`A[i, j]` or `A[i][j]` -> (A, [i, j]): the subscripted base and every index node in order."""
+    index_nodes: list[ast.AST] = []
+    while isinstance(node, ast.Subscript):
+        sl = node.slice
+        index_nodes[:0] = list(sl.elts) if isinstance(sl, ast.Tuple) else [sl]
+        node = node.value
+    return node, index_nodes
+
+
 def try_static(node: ast.AST, src: KernelSource) -> Any:
     """Resolve a Name/Attribute chain to a Python object, or _MISSING when it is not global."""
     if isinstance(node, ast.Name):

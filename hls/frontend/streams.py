@@ -22,10 +22,9 @@ from hls.ir import (
     StreamWriteOp,
     Value,
 )
+from hls.ir.stream_ops import STREAM_METHODS as METHODS
 from hls.streams import stream
 from hls.types import StreamType, StructType
-
-METHODS = ("read", "write", "empty", "full", "read_nb", "write_nb")
 
 
 class Streams(BuilderBase):

@@ -18,11 +18,11 @@ from hls.errors import HLSTypeError, UnsupportedError
 from hls.frontend.base import BuilderBase, is_kernel
 from hls.frontend.conversions import Cast
 from hls.frontend.scan import zero_of
-from hls.frontend.source import call_target
+from hls.frontend.source import call_target, subscript_chain
 from hls.frontend.state import Var
 from hls.ir import AllocOp, ConstantOp, LoadOp, StoreOp, StreamReadOp, Value
 from hls.ir.structops import StructGetOp, StructPackOp, flat_fields
-from hls.types import ArrayType, BoolType, IntType, ScalarType, StructType, struct_type_of
+from hls.types import ArrayType, ScalarType, StructType, struct_type_of
 
 
 @dataclass
@@ -49,9 +49,7 @@ class Structs(BuilderBase):
         if isinstance(node, ast.Name):
             return self.structs.get(node.id) if self.is_struct_local(node.id) else None
         if isinstance(node, ast.Subscript):
-            base = node
-            while isinstance(base, ast.Subscript):
-                base = base.value
+            base, _ = subscript_chain(node)
             var = self.env.get(base.id) if isinstance(base, ast.Name) else None
             if var is not None and var.is_array and isinstance(var.type.elem, StructType):
                 return var.type.elem
@@ -240,12 +238,7 @@ class Structs(BuilderBase):
     def field_access(self, node: ast.Subscript) -> tuple[Value, list[Value], str | None] | None:
         """`p.taps[j]` / `back[i].taps[j]`: (memref, indices, field of the memref's structs or None);
         None when `node` is no element of a struct's array field."""
-        index_nodes: list[ast.AST] = []
-        base: ast.AST = node
-        while isinstance(base, ast.Subscript):
-            sl = base.slice
-            index_nodes[:0] = list(sl.elts) if isinstance(sl, ast.Tuple) else [sl]
-            base = base.value
+        base, index_nodes = subscript_chain(node)
         if not isinstance(base, ast.Attribute):
             return None
         t = self.struct_type_of_node(base.value)
@@ -265,13 +258,8 @@ class Structs(BuilderBase):
         raise self.error("index an array field of a struct variable or of an array element", node, UnsupportedError)
 
     def field_index(self, node: ast.AST, size: int) -> Value:
-        index = self.expr(node)
-        if not isinstance(index.type, (IntType, BoolType)):
-            raise self.error(f"array index must be an integer, got {index.type}", node)
-        op = getattr(index, "op", None)
-        if isinstance(op, ConstantOp) and not 0 <= int(op.value) < size:
-            raise self.error(f"index {op.value} is out of bounds for a field dimension of size {size}", node)
-        return self.lower.as_int(index, self.loc)
+        return self.index_value(node, size, "array index",
+                                f"index {{}} is out of bounds for a field dimension of size {size}")
 
     def store_field(self, target: ast.Attribute, value: Value) -> None:
         """`p.r = v`, `back[i].r = v`."""

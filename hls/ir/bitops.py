@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from hls.bits import count_type, width_of
 from hls.errors import Loc
-from hls.ir.core import Op, Value
+from hls.ir.core import KindOp, Op, Value
 from hls.types import BoolType, FixedType, FloatType, IntType, ScalarType
 
 BIT_UNARY_KINDS = ("reverse", "popcount", "clz")
@@ -118,24 +118,20 @@ class ConcatOp(Op):
             raise self.fail("the result width is the sum of the operand widths")
 
 
-class BitUnaryOp(Op):
+class BitUnaryOp(KindOp):
     """`x.reverse()` (ap_uint of x's width), `x.bit_count()` and `hls.leading_zeros(x)` (counts)."""
 
     name = "hls.bitop"
     pure = True
+    kinds = BIT_UNARY_KINDS
 
     def __init__(self, kind: str, value: Value, loc: Loc | None = None):
         width = width_of(value.type)
         result = IntType(width, False) if kind == "reverse" else count_type(width)
         super().__init__([value], [result], attrs={"kind": kind}, loc=loc)
 
-    @property
-    def kind(self) -> str:
-        return self.attrs["kind"]
-
     def verify(self) -> None:
-        if self.kind not in BIT_UNARY_KINDS:
-            raise self.fail(f"unknown kind {self.kind!r}")
+        super().verify()
         _bits_operand(self, self.operands[0])
 
 

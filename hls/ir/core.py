@@ -192,6 +192,22 @@ class Op:
         return VerifyError(f"{self.name}: {message}", self.loc)
 
 
+class KindOp(Op):
+    """An op whose `kind` attribute says which member of its family it computes; verify() checks
+    the kind against the family (`kinds`), naming it `kind_word` in the message."""
+
+    kinds: ClassVar[tuple[str, ...]] = ()
+    kind_word: ClassVar[str] = "kind"
+
+    @property
+    def kind(self) -> Any:
+        return self.attrs["kind"]
+
+    def verify(self) -> None:
+        if self.kind not in self.kinds:
+            raise self.fail(f"unknown {self.kind_word} {self.kind!r}")
+
+
 class Function:
     """A kernel: typed arguments (block args of the body) and an optional scalar return type."""
 

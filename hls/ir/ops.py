@@ -7,7 +7,7 @@ from typing import Any
 
 from hls.directives import Directive, LoopFlatten, Pipeline, TripCount, Unroll
 from hls.errors import Loc
-from hls.ir.core import Block, Op, Region, Value
+from hls.ir.core import Block, KindOp, Op, Region, Value
 from hls.ir.kinds import BINARY, COMPARE, LOGIC, MATH, UNARY, OpKind, kinds
 from hls.types import (
     ArrayType,
@@ -55,16 +55,13 @@ class ConstantOp(Op):
             raise self.fail(f"float constant {value!r} is not a float")
 
 
-class BinaryOp(Op):
+class BinaryOp(KindOp):
     name = "hls.binary"
     pure = True
+    kinds = BINARY_KINDS
 
     def __init__(self, kind: str, lhs: Value, rhs: Value, type: ScalarType, loc: Loc | None = None):
         super().__init__([lhs, rhs], [type], attrs={"kind": as_kind(kind)}, loc=loc)
-
-    @property
-    def kind(self) -> OpKind:
-        return self.attrs["kind"]
 
     @property
     def lhs(self) -> Value:
@@ -75,63 +72,48 @@ class BinaryOp(Op):
         return self.operands[1]
 
     def verify(self) -> None:
-        if self.kind not in BINARY_KINDS:
-            raise self.fail(f"unknown kind {self.kind!r}")
+        super().verify()
         _scalar(self, self.lhs, "lhs")
         _scalar(self, self.rhs, "rhs")
 
 
-class CompareOp(Op):
+class CompareOp(KindOp):
     name = "hls.cmp"
     pure = True
+    kinds = COMPARE_KINDS
+    kind_word = "predicate"
 
     def __init__(self, kind: str, lhs: Value, rhs: Value, loc: Loc | None = None):
         super().__init__([lhs, rhs], [BoolType()], attrs={"kind": as_kind(kind)}, loc=loc)
 
-    @property
-    def kind(self) -> OpKind:
-        return self.attrs["kind"]
 
-    def verify(self) -> None:
-        if self.kind not in COMPARE_KINDS:
-            raise self.fail(f"unknown predicate {self.kind!r}")
-
-
-class LogicOp(Op):
+class LogicOp(KindOp):
     """Short-circuit-free boolean and/or (operands are side-effect free values)."""
 
     name = "hls.logic"
     pure = True
+    kinds = LOGIC_KINDS
 
     def __init__(self, kind: str, lhs: Value, rhs: Value, loc: Loc | None = None):
         super().__init__([lhs, rhs], [BoolType()], attrs={"kind": as_kind(kind)}, loc=loc)
 
-    @property
-    def kind(self) -> OpKind:
-        return self.attrs["kind"]
-
     def verify(self) -> None:
-        if self.kind not in LOGIC_KINDS:
-            raise self.fail(f"unknown kind {self.kind!r}")
+        super().verify()
         for value in self.operands:
             if not isinstance(value.type, BoolType):
                 raise self.fail("operands must be bool")
 
 
-class UnaryOp(Op):
+class UnaryOp(KindOp):
     name = "hls.unary"
     pure = True
+    kinds = UNARY_KINDS
 
     def __init__(self, kind: str, operand: Value, type: ScalarType, loc: Loc | None = None):
         super().__init__([operand], [type], attrs={"kind": as_kind(kind)}, loc=loc)
 
-    @property
-    def kind(self) -> OpKind:
-        return self.attrs["kind"]
-
     def verify(self) -> None:
-        if self.kind not in UNARY_KINDS:
-            raise self.fail(f"unknown kind {self.kind!r}")
+        super().verify()
         _scalar(self, self.operands[0], "operand")
 
 
@@ -181,6 +163,9 @@ class MathOp(Op):
             raise self.fail(f"unknown math function {self.func!r}")
         if not isinstance(self.result.type, FloatType):
             raise self.fail("math functions return floats")
+
+
+SCALAR_OPS = (ConstantOp, BinaryOp, CompareOp, LogicOp, UnaryOp, CastOp, SelectOp, MathOp)  # pure, on scalars
 
 
 class AllocOp(Op):

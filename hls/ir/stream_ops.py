@@ -3,11 +3,14 @@ process's progress, so DCE and CSE must keep every one of them, in order."""
 
 from __future__ import annotations
 
+from typing import ClassVar
+
 from hls.errors import Loc
-from hls.ir.core import Op, Value
+from hls.ir.core import KindOp, Op, Value
 from hls.types import BoolType, ScalarType, StreamType
 
 STATUS_KINDS = ("empty", "full")
+STREAM_METHODS = ("read", "write", *STATUS_KINDS, "read_nb", "write_nb")  # as hls::stream and hls.Stream spell them
 
 
 def _stream(op: Op, value: Value) -> None:
@@ -28,107 +31,109 @@ class StreamOp(Op):
             raise self.fail("a local stream needs a stream type with a positive depth")
 
 
-class StreamReadOp(Op):
-    """Blocking read: waits while the FIFO is empty."""
+class FifoOp(Op):
+    """An operation on an existing FIFO (always the last operand); `method` is its hls::stream method."""
 
-    name = "hls.stream_read"
-
-    def __init__(self, stream: Value, loc: Loc | None = None):
-        elem = stream.type.elem if isinstance(stream.type, StreamType) else stream.type
-        super().__init__([stream], [elem], loc=loc)
+    method: ClassVar[str]
 
     @property
     def stream(self) -> Value:
-        return self.operands[0]
+        return self.operands[-1]
 
     def verify(self) -> None:
         _stream(self, self.stream)
-        if self.result.type != self.stream.type.elem:
-            raise self.fail(f"reads {self.result.type} from {self.stream.type}")
 
 
-class StreamWriteOp(Op):
-    """Blocking write of a value already converted to the element type: waits while the FIFO is full."""
+class _FifoRead(FifoOp):
+    """A read: its last result is the item, of the stream's element type."""
 
-    name = "hls.stream_write"
+    def __init__(self, stream: Value, flags: list[BoolType], loc: Loc | None, names: list[str | None]):
+        elem = stream.type.elem if isinstance(stream.type, StreamType) else stream.type
+        super().__init__([stream], [*flags, elem], loc=loc, result_names=names)
 
-    def __init__(self, value: Value, stream: Value, loc: Loc | None = None):
-        super().__init__([value, stream], [], loc=loc)
+    def verify(self) -> None:
+        super().verify()
+        if self.results[-1].type != self.stream.type.elem:
+            raise self.fail(f"reads {self.results[-1].type} from {self.stream.type}")
+
+
+class _FifoWrite(FifoOp):
+    """A write of a value already converted to the element type."""
+
+    def __init__(self, value: Value, stream: Value, results: list[BoolType], loc: Loc | None):
+        super().__init__([value, stream], results, loc=loc)
 
     @property
     def value(self) -> Value:
         return self.operands[0]
 
-    @property
-    def stream(self) -> Value:
-        return self.operands[1]
-
     def verify(self) -> None:
-        _stream(self, self.stream)
+        super().verify()
         if self.value.type != self.stream.type.elem:
             raise self.fail(f"writes {self.value.type} into {self.stream.type}")
 
 
-class StreamStatusOp(Op):
+class StreamReadOp(_FifoRead):
+    """Blocking read: waits while the FIFO is empty."""
+
+    name = "hls.stream_read"
+    method = "read"
+
+    def __init__(self, stream: Value, loc: Loc | None = None):
+        super().__init__(stream, [], loc, [None])
+
+
+class StreamWriteOp(_FifoWrite):
+    """Blocking write: waits while the FIFO is full."""
+
+    name = "hls.stream_write"
+    method = "write"
+
+    def __init__(self, value: Value, stream: Value, loc: Loc | None = None):
+        super().__init__(value, stream, [], loc)
+
+
+class StreamStatusOp(FifoOp, KindOp):
     """`s.empty()` / `s.full()`: never blocks."""
 
     name = "hls.stream_status"
+    kinds = STATUS_KINDS
+    kind_word = "status"
 
     def __init__(self, kind: str, stream: Value, loc: Loc | None = None):
         super().__init__([stream], [BoolType()], attrs={"kind": kind}, loc=loc)
 
     @property
-    def kind(self) -> str:
-        return self.attrs["kind"]
-
-    @property
-    def stream(self) -> Value:
-        return self.operands[0]
+    def method(self) -> str:  # type: ignore[override]
+        return self.kind
 
     def verify(self) -> None:
-        _stream(self, self.stream)
-        if self.kind not in STATUS_KINDS:
-            raise self.fail(f"unknown status {self.kind!r}")
+        FifoOp.verify(self)
+        KindOp.verify(self)
 
 
-class StreamReadNbOp(Op):
+class StreamReadNbOp(_FifoRead):
     """Non-blocking read: results (ok, value); the value is the element type's zero when not ok."""
 
     name = "hls.stream_read_nb"
+    method = "read_nb"
 
     def __init__(self, stream: Value, loc: Loc | None = None, names: tuple[str | None, str | None] = (None, None)):
-        elem = stream.type.elem if isinstance(stream.type, StreamType) else stream.type
-        super().__init__([stream], [BoolType(), elem], loc=loc, result_names=list(names))
-
-    @property
-    def stream(self) -> Value:
-        return self.operands[0]
-
-    def verify(self) -> None:
-        _stream(self, self.stream)
-        if self.results[1].type != self.stream.type.elem:
-            raise self.fail(f"reads {self.results[1].type} from {self.stream.type}")
+        super().__init__(stream, [BoolType()], loc, list(names))
 
 
-class StreamWriteNbOp(Op):
+class StreamWriteNbOp(_FifoWrite):
     """Non-blocking write: result ok (False when the FIFO was full and nothing was written)."""
 
     name = "hls.stream_write_nb"
+    method = "write_nb"
 
     def __init__(self, value: Value, stream: Value, loc: Loc | None = None):
-        super().__init__([value, stream], [BoolType()], loc=loc)
-
-    @property
-    def value(self) -> Value:
-        return self.operands[0]
-
-    @property
-    def stream(self) -> Value:
-        return self.operands[1]
+        super().__init__(value, stream, [BoolType()], loc)
 
     def verify(self) -> None:
-        _stream(self, self.stream)
-        if not isinstance(self.value.type, ScalarType) or self.value.type != self.stream.type.elem:
+        super().verify()
+        if not isinstance(self.value.type, ScalarType):
             raise self.fail(f"writes {self.value.type} into {self.stream.type}")
 
 

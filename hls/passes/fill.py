@@ -13,24 +13,18 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from hls.ir import (
+    SCALAR_OPS,
     AllocOp,
-    BinaryOp,
     CallOp,
-    CastOp,
-    CompareOp,
     ConstantOp,
     DirectiveOp,
     ForOp,
     IfOp,
     LoadOp,
-    LogicOp,
-    MathOp,
     Module,
     ReturnOp,
     RomOp,
-    SelectOp,
     StoreOp,
-    UnaryOp,
     Value,
     YieldOp,
 )
@@ -63,8 +57,7 @@ def dead_fill(func: Function, fill: ForOp) -> bool:
     return any(isinstance(op, ForOp) and covers(op, memref, []) for op in later)
 
 
-KNOWN = (AllocOp, CallOp, DirectiveOp, ForOp, IfOp, LoadOp, ReturnOp, RomOp, StoreOp, YieldOp, ConstantOp,
-         BinaryOp, CastOp, CompareOp, LogicOp, MathOp, SelectOp, UnaryOp)
+KNOWN = (AllocOp, CallOp, DirectiveOp, ForOp, IfOp, LoadOp, ReturnOp, RomOp, StoreOp, YieldOp, *SCALAR_OPS)
 
 
 def covers(loop: ForOp, memref: Value, ivs: list[Value | None]) -> bool:

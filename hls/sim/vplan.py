@@ -20,6 +20,7 @@ import math
 from dataclasses import dataclass, field
 
 from hls.ir import (
+    SCALAR_OPS,
     AllocOp,
     BinaryOp,
     CallOp,
@@ -50,7 +51,7 @@ from hls.types import ArrayType, BoolType, FixedType, FloatType, IntType, Scalar
 INT64 = (-(1 << 63), (1 << 63) - 1)
 FLOAT_EXACT_BITS = 53  # fixed-point values and the ints mixed with them travel exactly as float64
 MIN_LANES = 8  # fewer lanes than this, and interpreting the IR costs more than Python mode's statements
-PURE = (ConstantOp, BinaryOp, CompareOp, LogicOp, UnaryOp, CastOp, SelectOp, MathOp)
+PURE = SCALAR_OPS
 
 
 class Unsupported(Exception):
