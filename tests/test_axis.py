@@ -128,3 +128,30 @@ def test_packets_through_a_local_fifo_of_a_dataflow_region():
     out = np.asarray(result["outputs"][1])
     assert out["dest"].tolist() == [2, 3, 0, 1] and out["last"].tolist() == [0, 0, 0, 1]
     assert "hls::stream<hls::axis<uint8_t, 0, 0, 2> > mid" in ak.route_twice.cpp
+
+
+TLASTLESS = """
+import numpy as np, hls
+from examples.axis_frame_gain import KERNEL, Sample
+frame = hls.Stream.packets(Sample, np.arange(1, 6, dtype=np.int16), user=3, last=0)
+try:
+    KERNEL.csim(frame, hls.Stream(hls.axis[hls.int32, 8, 0, 0]), 2)
+except hls.SimulationError as err:
+    print("RAISED", err)
+"""
+
+
+def test_a_frame_without_tlast_ends_the_csim_call_with_an_error():
+    """Reading a top-level stream until TLAST must not loop for ever when no packet has `last` set: the read
+    of the empty stream ends the call (run in a subprocess, so a regression fails on the timeout)."""
+    import subprocess
+    import sys
+    root = Path(__file__).resolve().parents[1]
+    done = subprocess.run([sys.executable, "-c", TLASTLESS], cwd=root, capture_output=True, text=True, timeout=120)
+    assert "RAISED axis_frame_gain (csim): read from the empty stream 'inp' outside a dataflow region" in done.stdout, (
+        done.stdout + done.stderr)
+    from examples.axis_frame_gain import KERNEL, Sample
+    frame = hls.Stream.packets(Sample, [4, -2, 9], user=[1, 2, 3])
+    result = KERNEL.verify(frame, hls.Stream(hls.axis[hls.int32, 8, 0, 0]), 3)
+    assert result["compared"] == ["inp", "out", "return"]
+    assert np.asarray(result["outputs"][1])["data"].tolist() == [12, -6, 27]

@@ -16,6 +16,7 @@
 #include <initializer_list>
 #include <memory>
 #include <mutex>
+#include <stdexcept>
 #include <string>
 #include <thread>
 #include <vector>
@@ -71,6 +72,14 @@ struct process {
 
 struct abort_region {};
 
+// Thrown by a blocking read of an empty FIFO (or write to a full one) outside a dataflow region: no
+// other process can ever fill (or drain) it, so the kernel call ends there instead of looping on
+// default values (a frame without TLAST would otherwise never end). The fault (4) is recorded first;
+// the bridge catches this and reports it.
+struct stream_fault : std::runtime_error {
+    explicit stream_fault(const std::string &message) : std::runtime_error(message) {}
+};
+
 inline process *&current() {
     static thread_local process *self = nullptr;
     return self;
@@ -95,13 +104,14 @@ inline void yield_baton(std::unique_lock<std::mutex> &lock, process *self) {
     if (self->aborting) throw abort_region();
 }
 
-inline bool wait_for(const void *fifo, bool (*ready)(const void *), const std::string &name, bool reading,
+inline void wait_for(const void *fifo, bool (*ready)(const void *), const std::string &name, bool reading,
                      int depth) {
     process *self = current();
     if (self == nullptr) {
-        set_fault(4, (reading ? "read from the empty stream '" : "write to the full stream '") + name +
-                         "' outside a dataflow region: no process can " + (reading ? "write" : "read") + " it");
-        return false;
+        std::string message = (reading ? "read from the empty stream '" : "write to the full stream '") + name +
+                              "' outside a dataflow region: no process can " + (reading ? "write" : "read") + " it";
+        set_fault(4, message);
+        throw stream_fault(message);
     }
     std::unique_lock<std::mutex> lock(global().mutex);
     self->fifo = fifo;
@@ -110,7 +120,6 @@ inline bool wait_for(const void *fifo, bool (*ready)(const void *), const std::s
     self->reading = reading;
     self->depth = depth;
     yield_baton(lock, self);
-    return true;
 }
 
 inline std::string deadlock_message(const std::vector<process *> &live) {

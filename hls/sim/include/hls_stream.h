@@ -5,7 +5,8 @@
 // hls_csim.h every process is a thread holding a baton: a read of an empty FIFO, or a write to a
 // FIFO holding its declared depth, hands the baton on; when no process can move, the region reports
 // a deadlock naming the FIFO instead of hanging. A read of an empty FIFO outside a region records a
-// csim fault naming the FIFO (Vitis warns and returns an undefined value).
+// csim fault naming the FIFO and ends the kernel call by throwing hls_csim::stream_fault (Vitis warns and
+// returns an undefined value, so a loop waiting for TLAST would never end).
 #ifndef HLS_PROJECT_STREAM_H
 #define HLS_PROJECT_STREAM_H
 #define HLS_PROJECT_OWN_STREAM 1
@@ -15,9 +16,9 @@
 #include <string>
 
 namespace hls_csim {
-// Defined in hls_csim.h (included at the end): block the calling process until `ready(fifo)` holds,
-// or record a fault and return false.
-inline bool wait_for(const void *fifo, bool (*ready)(const void *), const std::string &name, bool reading,
+// Defined in hls_csim.h (included at the end): block the calling process until `ready(fifo)` holds;
+// outside a dataflow region, record a fault and throw stream_fault.
+inline void wait_for(const void *fifo, bool (*ready)(const void *), const std::string &name, bool reading,
                      int depth);
 }
 
@@ -44,15 +45,12 @@ template <typename T> class stream {
         return value;
     }
     void read(T &value) {
-        if (items_.empty() && !hls_csim::wait_for(this, &stream::has_item, name_, true, depth_)) {
-            value = T();  // a fault was recorded; the bridge reports it
-            return;
-        }
+        if (items_.empty()) hls_csim::wait_for(this, &stream::has_item, name_, true, depth_);
         value = items_.front();
         items_.pop_front();
     }
     void write(const T &value) {
-        if (full() && !hls_csim::wait_for(this, &stream::has_room, name_, false, depth_)) return;
+        if (full()) hls_csim::wait_for(this, &stream::has_room, name_, false, depth_);
         items_.push_back(value);
     }
     bool read_nb(T &value) {
