@@ -31,6 +31,7 @@ from typing import Any
 from hls import progress
 from tests.fuzz.dataflow_gen import dataflow_unit
 from tests.fuzz.generator import Unit, batch_top, generate, module_text
+from tests.fuzz.packets import packet_unit, uses_packets
 from tests.fuzz.shrink import ShrinkStats, shrink
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -44,7 +45,9 @@ DATAFLOW_EVERY = 10  # one kernel in ten is a random dataflow region (tests/fuzz
 
 
 def generate_any(seed: int) -> Unit:
-    return dataflow_unit(seed) if seed % DATAFLOW_EVERY == DATAFLOW_EVERY - 1 else generate(seed)
+    if seed % DATAFLOW_EVERY == DATAFLOW_EVERY - 1:
+        return dataflow_unit(seed)
+    return packet_unit(seed) if uses_packets(seed) else generate(seed)
 
 
 @dataclass
