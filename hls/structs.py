@@ -20,7 +20,7 @@ import numpy as np
 
 from hls.errors import HLSTypeError, Loc
 from hls.runtime import ArrayView, cast
-from hls.types import ArrayType, FixedType, ScalarType, StructType, struct_type_of
+from hls.types import ArrayType, FixedType, ScalarType, StructType
 
 RESERVED = ("dtype",)
 MAX_FIELD_ELEMENTS = 1024  # elements of one array field: copies of a struct are unrolled element by element
@@ -138,7 +138,3 @@ def _repr(self: Any) -> str:
         value = _plain(getattr(self, name))
         parts.append(f"{name}={float(value) if isinstance(ft, FixedType) else value!r}")
     return f"{t.name}({', '.join(parts)})"
-
-
-def is_struct_class(value: Any) -> bool:
-    return struct_type_of(value) is not None

@@ -3,13 +3,7 @@
 from __future__ import annotations
 
 import hls
-
-
-@hls.struct
-class Pixel:
-    r: hls.uint5
-    g: hls.uint6
-    b: hls.uint5
+from tests.struct_kernels import Pixel
 
 
 @hls.struct

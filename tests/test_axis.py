@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import re
 from fractions import Fraction
-from pathlib import Path
 
 import numpy as np
 import pytest
@@ -14,6 +13,7 @@ import hls
 from hls.axis import AxisType
 from tests import axis_kernels as ak
 from tests import bad_axis_kernels as bad
+from tests.error_marks import assert_error_at_marker
 
 
 def fields(cls) -> dict[str, str]:
@@ -95,7 +95,6 @@ def test_retag_and_fixed_packets_golden_equals_csim():
     assert np.asarray(halved)["last"].tolist() == [0, 0, 1]
 
 
-SOURCE = Path(bad.__file__).read_text().splitlines()
 
 BAD = [
     ("absent_user", hls.HLSTypeError, "axis[int32] has no field 'user'; its fields are data, keep, strb, last "
@@ -112,13 +111,7 @@ BAD = [
 
 @pytest.mark.parametrize("name,exc,fragment", BAD, ids=[c[0] for c in BAD])
 def test_bad_packet_kernels_point_at_the_line(name, exc, fragment):
-    with pytest.raises(exc) as info:
-        getattr(bad, name).compile()
-    err = info.value
-    assert fragment in err.message, err.message
-    line = next(n for n, text in enumerate(SOURCE, start=1) if re.search(rf"# E {name}\b", text))
-    assert err.loc is not None and (err.loc.file, err.loc.line) == (bad.__file__, line), str(err)
-    assert str(err).startswith(f"{bad.__file__}:{line}:{err.loc.col + 1}: ") and "Traceback" not in str(err)
+    assert_error_at_marker(bad, name, exc, fragment)
 
 
 @pytest.mark.filterwarnings("ignore::hls.OverflowWarning")

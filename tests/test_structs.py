@@ -12,6 +12,7 @@ import pytest
 import hls
 from tests import bad_struct_kernels as bad
 from tests import struct_kernels as sk
+from tests.error_marks import assert_error_at_marker
 
 PIXEL = sk.Pixel.__hls_struct__
 
@@ -60,7 +61,6 @@ def test_struct_result_and_copy():
     assert "Pixel brightest(Pixel px[8])" in sk.brightest.cpp
 
 
-SOURCE = Path(bad.__file__).read_text().splitlines()
 
 BAD = [
     ("unknown_field_read", hls.HLSTypeError, "Pixel has no field 'alpha'; its fields are r, g, b"),
@@ -79,13 +79,7 @@ BAD = [
 
 @pytest.mark.parametrize("name,exc,fragment", BAD, ids=[c[0] for c in BAD])
 def test_bad_struct_kernels_point_at_the_line(name, exc, fragment):
-    with pytest.raises(exc) as info:
-        getattr(bad, name).compile()
-    err = info.value
-    assert fragment in err.message, err.message
-    line = next(n for n, text in enumerate(SOURCE, start=1) if re.search(rf"# E {name}\b", text))
-    assert err.loc is not None and (err.loc.file, err.loc.line) == (bad.__file__, line), str(err)
-    assert str(err).startswith(f"{bad.__file__}:{line}:{err.loc.col + 1}: ") and "Traceback" not in str(err)
+    assert_error_at_marker(bad, name, exc, fragment)
 
 
 def test_a_field_without_an_hls_type_is_an_error_at_its_line():

@@ -5,7 +5,7 @@ One node per operator instance. The stretch is a copy the passes have already st
 loads at constant indices folded, constants folded, CSE, DCE); `straight_region` makes it and gives
 the copy's arrays their storages. Here if-regions are if-converted (both branches, then a
 multiplexer per result), indices get their affine form in the pipelined loop's iteration, repeated
-loads of one element reuse the value, and sums are balanced.
+loads of one element reuse the value (sums arrive balanced by hls.passes.reassociate).
 
 Edges are (source, distance, lag): distance counts iterations of the pipelined loop (0 inside one
 iteration); lag DATA means "after the source's result is ready", a lag >= 0 means "at least `lag`
@@ -48,7 +48,7 @@ from hls.schedule.affine import ITER, Affine, combine
 from hls.schedule.memory import Storage, bit_width, function_storages
 from hls.schedule.opcost import op_cost
 from hls.schedule.oplib import OpCost, OpLib
-from hls.types import BoolType, FixedType, IntType
+from hls.types import BoolType, IntType
 
 DATA = -1
 EXTERNAL = -1  # a value available from the start (constant, argument, computed before this stretch)
@@ -187,8 +187,6 @@ class GraphBuilder:
         self.guard: tuple = ()  # the branches being walked (Access.guard)
         self._computed: dict[tuple, Binding] = {}  # value numbering of pure operators
         self._dirty: set[int] = set()  # storages stored to (inside the if being walked)
-        self._carried_dep: set[int] = set()  # nodes depending on a carried value
-        self._sums: dict[int, tuple[Binding, Binding]] = {}  # add node -> (carried-dependent, independent)
 
     # ---- bindings ---------------------------------------------------------------------------------
 
@@ -283,54 +281,12 @@ class GraphBuilder:
         elif key in self._computed:  # the same operator on the same values: LLVM's GVN keeps one
             self.env[op.result] = self._computed[key]
             return
-        balanced = self._balance(op, bindings)
-        if balanced is not None:
-            self.env[op.result] = balanced
-            return
         known = tuple(b[1] for b in bindings if b[1] is not NOCONST)
         node = self.graph.add(op_cost(op, self.lib, known), op, bit_width(op.result.type), self._preds(bindings))
         self._note_carried(bindings, node)
         self.env[op.result] = (node, NOCONST, aff)
         if key is not None:
             self._computed[key] = self.env[op.result]
-        self._note_sum(op, bindings, node)
-
-    # ---- expression balancing ---------------------------------------------------------------------
-
-    def _depends(self, binding: Binding) -> bool:
-        """The value depends on one carried from the previous iteration."""
-        return binding[0] <= -2 or binding[0] in self._carried_dep
-
-    def _note_sum(self, op: Op, bindings: list[Binding], node: int) -> None:
-        if any(self._depends(b) for b in bindings):
-            self._carried_dep.add(node)
-        kind = op.attrs.get("kind")
-        if op.name == "hls.cast" and _fixed_point(op.result.type) and bindings[0][0] in self._sums:
-            self._sums[node] = self._sums[bindings[0][0]]  # the sum seen through its (wrapping) cast
-        elif kind == OpKind.ADD and _fixed_point(op.result.type) and len(bindings) == 2:
-            dep = [self._depends(b) for b in bindings]
-            if dep[0] != dep[1]:
-                self._sums[node] = (bindings[0], bindings[1]) if dep[0] else (bindings[1], bindings[0])
-
-    def _balance(self, op: Op, bindings: list[Binding]) -> Binding | None:
-        """`(c + o1) + o2`, c carried and o1, o2 not: computed as `c + (o1 + o2)`, so the loop-carried
-        path holds one adder (Vitis balances integer expressions by default, UG1399 "Optimizing Logic
-        Expressions"; ELEN226 inner_product solution5: four accumulated products at II 1)."""
-        if op.attrs.get("kind") != OpKind.ADD or not _fixed_point(op.result.type) or len(bindings) != 2:
-            return None
-        for side in (0, 1):
-            acc, other = bindings[side], bindings[1 - side]
-            if not self._depends(acc) or self._depends(other) or acc[0] not in self._sums:
-                continue
-            carried, first = self._sums[acc[0]]
-            cost, width = op_cost(op, self.lib), bit_width(op.result.type)
-            inner = (self.graph.add(cost, op, width, self._preds([first, other])), NOCONST, None)
-            node = self.graph.add(cost, op, width, self._preds([carried, inner]))
-            self._note_carried([carried], node)
-            self._carried_dep.add(node)
-            self._sums[node] = (carried, inner)
-            return (node, NOCONST, None)
-        return None
 
     # ---- memory -----------------------------------------------------------------------------------
 
@@ -449,11 +405,6 @@ def _index_key(binding: Binding) -> tuple:
     if const is not NOCONST:
         return ("const", const)
     return ("aff", None if aff is None else (frozenset(aff.terms.items()), aff.const))
-
-
-def _fixed_point(t: Any) -> bool:
-    """Integer and ap_fixed values: their adders are exact modulo the width, so they reassociate."""
-    return isinstance(t, (IntType, FixedType))
 
 
 def _is_integral(t: Any) -> bool:
