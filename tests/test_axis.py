@@ -4,7 +4,10 @@ the C++ spelling, golden == csim, and bad input at the user's line."""
 from __future__ import annotations
 
 import re
+import subprocess
+import sys
 from fractions import Fraction
+from pathlib import Path
 
 import numpy as np
 import pytest
@@ -137,8 +140,6 @@ except hls.SimulationError as err:
 def test_a_frame_without_tlast_ends_the_csim_call_with_an_error():
     """Reading a top-level stream until TLAST must not loop for ever when no packet has `last` set: the read
     of the empty stream ends the call (run in a subprocess, so a regression fails on the timeout)."""
-    import subprocess
-    import sys
     root = Path(__file__).resolve().parents[1]
     done = subprocess.run([sys.executable, "-c", TLASTLESS], cwd=root, capture_output=True, text=True, timeout=120)
     assert "RAISED axis_frame_gain (csim): read from the empty stream 'inp' outside a dataflow region" in done.stdout, (
