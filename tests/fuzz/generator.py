@@ -549,6 +549,9 @@ class Generator:
             b = self.ex("int", depth)
         if kind == "float" and self.chance(0.3):
             b = self.floatable(self.ex("int", depth))
+            if cond.text in ("True", "False") and b.kind != "float":
+                # a constant condition is decided at compile time: the value has the taken branch's type
+                b = Ex(f"hls.float64({b.text})", "float", 64, bound=float_bound(b), atom=True)
         width = self.float_width(a, b) if kind == "float" else max(a.width, b.width) + 1
         ibits = max(fixed_shape(a)[1], fixed_shape(b)[1]) + 1
         bound = max(float_bound(a), float_bound(b))
