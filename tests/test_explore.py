@@ -311,3 +311,22 @@ def test_vitis_synthesis_plumbing_with_a_stand_in(monkeypatch, tmp_path):
         log = (Path(row.project) / "standin.log").read_text()
         assert "csynth_design" in log and "csim_design" not in log  # HLS_STEPS=csynth
     assert "vitis LUT" in str(result)
+
+
+def test_an_estimate_in_another_thread_does_not_clear_this_threads_demanded_widths():
+    """hls.explore runs estimates side by side in a thread pool: each schedule_module starts its own
+    demanded-bits table, and must not empty the one an estimate in another thread is still reading."""
+    import threading
+
+    from hls.schedule import opcost
+
+    opcost.forget_demanded_widths()
+    module = matmul(ii=1, unroll=1, partition=1).compile().module
+    values = [result for function in module.functions.values() for op in function.walk() for result in op.results]
+    for v in values:
+        opcost.demanded_width(v)
+    mine = len(opcost._demanded_table())
+    other = threading.Thread(target=opcost.forget_demanded_widths)
+    other.start()
+    other.join()
+    assert mine > 0 and len(opcost._demanded_table()) == mine

@@ -17,7 +17,10 @@ does (config_compile -pipeline_loops, 64 by default, 0 = off).
 
 from __future__ import annotations
 
+import contextlib
 import gc
+import threading
+from collections.abc import Iterator
 from dataclasses import replace
 
 from hls.defaults import DEFAULT_CLOCK_NS, DEFAULT_PART, PIPELINE_LOOPS
@@ -298,14 +301,30 @@ def schedule_module(module: Module, *, clock_ns: float = DEFAULT_CLOCK_NS, part:
 
     The cyclic garbage collector pauses meanwhile: the copies the passes make (10^5 ops for a big
     unrolled body) would otherwise be rescanned many times over while they are all still in use."""
-    enabled = gc.isenabled()
-    gc.disable()
     forget_demanded_widths()
-    try:
+    with _gc_paused():
         return _schedule_module(module, clock_ns, part, flow, pipeline_loops)
+
+
+_GC_LOCK = threading.Lock()
+_GC_STATE = {"pauses": 0, "was_enabled": False}  # estimates may run in several threads at once
+
+
+@contextlib.contextmanager
+def _gc_paused() -> Iterator[None]:
+    """The collector off while any thread estimates; back to its earlier state when the last one ends."""
+    with _GC_LOCK:
+        if _GC_STATE["pauses"] == 0:
+            _GC_STATE["was_enabled"] = gc.isenabled()
+            gc.disable()
+        _GC_STATE["pauses"] += 1
+    try:
+        yield
     finally:
-        if enabled:
-            gc.enable()
+        with _GC_LOCK:
+            _GC_STATE["pauses"] -= 1
+            if _GC_STATE["pauses"] == 0 and _GC_STATE["was_enabled"]:
+                gc.enable()
 
 
 def _schedule_module(module: Module, clock_ns: float, part: str, flow: str, pipeline_loops: int) -> Report:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import threading
 from weakref import WeakKeyDictionary
 
 from hls.ir import (
@@ -143,12 +144,13 @@ def _frac(t: object) -> int:
     return t.frac_bits if isinstance(t, FixedType) else 0
 
 
-_DEMANDED: WeakKeyDictionary = WeakKeyDictionary()  # Value -> bits; cleared by each schedule_module
+_DEMANDED = threading.local()  # .widths: Value -> bits, this thread's; made afresh by each schedule_module
 
 
 def forget_demanded_widths() -> None:
-    """Start afresh (the IR a cached value belonged to may have changed since)."""
-    _DEMANDED.clear()
+    """Start afresh (the IR a cached value belonged to may have changed since). Per thread, so that
+    estimates run side by side (hls.explore with a thread pool) never clear each other's table."""
+    _DEMANDED.widths = WeakKeyDictionary()
 
 
 def _keeps_low_bits(user: Op, t: object) -> bool:
@@ -161,6 +163,12 @@ def _keeps_low_bits(user: Op, t: object) -> bool:
         and (user.kind != OpKind.MUL or _frac(result) == 0)
 
 
+def _demanded_table() -> WeakKeyDictionary:
+    if not hasattr(_DEMANDED, "widths"):
+        forget_demanded_widths()
+    return _DEMANDED.widths
+
+
 def demanded_width(value: Value) -> int:
     """Low bits of an integer or ap_fixed value its users need (LLVM's demanded-bits analysis, which
     runs before Vitis binds operators: ELEN226 `acc += a[i] * b[i]` in ap_fixed<16,16> binds
@@ -168,25 +176,26 @@ def demanded_width(value: Value) -> int:
     depend only on the low n bits of operands with the result's binary point; a wrapping cast keeps the
     low bits; any other user needs every bit. Computed without recursion and remembered: an unrolled
     body chains thousands of sums."""
+    known = _demanded_table()
     stack = [value]
     while stack:
         top = stack[-1]
-        if top in _DEMANDED:
+        if top in known:
             stack.pop()
             continue
         t = top.type
         if not isinstance(t, (IntType, FixedType)) or not top.uses or \
                 not all(_keeps_low_bits(user, t) for user in top.uses):
-            _DEMANDED[top] = bit_width(t)
+            known[top] = bit_width(t)
             stack.pop()
             continue
-        waiting = [user.result for user in top.uses if user.result not in _DEMANDED]
+        waiting = [user.result for user in top.uses if user.result not in known]
         if waiting:
             stack.extend(waiting)
             continue
-        _DEMANDED[top] = max(1, min(bit_width(t), max(_DEMANDED[user.result] for user in top.uses)))
+        known[top] = max(1, min(bit_width(t), max(known[user.result] for user in top.uses)))
         stack.pop()
-    return _DEMANDED[value]
+    return known[value]
 
 
 def _float_core(lib: OpLib, t: FloatType, base: str) -> OpCost:
