@@ -48,7 +48,7 @@ class Branches(BuilderBase):
         types = []
         for n in names:
             var = before.get(n) or then_env[n]
-            types.append(var.type)
+            types.append(var.type if var.cell else self.merge_type(n, var.type))
         self.yield_into(then_block, [then_env.get(n, before.get(n)) for n in names], types)
         self.yield_into(else_block, [else_env.get(n, before.get(n)) for n in names], types)
         op = IfOp(cond, types, list(names), self.loc)

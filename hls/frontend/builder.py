@@ -11,7 +11,7 @@ from __future__ import annotations
 import ast
 from typing import Any
 
-from hls.errors import UnsupportedError
+from hls.errors import HLSError, UnsupportedError
 from hls.frontend.arrays import Arrays
 from hls.frontend.bits import Bits
 from hls.frontend.branches import Branches
@@ -21,6 +21,7 @@ from hls.frontend.control import Control
 from hls.frontend.dataflow import Dataflow
 from hls.frontend.expressions import Expressions
 from hls.frontend.iterables import Iterables
+from hls.frontend.joins import MAX_ROUNDS, growth_error, iterations, settle
 from hls.frontend.kernels import kernel_source, unique_name
 from hls.frontend.loops import Loops
 from hls.frontend.pragmas import Pragmas
@@ -32,7 +33,7 @@ from hls.frontend.statements import Statements
 from hls.frontend.streams import Streams
 from hls.frontend.structs import Structs
 from hls.ir import Function, ReturnOp
-from hls.types import ArrayType, HLSType, StreamType, StructType
+from hls.types import ArrayType, HLSType, ScalarType, StreamType, StructType
 
 
 class FunctionBuilder(Statements, Expressions, Arrays, Bits, Calls, Results, Captures, Control, Branches, Loops,
@@ -40,6 +41,31 @@ class FunctionBuilder(Statements, Expressions, Arrays, Bits, Calls, Results, Cap
     """Builds one Function from one kernel's AST."""
 
     def build(self) -> Function:
+        """Build until the types of the undeclared locals settle (hls.frontend.joins): each build pins the
+        joins the previous one found. An error in a build whose types had not settled yet may come from
+        those types (a float assigned to a local an earlier `0` made int32), so only a settled build's
+        errors are reported."""
+        previous: dict[str, ScalarType] = {}
+        for attempt in range(MAX_ROUNDS):
+            error: HLSError | None = None
+            try:
+                func = self.build_once()
+            except HLSError as exc:
+                error = exc
+            pins = {n: settle(n, e) for n, e in self.entries.items() if n not in self.declared}
+            growing = [n for n, t in pins.items() if not self.used.get(n, {t}) <= {t}]
+            if error is not None and (not growing or pins == previous):
+                raise error
+            if error is None and all((iterations(self.entries[n]) or MAX_ROUNDS) <= attempt for n in growing):
+                return func
+            if attempt == MAX_ROUNDS - 1:
+                raise growth_error(growing[0], self.entries[growing[0]])
+            previous = pins
+            type(self).__init__(self, self.src, self.module, self.compiling, self.built)
+            self.pinned = pins
+        raise AssertionError("unreachable")
+
+    def build_once(self) -> Function:
         tree = self.src.tree
         types, names, ret = self.signature(tree)
         self.func = Function(self.src.name, types, names, ret, self.src.loc(tree))
@@ -52,6 +78,8 @@ class FunctionBuilder(Statements, Expressions, Arrays, Bits, Calls, Results, Cap
                 self.struct_bind_argument(name, arg)
             elif name != self.result_name:
                 self.env[name] = Var(arg, t, is_array=isinstance(t, ArrayType))
+                if isinstance(t, ScalarType):
+                    self.declared[name] = t  # an argument keeps its annotated type when reassigned
         body = tree.body
         if body and isinstance(body[0], ast.Expr) and isinstance(body[0].value, ast.Constant) \
                 and isinstance(body[0].value.value, str):

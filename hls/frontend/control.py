@@ -32,7 +32,7 @@ from hls.frontend.state import Var
 from hls.ir import ConstantOp, Value, WhileOp, YieldOp
 from hls.ir.core import Op
 from hls.ir.kinds import OpKind
-from hls.types import BoolType
+from hls.types import BoolType, ScalarType
 
 
 class Control(BuilderBase):
@@ -43,6 +43,15 @@ class Control(BuilderBase):
         assigned = assigned_names(stmts, bit_stores=True) | (control_assigned(stmts) & {RETURNED, RESULT})
         assigned = with_fields(assigned, self.env)
         return sorted(n for n in assigned if n in self.env and not self.env[n].is_array)
+
+    def carried_inits(self, carried: list[str]) -> list[Value]:
+        """The values a loop starts with, each in the type it has around the loop (merge_type)."""
+        inits = []
+        for n in carried:
+            var = self.env[n]
+            t = var.type if var.cell or not isinstance(var.type, ScalarType) else self.merge_type(n, var.type)
+            inits.append(self.lower.assign(var.value, t, self.loc, "loop-carried value"))
+        return inits
 
     def set_flag(self, name: str, value: bool) -> None:
         flag = self.lower.constant(value, self.loc)
@@ -103,8 +112,8 @@ class Control(BuilderBase):
 
     def end_iteration(self, loop: Op, carried: list[str], body: list[ast.stmt]) -> None:
         """Yield the carried values and, when the body may break or return, the exit flag."""
-        values = [self.lower.assign(self.env[n].value, self.env[n].type, self.loc, "loop-carried value")
-                  for n in carried]
+        values = [self.lower.assign(self.env[n].value, result.type, self.loc, "loop-carried value")
+                  for n, result in zip(carried, loop.results, strict=False)]
         own = control_assigned(body)
         flags = [self.env[n].value for n in (BREAK, RETURNED) if n in own and n in self.env]
         if flags:
@@ -133,7 +142,8 @@ class Control(BuilderBase):
         if node.orelse:
             raise self.error("`while ... else` is not supported", node, UnsupportedError)
         carried = self.carried_names(node.body)
-        loop = WhileOp([self.env[n].value for n in carried], carried, self.loc)
+        loop = WhileOp(self.carried_inits(carried), carried, self.loc)
+        self.carries[id(loop)] = set(carried)
         loop.attrs["label"] = self.unique_label("while")
         self.block.append(loop)
         with self.region(loop.cond), self.scope():

@@ -35,8 +35,9 @@ class Loops(BuilderBase):
             raise self.error(f"loop variable {iv_name!r} reuses the name of a variable defined earlier; Python would "
                              "overwrite it, hardware would not: rename one", node.target, UnsupportedError)
         carried = self.carried_names(node.body)
-        inits = [self.env[n].value for n in carried]
+        inits = self.carried_inits(carried)
         loop = self.new_loop(lb, ub, step, inits, carried, iv_name, iv_type(lb, ub))
+        self.carries[id(loop)] = set(carried)
         self.block.append(loop)
         with self.region(loop.body), self.scope():
             self.env[iv_name] = Var(loop.iv, loop.iv.type, is_iv=True)

@@ -4,7 +4,7 @@ Nested constructs change this state only through two context managers, so nothin
 restores it by hand: `region(block)` makes ops go into `block` (a loop body, a branch, a condition)
 and `scope(env)` gives the statements inside their own copy of the variables, whose final bindings
 the caller reads from the yielded `Scope` after the block (`scope.env`). This module imports nothing
-else of the frontend.
+else of the frontend but the leaf hls.frontend.joins.
 """
 
 from __future__ import annotations
@@ -14,8 +14,9 @@ from contextlib import contextmanager
 from dataclasses import dataclass, field
 from typing import Any
 
+from hls.frontend.joins import Entry
 from hls.ir import Block, ForOp, Value
-from hls.types import HLSType
+from hls.types import HLSType, ScalarType
 
 
 @dataclass(frozen=True)
@@ -65,6 +66,21 @@ class BuildState:
         self.kernel_names = kernel_names
         self.consts: dict[str, Any] = {}  # ... except these, bound to compile-time values (tuple loops)
         self.structs: dict[str, Any] = {}  # struct locals: name -> StructType (fields are `p.r` in env)
+        # the types of locals without a declaration (hls.frontend.joins): pinned from the previous build,
+        # and what this build saw: each assignment, the types used, the names each loop carries
+        self.pinned: dict[str, ScalarType] = {}
+        self.declared: dict[str, ScalarType] = {}  # annotated, typed by a type call, or an argument
+        self.entries: dict[str, list[Entry]] = {}
+        self.used: dict[str, set[ScalarType]] = {}
+        self.carries: dict[int, set[str]] = {}  # id(loop) -> carried names
+
+    def merge_type(self, name: str, fallback: ScalarType) -> ScalarType:
+        """The type of `name` where control flow joins (after an `if`, around a loop) and where a bare
+        literal is assigned to it: the join of every value it holds, once a build has found it."""
+        t = self.pinned.get(name, fallback)
+        if name in self.entries or name in self.pinned:
+            self.used.setdefault(name, set()).add(t)
+        return t
 
     @contextmanager
     def region(self, block: Block) -> Iterator[Block]:

@@ -9,6 +9,7 @@ from hls.directives import DIRECTIVES
 from hls.errors import HLSTypeError, UnsupportedError
 from hls.frontend.base import BuilderBase, is_kernel
 from hls.frontend.conversions import Call, Cast, Part
+from hls.frontend.joins import Entry, accumulation_step, executions
 from hls.frontend.source import MISSING, call_target
 from hls.frontend.state import Var
 from hls.frontend.tables import BINOPS
@@ -101,7 +102,7 @@ class Statements(BuilderBase):
             return
         value = self.expr(node.value)  # `a = b = x`: x once, then each target converts it to its own type
         for target in node.targets:
-            self.assign_target(target, value, node if len(node.targets) == 1 else target)
+            self.assign_target(target, value, node if len(node.targets) == 1 else target, self.is_type_call(node.value))
 
     def unpack(self, target: ast.Tuple | ast.List, value_node: ast.AST) -> None:
         """`a, b = b, a + b`: every value on the right first, then the assignments, left to right."""
@@ -113,10 +114,14 @@ class Statements(BuilderBase):
             raise self.error(f"cannot unpack {len(value_node.elts)} values into {len(target.elts)} names",
                              target, HLSTypeError)
         values = [self.expr(v) for v in value_node.elts]
-        for element, value in zip(target.elts, values, strict=True):
-            self.assign_target(element, value, element)
+        for element, value, source in zip(target.elts, values, value_node.elts, strict=True):
+            self.assign_target(element, value, element, self.is_type_call(source))
 
-    def assign_target(self, target: ast.AST, value: Value, key: ast.AST) -> None:
+    def is_type_call(self, node: ast.AST) -> bool:
+        """`hls.int32(0)`: a first value of this form declares the local's type."""
+        return isinstance(node, ast.Call) and isinstance(call_target(node.func, self.src), ScalarType)
+
+    def assign_target(self, target: ast.AST, value: Value, key: ast.AST, typed: bool = False) -> None:
         """One target of an assignment; `key` is the node Python mode converts at (statement or target)."""
         if isinstance(target, ast.Subscript):
             if not self.is_bit_access(target):
@@ -127,7 +132,7 @@ class Statements(BuilderBase):
                 raise self.error("assign bits in a statement of their own (`x[0:4] = v`), not in unpacking or "
                                  "chained assignment", target, UnsupportedError)
         elif isinstance(target, ast.Name):
-            self.assign_name(target, value, None, key)
+            self.assign_name(target, value, None, key, typed)
         elif isinstance(target, ast.Attribute):
             self.store_field(target, value)
         else:
@@ -180,7 +185,8 @@ class Statements(BuilderBase):
             self.note_int_to_float(result.type, (value_node, value))
         return result
 
-    def assign_name(self, target: ast.Name, value: Value, declared: ScalarType | None, node: ast.AST) -> None:
+    def assign_name(self, target: ast.Name, value: Value, declared: ScalarType | None, node: ast.AST,
+                    typed: bool = False) -> None:
         name = target.id
         var = self.env.get(name)
         if var is not None and var.cell:
@@ -199,13 +205,33 @@ class Statements(BuilderBase):
         if not isinstance(value.type, ScalarType):
             raise self.error(f"arrays cannot be assigned to variables; index {name!r} instead", node,
                              UnsupportedError)
-        vtype = declared or (var.type if var is not None else self.inferred_type(value, node))
+        if typed and declared is None and name not in self.entries and name not in self.declared:
+            declared = value.type  # `acc = hls.int32(0)` as the first value declares acc
+        vtype = self.local_type(name, value, declared, var)
         value = self.lower.assign(value, vtype, self.loc, f"assignment to {name!r}")
         value.name = value.name if getattr(value, "op", None) is None else name
         self.env[name] = Var(value, vtype)
         self.conversions.add(node, Cast(vtype))
 
-    def inferred_type(self, value: Value, node: ast.AST) -> ScalarType:
+    def local_type(self, name: str, value: Value, declared: ScalarType | None, var: Var | None) -> ScalarType:
+        """A declared local (annotation, argument, first value from a type call) keeps its type; any other
+        takes the join of every value assigned to it (hls.frontend.joins), pinned by the previous build."""
+        if declared is not None:
+            self.declared.setdefault(name, declared)
+        if name in self.declared:
+            return self.declared[name]
+        op = getattr(value, "op", None)
+        literal = op.value if self.lower.is_weak(value) and isinstance(op, ConstantOp) else None
+        entry = Entry(value.type, self.loc, literal)
+        entry.count = executions(name, self.loops, self.carries)
+        if var is not None and literal is None and entry.count != 0:  # in a loop that carries it
+            entry.step = accumulation_step(value, var.value)
+        self.entries.setdefault(name, []).append(entry)
+        if literal is None:
+            return value.type  # held as it is; where paths join, the join of all values (merge_type)
+        return self.merge_type(name, var.type if var is not None else self.inferred_type(value, None))
+
+    def inferred_type(self, value: Value, node: ast.AST | None) -> ScalarType:
         """A local's type when nothing declares it: bare literals default to int32 / float64 as in C."""
         op = getattr(value, "op", None)
         if self.lower.is_weak(value):

@@ -121,6 +121,7 @@ class Var:
     values: tuple[int, ...] = ()  # loop variable: every value it may take
     taintable: bool = False  # may hold a libm result (so reading it gives a tainted value)
     const: object = None
+    depth: int = -1  # an undeclared local: the loop depth it was made at (-1: declared)
 
 
 @dataclass
@@ -852,7 +853,11 @@ class Generator:
         return [v for v in self.fn.visible() if v.role == "array"]
 
     def local_scalars(self) -> list[Var]:
-        return [v for v in self.fn.visible() if v.role == "scalar"]
+        """Scalars a statement may assign. An undeclared local is assigned only at the loop depth it was
+        made at: in a loop around it, `v = v * 3` or `v <<= 2` would give it no type (its join grows with
+        every iteration, an HLSTypeError asking for a declaration; docs/semantics.md)."""
+        depth = len(self.fn.exits)
+        return [v for v in self.fn.visible() if v.role == "scalar" and v.depth in (-1, depth)]
 
     def block(self, budget: int, indent: int) -> list[str]:
         """Statements until `budget` is used up, in a new scope."""
@@ -903,7 +908,8 @@ class Generator:
                 ty = Ty("fixed", e.width, True, e.ibits)
             else:
                 ty = Ty(e.kind, e.width if e.kind != "float" else self.float_width(e), True)
-            var = Var(name, ty, "scalar", taintable=e.taint or (taintable and ty.kind == "float"))
+            var = Var(name, ty, "scalar", taintable=e.taint or (taintable and ty.kind == "float"),
+                      depth=len(self.fn.exits))
             line = f"{pad}{name} = {e.text}"
         else:
             ty = self.scalar_ty(boundary=False)
