@@ -246,6 +246,14 @@ def shl(value: int, count: int, t: IntType) -> int:
     return t.convert(value << count)
 
 
+def shl_reported(value: int, count: int, t: IntType) -> int:
+    """A variable-count `<<` in the kernel's own code: ap_int keeps the left operand's width, and bits
+    shifted out are reported as any other implicit wrap (at the kernel's line)."""
+    if count < 0:
+        raise ValueError("negative shift count")
+    return cast(t, value << count)
+
+
 @functools.lru_cache(maxsize=1)
 def libm() -> Any:
     """The C maths library the csim binary calls (std::exp(float) is expf): numpy's own vectorised

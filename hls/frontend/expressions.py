@@ -80,7 +80,7 @@ class Expressions(BuilderBase):
         if kind == OpKind.DIV and isinstance(result.type, FixedType):
             self.conversions.add(node, Call("rt.fixed_div", (Part("left"), Part("right"), result.type)))
         if kind == OpKind.SHL and not isinstance(getattr(rhs, "op", None), ConstantOp):
-            self.conversions.add(node, Call("rt.shl", (Part("left"), Part("right"), result.type)))
+            self.conversions.add(node, Call("rt.shl_reported", (Part("left"), Part("right"), result.type)))
         return result
 
     def note_literals(self, node: ast.AST, *pairs: tuple[ast.AST, Value]) -> None:
@@ -109,7 +109,11 @@ class Expressions(BuilderBase):
         if isinstance(node.op, ast.USub) and isinstance(operand, ast.Constant) \
                 and isinstance(operand.value, (int, float)) and not isinstance(operand.value, bool):
             return self.constant_value(-operand.value, node)
-        return self.lower.unary(UNOPS[type(node.op)], self.expr(operand), self.loc)
+        value = self.expr(operand)
+        result = self.lower.unary(UNOPS[type(node.op)], value, self.loc)
+        if isinstance(node.op, ast.Invert) and isinstance(result.type, IntType) and not result.type.signed:
+            self.conversions.add(node, Call("rt.convert", (result.type, Part(""))))  # ~ of ap_uint<W> keeps W bits
+        return result
 
     def visit_Compare(self, node: ast.Compare) -> Value:
         left, left_node = self.expr(node.left), node.left

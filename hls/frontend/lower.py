@@ -12,7 +12,9 @@ from hls.errors import HLSTypeError, Loc, UnsupportedError
 from hls.ir import BinaryOp, CastOp, CompareOp, ConstantOp, LogicOp, MathOp, SelectOp, UnaryOp, Value
 from hls.ir.core import Op
 from hls.ir.kinds import OpKind
+from hls.ir.ranges import value_range
 from hls.types import (
+    MAX_INT_WIDTH,
     BoolType,
     FixedType,
     FloatType,
@@ -169,9 +171,22 @@ class Lowering:
                 width = min(a.type.width + count.value, 1024)
                 return self.emit(BinaryOp(OpKind.SHL, a, b, IntType(width, a.type.signed), loc))
             return self.emit(BinaryOp(OpKind.SHR, a, b, a.type, loc))
+        if kind == OpKind.SHL and self.is_weak(a):
+            a = self.literal_shifted(a, b, loc)
         # variable count: the result keeps the left operand's width (ap_int semantics; the golden
-        # model wraps the same way)
+        # model wraps the same way); a bare literal was first given the width its count bounds
         return self.emit(BinaryOp(kind, a, b, a.type, loc))
+
+    def literal_shifted(self, a: Value, b: Value, loc: Loc | None) -> Value:
+        """`1 << n`: the literal in the exact width n's range allows (n: uint5 gives 2 + 31 bits)."""
+        found = value_range(b)
+        most = max(found[1], 0) if found is not None else MAX_INT_WIDTH
+        width = a.type.width + most
+        if width > MAX_INT_WIDTH:
+            raise HLSTypeError(f"`{a.op.value} << n` with n up to {most} needs {width} bits (more than "
+                               f"{MAX_INT_WIDTH}); give the shifted value a type, e.g. hls.uint32({a.op.value}) << n",
+                               loc)
+        return self.emit(ConstantOp(a.op.value, IntType(width, a.type.signed), loc))
 
     def power(self, a: Value, b: Value, loc: Loc | None) -> Value:
         exp_op = getattr(b, "op", None)
@@ -208,8 +223,13 @@ class Lowering:
             return self.emit(UnaryOp(kind, a, FixedType(t.width + 1, t.int_bits + 1, True), loc))
         if k != "int":
             raise HLSTypeError(f"unary operator on {a.type}", loc)
+        from_bool = isinstance(getattr(a, "op", None), CastOp) and isinstance(a.op.operands[0].type, BoolType)
+        if kind == OpKind.INVERT and not a.type.signed and not from_bool:
+            # ap_uint's ~ keeps the width: Python has no unsigned ~ (but `True ** 1` is Python's int 1)
+            inverted = self.emit(UnaryOp(kind, a, IntType(min(a.type.width + 1, MAX_INT_WIDTH), True), loc))
+            return self.cast(inverted, a.type, loc, explicit=True)
         width = a.type.width + (0 if kind == OpKind.INVERT and a.type.signed else 1)
-        return self.emit(UnaryOp(kind, a, IntType(min(width, 1024), True), loc))
+        return self.emit(UnaryOp(kind, a, IntType(min(width, MAX_INT_WIDTH), True), loc))
 
     def compare(self, kind: str, a: Value, b: Value, loc: Loc | None) -> Value:
         ka, kb = kind_of(a.type), kind_of(b.type)

@@ -179,7 +179,7 @@ class Statements(BuilderBase):
         result = self.lower.binary(kind, current, value, self.loc)
         if kind == OpKind.SHL and not isinstance(getattr(value, "op", None), ConstantOp):
             # `x <<= n` wraps in the shift, as `x = x << n`
-            self.conversions.add(node, Call("rt.shl", (Part("left"), Part("right"), result.type)))
+            self.conversions.add(node, Call("rt.shl_reported", (Part("left"), Part("right"), result.type)))
         self.note_literals(value_node, (value_node, value), result)  # `x32 *= 0.1` multiplies by 0.1f
         if kind in (OpKind.ADD, OpKind.SUB, OpKind.MUL, OpKind.DIV):
             self.note_int_to_float(result.type, (value_node, value))

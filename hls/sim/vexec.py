@@ -199,6 +199,19 @@ def binary(ctx: Context, op: BinaryOp, a: Lanes, b: Lanes) -> Lanes:
     return VECTOR_ARITH[kind](a, b)
 
 
+def shifts_out(op: BinaryOp) -> bool:
+    """A variable-count `<<` written in the kernel: Python mode reports the bits it drops as a wrap."""
+    return op.kind == OpKind.SHL and not isinstance(getattr(op.rhs, "op", None), ConstantOp) and op.loc is not None
+
+
+def shifted_out(t: IntType, a: Lanes, b: Lanes) -> Lanes:
+    """Lanes where `a << b` does not fit `t` (a count of t.width or more keeps only a zero)."""
+    a, b = ints(a), ints(b)
+    count = np.clip(b, 0, 63)
+    low, high = np.right_shift(np.int64(t.min), count), np.right_shift(np.int64(min(t.max, 2 ** 63 - 1)), count)
+    return np.where(b >= t.width, a != 0, (a < low) | (a > high))
+
+
 def int_special(ctx: Context, kind: str, t: IntType, a: Lanes, b: Lanes) -> Lanes:
     bad = b == 0 if kind in (OpKind.FLOORDIV, OpKind.MOD) else b < 0
     if first_lane(ctx, bad) is not None:
@@ -312,10 +325,17 @@ class Runner:
             return constant(op)
         if op in self.plan.object_ops and isinstance(op, (BinaryOp, CompareOp, UnaryOp)):
             if isinstance(op, BinaryOp):
-                return vobject.binary(op, *args, lambda bad, error, v, fill: self.check(ctx, bad, error, v, fill))
+                result = vobject.binary(op, *args, lambda bad, error, v, fill: self.check(ctx, bad, error, v, fill))
+                if self.record and shifts_out(op):
+                    wrapped = vobject.bools(vobject.objects(args[0]) << vobject.objects(args[1]) != result)
+                    self.note_wrap(ctx, op, pos, wrapped, (args[0], args[1]), result)
+                return result
             return vobject.compare(op, *args) if isinstance(op, CompareOp) else vobject.unary(op, args[0])
         if isinstance(op, BinaryOp):
-            return binary(ctx, op, *args)
+            result = binary(ctx, op, *args)
+            if self.record and shifts_out(op):
+                self.note_wrap(ctx, op, pos, shifted_out(op.result.type, *args), (args[0], args[1]), result)
+            return result
         if isinstance(op, CompareOp):
             return compare(op, *args)
         if isinstance(op, LogicOp):
@@ -345,14 +365,24 @@ class Runner:
             result = convert(ctx, t, src, value)
             wrapped = overflowed(t, src, value, result) if record else None
         if record:
-            lane = first_lane(ctx, wrapped)
-            if lane is not None:
-                key = (*(lane[e[1]] if isinstance(e, tuple) else e for e in ctx.path), pos)
-                site = f"{op.loc.file}:{op.loc.line}"
-                if site not in self.events or key < self.events[site][0]:
-                    before, after = lane_value(value, lane), lane_value(result, lane)
-                    self.events[site] = (key, t, to_python(before, src), to_python(after, t))
+            self.note_wrap(ctx, op, pos, wrapped, value, result)
         return result
+
+    def note_wrap(self, ctx: Context, op: Op, pos: int, wrapped: Any, value: Any, result: Lanes) -> None:
+        """The first lane (in iteration order) where `op` wrapped, as its source line's event; `value` is
+        the operand converted, or the (left, count) pair of a `<<` that shifted bits out."""
+        lane = first_lane(ctx, wrapped)
+        if lane is None:
+            return
+        key = (*(lane[e[1]] if isinstance(e, tuple) else e for e in ctx.path), pos)
+        site = f"{op.loc.file}:{op.loc.line}"
+        if site not in self.events or key < self.events[site][0]:
+            t = op.result.type
+            if isinstance(value, tuple):
+                before = int(to_python(lane_value(value[0], lane), op.lhs.type)) << int(lane_value(value[1], lane))
+            else:
+                before = to_python(lane_value(value, lane), op.operands[0].type)
+            self.events[site] = (key, t, before, to_python(lane_value(result, lane), t))
 
     # ---- memory ------------------------------------------------------------------------------------
 

@@ -1,0 +1,301 @@
+"""Issue 19, items 1 and 2: a local without a declared type holds every value assigned to it, and
+literals and operators mean what a reader expects. Each kernel is run in Python mode, in csim and,
+where no declared type wraps, as the undecorated function on plain Python ints (the third oracle)."""
+
+import inspect
+
+import numpy as np
+import pytest
+
+import hls
+
+
+def plain(kernel, *args):
+    """The undecorated function on Python values (arrays hold Python ints: numpy's own would wrap)."""
+    return inspect.unwrap(kernel)(*(a.astype(object) if isinstance(a, np.ndarray) else a for a in args))
+
+
+def agree(kernel, *args):
+    """Golden, csim and plain CPython give one value; that value is returned."""
+    golden, csim, python = kernel(*args), kernel.csim(*args), plain(kernel, *args)
+    assert golden == csim == python, (golden, csim, python)
+    return golden
+
+
+# ---- the snippets of the issue ------------------------------------------------------------------
+
+
+@hls.kernel
+def literal_in_one_branch(c: hls.bool_, x: hls.int64) -> hls.int64:
+    if c:
+        t = 0
+    else:
+        t = x
+    return t
+
+
+@hls.kernel
+def negation_in_one_branch(x: hls.int8) -> hls.int16:
+    if x >= 0:
+        y = x
+    else:
+        y = -x
+    return y
+
+
+@hls.kernel
+def variable_mask(x: hls.uint32, n: hls.uint5) -> hls.uint32:
+    return x & ((1 << n) - 1)
+
+
+@hls.kernel
+def inverted_popcount(a: hls.uint8, b: hls.uint8) -> hls.int32:
+    return (~(a ^ b)).bit_count()
+
+
+@hls.kernel
+def max_key(keys: hls.uint32[8]) -> hls.uint32:
+    m = 0
+    for v in keys:
+        if v > m:
+            m = v
+    return m
+
+
+@hls.kernel
+def total(xs: hls.int32[8]) -> hls.int64:
+    s = 0
+    for v in xs:
+        s = s + v
+    return s
+
+
+def test_a_literal_in_one_branch_takes_the_other_branchs_type():
+    for c, x in ((False, 1 << 40), (True, 1 << 40), (False, -(1 << 62))):
+        assert agree(literal_in_one_branch, c, x) == (0 if c else x)
+    assert "ap_int<33>" not in literal_in_one_branch.cpp and "int64_t t" in literal_in_one_branch.cpp
+
+
+def test_a_negation_in_one_branch_joins_to_int9():
+    assert agree(negation_in_one_branch, -128) == 128
+    assert [negation_in_one_branch.csim(x) for x in (-127, 0, 127)] == [127, 0, 127]
+
+
+def test_a_variable_shift_of_a_literal_has_the_width_its_count_bounds():
+    assert agree(variable_mask, 0xFFFFFFFF, 5) == 31
+    assert agree(variable_mask, 0xFFFFFFFF, 31) == 2**31 - 1
+    assert agree(variable_mask, 0x12345678, 0) == 0
+
+
+def test_invert_of_an_unsigned_value_keeps_its_width():
+    assert inverted_popcount(0, 0) == inverted_popcount.csim(0, 0) == 8
+    assert inverted_popcount(0xF0, 0x0F) == inverted_popcount.csim(0xF0, 0x0F) == 0
+
+
+def test_a_running_maximum_of_uint32_keys_does_not_wrap():
+    keys = np.array([2**31 + 5, 1, 2**32 - 1, 0, 7, 8, 9, 10], dtype=np.uint32)
+    assert agree(max_key, keys) == 2**32 - 1
+
+
+def test_a_sum_of_eight_int32_takes_int35():
+    for xs in (np.full(8, 2**31 - 1, np.int32), np.full(8, -(2**31), np.int32), np.arange(8, dtype=np.int32)):
+        assert agree(total, xs) == int(xs.astype(np.int64).sum())
+    assert "ap_int<35> s" in total.cpp
+
+
+# ---- joins of my own kernels ------------------------------------------------------------------------
+
+
+@hls.kernel
+def elif_chain(k: hls.uint2, a: hls.int8, b: hls.uint16, c: hls.int32) -> hls.int64:
+    if k == 0:
+        r = a
+    elif k == 1:
+        r = b
+    elif k == 2:
+        r = c * 3
+    else:
+        r = -1
+    return r
+
+
+@hls.kernel
+def mixed_signedness(a: hls.uint32, b: hls.int8, pick: hls.bool_) -> hls.int64:
+    if pick:
+        v = a
+    else:
+        v = b
+    return v
+
+
+@hls.kernel
+def literal_meets_uint64(x: hls.uint64, big: hls.bool_) -> hls.uint64:
+    m = 1
+    if big:
+        m = x
+    return m
+
+
+@hls.kernel
+def literal_meets_fixed(x: hls.ap_fixed[12, 4], c: hls.bool_) -> hls.ap_fixed[16, 8]:
+    y = 0.5
+    if c:
+        y = x
+    return y
+
+
+@hls.kernel
+def int_meets_float(x: hls.int32, f: hls.float64, c: hls.bool_) -> hls.float64:
+    v = x
+    if c:
+        v = f
+    return v
+
+
+@hls.kernel
+def unpacked_swap(a: hls.int8, b: hls.uint16, n: hls.uint3) -> hls.int32:
+    x, y = a, b
+    for _i in range(n):
+        x, y = y, x
+    return x - y
+
+
+@hls.kernel
+def augmented_count(xs: hls.uint8[16]) -> hls.int64:
+    n = 0
+    s = 0
+    for v in xs:
+        if v > 100:
+            n += 1
+            s -= v
+    return n * 1000 + s
+
+
+@hls.kernel
+def nested_sum(m: hls.int16[4, 8]) -> hls.int64:
+    s = 0
+    for i in range(4):
+        for j in range(8):
+            s += m[i, j]
+    return s
+
+
+@hls.kernel
+def triangular_sum(m: hls.uint32[8]) -> hls.uint64:
+    s = 0
+    for i in range(8):
+        for j in range(i):
+            s = s + m[j]
+    return s
+
+
+@hls.kernel
+def straight_line_growth(a: hls.uint16) -> hls.uint64:
+    v = a
+    v <<= 2
+    v |= 1
+    v *= 3
+    return v
+
+
+@hls.kernel
+def doubling_three_times(x: hls.int8[4]) -> hls.int32:
+    acc = x[0]
+    for j in range(3):
+        acc = acc * 2 + j
+    return acc
+
+
+def test_joins_across_elif_branches():
+    assert [agree(elif_chain, k, -100, 60000, -(2**31)) for k in range(4)] == [-100, 60000, -3 * 2**31, -1]
+
+
+def test_a_signed_and_an_unsigned_value_join_to_a_wider_signed_type():
+    assert agree(mixed_signedness, 2**32 - 1, -5, True) == 2**32 - 1
+    assert agree(mixed_signedness, 2**32 - 1, -5, False) == -5
+
+
+def test_a_literal_meeting_uint64_and_fixed_adapts():
+    assert agree(literal_meets_uint64, 2**64 - 1, True) == 2**64 - 1
+    assert agree(literal_meets_uint64, 2**64 - 1, False) == 1
+    assert literal_meets_fixed(7.9375, True) == literal_meets_fixed.csim(7.9375, True) == 7.9375
+    assert literal_meets_fixed(-8.0, False) == literal_meets_fixed.csim(-8.0, False) == 0.5
+
+
+def test_an_int_meeting_a_float_becomes_the_float():
+    assert agree(int_meets_float, 2**31 - 1, 0.25, False) == 2**31 - 1
+    assert agree(int_meets_float, 7, 0.25, True) == 0.25
+
+
+def test_tuple_unpacking_across_loop_iterations():
+    for n in range(5):
+        assert agree(unpacked_swap, -128, 65535, n) == (-128 - 65535 if n % 2 == 0 else 65535 + 128)
+
+
+def test_augmented_accumulations_count_their_executions():
+    xs = np.full(16, 255, np.uint8)
+    assert agree(augmented_count, xs) == 16 * 1000 - 16 * 255
+    assert agree(nested_sum, np.full((4, 8), -(2**15), np.int16)) == -32 * 2**15
+    assert agree(triangular_sum, np.full(8, 2**32 - 1, np.uint32)) == 28 * (2**32 - 1)
+
+
+def test_straight_line_updates_are_exact():
+    assert agree(straight_line_growth, 65535) == ((65535 << 2) | 1) * 3
+
+
+def test_a_short_loop_that_doubles_gets_every_value_it_reaches():
+    assert agree(doubling_three_times, np.array([127, 0, 0, 0], np.int8)) == 127 * 8 + 4
+    assert agree(doubling_three_times, np.array([-128, 0, 0, 0], np.int8)) == -128 * 8 + 4
+
+
+# ---- declared locals keep their type --------------------------------------------------------------
+
+
+@hls.kernel
+def declared_by_type_call(xs: hls.int32[8]) -> hls.int64:
+    s = hls.int32(0)
+    for v in xs:
+        s += v
+    return s
+
+
+@hls.kernel
+def declared_by_annotation(xs: hls.uint8[4]) -> hls.int32:
+    m: hls.uint8 = 0
+    for v in xs:
+        m = m + v
+    return m
+
+
+def test_declared_locals_still_wrap():
+    xs = np.full(8, 2**31 - 1, np.int32)
+    assert declared_by_type_call(xs) == declared_by_type_call.csim(xs) == np.int32(8 * (2**31 - 1) % 2**32 - 2**32)
+    ys = np.full(4, 200, np.uint8)
+    assert declared_by_annotation(ys) == declared_by_annotation.csim(ys) == (800 % 256)
+
+
+# ---- shifts and verify ------------------------------------------------------------------------------
+
+
+@hls.kernel
+def typed_shift(x: hls.int16, n: hls.uint4) -> hls.int16:
+    return x << n
+
+
+def test_a_typed_variable_shift_keeps_ap_ints_rule_and_reports_the_wrap():
+    assert typed_shift(300, 9) == typed_shift.csim(300, 9) == (300 << 9) % 2**16  # 22528
+    with pytest.warns(hls.OverflowWarning, match="153600 does not fit int16"):
+        typed_shift.verify(300, 9)
+
+
+def test_invert_of_unsigned_is_unsigned_in_every_model():
+    @hls.kernel
+    def inv(a: hls.uint8[4], out: hls.int32[4]):
+        for i in range(4):
+            out[i] = ~a[i] + 1
+
+    a = np.array([0, 1, 254, 255], np.uint8)
+    out = np.zeros(4, np.int32)
+    inv(a, out)
+    assert out.tolist() == [256, 255, 2, 1]
+    inv.verify(a, np.zeros(4, np.int32))
