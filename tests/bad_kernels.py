@@ -471,3 +471,42 @@ def dataclass_array(arr: Pixel[4]):  # E dataclass_array
 @hls.kernel
 def dataclass_scalar(p: Pixel) -> hls.uint8:  # E dataclass_scalar
     return p.r
+
+
+@hls.kernel
+def while_accumulation(a: hls.int32[8], n: hls.int32) -> hls.int64:
+    s = 0
+    i = hls.int32(0)
+    while i < n:
+        s += a[i & 7]  # E while_accumulation
+        i += 1
+    return s
+
+
+@hls.kernel
+def accumulates_too_wide(xs: hls.uint64[16]) -> hls.uint64:
+    s = 0
+    for v in xs:
+        s += v  # E accumulates_too_wide
+    return s
+
+
+@hls.kernel
+def literal_shift_too_wide(x: hls.uint32, n: hls.int32) -> hls.uint32:
+    return x & ((1 << n) - 1)  # E literal_shift_too_wide
+
+
+@hls.kernel
+def fixed_meets_float(x: hls.ap_fixed[16, 6], f: hls.float32, c: hls.bool_) -> hls.float32:
+    v = x
+    if c:
+        v = f  # E fixed_meets_float
+    return hls.float32(v)
+
+
+@hls.kernel
+def grows_every_iteration(x: hls.int8) -> hls.int64:
+    acc = x
+    for _i in range(40):
+        acc = acc * 3  # E grows_every_iteration
+    return acc

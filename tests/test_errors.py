@@ -48,6 +48,15 @@ CASES = [
     ("sub_wrong_shape", hls.HLSTypeError, "argument 'a' of 'takes_eight' must be int32[8]", "a, buf"),
     ("unknown_type", hls.HLSTypeError, "'hls.float16' does not exist", "hls.float16"),
     ("uses_try", hls.UnsupportedError, "`try` has no hardware meaning", "try"),
+    # issue 19: an undeclared local whose values no width holds asks for a declaration
+    ("while_accumulation", hls.HLSTypeError, "trip count is not known at compile time, so no width holds every "
+                                             "sum; declare it: s = hls.int64(0)", "s +="),
+    ("accumulates_too_wide", hls.HLSTypeError, "'s' accumulates to 68 bits (more than 64); declare the type it "
+                                               "should wrap in: s = hls.uint64(0)", "s +="),
+    ("literal_shift_too_wide", hls.HLSTypeError, "give the shifted value a type, e.g. hls.uint32(1) << n", "1 << n"),
+    ("fixed_meets_float", hls.HLSTypeError, "fixed point and floats do not mix implicitly; convert one, e.g. "
+                                            "v = hls.float32(...)", "v = f"),
+    ("grows_every_iteration", hls.HLSTypeError, "the type of 'acc' grows with every assignment", "acc = acc"),
 ]
 
 

@@ -130,8 +130,9 @@ def settle(name: str, entries: list[Entry]) -> ScalarType:
         for e in typed[1:]:
             joined = join(result, e.type)
             if joined is None:
-                raise HLSTypeError(f"{name!r} is assigned {e.type} here and {result} elsewhere; a local holds one "
-                                   f"type: convert explicitly, e.g. hls.{result}(...) or hls.{e.type}(...)", e.loc)
+                floating = e.type if isinstance(e.type, FloatType) else result
+                raise HLSTypeError(f"{name!r} is assigned {e.type} here and {result} elsewhere: fixed point and floats "
+                                   f"do not mix implicitly; convert one, e.g. {name} = hls.{floating}(...)", e.loc)
             result = joined
         for e in plain:
             if e.literal is not None:
@@ -149,10 +150,12 @@ def settle(name: str, entries: list[Entry]) -> ScalarType:
 def accumulated(name: str, init: ScalarType, steps: list[Entry], start: tuple[Any, Any], typed: bool) -> ScalarType:
     """The range `start` (of the values before any step) grown by every accumulation step times its
     count (module docstring), as a type at least as wide as `init`."""
+    unsigned = start[0] >= 0 and all(e.step[0] >= 0 for e in steps)
     for e in steps:
         if e.count is None:
+            hint = suggest(init if isinstance(init, FixedType) else IntType(64, not unsigned))
             raise HLSTypeError(f"{name!r} accumulates in a loop whose trip count is not known at compile time, so "
-                               f"no width holds every sum; declare it: {name} = hls.{suggest(init)}(0)", e.loc)
+                               f"no width holds every sum; declare it: {name} = hls.{hint}(0)", e.loc)
         if isinstance(e.type, FloatType):
             return e.type
     lo, hi = Fraction(start[0]), Fraction(start[1])
@@ -165,10 +168,11 @@ def accumulated(name: str, init: ScalarType, steps: list[Entry], start: tuple[An
         result: ScalarType = fixed_for_range(lo, hi, frac)
     else:
         result = int_for_range(int(lo), int(hi))
-        result = result if typed or not isinstance(init, IntType) else int_union(INT32, result)
+        small = INT32.min <= lo and hi <= INT32.max
+        result = INT32 if small and not typed and isinstance(init, IntType) else result
     if result.width > MAX_ACC_WIDTH:
         raise HLSTypeError(f"{name!r} accumulates to {result.width} bits (more than {MAX_ACC_WIDTH}); declare the "
-                           f"type it should wrap in: {name} = hls.{suggest(init)}(0)", steps[0].loc)
+                           f"type it should wrap in: {name} = hls.{suggest(result)}(0)", steps[0].loc)
     return result
 
 
@@ -189,7 +193,8 @@ def iterations(entries: list[Entry]) -> int | None:
 
 def growth_error(name: str, entries: list[Entry]) -> HLSTypeError:
     """A local whose joined type still grows after MAX_ROUNDS builds (`a, b = b, a + b`, `x = x * 3`)."""
-    loc = next((e.loc for e in entries if e.literal is None), entries[0].loc if entries else None)
+    loc = next((e.loc for e in entries if e.literal is None and e.count != 0),
+               next((e.loc for e in entries if e.literal is None), entries[0].loc if entries else None))
     t = entries[-1].type if entries else INT32
     return HLSTypeError(f"the type of {name!r} grows with every assignment (its new value needs more bits than its "
                         f"old one); declare it: {name} = hls.{suggest(t)}(0)", loc)
