@@ -299,3 +299,67 @@ def test_invert_of_unsigned_is_unsigned_in_every_model():
     inv(a, out)
     assert out.tolist() == [256, 255, 2, 1]
     inv.verify(a, np.zeros(4, np.int32))
+
+
+# ---- accumulations of other kinds, and bools -------------------------------------------------------
+
+FIX = hls.ap_fixed[8, 3]
+
+
+@hls.kernel
+def fixed_accumulation(w: FIX[4], x: FIX[4]) -> hls.ap_fixed[24, 12]:
+    acc = 0
+    for i in range(4):
+        acc += w[i] * x[i]
+    return acc
+
+
+@hls.kernel
+def float_accumulation(x: hls.float32[4]) -> hls.float32:
+    s = 0
+    for v in x:
+        s += v
+    return s
+
+
+@hls.kernel
+def literal_meets_bool(a: hls.int8, b: hls.int8, c: hls.bool_) -> hls.int32:
+    f = 0
+    if c:
+        f = a > b
+    return f
+
+
+@hls.kernel
+def bounded_count(x: hls.int8[16], n: hls.uint4) -> hls.int32:
+    c = 0
+    for i in range(n):
+        if x[i] > 0:
+            c += 1
+    return c
+
+
+def test_a_fixed_point_accumulation_takes_the_integer_bits_its_trip_count_needs():
+    w = np.array([3.875, -4.0, 3.875, -4.0])
+    x = np.array([-4.0, -4.0, -4.0, -4.0])
+    expected = sum(a * b for a, b in zip(w.tolist(), x.tolist(), strict=True))
+    assert fixed_accumulation(w, x) == fixed_accumulation.csim(w, x) == expected == 1.0
+    w, x = np.full(4, -4.0), np.full(4, -4.0)
+    assert fixed_accumulation(w, x) == fixed_accumulation.csim(w, x) == 64.0
+    assert "ap_fixed<18, 8> acc" in fixed_accumulation.cpp  # 4 products in [-32, 32): [-128, 128), 10 fraction bits
+
+
+def test_a_float_accumulation_from_a_literal_is_the_float():
+    xs = np.array([0.1, 0.2, 0.3, 1e8], np.float32)
+    assert float_accumulation(xs) == float_accumulation.csim(xs) == np.float32(1e8)
+    assert "float s" in float_accumulation.cpp
+
+
+def test_a_literal_meeting_a_bool_holds_zero_and_one():
+    assert [literal_meets_bool(3, 2, c) for c in (True, False)] == [literal_meets_bool.csim(3, 2, c)
+                                                                     for c in (True, False)] == [1, 0]
+
+
+def test_a_counter_bounded_by_its_count_type_stays_int32():
+    assert agree(bounded_count, np.ones(16, np.int8), 15) == 15
+    assert "int32_t c = 0" in bounded_count.cpp

@@ -59,7 +59,7 @@ class FunctionBuilder(Statements, Expressions, Arrays, Bits, Calls, Results, Cap
             if error is None and all((iterations(self.entries[n]) or MAX_ROUNDS) <= attempt for n in growing):
                 return func
             if attempt == MAX_ROUNDS - 1:
-                raise growth_error(growing[0], self.entries[growing[0]])
+                raise error or growth_error(growing[0], self.entries[growing[0]])
             previous = pins
             type(self).__init__(self, self.src, self.module, self.compiling, self.built)
             self.pinned = pins

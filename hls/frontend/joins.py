@@ -97,6 +97,8 @@ def with_literal(t: ScalarType, value: Any) -> ScalarType | None:
     """`t` widened to hold a bare literal too (None where the literal does not fit a fixed grid)."""
     if isinstance(t, FloatType):
         return t
+    if isinstance(t, BoolType):
+        t = as_int(t)  # `f = 0` and `f = a > b`: f holds 0 or True, Python's ints 0 and 1
     if isinstance(value, float):
         if not isinstance(t, FixedType):
             return FloatType(64)
