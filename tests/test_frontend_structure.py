@@ -14,7 +14,7 @@ from hls.frontend.conversions import Call, Part
 from hls.frontend.golden import make_golden
 
 FRONTEND = Path(hls.__file__).parent / "frontend"
-LEAVES = {"source", "scan", "tables", "lower", "conversions", "state", "kernels", "packets"}
+LEAVES = {"source", "scan", "tables", "lower", "conversions", "joins", "state", "kernels", "packets"}
 COMPOSERS = {"builder", "build", "golden"}  # builder composes the mixins; build and golden are entry points
 
 

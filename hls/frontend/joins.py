@@ -2,8 +2,10 @@
 
 The builder records each assignment to an undeclared local (`Entry`); after a build of the function,
 `settle` turns a local's entries into the one type that holds all of them, and the function is built
-again with those types pinned until they no longer change (hls.frontend.builder). One type per local,
-decided here, is what Python mode converts to and what the C++ declares, so the two cannot differ.
+again with those types pinned until they no longer change (hls.frontend.builder). In straight-line
+code the local holds each value in that value's own type; where paths join (after an `if`, around a
+loop) and where a bare literal is assigned, it has the settled type. The IR carries both, and Python
+mode converts where the IR does, so the two cannot differ.
 
 - a bare literal adapts to the other values (`m = 0` then `m = v`, v a uint32: m is a uint32); a local
   only literals are assigned to is C's int32 (int64 if a literal needs it) or float64;
@@ -11,7 +13,7 @@ decided here, is what Python mode converts to and what the C++ declares, so the 
   an error asking for the conversion;
 - an accumulation (`s = s + v`, `s += v`, `s -= v`, the local once as a term of a sum) is counted:
   over N executions its values lie in init + N * [min(0, step_lo), max(0, step_hi)], where N is the
-  product of the trip counts of the loops that carry it (1 outside loops), and the local gets the
+  product of the trip counts of the loops that carry it (outside such loops it is a plain value), and the local gets the
   narrowest type holding that (at least int32 if it starts from literals); a trip count that is not
   known at compile time, or a result over 64 bits, is an error asking for a declaration.
 """

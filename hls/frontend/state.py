@@ -4,7 +4,7 @@ Nested constructs change this state only through two context managers, so nothin
 restores it by hand: `region(block)` makes ops go into `block` (a loop body, a branch, a condition)
 and `scope(env)` gives the statements inside their own copy of the variables, whose final bindings
 the caller reads from the yielded `Scope` after the block (`scope.env`). This module imports nothing
-else of the frontend but the leaf hls.frontend.joins.
+else of the frontend.
 """
 
 from __future__ import annotations
@@ -14,7 +14,6 @@ from contextlib import contextmanager
 from dataclasses import dataclass, field
 from typing import Any
 
-from hls.frontend.joins import Entry
 from hls.ir import Block, ForOp, Value
 from hls.types import HLSType, ScalarType
 
@@ -70,7 +69,7 @@ class BuildState:
         # and what this build saw: each assignment, the types used, the names each loop carries
         self.pinned: dict[str, ScalarType] = {}
         self.declared: dict[str, ScalarType] = {}  # annotated, typed by a type call, or an argument
-        self.entries: dict[str, list[Entry]] = {}
+        self.entries: dict[str, list[Any]] = {}  # hls.frontend.joins.Entry records
         self.used: dict[str, set[ScalarType]] = {}
         self.carries: dict[int, set[str]] = {}  # id(loop) -> carried names
 
