@@ -363,3 +363,28 @@ def test_a_literal_meeting_a_bool_holds_zero_and_one():
 def test_a_counter_bounded_by_its_count_type_stays_int32():
     assert agree(bounded_count, np.ones(16, np.int8), 15) == 15
     assert "int32_t c = 0" in bounded_count.cpp
+
+
+@hls.kernel
+def fibonacci_ten() -> hls.int64:
+    a, b = 0, 1
+    for _i in range(10):
+        a, b = b, a + b
+    return a
+
+
+@hls.kernel
+def squares_too_often(x: hls.int8) -> hls.int64:
+    y = x
+    for _i in range(12):
+        y = y * y
+    return y
+
+
+def test_an_undeclared_fibonacci_over_a_short_loop_is_exact():
+    assert agree(fibonacci_ten) == 55
+
+
+def test_a_join_that_would_pass_1024_bits_asks_for_a_declaration():
+    with pytest.raises(hls.HLSTypeError, match="declare it: y = hls.int64"):
+        squares_too_often.compile()

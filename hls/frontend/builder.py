@@ -21,7 +21,7 @@ from hls.frontend.control import Control
 from hls.frontend.dataflow import Dataflow
 from hls.frontend.expressions import Expressions
 from hls.frontend.iterables import Iterables
-from hls.frontend.joins import MAX_ROUNDS, growth_error, iterations, settle
+from hls.frontend.joins import MAX_ROUNDS, clamped, growth_error, iterations, settle
 from hls.frontend.kernels import kernel_source, unique_name
 from hls.frontend.loops import Loops
 from hls.frontend.pragmas import Pragmas
@@ -46,6 +46,7 @@ class FunctionBuilder(Statements, Expressions, Arrays, Bits, Calls, Results, Cap
         those types (a float assigned to a local an earlier `0` made int32), so only a settled build's
         errors are reported."""
         previous: dict[str, ScalarType] = {}
+        regrown: set[str] = set()  # names whose join grew again after the first rebuild
         for attempt in range(MAX_ROUNDS):
             error: HLSError | None = None
             try:
@@ -54,12 +55,18 @@ class FunctionBuilder(Statements, Expressions, Arrays, Bits, Calls, Results, Cap
                 error = exc
             pins = {n: settle(n, e) for n, e in self.entries.items() if n not in self.declared}
             growing = [n for n, t in pins.items() if not self.used.get(n, {t}) <= {t}]
+            regrown |= set(growing) if attempt else set()
             if error is not None and (not growing or pins == previous):
                 raise error
-            if error is None and all((iterations(self.entries[n]) or MAX_ROUNDS) <= attempt for n in growing):
+            bounds = {n: iterations(self.entries[n]) or MAX_ROUNDS for n in growing}
+            # widths stop at 1024 bits, so a join that grew there may have stopped without holding the values
+            hopeless = [n for n in regrown if clamped({n: pins[n]})]
+            if not hopeless and error is None and all(b <= attempt for b in bounds.values()):
                 return func
-            if attempt == MAX_ROUNDS - 1:
-                raise error or growth_error(growing[0], self.entries[growing[0]])
+            hopeless += [n for n in growing if bounds[n] >= MAX_ROUNDS - 1 and attempt >= 2]
+            if hopeless or attempt == MAX_ROUNDS - 1:
+                name = (hopeless or growing)[0]
+                raise error or growth_error(name, self.entries[name])
             previous = pins
             type(self).__init__(self, self.src, self.module, self.compiling, self.built)
             self.pinned = pins

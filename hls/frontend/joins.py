@@ -29,6 +29,7 @@ from hls.ir import BinaryOp, ForOp, Value
 from hls.ir.kinds import OpKind
 from hls.ir.ranges import value_range
 from hls.types import (
+    MAX_INT_WIDTH,
     BoolType,
     FixedType,
     FloatType,
@@ -43,7 +44,7 @@ from hls.types import (
 )
 
 MAX_ACC_WIDTH = 64  # an accumulator wider than this needs a declaration (it cannot cross the boundary)
-MAX_ROUNDS = 8  # builds of one function before a type that keeps growing is reported
+MAX_ROUNDS = 18  # builds of one function before a type that keeps growing is reported (16 iterations)
 INT32 = IntType(32, True)
 
 
@@ -193,6 +194,11 @@ def iterations(entries: list[Entry]) -> int | None:
     hold every value even where each iteration widens them (`acc = acc * 2 + j` three times)."""
     counts = [e.count for e in entries]
     return None if None in counts else max(counts, default=0)
+
+
+def clamped(pins: dict[str, ScalarType]) -> bool:
+    """A join reached the widest type (1024 bits): widths stop there, so the values may not fit."""
+    return any(getattr(t, "width", 0) >= MAX_INT_WIDTH for t in pins.values())
 
 
 def growth_error(name: str, entries: list[Entry]) -> HLSTypeError:
