@@ -90,6 +90,7 @@ def test_fold_floats_in_their_own_precision():
 def test_fold_constant_branches_and_identities():
     # `if a * 0 == 0` (constant once a * 0 folds) inlines the then-branch; a*1+0 is a (through
     # widening casts that collapse); `y if a * 0 != 0 else y * 0` is the constant 0
+    # (y holds every value assigned to it: the join of int16, int19 and int17 is int19, issue 19)
     assert after(kp.fold_branch, FoldConstantsPass()) == ir("""
         func @fold_branch(%a: int16) -> int16 {
           %v = hls.const 0 : int1
@@ -99,18 +100,19 @@ def test_fold_constant_branches_and_identities():
           %v_4 = hls.const 1 : int2
           %v_5 = hls.cast %a : int18
           %v_6 = hls.const 0 : int1
-          %v_7 = hls.cast %a : int19
-          %v_8 = hls.const 0 : int1
-          %v_9 = hls.const 0 : int17
-          %v_10 = hls.const 0 : int1
-          %v_11 = hls.const false : bool_
-          %v_12 = hls.const 0 : int1
-          %v_13 = hls.const 0 : int17
-          %v_14 = hls.cast %a : int17
-          %v_15 = hls.const 0 : int16
-          hls.return %v_15
+          %y = hls.cast %a : int19
+          %v_7 = hls.const 0 : int1
+          %v_8 = hls.const 0 : int17
+          %v_9 = hls.const 0 : int1
+          %v_10 = hls.const false : bool_
+          %v_11 = hls.const 0 : int1
+          %v_12 = hls.const 0 : int20
+          %v_13 = hls.cast %a : int20
+          %v_14 = hls.const 0 : int16
+          hls.return %v_14
         }
     """)
+
 
 def test_fold_keeps_division_by_zero_and_wraps_explicit_casts():
     assert after(kp.fold_keeps, FoldConstantsPass()) == ir("""
