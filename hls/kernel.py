@@ -123,12 +123,17 @@ class Kernel:
     # ---- Python mode ---------------------------------------------------------------------------
 
     def __call__(self, *args: Any) -> Any:
+        return self.run_golden(args, self.golden_model)
+
+    def run_golden(self, args: tuple[Any, ...], model: str) -> Any:
+        """One golden run with `model` ("numpy" or "python"); only the statement-by-statement model
+        records a dataflow trace (the report times the region from it)."""
         compiled = self.compile()
         if len(args) != len(compiled.arg_types):
             raise SimulationError(f"{self.__name__} takes {len(compiled.arg_types)} arguments, got {len(args)}")
         views = [golden_arg(n, t, a) for n, t, a in zip(compiled.arg_names, compiled.arg_types, args, strict=True)]
         TRACES.clear()
-        if self.golden_model == "numpy" and not aliased(views):
+        if model == "numpy" and not aliased(views):
             from hls.sim.vexec import run
 
             done, result = run(self.vector_plan, views)
@@ -224,7 +229,7 @@ class Kernel:
             inputs = list(args) if args else self.random_inputs(0)
             UNBOUNDED[0] = True
             try:
-                self(*[a.copy() if isinstance(a, (np.ndarray, Stream)) else a for a in inputs])
+                self.run_golden(tuple(a.copy() if isinstance(a, (np.ndarray, Stream)) else a for a in inputs), "python")
             finally:
                 UNBOUNDED[0] = False
             self._region = raw_region(self._trace)
