@@ -113,6 +113,13 @@ def bit_of(x: hls.uint16, i: hls.int32) -> hls.bool_:
 
 
 @hls.kernel
+def set_bit(x: hls.uint16, i: hls.int32) -> hls.uint16:
+    y = x
+    y[i] = 1  # fault
+    return y
+
+
+@hls.kernel
 def rotate(x: hls.uint8, n: hls.int32) -> hls.uint8:
     return hls.rotr(x, n)  # fault
 

@@ -52,7 +52,8 @@ def test_values_of_the_type_cross_in_every_spelling(mode):
     assert run(bk.echo32, mode, -(2**31)) == -(2**32)
     assert run(bk.echo32, mode, 3.0) == 6  # an integral float is an integer
     assert run(bk.echo32, mode, np.int64(-7)) == -14 and run(bk.echo32, mode, Fraction(8, 2)) == 8
-    assert run(bk.echo32, mode, True) == 2
+    assert run(bk.echo32, mode, True) == 2 and run(bk.echo32, mode, np.float32(-3.0)) == -6
+    assert run(bk.scalars, mode, np.uint8(1), np.int64(2), np.bool_(True), np.float32(0.5), np.float64(1)) == 5.5
     good = (255, -(2**39), 1, Fraction(-59, 8), np.float32(0.1))
     expected = 255 - 2**39 + 1 - 59 / 8 + float(np.float32(0.1))
     assert run(bk.scalars, mode, *good) == expected
@@ -166,6 +167,7 @@ FAULTS = [
     (bk.shift_right, (1, -3), "negative shift count", "negative shift count"),
     (bk.bit_of, (1, 16), "bit index 16 is out of range", "bit index out of range for a 16-bit value"),
     (bk.bit_of, (1, -1), "bit index -1", "bit index out of range"),
+    (bk.set_bit, (1, 16), "bit index 16", "bit index out of range for a 16-bit value"),
     (bk.rotate, (1, 8), "rotate count 8", "rotate count out of range for a 8-bit value (0..7)"),
     (bk.divide, (1, 0), "by zero", "division by zero"),
     (bk.gather, (np.zeros(4, np.int16), 4), "index 4 out of bounds", "t: index out of bounds for dimension 0"),
@@ -190,16 +192,23 @@ def test_csim_faults_where_python_mode_raises_at_the_same_line(k, args, python_t
 def test_values_in_range_give_the_same_results_and_no_fault():
     cases = [(bk.to_int, (2.0**30 - 0.5,)), (bk.to_int, (-1.75,)), (bk.to_int64, (np.float32(-2.0**62),)),
              (bk.to_fixed, (1e6,)), (bk.shift_left, (3, 31)), (bk.shift_right, (-8, 40)), (bk.bit_of, (0x8000, 15)),
+             (bk.set_bit, (0, 15)),
              (bk.rotate, (0x81, 7)), (bk.divide, (-7, 2)), (bk.gather, (np.arange(4, dtype=np.int16), 3))]
     for k, args in cases:
         assert k(*args) == k.csim(*args), k.__name__
 
 
-def test_the_first_fault_of_a_call_is_the_one_reported():
+@pytest.mark.parametrize("model", ["numpy", "python"])
+def test_the_first_fault_of_a_call_is_the_one_reported(model, monkeypatch):
+    monkeypatch.setenv("HLS_GOLDEN", model)
+    k = bk.second_fault.specialize()
+    assert k.golden_model == model
     xs = np.array([1.0, math.nan, 1e30, 2.0])
-    with pytest.raises(hls.SimulationError, match="in csim: cannot convert") as info:
-        bk.second_fault.csim(xs, np.zeros(4, np.int32))
-    assert info.value.loc.line == fault_line(bk.second_fault)
+    with pytest.raises(hls.SimulationError, match="in csim: cannot convert") as csim:
+        k.csim(xs, np.zeros(4, np.int32))
+    with pytest.raises(hls.SimulationError, match="in Python mode: cannot convert nan") as python:
+        k(xs, np.zeros(4, np.int32))
+    assert csim.value.loc.line == python.value.loc.line == fault_line(bk.second_fault)
 
 
 def test_a_check_is_emitted_only_where_a_fault_can_happen():

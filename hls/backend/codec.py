@@ -33,7 +33,17 @@ import numpy as np
 from hls.backend.ctype import ctype_of, spelling, storage_ctype
 from hls.errors import SimulationError, VerificationError
 from hls.runtime import ArrayView
-from hls.types import ArrayType, BoolType, FixedType, FloatType, IntType, ScalarType, StreamType, StructType
+from hls.types import (
+    ArrayType,
+    BoolType,
+    FixedType,
+    FloatType,
+    IntType,
+    ScalarType,
+    StreamType,
+    StructType,
+    exact_value,
+)
 
 MAX_INT_BITS = 64  # integers travel as int64/uint64 (numpy, cffi, the testbench's strtoll)
 MAX_FIXED_BITS = 53  # fixed point travels as float64, exact up to 53 significant bits
@@ -141,7 +151,7 @@ class Codec:
             raise SimulationError(f"{where}: {value!r} is not a bool (True, False, 0 or 1)")
         if isinstance(value, (float, np.floating)) and not np.isfinite(value):
             raise SimulationError(f"{where}: {value!r} is not a finite number, and {self.elem} holds none")
-        exact = Fraction(value) if not isinstance(value, (bool, np.bool_)) else Fraction(int(value))
+        exact = Fraction(exact_value(value))
         if self.kind == "fixed":
             if exact < self.elem.min or exact > self.elem.max or self.elem.convert(exact) != exact:
                 raise SimulationError(f"{where}: {value!r} is not exactly representable in {self.elem} "

@@ -59,9 +59,10 @@ def checked(e: Expr, check: str, kind: int, what: str, loc, *args: object) -> Ex
 
 
 def divisor(op: BinaryOp, b: Expr) -> Expr:
-    """The divisor, checked in csim unless it is a nonzero constant."""
+    """The divisor, checked in csim unless it is proven nonzero (a constant, a range without 0)."""
     count = getattr(op.rhs, "op", None)
-    if isinstance(count, ConstantOp) and count.value != 0:
+    known = value_range(op.rhs) if isinstance(op.rhs.type, (IntType, BoolType)) else None
+    if isinstance(count, ConstantOp) and count.value != 0 or known is not None and (known[0] > 0 or known[1] < 0):
         return b
     what = "modulo by zero" if op.kind == OpKind.MOD else "division by zero"
     return checked(b, "HLS_DIVISOR", faults.DIVISION, what, op.loc)
