@@ -136,11 +136,18 @@ class Codec:
         elements: an integer in range (an integral float such as 3.0 counts), a bool or 0/1, a number
         on the fixed-point grid and in range, any real number for a float (rounded as numpy does); a
         struct field by field. Anything else is an error naming the argument before anything runs."""
-        where = f"argument {name!r}" + (f" item {item}" if item is not None else "")
+        if type(value) is int and self.kind in ("int", "ap_int"):  # the common case, checked first
+            if self.elem.min <= value <= self.elem.max:
+                return value
+            raise SimulationError(f"{_where(name, item)}: {value} does {_NOT_FIT.format(t=self.elem)}")
         if isinstance(value, (np.ndarray, ArrayView)) and self.kind != "struct":
-            raise SimulationError(f"{where} is a scalar {self.elem}, got an array")
+            raise SimulationError(f"{_where(name, item)} is a scalar {self.elem}, got an array")
         if self.kind == "struct":
             return self.struct_value(name, value, item)
+        return self.number(_where(name, item), value)
+
+    def number(self, where: str, value: Any) -> Any:
+        """`value` (any Python or numpy number) as the type's exact value, or an error naming `where`."""
         if isinstance(value, (str, bytes, complex)) or not isinstance(value, (Real, np.number, np.bool_)):
             raise SimulationError(f"{where}: {self.elem} takes a number, got {type(value).__name__}")
         if self.kind == "float":
@@ -151,13 +158,13 @@ class Codec:
             raise SimulationError(f"{where}: {value!r} is not a bool (True, False, 0 or 1)")
         if isinstance(value, (float, np.floating)) and not np.isfinite(value):
             raise SimulationError(f"{where}: {value!r} is not a finite number, and {self.elem} holds none")
-        exact = Fraction(exact_value(value))
+        exact = exact_value(value)  # an int or a Fraction
         if self.kind == "fixed":
             if exact < self.elem.min or exact > self.elem.max or self.elem.convert(exact) != exact:
                 raise SimulationError(f"{where}: {value!r} is not exactly representable in {self.elem} "
                                       f"({float(self.elem.min)}..{float(self.elem.max)}, steps of "
                                       f"{float(self.elem.lsb)}); {_QUANTIZE.format(t=self.elem)}")
-            return exact
+            return Fraction(exact)
         if exact.denominator != 1:
             raise SimulationError(f"{where}: {value!r} is not an integer, and {self.elem} holds integers only; "
                                   f"convert with hls.{self.elem}(x), which truncates toward zero")
@@ -170,8 +177,7 @@ class Codec:
         by its field codec, as `check` checks an array of structs field by field."""
         record = isinstance(value, np.void) and value.dtype == self.dtype
         if not (record or isinstance(value, dict) or getattr(value, "__hls_struct_type__", None) == self.elem):
-            where = f"argument {name!r}" + (f" item {item}" if item is not None else "")
-            raise SimulationError(f"{where} is a {self.elem}, got {type(value).__name__}")
+            raise SimulationError(f"{_where(name, item)} is a {self.elem}, got {type(value).__name__}")
         fields = {}
         for n, f in self.fields:
             given = value[n] if record else value.get(n, 0) if isinstance(value, dict) else getattr(value, n)
@@ -330,6 +336,10 @@ class Codec:
 
 _NOT_FIT = "not fit {t} ({t.min}..{t.max}); convert with hls.{t}(x) if the wrap is intended"
 _QUANTIZE = "quantize with hls.{t}(x) first"
+
+
+def _where(name: str, item: int | None) -> str:
+    return f"argument {name!r}" + (f" item {item}" if item is not None else "")
 
 
 def _nested(value: Any) -> Any:
