@@ -139,3 +139,8 @@ def gather(t: hls.int16[4], i: hls.int32) -> hls.int16:
 def second_fault(xs: hls.float64[4], out: hls.int32[4]):
     for i in range(4):
         out[i] = hls.int32(xs[i])  # fault
+
+
+@hls.kernel
+def fixed_divide(a: hls.ap_fixed[12, 6], b: hls.ap_fixed[6, 8]) -> hls.ap_fixed[24, 12]:
+    return a / hls.ap_fixed[6, 8](b * 2)  # fault

@@ -170,6 +170,7 @@ FAULTS = [
     (bk.set_bit, (1, 16), "bit index 16", "bit index out of range for a 16-bit value"),
     (bk.rotate, (1, 8), "rotate count 8", "rotate count out of range for a 8-bit value (0..7)"),
     (bk.divide, (1, 0), "by zero", "division by zero"),
+    (bk.fixed_divide, (1, 0), "", "division by zero"),  # a template's commas inside the check's argument
     (bk.gather, (np.zeros(4, np.int16), 4), "index 4 out of bounds", "t: index out of bounds for dimension 0"),
 ]
 
@@ -193,7 +194,8 @@ def test_values_in_range_give_the_same_results_and_no_fault():
     cases = [(bk.to_int, (2.0**30 - 0.5,)), (bk.to_int, (-1.75,)), (bk.to_int64, (np.float32(-2.0**62),)),
              (bk.to_fixed, (1e6,)), (bk.shift_left, (3, 31)), (bk.shift_right, (-8, 40)), (bk.bit_of, (0x8000, 15)),
              (bk.set_bit, (0, 15)),
-             (bk.rotate, (0x81, 7)), (bk.divide, (-7, 2)), (bk.gather, (np.arange(4, dtype=np.int16), 3))]
+             (bk.rotate, (0x81, 7)), (bk.divide, (-7, 2)), (bk.fixed_divide, (-5.5, 4)),
+             (bk.gather, (np.arange(4, dtype=np.int16), 3))]
     for k, args in cases:
         assert k(*args) == k.csim(*args), k.__name__
 

@@ -9,7 +9,7 @@ from fractions import Fraction
 
 from hls.backend import faults
 from hls.backend.ctype import CType, carrier_of, ctype_of, declared_array, spelling
-from hls.backend.expr import HELPERS, PREC, Expr, cast_to, fixed_source
+from hls.backend.expr import HELPERS, PREC, Expr, cast_to, fixed_source, macro_argument
 from hls.backend.names import Namer
 from hls.backend.op_expr import pure_expr
 from hls.backend.pragmas import directive_pragma, loop_pragmas
@@ -163,7 +163,7 @@ class FunctionEmitter(StreamStatements, StructStatements):
                 self.helpers.add("hls_index")
                 what = f"{memref.name or 'array'}: index out of bounds for dimension {dim} of size {size}"
                 where = faults.site(faults.INDEX, what, op.loc)
-                parts.append(f"[HLS_INDEX({expr.text}, {size}, {where})]")
+                parts.append(f"[HLS_INDEX({macro_argument(expr.text)}, {size}, {where})]")
         return "".join(parts)
 
     def note_helpers(self, text: str) -> None:

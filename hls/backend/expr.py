@@ -54,8 +54,19 @@ def checked(e: Expr, check: str, kind: int, what: str, loc, *args: object) -> Ex
     """`CHECK(e, args..., site)`: a csim-only check (kernel.cpp.j2) that flags a fault at `loc`, the
     kernel's line (hls/backend/faults.py), where Python mode raises; synthesis reads `e` itself."""
     site = faults.site(kind, what, loc)
-    return Expr(f"{check}({', '.join([e.text, *map(str, args), str(site)])})", PREC["primary"], e.ctype,
-                e.has_load, e.reads)
+    return Expr(f"{check}({', '.join([macro_argument(e.text), *map(str, args), str(site)])})", PREC["primary"],
+                e.ctype, e.has_load, e.reads)
+
+
+def macro_argument(text: str) -> str:
+    """`text` as one macro argument: parenthesised when a comma outside parentheses would split it
+    (a template's `ap_fixed<6, 8>(x)`)."""
+    depth = 0
+    for char in text:
+        depth += (char in "([{") - (char in ")]}")
+        if char == "," and depth == 0:
+            return f"({text})"
+    return text
 
 
 def divisor(op: BinaryOp, b: Expr) -> Expr:
