@@ -155,21 +155,21 @@ class Codec:
         if self.kind == "bool":
             if isinstance(value, (bool, np.bool_)) or (isinstance(value, (int, np.integer)) and value in (0, 1)):
                 return bool(value)
-            raise SimulationError(f"{where}: {value!r} is not a bool (True, False, 0 or 1)")
+            raise SimulationError(f"{where}: {_show(value)} is not a bool (True, False, 0 or 1)")
         if isinstance(value, (float, np.floating)) and not np.isfinite(value):
-            raise SimulationError(f"{where}: {value!r} is not a finite number, and {self.elem} holds none")
+            raise SimulationError(f"{where}: {_show(value)} is not a finite number, and {self.elem} holds none")
         exact = exact_value(value)  # an int or a Fraction
         if self.kind == "fixed":
             if exact < self.elem.min or exact > self.elem.max or self.elem.convert(exact) != exact:
-                raise SimulationError(f"{where}: {value!r} is not exactly representable in {self.elem} "
+                raise SimulationError(f"{where}: {_show(value)} is not exactly representable in {self.elem} "
                                       f"({float(self.elem.min)}..{float(self.elem.max)}, steps of "
                                       f"{float(self.elem.lsb)}); {_QUANTIZE.format(t=self.elem)}")
             return Fraction(exact)
         if exact.denominator != 1:
-            raise SimulationError(f"{where}: {value!r} is not an integer, and {self.elem} holds integers only; "
+            raise SimulationError(f"{where}: {_show(value)} is not an integer, and {self.elem} holds integers only; "
                                   f"convert with hls.{self.elem}(x), which truncates toward zero")
         if not self.elem.min <= exact <= self.elem.max:
-            raise SimulationError(f"{where}: {int(exact)} does {_NOT_FIT.format(t=self.elem)}")
+            raise SimulationError(f"{where}: {_show(value)} does {_NOT_FIT.format(t=self.elem)}")
         return int(exact)
 
     def struct_value(self, name: str, value: Any, item: int | None) -> Any:
