@@ -61,9 +61,9 @@ class Stream:
         self.name = name
         self.items: collections.deque = collections.deque()
         self.reads = 0
-        if values is not None:
+        if values is not None:  # kept as given: a kernel's boundary checks and converts them (its codec)
             for value in values if isinstance(elem, StructType) else np.asarray(values).reshape(-1).tolist():
-                self.items.append(elem.convert(value))
+                self.items.append(elem.convert(value) if getattr(value, "__hls_struct_type__", None) else value)
 
     @classmethod
     def packets(cls, packet: Any, data: Any, **fields: Any) -> Stream:
@@ -85,7 +85,8 @@ class Stream:
             except ValueError:
                 raise TypeError(f"field {name!r}: give one value or {len(values)} values (one per packet), got "
                                 f"shape {np.shape(value)}") from None
-        return cls(packet, [packet(**{n: c[i] for n, c in columns.items()}) for i in range(len(values))])
+        # mappings of the given field values: the kernel's boundary checks them (a packet would wrap)
+        return cls(packet, [{n: c[i] for n, c in columns.items()} for i in range(len(values))])
 
     # ---- the kernel-side methods ----------------------------------------------------------------
 
@@ -136,12 +137,21 @@ class Stream:
         return len(self.items)
 
     def __array__(self, dtype: Any = None, copy: Any = None) -> np.ndarray:
+        items = [self.settled(v) for v in self.items]
         if isinstance(self.elem, StructType):
-            return self.elem.to_storage(self.items)
-        values = [float(v) if isinstance(self.elem, FixedType) else v for v in self.items]
+            return self.elem.to_storage(items)
+        values = [float(v) if isinstance(self.elem, FixedType) else v for v in items]
         array = np.asarray(values, dtype=self.elem.storage_dtype) if values else \
             np.zeros(0, dtype=self.elem.storage_dtype)
         return array.astype(dtype) if dtype is not None else array
+
+    def settled(self, item: Any) -> Any:
+        """An item as the element type holds it, for Python-side views of a stream no kernel has
+        checked yet (`hls.Stream(T, values)` keeps the values as given; a struct given field by field
+        is built, and wraps, as its constructor does)."""
+        if isinstance(item, dict):
+            return self.elem.cls(**item)
+        return self.elem.convert(item)
 
     def copy(self) -> Stream:
         twin = Stream(self.elem, depth=self.depth, name=self.name)

@@ -66,12 +66,12 @@ def test_dat_text_of_known_values():
 
 def test_scalar_storage_round_trip():
     int9, fixed, f32 = codec_for(hls.int9), codec_for(hls.ap_fixed[8, 4]), codec_for(hls.float32)
-    assert int9.to_storage("x", 300) == -212 and type(int9.from_storage(44)) is int  # 300 - 512
-    assert fixed.to_storage("x", 1.3) == 1.25  # 1.3 * 16 = 20.8 truncates to 20 lsb
+    assert int9.to_storage("x", -212) == -212 and type(int9.from_storage(44)) is int
+    assert int9.to_storage("x", 3.0) == 3 and fixed.to_storage("x", 1.25) == 1.25  # values of the type
     assert fixed.from_storage(1.25) == Fraction(5, 4)
     raw = struct.unpack("<f", struct.pack("<f", 0.1))[0]  # what cffi hands back for a C float 0.1f
     assert f32.from_storage(raw) == np.float32(0.1) and type(f32.from_storage(raw)) is np.float32
-    assert codec_for(hls.bool_).to_storage("x", 2) is True
+    assert codec_for(hls.bool_).to_storage("x", 1) is True and codec_for(hls.bool_).to_storage("x", False) is False
     with pytest.raises(hls.SimulationError, match="scalar int9, got an array"):
         int9.to_storage("x", np.zeros(2))
 

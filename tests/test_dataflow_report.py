@@ -8,6 +8,7 @@ import numpy as np
 import pytest
 
 import hls
+from hls.kernel import Kernel
 from hls.schedule.dataflow import nominal_cycles
 from hls.schedule.report import LoopReport, ScheduledOp
 from tests import stream_kernels as sk
@@ -105,3 +106,42 @@ def test_three_streaming_stages_overlap():
 def test_a_fifo_takes_one_access_per_cycle():
     loop = sk.two_reads.report().loops[0]
     assert loop.ii == 2 and loop.limiter.startswith("2 reads per iteration of FIFO `x`, one item per cycle")
+
+
+def dataflow_kernels() -> list:
+    """Every dataflow region among the examples (each kernel whose body calls hls.dataflow()), and the
+    test regions whose processes share only a ping-pong array."""
+    from tests.conftest import EXAMPLES
+
+    found = [pytest.param(p, name, id=f"{p.stem}.{name}") for p in EXAMPLES
+             for name, k in vars(load_example(p)).items()
+             if isinstance(k, Kernel) and "hls.dataflow()" in _source(k)]
+    return found + [pytest.param(None, name, id=name) for name in ("pingpong", "pingpong_with_fifo", "outer_region")]
+
+
+def _source(k) -> str:
+    import inspect
+
+    return inspect.getsource(k.__hls_kernel__)
+
+
+@pytest.mark.parametrize("path,name", dataflow_kernels())
+def test_numpy_and_python_golden_models_give_one_report(path, name, monkeypatch):
+    """report() times the region from the statement-by-statement run whatever model k(...) uses (the
+    numpy one records no trace: a ping-pong-only region raised AttributeError under it)."""
+    reports = {}
+    for model in ("numpy", "python"):
+        monkeypatch.setenv("HLS_GOLDEN", model)
+        module = load_example(path) if path is not None else sk
+        k = getattr(module, name).specialize()  # a fresh kernel: nothing cached from the other model
+        reports[model] = k.report().to_dict()
+        assert reports[model]["dataflow"] is not None, reports[model]["notes"]
+    assert reports["numpy"] == reports["python"]
+
+
+def test_a_ping_pong_region_runs_under_the_numpy_model_and_still_reports(monkeypatch):
+    monkeypatch.setenv("HLS_GOLDEN", "numpy")
+    k = sk.pingpong.specialize()
+    assert k.golden_model == "numpy"
+    report = k.report()
+    assert [p.name for p in report.dataflow.processes] == ["loop_i", "loop_j"]

@@ -84,18 +84,19 @@ def test_csim_rejects_bad_arguments_before_native_code():
 
 def test_data_dependent_index_checked_in_csim_only():
     cpp = fk.gather.cpp
-    assert "table[HLS_INDEX(idx[i], 16)]" in cpp
+    assert "table[HLS_INDEX(idx[i], 16, " in cpp  # the last argument: the site (the kernel line) of the check
     assert "table[idx[i] & 15] = " in cpp  # proven in range: no check
-    assert "#define HLS_INDEX(i, n) (i)" in cpp  # synthesis sees the plain index
+    assert "#define HLS_INDEX(i, n, site) (i)" in cpp  # synthesis sees the plain index
     good = np.arange(8, dtype=np.int32)
     fk.gather.verify(np.arange(16, dtype=np.int32), good, np.zeros(8, np.int32))
     bad = good.copy()
     bad[5] = 16
-    with pytest.raises(hls.SimulationError, match="out of bounds"):
+    with pytest.raises(hls.SimulationError, match="table: index out of bounds for dimension 0 of size 16") as csim:
         fk.gather.csim(np.arange(16, dtype=np.int32), bad, np.zeros(8, np.int32))
     with pytest.raises(hls.SimulationError, match="index 16 out of bounds") as info:
         fk.gather(np.arange(16, dtype=np.int32), bad, np.zeros(8, np.int32))
     assert_at_kernel_line(info.value, "table[idx[i]]")
+    assert csim.value.loc.line == info.value.loc.line  # csim names the line Python mode names
     bad[5] = -1  # Python would wrap around; the hardware would not
     with pytest.raises(hls.SimulationError, match="index -1"):
         fk.gather(np.arange(16, dtype=np.int32), bad, np.zeros(8, np.int32))
@@ -112,11 +113,12 @@ def test_division_by_zero_does_not_crash_csim():
     a = np.arange(8, dtype=np.int32)
     b = np.ones(8, dtype=np.int32)
     b[3] = 0
-    with pytest.raises(hls.SimulationError, match="divided by zero"):
+    with pytest.raises(hls.SimulationError, match="in csim: division by zero") as csim:
         fk.divide.csim(a, b, np.zeros(8, np.int32))
     with pytest.raises(hls.SimulationError, match="by zero") as info:
         fk.divide(a, b, np.zeros(8, np.int32))
     assert_at_kernel_line(info.value, "//")
+    assert_at_kernel_line(csim.value, "//")
 
 
 def test_narrow_values_out_of_range_rejected(examples):

@@ -25,13 +25,25 @@ from __future__ import annotations
 from dataclasses import dataclass, replace
 from fractions import Fraction
 from functools import cache
+from numbers import Real
 from typing import Any
 
 import numpy as np
 
 from hls.backend.ctype import ctype_of, spelling, storage_ctype
 from hls.errors import SimulationError, VerificationError
-from hls.types import ArrayType, BoolType, FixedType, FloatType, IntType, ScalarType, StreamType, StructType
+from hls.runtime import ArrayView
+from hls.types import (
+    ArrayType,
+    BoolType,
+    FixedType,
+    FloatType,
+    IntType,
+    ScalarType,
+    StreamType,
+    StructType,
+    exact_value,
+)
 
 MAX_INT_BITS = 64  # integers travel as int64/uint64 (numpy, cffi, the testbench's strtoll)
 MAX_FIXED_BITS = 53  # fixed point travels as float64, exact up to 53 significant bits
@@ -107,13 +119,8 @@ class Codec:
 
     def to_storage(self, name: str, value: Any) -> Any:
         """A Python scalar argument as the Python number cffi passes in `storage` (a struct: a dict of
-        its fields' storage values, which cffi takes as the storage struct)."""
-        if isinstance(value, np.ndarray):
-            raise SimulationError(f"argument {name!r} is a scalar {self.elem}, got an array")
-        try:
-            converted = self.elem.convert(value)
-        except (TypeError, ValueError) as exc:
-            raise SimulationError(f"argument {name!r}: {exc}") from None
+        its fields' storage values, which cffi takes as the storage struct); refused as `value` refuses."""
+        converted = self.value(name, value)
         if self.kind == "struct":
             record = self.elem.to_storage([converted])[0]
             return {n: record[n].tolist() for n, _ in self.fields}
@@ -122,6 +129,73 @@ class Codec:
         if self.kind == "bool":
             return bool(converted)
         return int(converted)
+
+    def value(self, name: str, value: Any, item: int | None = None) -> Any:
+        """A scalar argument, one stream item (`item`: its index) or one struct field as its exact
+        Python-mode value. Only values of the type cross, as `check_range` demands of an array's
+        elements: an integer in range (an integral float such as 3.0 counts), a bool or 0/1, a number
+        on the fixed-point grid and in range, any real number for a float (rounded as numpy does); a
+        struct field by field. Anything else is an error naming the argument before anything runs."""
+        if type(value) is int and self.kind in ("int", "ap_int"):  # the common case, checked first
+            if self.elem.min <= value <= self.elem.max:
+                return value
+            raise SimulationError(f"{_where(name, item)}: {value} does {_NOT_FIT.format(t=self.elem)}")
+        if isinstance(value, (np.ndarray, ArrayView)) and self.kind != "struct":
+            raise SimulationError(f"{_where(name, item)} is a scalar {self.elem}, got an array")
+        if self.kind == "struct":
+            return self.struct_value(name, value, item)
+        return self.number(_where(name, item), value)
+
+    def number(self, where: str, value: Any) -> Any:
+        """`value` (any Python or numpy number) as the type's exact value, or an error naming `where`."""
+        if isinstance(value, (str, bytes, complex)) or not isinstance(value, (Real, np.number, np.bool_)):
+            raise SimulationError(f"{where}: {self.elem} takes a number, got {type(value).__name__}")
+        if self.kind == "float":
+            return self.elem.convert(value)
+        if self.kind == "bool":
+            if isinstance(value, (bool, np.bool_)) or (isinstance(value, (int, np.integer)) and value in (0, 1)):
+                return bool(value)
+            raise SimulationError(f"{where}: {_show(value)} is not a bool (True, False, 0 or 1)")
+        if isinstance(value, (float, np.floating)) and not np.isfinite(value):
+            raise SimulationError(f"{where}: {_show(value)} is not a finite number, and {self.elem} holds none")
+        exact = exact_value(value)  # an int or a Fraction
+        if self.kind == "fixed":
+            if exact < self.elem.min or exact > self.elem.max or self.elem.convert(exact) != exact:
+                raise SimulationError(f"{where}: {_show(value)} is not exactly representable in {self.elem} "
+                                      f"({float(self.elem.min)}..{float(self.elem.max)}, steps of "
+                                      f"{float(self.elem.lsb)}); {_QUANTIZE.format(t=self.elem)}")
+            return Fraction(exact)
+        if exact.denominator != 1:
+            raise SimulationError(f"{where}: {_show(value)} is not an integer, and {self.elem} holds integers only; "
+                                  f"convert with hls.{self.elem}(x), which truncates toward zero")
+        if not self.elem.min <= exact <= self.elem.max:
+            raise SimulationError(f"{where}: {_show(value)} does {_NOT_FIT.format(t=self.elem)}")
+        return int(exact)
+
+    def struct_value(self, name: str, value: Any, item: int | None) -> Any:
+        """A struct (an instance, a numpy record or a mapping of its fields) with every field checked
+        by its field codec, as `check` checks an array of structs field by field."""
+        record = isinstance(value, np.void) and value.dtype == self.dtype
+        if not (record or isinstance(value, dict) or getattr(value, "__hls_struct_type__", None) == self.elem):
+            raise SimulationError(f"{_where(name, item)} is a {self.elem}, got {type(value).__name__}")
+        fields = {}
+        for n, f in self.fields:
+            given = value[n] if record else value.get(n, 0) if isinstance(value, dict) else getattr(value, n)
+            if f.shape:
+                flat = np.asarray(getattr(given, "data", given), dtype=object).reshape(-1)
+                elems = [replace(f, shape=()).value(f"{name}.{n}", v, item) for v in flat]
+                fields[n] = np.asarray([float(v) if f.kind == "fixed" else v for v in elems]).reshape(f.shape)
+            else:
+                fields[n] = f.value(f"{name}.{n}", given, item)
+        return self.elem.cls(**fields)
+
+    def check_stream(self, name: str, stream: Any) -> None:
+        """Every item of a stream argument checked as `value` checks a scalar (naming its index) and
+        replaced by its exact value: `hls.Stream(T, values)` keeps the values as given until here."""
+        if getattr(stream, "elem", None) != self.elem:
+            raise SimulationError(f"argument {name!r} is a stream of {self.elem}: pass hls.Stream(hls.{self.elem}, "
+                                  f"values), got {stream!r}")
+        stream.items = type(stream.items)(self.value(name, v, i) for i, v in enumerate(stream.items))
 
     def from_storage(self, raw: Any) -> Any:
         """A stored value (from cffi or numpy) as the exact Python-mode value (a struct: from a cffi
@@ -165,12 +239,11 @@ class Codec:
         if self.kind == "ap_int" and values.size:
             low, high = int(values.min()), int(values.max())
             if low < elem.min or high > elem.max:
-                raise SimulationError(f"argument {name!r}: values {low}..{high} do not fit {elem} "
-                                      f"({elem.min}..{elem.max}); convert with hls.{elem}(x)")
+                raise SimulationError(f"argument {name!r}: values {low}..{high} do {_NOT_FIT.format(t=elem)}")
         if self.kind == "fixed" and values.size:
             if not np.all(np.isfinite(values)) or np.any(elem.convert(values) != values):
                 raise SimulationError(f"argument {name!r}: values are not exactly representable in {elem}; "
-                                      f"quantize them first with hls.{elem}(x)")
+                                      f"{_QUANTIZE.format(t=elem)}")
 
     # ---- .dat text -----------------------------------------------------------------------------
 
@@ -259,6 +332,14 @@ class Codec:
             gv, av = (g[index], a[index]) if index else (golden, actual)
             raise VerificationError(f"{where}: golden {_show(gv)} but csim {_show(av)} ({count} of {bad.size} "
                                     f"element{'s' if bad.size != 1 else ''} differ; {self.elem})")
+
+
+_NOT_FIT = "not fit {t} ({t.min}..{t.max}); convert with hls.{t}(x) if the wrap is intended"
+_QUANTIZE = "quantize with hls.{t}(x) first"
+
+
+def _where(name: str, item: int | None) -> str:
+    return f"argument {name!r}" + (f" item {item}" if item is not None else "")
 
 
 def _nested(value: Any) -> Any:

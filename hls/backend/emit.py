@@ -7,8 +7,9 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from fractions import Fraction
 
+from hls.backend import faults
 from hls.backend.ctype import CType, carrier_of, ctype_of, declared_array, spelling
-from hls.backend.expr import HELPERS, PREC, Expr, cast_to, fixed_source
+from hls.backend.expr import HELPERS, PREC, Expr, cast_to, fixed_source, macro_argument
 from hls.backend.names import Namer
 from hls.backend.op_expr import pure_expr
 from hls.backend.pragmas import directive_pragma, loop_pragmas
@@ -140,25 +141,29 @@ class FunctionEmitter(StreamStatements, StructStatements):
     def access(self, op: LoadOp | StoreOp, exprs: list[Expr]) -> str:
         """`[i]`, or for a field of an array of structs `[i].r` and `[i].taps[j]`."""
         rank = len(op.memref.type.shape)
-        text = self.subscripts(op.memref, op.indices[:rank], exprs[:rank])
+        text = self.subscripts(op, op.indices[:rank], exprs[:rank])
         field = op.attrs.get("field")
         if field is None:
             return text
         shape = op.memref.type.elem.field(field).shape if rank < len(op.indices) else ()
-        return f"{text}.{field}{self.subscripts(op.memref, op.indices[rank:], exprs[rank:], shape)}"
+        return f"{text}.{field}{self.subscripts(op, op.indices[rank:], exprs[rank:], shape)}"
 
-    def subscripts(self, memref: Value, values: list[Value], exprs: list[Expr],
+    def subscripts(self, op: LoadOp | StoreOp, values: list[Value], exprs: list[Expr],
                    shape: tuple[int, ...] | None = None) -> str:
-        """`[i][j]`, with a csim-only bounds check on indices not proven in range."""
+        """`[i][j]`, with a csim-only bounds check (at the access's line) on indices not proven in range."""
         parts = []
+        memref = op.memref
         if _is_cell(memref):
             return ""  # a scalar static is declared as a scalar
-        for size, value, expr in zip(memref.type.shape if shape is None else shape, values, exprs, strict=True):
+        for dim, (size, value, expr) in enumerate(zip(memref.type.shape if shape is None else shape, values, exprs,
+                                                      strict=True)):
             if in_bounds(value, size):
                 parts.append(f"[{expr.text}]")
             else:
                 self.helpers.add("hls_index")
-                parts.append(f"[HLS_INDEX({expr.text}, {size})]")
+                what = f"{memref.name or 'array'}: index out of bounds for dimension {dim} of size {size}"
+                where = faults.site(faults.INDEX, what, op.loc)
+                parts.append(f"[HLS_INDEX({macro_argument(expr.text)}, {size}, {where})]")
         return "".join(parts)
 
     def note_helpers(self, text: str) -> None:

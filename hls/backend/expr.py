@@ -12,17 +12,18 @@ from fractions import Fraction
 
 import numpy as np
 
+from hls.backend import faults
 from hls.backend.ctype import CType, ctype_of, exact_ctype, promote
 from hls.ir import BinaryOp, CastOp, CompareOp, ConstantOp, LogicOp, MathOp, SelectOp, UnaryOp
 from hls.ir.kinds import BINARY, COMPARE, OpKind, kinds
-from hls.ir.ranges import in_bounds
+from hls.ir.ranges import in_bounds, value_range
 from hls.types import BoolType, FixedType, FloatType, IntType, fixed_binop_type, fixed_of, int_union
 
 # helper templates the kernel preamble defines when used (in this order); the first group is checked in csim
-CSIM_CHECKED = frozenset({"hls_floordiv", "hls_floormod", "hls_div", "hls_mod", "hls_fixed_div", "hls_index",
-                          "hls_bit_index"})
+CHECKS = ("hls_divisor", "hls_index", "hls_bit_index", "hls_shift_count", "hls_float_to_int", "hls_finite")
+CSIM_CHECKED = frozenset({"hls_floordiv", "hls_floormod", "hls_div", "hls_mod", "hls_fixed_div", *CHECKS})
 HELPERS = ("hls_floordiv", "hls_floormod", "hls_div", "hls_mod", "hls_fixed_div", "hls_abs", "hls_min", "hls_max",
-           "hls_wide_to_float", "hls_index", "hls_bit_index", "hls_set_bit", "hls_set_range", "hls_reverse",
+           "hls_wide_to_float", *CHECKS, "hls_set_bit", "hls_set_range", "hls_reverse",
            "hls_popcount", "hls_float_bits", "hls_bits_float", "hls_fixed_from_bits")
 PREC = {"primary": 16, "unary": 15, "mul": 13, "add": 12, "shift": 11, "rel": 10, "eq": 9, "band": 8,
         "xor": 7, "bor": 6, "land": 5, "lor": 4, "cond": 3}
@@ -47,6 +48,35 @@ class Expr:
 def combine(text: str, prec: str, ctype: CType, *parts: Expr) -> Expr:
     return Expr(text, PREC[prec], ctype, any(p.has_load for p in parts),
                 frozenset().union(*(p.reads for p in parts)))
+
+
+def checked(e: Expr, check: str, kind: int, what: str, loc, *args: object) -> Expr:
+    """`CHECK(e, args..., site)`: a csim-only check (kernel.cpp.j2) that flags a fault at `loc`, the
+    kernel's line (hls/backend/faults.py), where Python mode raises; synthesis reads `e` itself."""
+    site = faults.site(kind, what, loc)
+    return Expr(f"{check}({', '.join([macro_argument(e.text), *map(str, args), str(site)])})", PREC["primary"],
+                e.ctype, e.has_load, e.reads)
+
+
+def macro_argument(text: str) -> str:
+    """`text` as one macro argument: parenthesised when a comma outside parentheses would split it
+    (a template's `ap_fixed<6, 8>(x)`)."""
+    depth = 0
+    for char in text:
+        depth += (char in "([{") - (char in ")]}")
+        if char == "," and depth == 0:
+            return f"({text})"
+    return text
+
+
+def divisor(op: BinaryOp, b: Expr) -> Expr:
+    """The divisor, checked in csim unless it is proven nonzero (a constant, a range without 0)."""
+    count = getattr(op.rhs, "op", None)
+    known = value_range(op.rhs) if isinstance(op.rhs.type, (IntType, BoolType)) else None
+    if isinstance(count, ConstantOp) and count.value != 0 or known is not None and (known[0] > 0 or known[1] < 0):
+        return b
+    what = "modulo by zero" if op.kind == OpKind.MOD else "division by zero"
+    return checked(b, "HLS_DIVISOR", faults.DIVISION, what, op.loc)
 
 
 def cast_to(e: Expr, target: CType) -> Expr:
@@ -127,7 +157,7 @@ def binary_expr(op: BinaryOp, a: Expr, b: Expr) -> Expr:
             # quotient type holds 8): one more integer bit in the dividend keeps its value and the result
             wide = FixedType(fa.width + 1, fa.int_bits + 1, True)
             a = cast_to(a, CType("fixed", wide.width, True, wide))
-        return combine(f"hls_fixed_div<{ctype.spelling}>({a.text}, {b.text})", "primary", ctype, a, b)
+        return combine(f"hls_fixed_div<{ctype.spelling}>({a.text}, {divisor(op, b).text})", "primary", ctype, a, b)
     if isinstance(result, BoolType) or isinstance(result, (FloatType, FixedType)):
         if kind in (OpKind.MIN, OpKind.MAX):
             return minmax_expr(kind, a, b, ctype)
@@ -139,7 +169,7 @@ def binary_expr(op: BinaryOp, a: Expr, b: Expr) -> Expr:
             joined = IntType(joined.width + 1, True)
         wide = exact_ctype(joined)
         helper = kind.cpp if joined.signed else kind.cpp_unsigned
-        return combine(f"{helper}<{wide.spelling}>({a.text}, {b.text})", "primary", wide, a, b)
+        return combine(f"{helper}<{wide.spelling}>({a.text}, {divisor(op, b).text})", "primary", wide, a, b)
     if kind in (OpKind.SHL, OpKind.SHR):
         return shift_expr(op, a, b)
     if kind in (OpKind.ROTL, OpKind.ROTR):
@@ -192,19 +222,26 @@ def shift_expr(op: BinaryOp, a: Expr, b: Expr) -> Expr:
     # a compound one may be wider in C++ (ap_uint<65> + ap_uint<65> is ap_uint<66>) and keep bits the
     # IR's shift wraps away (fuzz seed 4242000016)
     a = combine(f"{ap.spelling}({a.text})", "primary", ap, a) if a.prec < PREC["primary"] else cast_to(a, ap)
+    low = value_range(op.rhs)
+    if low is None or low[0] < 0:  # ap_int shifts the other way on a negative count; Python raises
+        b = checked(b, "HLS_SHIFT_COUNT", faults.SHIFT_COUNT, "negative shift count", op.loc)
     return combine(f"{a.at(PREC['shift'])} {sym} {b.at(PREC['shift'] + 1)}", "shift", ap, a, b)
 
 
-def index_text(value, e: Expr, width: int) -> str:
-    """A bit position, checked in csim where not proven in 0..width-1 (the header would abort)."""
-    return e.text if in_bounds(value, width) else f"HLS_BIT_INDEX({e.text}, {width})"
+def index_text(value, e: Expr, width: int, op, what: str = "bit index") -> str:
+    """A bit position, checked in csim (at `op`'s line) where not proven in 0..width-1 (the header
+    would abort)."""
+    if in_bounds(value, width):
+        return e.text
+    text = f"{what} out of range for a {width}-bit value (0..{width - 1})"
+    return checked(e, "HLS_BIT_INDEX", faults.BIT_INDEX, text, op.loc, width).text
 
 
 def rotate_expr(op: BinaryOp, a: Expr, b: Expr) -> Expr:
     """`ap_uint<W>(x).lrotate(n)` (rrotate): ap_int rotates in place and returns a reference, so a copy is
     rotated and read back as a value; a count not proven in 0..W-1 is checked in csim (the header asserts)."""
     ap = CType("ap", op.result.type.width, False)
-    text = f"{ap.spelling}({a.text}).{op.kind.cpp}({index_text(op.rhs, b, ap.width)})"
+    text = f"{ap.spelling}({a.text}).{op.kind.cpp}({index_text(op.rhs, b, ap.width, op, 'rotate count')})"
     return combine(f"{ap.spelling}({text})", "primary", ap, a, b)
 
 
@@ -263,9 +300,14 @@ def cast_expr(op: CastOp, a: Expr) -> Expr:
     if isinstance(target, BoolType):
         return combine(f"{a.at(PREC['eq'] + 1)} != 0", "eq", ctype, a)
     if isinstance(target, IntType) and isinstance(src, FloatType):
-        # truncate toward zero in 64 bits first: a direct narrowing cast of a float is undefined
+        # truncate toward zero in 64 bits first: a direct narrowing cast of a float is undefined (and
+        # beyond int64, or NaN, so is that one: csim checks it, as Python mode raises there)
+        a = checked(a, "HLS_FLOAT_TO_INT", faults.FLOAT_TO_INT, f"cannot convert a NaN, an infinity or a float "
+                    f"beyond +-2**63 to {target}: float-to-integer conversion is defined for |x| < 2**63 only", op.loc)
         wide = cast_to(a, CType("native", 64, True))
         return cast_to(wide, ctype)
+    if isinstance(target, FixedType) and isinstance(src, FloatType):
+        a = checked(a, "HLS_FINITE", faults.FLOAT_TO_INT, f"cannot convert a NaN or an infinity to {target}", op.loc)
     if isinstance(target, IntType) and isinstance(src, FixedType):
         if src.int_bits <= 0:
             # every value lies in (-1, 1), so truncation toward zero gives 0; the header's

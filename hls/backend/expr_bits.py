@@ -49,11 +49,11 @@ def bit_expr(op: Op, args: list[Expr]) -> Expr:
                        result, x)
     if isinstance(op, BitGetOp):
         x = bit_view(args[0], t)
-        index = index_text(op.operands[1], args[1], t.width)
+        index = index_text(op.operands[1], args[1], t.width, op)
         return combine(f"bool({x.at(PREC['primary'])}[{index}])", "primary", result, x, args[1])
     if isinstance(op, BitSetOp):
         x = bit_view(args[0], t)
-        index = index_text(op.operands[1], args[1], t.width)
+        index = index_text(op.operands[1], args[1], t.width, op)
         return combine(f"hls_set_bit<{x.ctype.spelling}>({x.text}, {index}, {args[2].text})", "primary",
                        x.ctype, x, *args[1:])
     if isinstance(op, SliceSetOp):

@@ -10,6 +10,7 @@ from typing import Any
 import jinja2
 
 from hls.axis import AxisType
+from hls.backend import faults
 from hls.backend.codec import Codec, codec_for, declarations
 from hls.backend.ctype import struct_declaration
 from hls.backend.emit import EmittedFunction, FunctionEmitter
@@ -72,6 +73,7 @@ class CppDesign:
     boundary_errors: list[tuple[str, Any]] = field(default_factory=list)  # (message, loc): ports csim cannot carry
     streams: bool = False  # the design uses hls::stream: the bridge reports hls_csim faults (deadlocks)
     c_declarations: list[str] = field(default_factory=list)  # C storage structs (cffi's cdef, the bridge)
+    fault_sites: faults.Sites = field(default_factory=faults.Sites)  # csim checks: what and where (faults.py)
 
     def check_boundary(self) -> None:
         """Raise for a port that cannot cross the csim/testbench boundary (int64 and float64 carriers).
@@ -93,9 +95,10 @@ def emit_module(module: Module, origin: str = "", flow: str = "vitis") -> CppDes
     c_names = {name: namer.fresh(name) for name in module.functions}
     top = module.top_function
     emitted: list[EmittedFunction] = []
-    for func in module.functions.values():
-        pragmas = top_interface_pragmas(func, flow) if func is top else []
-        emitted.append(FunctionEmitter(func, c_names, pragmas).emit())
+    with faults.collecting() as sites:  # the csim checks' sites: what failed, at which kernel line
+        for func in module.functions.values():
+            pragmas = top_interface_pragmas(func, flow) if func is top else []
+            emitted.append(FunctionEmitter(func, c_names, pragmas).emit())
     helpers = set().union(*(e.helpers for e in emitted))
     top_c = c_names[module.top]
     header_name = f"{top_c}.h"
@@ -127,7 +130,8 @@ def emit_module(module: Module, origin: str = "", flow: str = "vitis") -> CppDes
     stateful = any(isinstance(op, AllocOp) and op.attrs.get("static") for f in module.functions.values()
                    for op in f.walk())
     return CppDesign(top_c, header_name, kernel_cpp, header, bridge, ports, top.return_type, results,
-                     boundary_errors=errors, stateful=stateful, streams=streams, c_declarations=storage)
+                     boundary_errors=errors, stateful=stateful, streams=streams, c_declarations=storage,
+                     fault_sites=sites)
 
 
 def result_specs(t: Any, errors: list[tuple[str, Any]], loc: Any = None) -> list[ResultSpec]:

@@ -29,6 +29,7 @@ from typing import Any
 
 import numpy as np
 
+from hls.backend.codec import codec_for
 from hls.backend.render import render_template
 from hls.defaults import DEFAULT_PART
 from hls.errors import HLSError
@@ -160,15 +161,14 @@ def golden_inputs(names: list[str], types: list[Any], inputs: Any) -> tuple[list
     before = []
     for name, t, value in zip(names, types, args, strict=True):
         if isinstance(t, StreamType):
+            if isinstance(value, Stream):
+                codec_for(t).check_stream(name, value)  # as the golden run and csim check them
             before.append(np.asarray(value))  # the items fed to the kernel
             continue
         if isinstance(t, ArrayType):
             before.append(value.copy() if isinstance(value, np.ndarray) else value)
             continue
-        try:
-            before.append(t.convert(value))
-        except (TypeError, ValueError) as exc:
-            raise HLSError(f"input {name!r}: {exc}") from None
+        before.append(codec_for(t).value(name, value))  # as the golden run and csim check it
     return args, before
 
 

@@ -11,8 +11,6 @@ from hls.sim.build import build_shared_library, load_library, load_private_copy
 from hls.streams import Stream
 from hls.types import TupleType
 
-FAULTS = {1: "divided by zero", 2: "indexed an array out of bounds", 5: "read or wrote a bit beyond a value's width"}
-
 
 class CompiledKernel:
     """A built csim library for one design; `run` checks arguments before any native code runs.
@@ -64,9 +62,9 @@ class CompiledKernel:
             if port.stream:
                 self.stream_back(n, port, arg)
         if fault:
-            what = FAULTS.get(fault, f"faulted ({fault})")
-            raise SimulationError(f"{self.design.top}: the C simulation {what}, which is undefined in C++ (csim "
-                                  "substituted 0 and went on; outputs are not meaningful)")
+            what, loc = self.design.fault_sites.describe(fault)
+            raise SimulationError(f"in csim: {what} (Python mode raises here too; csim substituted 0 and finished "
+                                  "the call, so its outputs are not meaningful)", loc)
         if outputs:
             return next(iter(outputs.values()))
         values = tuple(r.codec.from_storage(ret[0]) for r, ret in zip(self.design.results, rets, strict=True))
@@ -79,6 +77,7 @@ class CompiledKernel:
         if not isinstance(arg, Stream) or arg.elem != port.type.elem:
             raise SimulationError(f"argument {port.name!r} is a stream of {port.type.elem}: pass "
                                   f"hls.Stream(hls.{port.type.elem}, values)")
+        port.codec.check_stream(port.name, arg)
         items = np.asarray(arg) if port.stream == "in" else np.zeros(0, dtype=port.codec.dtype)
         items = np.ascontiguousarray(items)
         return [self.ffi.from_buffer(f"{port.codec.storage}[]", items), len(items)]
