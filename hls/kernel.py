@@ -128,7 +128,8 @@ class Kernel:
             raise SimulationError(f"{self.__name__} takes {len(compiled.arg_types)} arguments, got {len(args)}")
         views = [golden_arg(n, t, a) for n, t, a in zip(compiled.arg_names, compiled.arg_types, args, strict=True)]
         TRACES.clear()
-        if self.golden_model == "numpy" and not aliased(views):
+        # recording a dataflow trace needs the processes' events: Python mode, never the numpy model
+        if self.golden_model == "numpy" and not aliased(views) and not UNBOUNDED[0]:
             from hls.sim.vexec import run
 
             done, result = run(self.vector_plan, views)
