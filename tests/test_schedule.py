@@ -47,6 +47,18 @@ def test_part_families_by_prefix():
     assert detect_part("xcu250-figd2104-2L-e").family == "ultrascale+"
     assert detect_part("xcvu9p-flga2104-2-e").family == "ultrascale+"
     assert detect_part("xcku040-ffva1156-2-e").family == "ultrascale"
+    # every current AMD family: Kria SOMs (Zynq UltraScale+ inside), Versal, Alveo, Artix/Spartan UltraScale+
+    kria = detect_part("xck26-sfvc784-2LV-c")
+    assert (kria.family, kria.fabric, kria.grade) == ("zynq-ultrascale+", "usplus", "2")
+    assert detect_part("xck24-ubva530-2LV-c").family == "zynq-ultrascale+"
+    versal = detect_part("xcvc1902-vsva2197-2MP-e-S")
+    assert (versal.family, versal.grade) == ("versal", "2")
+    assert detect_part("xcve2802-vsvh1760-1LP-i-L").grade == "1"
+    assert detect_part("xcu50-fsvh2104-2-e").family == "ultrascale+"
+    assert detect_part("xcsu35p-sbvb625-1-e").family == "spartan-ultrascale+"
+    zu9 = report(sk.vadd, part="xczu9eg-ffvb1156-2-e").latency_max
+    for part in ("xck26-sfvc784-2LV-c", "xcvp1202-vsva2785-2MP-e-S"):  # grade -2, fabric as fast: same schedule
+        assert report(sk.vadd, part=part).latency_max == zu9
     with pytest.raises(HLSError, match="unknown FPGA part"):
         detect_part("ep4ce22f17c6")
 
