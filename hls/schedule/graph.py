@@ -44,7 +44,7 @@ from hls.ir import (
 from hls.ir.kinds import OpKind
 from hls.ir.stream_ops import STREAM_ACCESSES, STREAM_WRITES, StreamOp, StreamStatusOp
 from hls.passes.straighten import MAX_REGION_OPS, NotUnrollable, extract, straighten
-from hls.schedule.affine import ITER, Affine, combine
+from hls.schedule.affine import ITER, Affine, combine, induction_step
 from hls.schedule.memory import Storage, bit_width, function_storages
 from hls.schedule.opcost import op_cost
 from hls.schedule.oplib import OpCost, OpLib
@@ -211,8 +211,13 @@ class GraphBuilder:
             self.env[loop.iv] = (EXTERNAL, NOCONST, base + Affine({ITER: step_value}))
         args = [loop.carried] + ([loop.cond.args] if isinstance(loop, WhileOp) else [])
         for k, arg in enumerate(loop.carried):
+            step = induction_step(loop, k) if isinstance(loop, ForOp) else None
+            aff = None
+            if step is not None:  # an induction variable: init + step * ITER (affine.induction_step)
+                init = self.lookup(loop.inits[k])
+                aff = (init[2] if init[2] is not None else Affine.symbol(loop.inits[k])) + Affine({ITER: step})
             for block_args in args:
-                self.env[block_args[k]] = (-2 - k, NOCONST, None)
+                self.env[block_args[k]] = (-2 - k, NOCONST, aff)
             self.graph.carried.append(Carried(arg.name or f"carried{k}", EXTERNAL))
 
     def walk_iteration(self, loop: ForOp | WhileOp) -> tuple[list[Binding], list[int]]:
