@@ -17,7 +17,7 @@ from itertools import product
 from typing import Any
 
 from hls.interfaces import default_interface
-from hls.ir import AllocOp, DirectiveOp, Function, RomOp, StreamOp, Value
+from hls.ir import AllocOp, ConstantOp, DirectiveOp, Function, LoadOp, RomOp, StoreOp, StreamOp, Value
 from hls.types import ArrayType, BoolType, FixedType, FloatType, IntType, ScalarType, StreamType, StructType
 
 MAXI_LATENCY = 64  # Vitis-flow default m_axi latency (config_interface -m_axi_latency), VITIS_FACTS.md 2 and 4
@@ -175,9 +175,23 @@ def _splits(shape: tuple[int, ...], partitions: list[DirectiveOp]) -> tuple[list
     return splits, "; ".join(texts)
 
 
+def constant_rows(value: Value) -> bool:
+    """Whether every access of a multi-dimensional ROM names its first index with a constant: LLVM's
+    GlobalOpt then splits the constant global into one array per row (SRA of global aggregates, run
+    before Vitis schedules), so each row is its own ROM with its own ports (labC DFT: 21 twiddle rows)."""
+    shape = getattr(value.type, "shape", ())
+    if len(shape) < 2 or not value.uses:
+        return False
+    return all(isinstance(use, (LoadOp, StoreOp)) and use.operands[0] is value
+               and isinstance(getattr(use.operands[1], "op", None), ConstantOp) for use in value.uses)
+
+
 def local_storage(name: str, t: ArrayType, directives: dict, value: Value, rom: Any = None) -> Storage:
     """A local array or ROM: RAM_AUTO dual-port BRAM unless bind_storage / array_partition say otherwise."""
     splits, text = _splits(t.shape, directives.get("array_partition", {}).get(id(value), []))
+    if rom is not None and splits[0].banks == 1 and constant_rows(value):
+        splits[0] = DimSplit(t.shape[0], True, 1)
+        text = "; ".join(filter(None, [text, "rows split (constant first index)"]))
     bind = directives.get("bind_storage", {}).get(id(value), [])
     options = bind[-1].directive if bind else None
     kind_name = options.type if options else ("rom_2p" if rom is not None else "auto")

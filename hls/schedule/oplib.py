@@ -56,6 +56,9 @@ OBSERVATIONS = (
                 "burakotlu/pFFT:PositFFT/hls/.autopilot/db/autopilot.rtl.models.tcl (VITIS_FACTS.md 4)"),
     Observation("xc7z020clg400-1", 10.0, (("fadd", 4), ("fmul", 3), ("fdiv", 15), ("fcmp", 1)),
                 "xiongxiongz/hls_cluster_nms:solution1/.autopilot/db/nms_Pipeline_VITIS_LOOP_65_7.compgen.tcl"),
+    Observation("xc7z020clg400-1", 10.0, (("fsin", 26), ("fcos", 26)),
+                "level2fast/wes237c-hardware-for-embedded-systems:project-3/dft_256_baseline/dft_csynth.xml "
+                "(instance sin_or_cos_float_s, latency 20 ~ 26: the worst case taken)"),
     Observation("xc7z020clg400-1", 5.0, (("fadd", 9), ("fmul", 7)),
                 "b07901049/1111HLS_labC_DFT:DFT/opt1_pipeline/.autopilot/db/autopilot.rtl.models.tcl"),
     Observation("xc7vx690tffg1761-2", 10.0, (("fadd", 3), ("fmul", 2), ("dadd", 8), ("dmul", 7), ("fcmp", 1)),
