@@ -271,3 +271,14 @@ def test_shift_register_in_branches_reaches_ii_1():
     store to the same element reads the stored value, and the last-iteration store carries nothing."""
     loop = only_loop(report(sk.shift_fir))
     assert loop.ii == 1, loop.limiter
+
+
+def test_a_product_kept_at_32_bits_drops_its_top_dsp_tile():
+    """int32 = a * b on two 32-bit operands: the partial product shifted past bit 32 is never built, so
+    3 DSP48 tiles, not the 4 of the 64-bit product (oplib.dsp_tiles)."""
+    assert oplib.dsp_tiles(32, 32, 27) == 4
+    assert oplib.dsp_tiles(32, 32, 27, out_width=32) == 3
+    assert oplib.dsp_tiles(32, 32, 25, out_width=32) == 3  # 7-series DSP48E1
+    assert oplib.dsp_tiles(32, 32, 27, out_width=64) == 4
+    assert oplib.dsp_tiles(27, 18, 27, out_width=16) == 1
+    assert oplib.dsp_tiles(40, 18, 27, out_width=32) == 2  # never more than the whole product's tiles
