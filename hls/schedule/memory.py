@@ -124,8 +124,12 @@ class Storage:
         per_bank = math.ceil(words / self.banks)
         if self.kind in ("m_axi", "ap_memory", "fifo"):  # a FIFO's cost: hls.schedule.fifo_timing.fifo_cost
             return {}
+        if self.kind == "regs" and self.rom_data is not None:
+            # a completely partitioned ROM holds constants: no register, a LUT ROM (64 words x 1 bit per
+            # LUT6) in front of the multiplexer (level2fast DFT cyclic16: two 256 x 32 ROMs, Memory row 256 LUT)
+            return {"lut": lutram_luts(words, width)}
         if self.kind == "regs":
-            return {"ff": words * width, "lut": words * width // 4 if self.rom_data is None else 0}
+            return {"ff": words * width, "lut": words * width // 4}
         if self.kind == "lutram":
             return {"lut": self.banks * lutram_luts(per_bank, width)}
         if self.kind == "uram":
