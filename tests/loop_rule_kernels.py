@@ -82,3 +82,24 @@ def narrow_product(a: hls.int32[16], b: hls.int32[16], c: hls.int32[16]):
     hls.interface(c, "ap_memory")
     for i in range(16):
         c[i] = hls.int32(a[i] * b[i])
+
+
+@hls.kernel
+def branch_products(a: hls.int32[32], b: hls.int32[32], c: hls.int32[32], k: hls.int32):
+    hls.interface(a, "ap_memory")
+    hls.interface(b, "ap_memory")
+    hls.interface(c, "ap_memory")
+    for i in range(32):
+        if a[i] > k:
+            c[i] = hls.int32(a[i] * b[i])
+        else:
+            c[i] = hls.int32(b[i] * k)
+
+
+@hls.kernel
+def one_product(a: hls.int32[32], b: hls.int32[32], c: hls.int32[32]):
+    hls.interface(a, "ap_memory")
+    hls.interface(b, "ap_memory")
+    hls.interface(c, "ap_memory")
+    for i in range(32):
+        c[i] = hls.int32(a[i] * b[i])

@@ -56,3 +56,12 @@ def test_rom_rows_named_by_constants_are_separate_roms():
 def test_a_product_kept_at_32_bits_binds_three_dsps():
     """R1: int32 = a * b of two 32-bit words: 3 DSP tiles (the fourth partial product is past bit 32)."""
     assert report(lk.narrow_product).resources.dsp == 3
+
+
+def test_multiplies_on_both_sides_of_an_if_share_one_unit():
+    """Only one branch of an if-converted if runs in an iteration: its multiplies bind one DSP unit,
+    whose operands are multiplexed (wes237c fir11: 2 DSP48s for the two branches' products)."""
+    r = report(lk.branch_products)
+    (loop,) = r.loops
+    assert loop.ii == 1
+    assert r.resources.dsp == report(lk.one_product).resources.dsp

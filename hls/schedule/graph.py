@@ -65,13 +65,18 @@ class Access:
 
     def exclusive(self, other: Access) -> bool:
         """Both can never happen in one iteration: they sit on opposite sides of one if."""
-        sides = {g[0]: g[1] for g in self.guard}
-        return any(g[0] in sides and sides[g[0]] != g[1] for g in other.guard)
+        return exclusive(self.guard, other.guard)
 
     @property
     def only_at(self) -> int | None:
         """The one iteration this access happens in (a branch on `iv == constant`), else None."""
         return next((g[2] for g in self.guard if g[2] is not None), None)
+
+
+def exclusive(guard: tuple, other: tuple) -> bool:
+    """Two guards (the branches an operator sits under) on opposite sides of one if."""
+    sides = {g[0]: g[1] for g in guard}
+    return any(g[0] in sides and sides[g[0]] != g[1] for g in other)
 
 
 @dataclass(slots=True, eq=False)
@@ -84,6 +89,7 @@ class Node:
     op: Op | None
     preds: list[tuple[int, int, int]]
     access: Access | None = None
+    guard: tuple = ()  # the if-converted branches it sits under (Access.guard)
 
     @property
     def name(self) -> str:
@@ -106,12 +112,13 @@ class Graph:
         self.accesses: list[int] = []
         self.carried: list[Carried] = []
         self.trip: int | None = None  # trip count of the pipelined loop (dependence analysis)
+        self.guard: tuple = ()  # the branches the builder is in: given to each node added
 
     def add(self, cost: OpCost, op: Op | None, width: int, preds: list[tuple[int, int, int]],
             access: Access | None = None) -> int:
         index = len(self.nodes)
         delay = int(round(cost.delay_ns * 1000)) if cost.latency == 0 else 0
-        self.nodes.append(Node(index, cost, cost.latency, delay, width, op, preds, access))
+        self.nodes.append(Node(index, cost, cost.latency, delay, width, op, preds, access, self.guard))
         if access is not None:
             self.accesses.append(index)
         if index >= MAX_REGION_OPS:
@@ -377,12 +384,15 @@ class GraphBuilder:
         before, guard, dirty = self._loaded, self.guard, self._dirty
         self._dirty = set()
         self._loaded, self.guard = {k: dict(v) for k, v in before.items()}, guard + ((id(op), True, self._single(op)),)
+        self.graph.guard = self.guard
         then_values = self.walk(op.then_block.ops)
         self._loaded, self.guard = {k: dict(v) for k, v in before.items()}, guard + ((id(op), False, None),)
+        self.graph.guard = self.guard
         else_values = self.walk(op.else_block.ops)
         # after the if, what a branch stored is not known here; other arrays keep their loaded values
         self._loaded = {k: v for k, v in before.items() if k not in self._dirty}
         self.guard, self._dirty = guard, dirty | self._dirty
+        self.graph.guard = guard
         for result, a, b in zip(op.results, then_values, else_values, strict=True):
             node = self.graph.add(self.lib.mux(bit_width(result.type)), op, bit_width(result.type),
                                   self._preds([cond, a, b]))
