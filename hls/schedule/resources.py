@@ -86,8 +86,8 @@ def _unit_key(node: Node) -> tuple:
 
 def _new_unit(groups: list[list[tuple]], guard: tuple) -> int:
     """1 when an operator needs a unit of its own in its cycle, 0 when it joins a unit whose operators
-    all sit on the other side of an if from it (only one of them runs: Vitis binds them to one unit
-    and multiplexes its operands; wes237c fir11 binds its two branches' multiplies to 2 DSP48s)."""
+    all sit on the other side of an if from it (only one of them runs: UG1448 "Mutual Exclusion,
+    Resources, and Predicates"; wes237c fir11 binds its two branches' multiplies to 2 DSP48s)."""
     for group in groups:
         if all(exclusive(guard, other) for other in group):
             group.append(guard)
