@@ -103,3 +103,15 @@ def one_product(a: hls.int32[32], b: hls.int32[32], c: hls.int32[32]):
     hls.interface(c, "ap_memory")
     for i in range(32):
         c[i] = hls.int32(a[i] * b[i])
+
+
+@hls.kernel
+def banked_buffer(x: hls.float32[256], y: hls.float32[256]):
+    hls.interface(x, "ap_memory")
+    hls.interface(y, "ap_memory")
+    buf = hls.zeros((256,), hls.float32)
+    hls.array_partition(buf, "cyclic", factor=16)
+    for i in range(256):
+        buf[i] = x[i] * 2.0
+    for i in range(256):
+        y[i] = buf[255 - i]

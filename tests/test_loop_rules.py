@@ -65,3 +65,9 @@ def test_multiplies_on_both_sides_of_an_if_share_one_unit():
     (loop,) = r.loops
     assert loop.ii == 1
     assert r.resources.dsp == report(lk.one_product).resources.dsp
+
+
+def test_small_banks_of_a_partitioned_array_are_lutram():
+    """R4: 256 floats in 16 cyclic banks: 16 words x 32 bits a bank, each a LUTRAM (no BRAM)."""
+    r = report(lk.banked_buffer)
+    assert r.resources.bram18k == 0 and r.resources.lut > 16 * 32

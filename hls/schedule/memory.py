@@ -23,7 +23,9 @@ from hls.types import ArrayType, BoolType, FixedType, FloatType, IntType, Scalar
 MAXI_LATENCY = 64  # Vitis-flow default m_axi latency (config_interface -m_axi_latency), VITIS_FACTS.md 2 and 4
 BRAM_READ_LATENCY = 1  # Bind Storage Report "Latency 1" for RAM_AUTO (bavlyshehata/ADMM_BP, xcu250, 2022.2)
 URAM_READ_LATENCY = 2  # inferred: UltraRAM output is registered once more than BRAM
-LUTRAM_BITS = 1024  # inferred: arrays below 1 Kbit end up in LUTRAM, not in an 18 Kbit BRAM
+# inferred: a memory of at most 1 Kbit per bank is LUTRAM, not an 18 Kbit BRAM; decided per bank once
+# partitioned (rhsuanwang mmult: 32 banks of 32 x 32 bits, 4 BRAM in all; level2fast DFT cyclic16: 0 BRAM)
+LUTRAM_BITS = 1024
 
 # (reads, writes, total accesses) per bank per cycle
 PORTS = {
@@ -206,7 +208,8 @@ def local_storage(name: str, t: ArrayType, directives: dict, value: Value, rom: 
         storage.kind, storage.ports, storage.read_latency, storage.write_latency = "regs", None, 0, 1
     elif impl == "uram":
         storage.kind, storage.read_latency = "uram", URAM_READ_LATENCY
-    elif impl == "lutram" or (impl == "auto" and math.prod(t.shape) * bit_width(t.elem) < LUTRAM_BITS):
+    elif impl == "lutram" or (impl == "auto" and math.ceil(math.prod(t.shape) / storage.banks) * bit_width(t.elem)
+                              <= LUTRAM_BITS):
         storage.kind = "lutram"
     if options and options.latency:
         storage.read_latency = int(options.latency)
