@@ -47,6 +47,18 @@ def test_part_families_by_prefix():
     assert detect_part("xcu250-figd2104-2L-e").family == "ultrascale+"
     assert detect_part("xcvu9p-flga2104-2-e").family == "ultrascale+"
     assert detect_part("xcku040-ffva1156-2-e").family == "ultrascale"
+    # every current AMD family: Kria SOMs (Zynq UltraScale+ inside), Versal, Alveo, Artix/Spartan UltraScale+
+    kria = detect_part("xck26-sfvc784-2LV-c")
+    assert (kria.family, kria.fabric, kria.grade) == ("zynq-ultrascale+", "usplus", "2")
+    assert detect_part("xck24-ubva530-2LV-c").family == "zynq-ultrascale+"
+    versal = detect_part("xcvc1902-vsva2197-2MP-e-S")
+    assert (versal.family, versal.grade) == ("versal", "2")
+    assert detect_part("xcve2802-vsvh1760-1LP-i-L").grade == "1"
+    assert detect_part("xcu50-fsvh2104-2-e").family == "ultrascale+"
+    assert detect_part("xcsu35p-sbvb625-1-e").family == "spartan-ultrascale+"
+    zu9 = report(sk.vadd, part="xczu9eg-ffvb1156-2-e").latency_max
+    for part in ("xck26-sfvc784-2LV-c", "xcvp1202-vsva2785-2MP-e-S"):  # grade -2, fabric as fast: same schedule
+        assert report(sk.vadd, part=part).latency_max == zu9
     with pytest.raises(HLSError, match="unknown FPGA part"):
         detect_part("ep4ce22f17c6")
 
@@ -96,10 +108,14 @@ def test_raw_dependence_limits_ii_by_the_chain_latency():
 
 
 def test_unroll_by_4_divides_the_trip_count():
-    loop = only_loop(report(sk.unroll4))
+    loop = only_loop(report(sk.unroll4, pipeline_loops=0))
     assert loop.trip_max == sk.M // 4 and "unrolled by 4" in loop.notes
     assert loop.depth == 4 // 2  # four stores on two write ports (RAM_T2P)
     assert loop.latency_max == loop.trip_max * loop.depth
+    # automatic pipelining runs on the loop the partial unroll leaves (wes237c fir128 unroll 2, labB DFTpts)
+    auto = only_loop(report(sk.unroll4))
+    assert auto.pipelined == "auto" and auto.ii == 4 // 2  # the same four stores, two ports per cycle
+    assert auto.latency_max == (auto.trip_max - 1) * auto.ii + auto.depth - 1
 
 
 def test_nested_loop_latency_composes():
@@ -153,7 +169,8 @@ def test_if_region_takes_the_branches_min_and_max():
 
 
 def test_sub_kernel_calls_and_their_loops():
-    r = report(sk.caller)
+    r = report(sk.caller, pipeline_loops=0)  # sequential loops: +2 to enter and leave each
+    assert all(lp.pipelined == "auto" for lp in report(sk.caller).loops)  # innermost: pipelined by default
     assert [(loop.label, loop.function) for loop in r.loops] == [("loop_i", "fill")] * 2
     each = r.loops[0].latency_max + 2 + 1  # the loop, entering/leaving it, the call
     assert r.latency_max == 2 * each + 1
@@ -164,7 +181,9 @@ def test_loops_above_pipeline_loops_are_pipelined_automatically():
     assert loop.pipelined == "auto" and loop.ii == 1
     off = only_loop(report(sk.long_loop, pipeline_loops=0))
     assert off.pipelined == "no" and off.ii is None
-    assert only_loop(report(sk.long_loop, pipeline_loops=128)).pipelined == "no"  # 128 is not > 128
+    # the threshold decides only whether a small inner loop is unrolled into its parent: an innermost loop
+    # is pipelined whatever its trip count (wes237c fir11: 11 trips, fir128 unroll 2: 64 trips, both II 1)
+    assert only_loop(report(sk.long_loop, pipeline_loops=128)).pipelined == "auto"
 
 
 def test_inner_loops_of_a_pipelined_loop_are_unrolled():
@@ -252,3 +271,14 @@ def test_shift_register_in_branches_reaches_ii_1():
     store to the same element reads the stored value, and the last-iteration store carries nothing."""
     loop = only_loop(report(sk.shift_fir))
     assert loop.ii == 1, loop.limiter
+
+
+def test_a_product_kept_at_32_bits_drops_its_top_dsp_tile():
+    """int32 = a * b on two 32-bit operands: the partial product shifted past bit 32 is never built, so
+    3 DSP48 tiles, not the 4 of the 64-bit product (oplib.dsp_tiles)."""
+    assert oplib.dsp_tiles(32, 32, 27) == 4
+    assert oplib.dsp_tiles(32, 32, 27, out_width=32) == 3
+    assert oplib.dsp_tiles(32, 32, 25, out_width=32) == 3  # 7-series DSP48E1
+    assert oplib.dsp_tiles(32, 32, 27, out_width=64) == 4
+    assert oplib.dsp_tiles(27, 18, 27, out_width=16) == 1
+    assert oplib.dsp_tiles(40, 18, 27, out_width=32) == 2  # never more than the whole product's tiles

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from hls.backend.ctype import ctype_of, spelling
 from hls.backend.expr import PREC, Expr
-from hls.ir import ForOp, Value
+from hls.ir import ForOp, IfOp, Value
 from hls.ir.core import Op
 from hls.ir.stream_ops import (
     StreamOp,
@@ -74,6 +74,8 @@ class StreamStatements:
         self.line(f"HLS_PROCESS_BEGIN(hls_region, {op.attrs['process']})")
         if isinstance(op, ForOp):
             self.for_op(op)
+        elif isinstance(op, IfOp):  # a conditional task (UG1399): the thread runs the branch taken
+            self.if_op(op)
         else:
             self.call_op(op)
         self.line("HLS_PROCESS_END")

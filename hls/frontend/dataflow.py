@@ -1,10 +1,16 @@
 """Dataflow regions: `hls.dataflow()` at the top of a kernel makes its body a region of processes.
 
 The body after the directive is UG1399's canonical form: local stream and array declarations, then
-processes (loops and sub-kernel calls). Checked here, at the process's line: a FIFO with two
-producers or two consumers, a FIFO read and written by one process, constant trip counts whose
-writes and reads of a FIFO do not balance. A local array written by one process and read by a later
-one is a ping-pong buffer: the reader starts when the writer is done (recorded for Python mode).
+processes (loops and sub-kernel calls). Vitis also accepts, with a message, what its "Dataflow
+Optimization Limitations" (UG1399) list as limiting the overlap but not refused: a scalar computed in
+the region from the kernel's scalars (each assigned once, so its value does not depend on where the
+processes run), and the conditional execution of a task, an `if` whose branches are processes (the
+`if` is one process; Python mode and csim run it as a thread, the branch taken or none).
+
+Checked here, at the process's line: a FIFO with two producers or two consumers, a FIFO read and
+written by one process, constant trip counts whose writes and reads of a FIFO do not balance.
+A local array written by one process and read by a later one is a ping-pong buffer: the reader
+starts when the writer is done (recorded for Python mode).
 """
 
 from __future__ import annotations
@@ -15,14 +21,17 @@ from hls.directives import DIRECTIVES, dataflow
 from hls.errors import HLSTypeError, UnsupportedError
 from hls.frontend.base import BuilderBase, is_kernel
 from hls.frontend.conversions import Process, Region
-from hls.frontend.source import call_target
-from hls.ir import CallOp, ForOp, Op, StreamOp, Value
+from hls.frontend.source import MISSING, call_target, try_static
+from hls.ir import CallOp, ForOp, IfOp, Op, StreamOp, Value
 from hls.ir.usage import usage
 from hls.types import ArrayType, StreamType
 
+PROCESS_OPS = (ForOp, CallOp, IfOp)
+
 
 def process_name(ops: list[Op]) -> str:
-    for op in ops:
+    """A loop's label or the callee's name; a conditional process is named after the first it runs."""
+    for op in (inner for top in ops for inner in top.walk()):
         if isinstance(op, ForOp):
             return op.attrs.get("label") or "loop"
         if isinstance(op, CallOp):
@@ -48,8 +57,11 @@ class Dataflow(BuilderBase):
                                  stmt, UnsupportedError)
         processes: list[tuple[ast.stmt, str, list[Op]]] = []
         names: dict[str, int] = {}
+        scalars: set[str] = set()
         for stmt in body[start:]:
             kind = self.statement_kind(stmt)
+            if kind == "scalar":
+                self.check_scalar(stmt, scalars)
             if kind == "return":
                 if stmt.value is not None:
                     raise self.error("a dataflow kernel cannot return a value; write results to a stream or array",
@@ -64,7 +76,7 @@ class Dataflow(BuilderBase):
             names[name] = names.get(name, 0) + 1
             if names[name] > 1:
                 name = f"{name}_{names[name] - 1}"
-            main = [op for op in ops if isinstance(op, (ForOp, CallOp))]
+            main = [op for op in ops if isinstance(op, PROCESS_OPS)]
             if len(main) != 1:
                 raise self.error("a process is one loop or one sub-kernel call", stmt, UnsupportedError)
             main[0].attrs["process"] = name
@@ -81,17 +93,55 @@ class Dataflow(BuilderBase):
             return "return"
         if isinstance(stmt, ast.Assign) and (self.is_stream_decl(stmt.value) or self.is_zeros_call(stmt.value)):
             return "declaration"
+        if isinstance(stmt, (ast.Assign, ast.AnnAssign)) and self.is_scalar_statement(stmt):
+            return "scalar"
+        if isinstance(stmt, ast.If) and self.is_conditional_process(stmt):
+            return "process"
+        if self.is_call_process(stmt):
+            return "process"
         if isinstance(stmt, ast.Expr) and isinstance(stmt.value, ast.Call):
             target = call_target(stmt.value.func, self.src)
-            if is_kernel(target):
-                return "process"
             if getattr(target, "__name__", None) in DIRECTIVES:
                 return "directive"
         if isinstance(stmt, ast.Expr) and isinstance(stmt.value, ast.Constant) and isinstance(stmt.value.value, str):
             return "comment"
         raise self.error("a dataflow region holds stream and array declarations, loops and sub-kernel calls only "
-                         "(UG1399 canonical form); move this statement into a loop or a sub-kernel", stmt,
+                         "(UG1399 canonical form), scalars computed from the kernel's scalars, and an `if` whose "
+                         "branches are processes; move this statement into a loop or a sub-kernel", stmt,
                          UnsupportedError)
+
+    def is_call_process(self, stmt: ast.stmt) -> bool:
+        return isinstance(stmt, ast.Expr) and isinstance(stmt.value, ast.Call) \
+            and is_kernel(call_target(stmt.value.func, self.src))
+
+    def is_conditional_process(self, stmt: ast.If) -> bool:
+        """`if c: task(...)` (UG1399 "Conditional execution of tasks"): each branch holds processes only."""
+        branches = [stmt.body] + ([stmt.orelse] if stmt.orelse else [])
+        return all(isinstance(s, ast.For) or self.is_call_process(s)
+                   or (isinstance(s, ast.If) and self.is_conditional_process(s)) for b in branches for s in b)
+
+    def is_scalar_statement(self, stmt: ast.Assign | ast.AnnAssign) -> bool:
+        """`name = expression` on scalars only: no subscript, no call of a kernel or a stream method."""
+        targets = stmt.targets if isinstance(stmt, ast.Assign) else [stmt.target]
+        if len(targets) != 1 or not isinstance(targets[0], ast.Name) or stmt.value is None:
+            return False
+        for node in ast.walk(stmt.value):
+            if isinstance(node, (ast.Subscript, ast.Attribute)) and try_static(node, self.src) is MISSING:
+                return False
+            var = self.env.get(node.id) if isinstance(node, ast.Name) else None
+            if var is not None and (var.is_array or var.cell or isinstance(var.type, (ArrayType, StreamType))):
+                return False
+            if isinstance(node, ast.Call) and is_kernel(call_target(node.func, self.src)):
+                return False
+        return True
+
+    def check_scalar(self, stmt: ast.Assign | ast.AnnAssign, scalars: set[str]) -> None:
+        """A scalar of the region is assigned once: Python mode and csim compute it before the processes run."""
+        name = (stmt.targets[0] if isinstance(stmt, ast.Assign) else stmt.target).id
+        if name in scalars or name in self.env:
+            raise self.error(f"{name!r} is assigned twice in the dataflow region: a scalar of the region is "
+                             "computed once, before its processes run", stmt, UnsupportedError)
+        scalars.add(name)
 
     def check_region(self, processes: list[tuple[ast.stmt, str, list[Op]]]) -> None:
         producer: dict[Value, tuple[str, int | None]] = {}

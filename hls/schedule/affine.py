@@ -86,3 +86,36 @@ def trip_range(lb: tuple[int, int], ub: tuple[int, int], step: int) -> tuple[int
     else:
         low, high = len(range(lb[0], ub[1], step)), len(range(lb[1], ub[0], step))
     return (low, max(low, high))
+
+
+def induction_step(loop: Any, k: int) -> int | None:
+    """The constant `c` when the loop's carried integer k is updated as `x = x + c` on every path of
+    every iteration (a chain of constant adds, subtracts and integer casts back to x), else None.
+
+    Such a scalar is an induction variable: LLVM's induction-variable simplification (SCEV, run by
+    Vitis's front end before scheduling) rewrites it as init + c * iteration, so its accesses are as
+    affine as the loop counter's (labB fft_stage_last: `j += 1` indexes X_R[j] and OUT_R[j])."""
+    from hls.ir import BinaryOp, CastOp, ConstantOp
+    from hls.types import IntType
+
+    arg = loop.carried[k]
+    if not isinstance(arg.type, IntType):
+        return None
+    value, step = loop.body.terminator.operands[k], 0
+    while value is not arg:
+        op = getattr(value, "op", None)
+        if isinstance(op, CastOp) and isinstance(op.result.type, IntType):
+            value = op.operands[0]
+            continue
+        if not isinstance(op, BinaryOp) or op.attrs["kind"] not in ("add", "sub"):
+            return None
+        consts = [isinstance(getattr(v, "op", None), ConstantOp) for v in op.operands]
+        if consts[1] and isinstance(op.rhs.op.value, int):
+            step += op.rhs.op.value if op.attrs["kind"] == "add" else -op.rhs.op.value
+            value = op.lhs
+        elif consts[0] and op.attrs["kind"] == "add" and isinstance(op.lhs.op.value, int):
+            step += op.lhs.op.value
+            value = op.rhs
+        else:
+            return None
+    return step or None

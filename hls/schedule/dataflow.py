@@ -143,7 +143,9 @@ def op_offset(loop: LoopReport | None, line: int, write: bool) -> int:
 
 def traces(raw: RawRegion, report: Report) -> list[ProcessTrace]:
     loops = loop_table(report)
-    latencies = {node.name: node.latency_max for node in report.nodes}
+    # a loop process is named by its label; its trace has no loop events when the kernel has no stream
+    latencies = {loop.label: loop.latency_max for loop in report.loops if loop.level == 0 and loop.label}
+    latencies.update({node.name: node.latency_max for node in report.nodes})
     index = {f.name: k for k, f in enumerate(raw.fifos)}
     out = []
     for process in raw.processes:

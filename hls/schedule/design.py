@@ -11,8 +11,8 @@ DATAFLOW. Cycle accounting (VITIS_FACTS.md section 3, fitted on committed Vitis 
 * if-region: the branches' latencies, min and max; sub-kernel call: its latency plus 1;
 * top function: body + 1; interval latency + 1 (not pipelined) or the II (function pipeline).
 
-Loops whose trip count exceeds `pipeline_loops` are pipelined automatically when innermost, as Vitis
-does (config_compile -pipeline_loops, 64 by default, 0 = off).
+With automatic pipelining on (config_compile -pipeline_loops, 64 by default, 0 = off), every innermost
+loop is pipelined and a small nest is pipelined at its parent (`_pipeline_mode`, docs/oplib.md).
 """
 
 from __future__ import annotations
@@ -157,7 +157,9 @@ class DesignScheduler:
         return trip_range(lb, ub, step[0])
 
     def loop(self, loop: ForOp | WhileOp, scope: Scope) -> Span:
-        nest = flattenable_nest(loop) if isinstance(loop, ForOp) and not has_exit(loop) else None
+        nest = None
+        if isinstance(loop, ForOp) and not has_exit(loop):
+            nest = flattenable_nest(loop, lambda lp: self._pipeline_mode(lp, self.trip(lp, scope)[1]) is not None)
         if nest is not None:
             span = self._flattened(nest, scope)
             if span is not None:
@@ -188,12 +190,9 @@ class DesignScheduler:
         """A perfect nest with a pipelined innermost loop as the one loop Vitis makes of it (flatten.py)."""
         inner = nest[-1]
         trips = [self.trip(lp, scope) for lp in nest]
-        if trips[0][1] is None or self._pipeline_mode(inner, trips[-1][1]) is None:
+        if any(t[0] is None or t[1] is None for t in trips) or self._pipeline_mode(inner, trips[-1][1]) is None:
             return None
-        inner_trip = 1
-        for t in trips[1:]:
-            inner_trip *= t[0]
-        trip = (trips[0][0] * inner_trip, trips[0][1] * inner_trip)
+        trip = (_product(t[0] for t in trips), _product(t[1] for t in trips))
         report = self._loop_report(inner, scope)
         report.label, report.trip_min, report.trip_max = joined_label(nest), *trip
         report.pipelined = self._pipeline_mode(inner, trips[-1][1])
@@ -224,19 +223,25 @@ class DesignScheduler:
         return report
 
     def _pipeline_mode(self, loop: ForOp | WhileOp, trip_max: int | None) -> str | None:
+        """"yes" (a pipeline directive), "auto" (Vitis's automatic loop pipelining) or None.
+
+        Automatic pipelining (UG1399 "Automatic Loop Pipelining", config_compile -pipeline_loops; the
+        rule is written once here, docs/oplib.md "Loop rules" gives its sources and cases): it runs after
+        the user's directives, on the loops they leave (a full unroll removed its loop already, a partial
+        unroll left a loop of trip/f). Every innermost loop without a directive is pipelined, whatever
+        its trip count, known or not (fir11: 11 trips, fir128 unroll 2: 64 trips, both II 1). Moving up
+        the nest, a loop whose inner loops unroll into at most `pipeline_loops` copies is pipelined
+        instead, the inner loops unrolled (ELEN226 loop_imperfect: 20 inner iterations, threshold 64)."""
         options = loop.attrs.get("pipeline")
         if options is not None:
             return None if options.off else "yes"
+        if self.pipeline_loops <= 0:
+            return None
         inner = [op for block in _blocks(loop) for body_op in block.ops for op in body_op.walk()
                  if isinstance(op, LOOPS)]
-        if self.pipeline_loops <= 0 or trip_max is None:
-            return None
         if not inner:
-            return "auto" if trip_max > self.pipeline_loops else None
-        # UG1399 Automatic Loop Pipelining: moving up the nest, Vitis unrolls a pipelined inner loop into
-        # its parent and pipelines the parent; here while the unrolled inner iterations stay within the
-        # threshold (model choice, docs/oplib.md; ELEN226 loop_imperfect: 20 inner iterations, threshold 64)
-        if any(lp.attrs.get("pipeline") is not None or lp.attrs.get("unroll") for lp in inner):
+            return "auto"
+        if trip_max is None or any(lp.attrs.get("pipeline") is not None or lp.attrs.get("unroll") for lp in inner):
             return None
         unrolled = unrolled_iterations(loop)
         return "auto" if unrolled is not None and unrolled <= self.pipeline_loops else None

@@ -9,7 +9,10 @@ reports of the calibration set). `hls.loop_flatten(off=True)` in any loop of the
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 from hls.ir import LOOPS, CallOp, ForOp, IfOp, LoadOp, StoreOp, YieldOp, has_exit
+from hls.ir.core import BlockArg
 
 BARRIERS = (LoadOp, StoreOp, IfOp, CallOp)  # logic between the loop statements: an imperfect nest
 
@@ -33,25 +36,46 @@ def _flatten_off(loop: ForOp) -> bool:
     return loop.loop_flatten is not None and loop.loop_flatten.off
 
 
-def flattenable_nest(loop: ForOp) -> list[ForOp] | None:
-    """The loops of a nest Vitis would flatten, outermost first, or None. The innermost loop must be
-    pipelined by the caller's decision; here: the nest is perfect or semi-perfect, no loop in it is
-    pipelined or unrolled by a directive except the innermost, inner bounds are constants."""
+def flattenable_nest(loop: ForOp, pipelined: Callable[[ForOp], bool]) -> list[ForOp] | None:
+    """The loops of a nest Vitis would flatten, outermost first, or None.
+
+    The nest ends at the loop Vitis pipelines (`pipelined`: a directive, or automatic pipelining,
+    which first unrolls small inner loops into their parent), so the walk is innermost-first: a
+    pipelined loop whose inner loops were unrolled flattens with the loops above it. The nest is
+    perfect or semi-perfect, no loop above the pipelined one carries a pipeline or unroll directive,
+    and the inner bounds are constants or do not depend on an outer loop's counter (Vitis computes
+    the flattened trip count before the nest; rhsuanwang lreorder1_lreorder2, both bounds `size`)."""
     nest = [loop]
-    while True:
+    while not pipelined(nest[-1]):
         inner = _only_inner_loop(nest[-1])
         if inner is None:
-            break
+            return None
         nest.append(inner)
     if len(nest) < 2 or any(_flatten_off(lp) or has_exit(lp) for lp in nest):
         return None  # a loop that may exit early has no fixed trip count to flatten with
     if any(lp.attrs.get("pipeline") is not None or lp.attrs.get("unroll") for lp in nest[:-1]):
         return None
-    if any(lp.trip_count() is None for lp in nest[1:]):
+    bodies = {id(lp.body) for lp in nest}
+    if any(lp.trip_count() is None and _depends_on(lp, bodies) for lp in nest[1:]):
         return None
-    if any(isinstance(op, LOOPS) for op in nest[-1].body.ops for op in op.walk()):
-        return None  # the innermost loop still holds loops: it is not the pipelined one
     return nest
+
+
+def _depends_on(loop: ForOp, bodies: set[int]) -> bool:
+    """Whether a bound of `loop` is computed from a counter or carried value of the nest (the blocks
+    `bodies`, by id): a triangular or data-dependent nest, whose trip count is not known before it."""
+    seen, work = set(), [loop.lb, loop.ub, loop.step]
+    while work:
+        value = work.pop()
+        if isinstance(value, BlockArg) and id(value.block) in bodies:
+            return True
+        if id(value) in seen:
+            continue
+        seen.add(id(value))
+        op = getattr(value, "op", None)
+        if op is not None:
+            work.extend(op.operands)
+    return False
 
 
 def joined_label(nest: list[ForOp]) -> str:

@@ -44,7 +44,7 @@ from hls.ir import (
 from hls.ir.kinds import OpKind
 from hls.ir.stream_ops import STREAM_ACCESSES, STREAM_WRITES, StreamOp, StreamStatusOp
 from hls.passes.straighten import MAX_REGION_OPS, NotUnrollable, extract, straighten
-from hls.schedule.affine import ITER, Affine, combine
+from hls.schedule.affine import ITER, Affine, combine, induction_step
 from hls.schedule.memory import Storage, bit_width, function_storages
 from hls.schedule.opcost import op_cost
 from hls.schedule.oplib import OpCost, OpLib
@@ -65,13 +65,18 @@ class Access:
 
     def exclusive(self, other: Access) -> bool:
         """Both can never happen in one iteration: they sit on opposite sides of one if."""
-        sides = {g[0]: g[1] for g in self.guard}
-        return any(g[0] in sides and sides[g[0]] != g[1] for g in other.guard)
+        return exclusive(self.guard, other.guard)
 
     @property
     def only_at(self) -> int | None:
         """The one iteration this access happens in (a branch on `iv == constant`), else None."""
         return next((g[2] for g in self.guard if g[2] is not None), None)
+
+
+def exclusive(guard: tuple, other: tuple) -> bool:
+    """Two guards (the branches an operator sits under) on opposite sides of one if."""
+    sides = {g[0]: g[1] for g in guard}
+    return any(g[0] in sides and sides[g[0]] != g[1] for g in other)
 
 
 @dataclass(slots=True, eq=False)
@@ -84,6 +89,7 @@ class Node:
     op: Op | None
     preds: list[tuple[int, int, int]]
     access: Access | None = None
+    guard: tuple = ()  # the if-converted branches it sits under (Access.guard)
 
     @property
     def name(self) -> str:
@@ -106,12 +112,13 @@ class Graph:
         self.accesses: list[int] = []
         self.carried: list[Carried] = []
         self.trip: int | None = None  # trip count of the pipelined loop (dependence analysis)
+        self.guard: tuple = ()  # the branches the builder is in: given to each node added
 
     def add(self, cost: OpCost, op: Op | None, width: int, preds: list[tuple[int, int, int]],
             access: Access | None = None) -> int:
         index = len(self.nodes)
         delay = int(round(cost.delay_ns * 1000)) if cost.latency == 0 else 0
-        self.nodes.append(Node(index, cost, cost.latency, delay, width, op, preds, access))
+        self.nodes.append(Node(index, cost, cost.latency, delay, width, op, preds, access, self.guard))
         if access is not None:
             self.accesses.append(index)
         if index >= MAX_REGION_OPS:
@@ -211,8 +218,13 @@ class GraphBuilder:
             self.env[loop.iv] = (EXTERNAL, NOCONST, base + Affine({ITER: step_value}))
         args = [loop.carried] + ([loop.cond.args] if isinstance(loop, WhileOp) else [])
         for k, arg in enumerate(loop.carried):
+            step = induction_step(loop, k) if isinstance(loop, ForOp) else None
+            aff = None
+            if step is not None:  # an induction variable: init + step * ITER (affine.induction_step)
+                init = self.lookup(loop.inits[k])
+                aff = (init[2] if init[2] is not None else Affine.symbol(loop.inits[k])) + Affine({ITER: step})
             for block_args in args:
-                self.env[block_args[k]] = (-2 - k, NOCONST, None)
+                self.env[block_args[k]] = (-2 - k, NOCONST, aff)
             self.graph.carried.append(Carried(arg.name or f"carried{k}", EXTERNAL))
 
     def walk_iteration(self, loop: ForOp | WhileOp) -> tuple[list[Binding], list[int]]:
@@ -372,12 +384,15 @@ class GraphBuilder:
         before, guard, dirty = self._loaded, self.guard, self._dirty
         self._dirty = set()
         self._loaded, self.guard = {k: dict(v) for k, v in before.items()}, guard + ((id(op), True, self._single(op)),)
+        self.graph.guard = self.guard
         then_values = self.walk(op.then_block.ops)
         self._loaded, self.guard = {k: dict(v) for k, v in before.items()}, guard + ((id(op), False, None),)
+        self.graph.guard = self.guard
         else_values = self.walk(op.else_block.ops)
         # after the if, what a branch stored is not known here; other arrays keep their loaded values
         self._loaded = {k: v for k, v in before.items() if k not in self._dirty}
         self.guard, self._dirty = guard, dirty | self._dirty
+        self.graph.guard = guard
         for result, a, b in zip(op.results, then_values, else_values, strict=True):
             node = self.graph.add(self.lib.mux(bit_width(result.type)), op, bit_width(result.type),
                                   self._preds([cond, a, b]))

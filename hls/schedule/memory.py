@@ -17,13 +17,15 @@ from itertools import product
 from typing import Any
 
 from hls.interfaces import default_interface
-from hls.ir import AllocOp, DirectiveOp, Function, RomOp, StreamOp, Value
+from hls.ir import AllocOp, ConstantOp, DirectiveOp, Function, LoadOp, RomOp, StoreOp, StreamOp, Value
 from hls.types import ArrayType, BoolType, FixedType, FloatType, IntType, ScalarType, StreamType, StructType
 
 MAXI_LATENCY = 64  # Vitis-flow default m_axi latency (config_interface -m_axi_latency), VITIS_FACTS.md 2 and 4
 BRAM_READ_LATENCY = 1  # Bind Storage Report "Latency 1" for RAM_AUTO (bavlyshehata/ADMM_BP, xcu250, 2022.2)
 URAM_READ_LATENCY = 2  # inferred: UltraRAM output is registered once more than BRAM
-LUTRAM_BITS = 1024  # inferred: arrays below 1 Kbit end up in LUTRAM, not in an 18 Kbit BRAM
+# inferred: a memory of at most 1 Kbit per bank is LUTRAM, not an 18 Kbit BRAM; decided per bank once
+# partitioned (rhsuanwang mmult: 32 banks of 32 x 32 bits, 4 BRAM in all; level2fast DFT cyclic16: 0 BRAM)
+LUTRAM_BITS = 1024
 
 # (reads, writes, total accesses) per bank per cycle
 PORTS = {
@@ -124,8 +126,12 @@ class Storage:
         per_bank = math.ceil(words / self.banks)
         if self.kind in ("m_axi", "ap_memory", "fifo"):  # a FIFO's cost: hls.schedule.fifo_timing.fifo_cost
             return {}
+        if self.kind == "regs" and self.rom_data is not None:
+            # a completely partitioned ROM holds constants: no register, a LUT ROM (64 words x 1 bit per
+            # LUT6) in front of the multiplexer (level2fast DFT cyclic16: two 256 x 32 ROMs, Memory row 256 LUT)
+            return {"lut": lutram_luts(words, width)}
         if self.kind == "regs":
-            return {"ff": words * width, "lut": words * width // 4 if self.rom_data is None else 0}
+            return {"ff": words * width, "lut": words * width // 4}
         if self.kind == "lutram":
             return {"lut": self.banks * lutram_luts(per_bank, width)}
         if self.kind == "uram":
@@ -175,9 +181,23 @@ def _splits(shape: tuple[int, ...], partitions: list[DirectiveOp]) -> tuple[list
     return splits, "; ".join(texts)
 
 
+def constant_rows(value: Value) -> bool:
+    """Whether every access of a multi-dimensional ROM names its first index with a constant: LLVM's
+    GlobalOpt then splits the constant global into one array per row (SRA of global aggregates, run
+    before Vitis schedules), so each row is its own ROM with its own ports (labC DFT: 21 twiddle rows)."""
+    shape = getattr(value.type, "shape", ())
+    if len(shape) < 2 or not value.uses:
+        return False
+    return all(isinstance(use, (LoadOp, StoreOp)) and use.operands[0] is value
+               and isinstance(getattr(use.operands[1], "op", None), ConstantOp) for use in value.uses)
+
+
 def local_storage(name: str, t: ArrayType, directives: dict, value: Value, rom: Any = None) -> Storage:
     """A local array or ROM: RAM_AUTO dual-port BRAM unless bind_storage / array_partition say otherwise."""
     splits, text = _splits(t.shape, directives.get("array_partition", {}).get(id(value), []))
+    if rom is not None and splits[0].banks == 1 and constant_rows(value):
+        splits[0] = DimSplit(t.shape[0], True, 1)
+        text = "; ".join(filter(None, [text, "rows split (constant first index)"]))
     bind = directives.get("bind_storage", {}).get(id(value), [])
     options = bind[-1].directive if bind else None
     kind_name = options.type if options else ("rom_2p" if rom is not None else "auto")
@@ -188,7 +208,8 @@ def local_storage(name: str, t: ArrayType, directives: dict, value: Value, rom: 
         storage.kind, storage.ports, storage.read_latency, storage.write_latency = "regs", None, 0, 1
     elif impl == "uram":
         storage.kind, storage.read_latency = "uram", URAM_READ_LATENCY
-    elif impl == "lutram" or (impl == "auto" and math.prod(t.shape) * bit_width(t.elem) < LUTRAM_BITS):
+    elif impl == "lutram" or (impl == "auto" and math.ceil(math.prod(t.shape) / storage.banks) * bit_width(t.elem)
+                              <= LUTRAM_BITS):
         storage.kind = "lutram"
     if options and options.latency:
         storage.read_latency = int(options.latency)

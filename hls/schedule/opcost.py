@@ -249,7 +249,9 @@ def _multiply(op: BinaryOp, lib: OpLib, known: int | None, grouped: bool = False
         return lib.multiplier(max(wa, wb) if known is None else _variable_width(op, wa, wb),
                               abs(constant).bit_length() + (constant < 0), accumulated=_feeds_adder(op),
                               grouped=grouped)
-    return lib.multiplier(wa, wb, accumulated=_feeds_adder(op), grouped=grouped)
+    return lib.multiplier(wa, wb, accumulated=_feeds_adder(op), grouped=grouped,
+                          out_width=min(width, demanded_width(op.result)) if isinstance(op.result.type, IntType)
+                          else None)
 
 
 def _by_constant(lib: OpLib, kind: str, width: int, wa: int, divisor: int) -> OpCost:

@@ -56,6 +56,9 @@ OBSERVATIONS = (
                 "burakotlu/pFFT:PositFFT/hls/.autopilot/db/autopilot.rtl.models.tcl (VITIS_FACTS.md 4)"),
     Observation("xc7z020clg400-1", 10.0, (("fadd", 4), ("fmul", 3), ("fdiv", 15), ("fcmp", 1)),
                 "xiongxiongz/hls_cluster_nms:solution1/.autopilot/db/nms_Pipeline_VITIS_LOOP_65_7.compgen.tcl"),
+    Observation("xc7z020clg400-1", 10.0, (("fsin", 26), ("fcos", 26)),
+                "level2fast/wes237c-hardware-for-embedded-systems:project-3/dft_256_baseline/dft_csynth.xml "
+                "(instance sin_or_cos_float_s, latency 20 ~ 26: the worst case taken)"),
     Observation("xc7z020clg400-1", 5.0, (("fadd", 9), ("fmul", 7)),
                 "b07901049/1111HLS_labC_DFT:DFT/opt1_pipeline/.autopilot/db/autopilot.rtl.models.tcl"),
     Observation("xc7vx690tffg1761-2", 10.0, (("fadd", 3), ("fmul", 2), ("dadd", 8), ("dmul", 7), ("fcmp", 1)),
@@ -259,16 +262,18 @@ class OpLib:
     def wire(self, name: str = "wire") -> OpCost:
         return OpCost(name, 0, 0.0)
 
-    def multiplier(self, width_a: int, width_b: int, accumulated: bool = False, grouped: bool = False) -> OpCost:
+    def multiplier(self, width_a: int, width_b: int, accumulated: bool = False, grouped: bool = False,
+                   out_width: int | None = None) -> OpCost:
         """Small products in LUTs (both operands up to 8 bits, inferred), the rest on DSP48 tiles of 27x18
         (UltraScale+, Versal) or 25x18 (7-series, UltraScale): ceil(a/27) * ceil(b/18) tiles (a tiling
         estimate: Vitis may save a tile on truncated products or spend more on wide signed ones).
-        `grouped`: the multiply of a one-tile MAC, whose last stage is its post-adder (`post_adder`)."""
+        `grouped`: the multiply of a one-tile MAC, whose last stage is its post-adder (`post_adder`).
+        `out_width`: the product bits the design uses (`dsp_tiles`: a truncated product drops tiles)."""
         wide, narrow = max(width_a, width_b), min(width_a, width_b)
         if wide <= 8 and not accumulated:  # accumulated: a MAC on one DSP48 tile (opcost._feeds_adder)
             return self._chained("mul", 0.4 + 0.1 * (wide + narrow), 0, wide * narrow)
         port_a = 27 if self.part.fabric in ("usplus", "versal") else 25
-        tiles = math.ceil(wide / port_a) * math.ceil(narrow / 18)
+        tiles = dsp_tiles(wide, narrow, port_a, out_width)
         if tiles == 1:  # a DSP48 has three pipeline registers at most (A/B, M, P: UG479, UG579)
             latency = min(DSP48_MAX_LATENCY, self.core_latency("mul_1dsp"))
         else:
@@ -317,3 +322,18 @@ def mux_lut(inputs: int) -> int:
     """LUTs of a multiplexer in front of a register (a loop variable, the FSM's next state), as the
     Multiplexer table of a Vitis csynth report counts them."""
     return 0 if inputs < 2 else MUX2_LUT + MUX_LUT_PER_INPUT * (inputs - 2)
+
+
+def dsp_tiles(wide: int, narrow: int, port_a: int, out_width: int | None = None) -> int:
+    """DSP tiles of a wide x narrow multiply: ceil(a / port_a) * ceil(b / 18) for the whole product.
+    When only the low `out_width` bits are used (`int32 = a * b`: LLVM's demanded bits), the operands
+    split into unsigned chunks of port_a - 1 and 17 bits and a partial product whose shift is at or past
+    out_width is never built (UG579 "wide multiplier" cascades; Vitis binds a 32x32 product kept at 32
+    bits to 3 DSP48s, not 4: rhsuanwang loop-reorder mmult, 32 products on 105 DSPs)."""
+    full = math.ceil(wide / port_a) * math.ceil(narrow / 18)
+    if out_width is None or out_width >= wide + narrow or full == 1:
+        return full
+    chunk_a, chunk_b = port_a - 1, 17
+    needed = sum(1 for i in range(math.ceil(wide / chunk_a)) for j in range(math.ceil(narrow / chunk_b))
+                 if i * chunk_a + j * chunk_b < out_width)
+    return max(1, min(full, needed))

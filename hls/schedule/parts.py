@@ -19,27 +19,38 @@ from hls.errors import HLSError
 # 1.74 once the -1 grade factor is taken out. UltraScale (non-plus) and Versal: inferred, no observation.
 FABRIC_FACTORS = {"usplus": 1.0, "us": 1.15, "7series": 1.74, "versal": 1.0}
 # Speed grades: inferred (about 15% per grade step, the order of the gaps between grade columns of the
-# AC switching tables in the AMD data sheets); -2, -2L, -2E and an unknown grade count as 1.0.
+# AC switching tables in the AMD data sheets); -2, -2L, -2E and an unknown grade count as 1.0. The low-voltage
+# letters (L, LV, LE, MP, HP) are not modelled: a part counts as its digit (no report on such a part yet).
 GRADE_FACTORS = {"1": 1.15, "2": 1.0, "3": 0.9}
 
-# (prefix, family, fabric), first match wins; the 'p' suffix tells UltraScale+ from UltraScale.
+# (prefix, family, fabric), first match wins; the 'p' suffix tells UltraScale+ from UltraScale. Sources of
+# the prefixes (AMD product tables and data sheets; docs/oplib.md "Parts"):
+# - Kria K26 / K24 SOMs carry a Zynq UltraScale+ MPSoC (DS987 K26 data sheet, DS984 K24): `xck26-sfvc784-2LV-c`.
+# - Versal (DS950 overview): AI Core `xcvc`, AI Edge `xcve`, Prime `xcvm`, Premium `xcvp`, HBM `xcvh`, and the
+#   Alveo V80's `xcv80`; every `xcv` that is not `xcvu` (Virtex UltraScale/UltraScale+).
+# - Alveo U50/U200/U250/U280/U55C `xcu`, Artix UltraScale+ `xcau`, Spartan UltraScale+ `xcsu` (DS930):
+#   UltraScale+ fabric. Spartan UltraScale+ has no UltraRAM, so it is its own family name.
 _FAMILIES = (
     ("xc7z", "zynq-7000", "7series"),
     ("xa7z", "zynq-7000", "7series"),
     ("xc7", "7-series", "7series"),
     ("xa7", "7-series", "7series"),
     ("xczu", "zynq-ultrascale+", "usplus"),
+    ("xck26", "zynq-ultrascale+", "usplus"),
+    ("xck24", "zynq-ultrascale+", "usplus"),
     ("xazu", "zynq-ultrascale+", "usplus"),
     ("xqzu", "zynq-ultrascale+", "usplus"),
     ("xcu", "ultrascale+", "usplus"),
     ("xcvu", "ultrascale", "us"),
     ("xcku", "ultrascale", "us"),
     ("xcau", "ultrascale+", "usplus"),
+    ("xcsu", "spartan-ultrascale+", "usplus"),
     ("xcv", "versal", "versal"),
 )
 FAMILIES = tuple(sorted({family for _, family, _ in _FAMILIES}))
 _PLUS_DEVICE = re.compile(r"^xc(vu|ku)\d+p")
-_GRADE = re.compile(r"-(\d)[a-z]*(?:-[a-z])?$")
+# the speed grade digit after the package: `-2`, `-2L-e`, `-2LV-c` (Kria), `-2MP-e-S` (Versal)
+_GRADE = re.compile(r"-(\d)[a-z]*(?:-[a-z]+)*$")
 
 
 @dataclass(frozen=True)
@@ -58,8 +69,8 @@ class Part:
 
 
 def detect_part(name: str) -> Part:
-    """Family by name prefix (xc7z -> Zynq-7000, xc7 -> 7-series, xczu -> Zynq UltraScale+, xcu/xcvu/xcku
-    -> UltraScale(+)); the speed grade from the suffix (`-2L-e` -> 2)."""
+    """Family by name prefix (xc7z -> Zynq-7000, xc7 -> 7-series, xczu/xck26/xck24 -> Zynq UltraScale+,
+    xcu/xcvu/xcku/xcau/xcsu -> UltraScale(+), xcv -> Versal); the speed grade from the suffix (`-2L-e` -> 2)."""
     lowered = name.strip().lower()
     for prefix, family, fabric in _FAMILIES:
         if lowered.startswith(prefix):

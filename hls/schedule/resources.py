@@ -13,7 +13,7 @@ from __future__ import annotations
 import math
 from collections import Counter, defaultdict
 
-from hls.schedule.graph import Graph, Node
+from hls.schedule.graph import Graph, Node, exclusive
 from hls.schedule.memory import Storage
 from hls.schedule.opcost import demanded_width
 from hls.schedule.oplib import ADDER_LUT_EXTRA, COMPARE_LUT_EXTRA, MUX_LUT_PER_INPUT, mux_lut
@@ -84,6 +84,18 @@ def _unit_key(node: Node) -> tuple:
     return node.name, _type_name(node), node.cost.dsp, node.cost.ff, node.cost.lut
 
 
+def _new_unit(groups: list[list[tuple]], guard: tuple) -> int:
+    """1 when an operator needs a unit of its own in its cycle, 0 when it joins a unit whose operators
+    all sit on the other side of an if from it (only one of them runs: UG1448 "Mutual Exclusion,
+    Resources, and Predicates"; wes237c fir11 binds its two branches' multiplies to 2 DSP48s)."""
+    for group in groups:
+        if all(exclusive(guard, other) for other in group):
+            group.append(guard)
+            return 0
+    groups.append([guard])
+    return 1
+
+
 def _post_adders(graph: Graph) -> set[int]:
     """Adds and subs that take a DSP product (through wires such as casts) as an operand: the DSP48
     post-adder computes them (Vitis binds `mac_muladd_*` cores; the csynth report lists the MAC in its
@@ -133,14 +145,18 @@ class ResourceTally:
         period = graph.period
         absorbed = _post_adders(graph)
         per_slot: dict[tuple, Counter] = defaultdict(Counter)
+        groups: dict[tuple, list[list[tuple]]] = defaultdict(list)
         for node, start in zip(graph.nodes, times, strict=True):
             if node.cost.shareable:
                 slot = (start // period) % ii if ii else start // period
-                per_slot[_unit_key(node)][slot] += 1
+                per_slot[_unit_key(node)][slot] += _new_unit(groups[(_unit_key(node), slot)], node.guard)
             elif node.index in absorbed:  # the DSP48 post-adder does this add: no LUT of its own
                 self._units(module, node, 1, shared=False, cost=Resources(0, 0, node.cost.ff, 0))
             else:
                 self._units(module, node, 1, shared=False)
+        shared = sum(2 * mux_lut(len(g)) for gs in groups.values() for g in gs if len(g) > 1)
+        if shared:  # a unit serving both sides of an if multiplexes its two operands
+            self._add(module, "shared unit inputs", Resources(lut=shared))
         for node in graph.nodes:
             key = _unit_key(node)
             if node.cost.shareable and key in per_slot:
