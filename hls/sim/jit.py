@@ -41,14 +41,18 @@ from hls.ir import (
     SelectOp,
     StoreOp,
     UnaryOp,
+    WhileOp,
     YieldOp,
+    has_exit,
 )
+from hls.ir.bitops import BIT_OPS, BitcastOp
 from hls.ir.core import Block, Function, Module, Op, Value
 from hls.ir.kinds import OpKind
 from hls.sim.jitops import (
     CMP,
     RING,
     binary_lines,
+    bit_lines,
     cast_lines,
     const_text,
     extern_decl,
@@ -91,7 +95,7 @@ def compile_module(module: Module) -> Program:
     program = Program()
     try:
         for func in module.functions.values():
-            check_function(func)
+            check_function(func, sequential=True)
             for op in func.walk():
                 check_compiled(op)
         plan = Plan(module.top_function, dict(module.functions))
@@ -120,6 +124,11 @@ def check_compiled(op: Op) -> None:
         t = value.type.elem if isinstance(value.type, ArrayType) else value.type
         if isinstance(t, FixedType):
             raise Unsupported("fixed-point values (they run on exact fractions in Python mode)")
+    if isinstance(op, BIT_OPS):
+        if isinstance(op, BitcastOp) or not all(isinstance(v.type, BoolType) or isinstance(v.type, IntType) and
+                                                v.type.width <= 63 for v in [*op.operands, *op.results]):
+            raise Unsupported(f"{op.name} beyond integers of 63 bits")
+        return
     if not isinstance(op, SCALAR_OPS) or not needs_objects(op):
         return
     if isinstance(op, (BinaryOp, UnaryOp)) and op.kind in RING and isinstance(op.result.type, IntType) and \
@@ -127,14 +136,17 @@ def check_compiled(op: Op) -> None:
         if wide(op.result.type) and not all(ring_user(u) for u in op.result.uses):
             raise Unsupported(f"a {op.result.type} value used beyond + - * & | ^ ~")
         return
-    if isinstance(op, CastOp) and isinstance(op.result.type, IntType) and not wide(op.result.type):
+    if isinstance(op, CastOp) and isinstance(op.result.type, IntType) and \
+            isinstance(op.operands[0].type, (IntType, BoolType)) or isinstance(op, ConstantOp):
+        if wide(op.result.type) and not all(ring_user(u) for u in op.result.uses):
+            raise Unsupported(f"a {op.result.type} value used beyond + - * & | ^ ~")
         return
     raise Unsupported(f"{op.name} on values wider than 64 bits")
 
 
 def ring_user(op: Op) -> bool:
     return isinstance(op, (BinaryOp, UnaryOp)) and op.kind in RING or \
-        isinstance(op, CastOp) and isinstance(op.result.type, IntType) and not wide(op.result.type)
+        isinstance(op, CastOp) and isinstance(op.result.type, IntType)
 
 
 def fname(name: str) -> str:
@@ -187,7 +199,7 @@ class Writer:
         return out
 
     def op(self, op: Op) -> None:
-        if isinstance(op, ForOp):
+        if isinstance(op, (ForOp, WhileOp)):
             return self.loop(op)
         if isinstance(op, IfOp):
             return self.branch(op)
@@ -213,7 +225,11 @@ class Writer:
         out = self.name(op.result)
         args = [self.name(v) for v in op.operands]
         types = [v.type for v in op.operands]
-        if isinstance(op, ConstantOp):
+        if isinstance(op, ConstantOp) and wide(op.result.type):  # modulo 2**64, exact if int64 holds it
+            low = (int(op.value) + (1 << 63)) % (1 << 64) - (1 << 63)
+            self.exact[op.result] = f"e{out}"
+            self.emit(f"{out} = {low}", f"e{out} = {low == int(op.value)}")
+        elif isinstance(op, ConstantOp):
             self.emit(f"{out} = {const_text(op.value, op.result.type)}")
         elif isinstance(op, (BinaryOp, UnaryOp)):
             flags = [self.exact.get(v) for v in op.operands]
@@ -227,6 +243,8 @@ class Writer:
             self.emit(f"{out} = {args[0]} {'and' if op.kind is OpKind.LAND else 'or'} {args[1]}")
         elif isinstance(op, SelectOp):
             self.emit(f"{out} = {args[1]} if {args[0]} else {args[2]}")
+        elif isinstance(op, BIT_OPS):
+            self.emit(*bit_lines(op, out, args, types, op.result.type))
         elif isinstance(op, MathOp):
             self.emit(*math_lines(op.func, out, args, types, op.result.type, self.program.externs))
         else:
@@ -237,8 +255,11 @@ class Writer:
         if not op.attrs.get("explicit") and op.loc is not None and op not in self.silent:
             slot = len(self.program.sites)
             self.program.sites.append(Site(f"{op.loc.file}:{op.loc.line}", op.result.type, op.operands[0].type))
-        self.emit(*cast_lines(out, arg, op.operands[0].type, op.result.type, slot,
-                              self.exact.get(op.operands[0])))
+        exact = self.exact.get(op.operands[0])
+        if wide(op.result.type):
+            self.exact[op.result] = f"e{out}"
+            self.emit(f"e{out} = {exact or 'True'}")
+        self.emit(*cast_lines(out, arg, op.operands[0].type, op.result.type, slot, exact))
 
     def access(self, op: LoadOp | StoreOp) -> None:
         shape = op.memref.type.shape
@@ -263,17 +284,27 @@ class Writer:
         else:
             self.emit(f"{fname(op.callee)}({args})")
 
-    def loop(self, op: ForOp) -> None:
-        lb, ub, step = (self.name(v) for v in (op.lb, op.ub, op.step))
+    def loop(self, op: ForOp | WhileOp) -> None:
+        """A for loop over its range, a while loop testing its condition region first; the body's extra
+        yielded flag of an early exit (`break`, `return` inside) ends the loop after the iteration."""
         carried = [self.name(v) for v in op.carried]
-        self.emit(f"if {step} == 0:", "    raise ValueError('range() arg 3 must not be zero')")
         for name, init in zip(carried, op.inits, strict=True):
             self.emit(f"{name} = {self.name(init)}")
-        self.emit(f"for {self.name(op.iv)} in range({lb}, {ub}, {step}):")
-        self.depth += 1
+        if isinstance(op, WhileOp):
+            self.names.update(zip(op.cond.args, carried, strict=True))
+            self.emit("while True:")
+            self.depth += 1
+            self.emit(f"if not {self.block(op.cond)[0]}:", "    break")
+        else:
+            lb, ub, step = (self.name(v) for v in (op.lb, op.ub, op.step))
+            self.emit(f"if {step} == 0:", "    raise ValueError('range() arg 3 must not be zero')")
+            self.emit(f"for {self.name(op.iv)} in range({lb}, {ub}, {step}):")
+            self.depth += 1
         yielded = self.block(op.body)
         if carried:
-            self.emit(f"{', '.join(carried)}, = {', '.join(yielded)},")
+            self.emit(f"{', '.join(carried)}, = {', '.join(yielded[:len(carried)])},")
+        if has_exit(op):
+            self.emit(f"if {yielded[len(carried)]}:", "    break")
         self.depth -= 1
         for result, name in zip(op.results, carried, strict=True):
             self.emit(f"{self.name(result)} = {name}")

@@ -3,7 +3,9 @@
 Every integer travels as int64 and every IR integer type within 64 signed bits holds its values
 exactly, so int64 arithmetic is the exact arithmetic of Python mode; conversions write the wrap
 as integer ops (mask, then the sign). A wide value (an exact type over 64 bits, allowed only
-under ring operations) is computed modulo 2**64 with a flag that says it is also exact.
+under ring operations) is computed modulo 2**64 with a flag that says it is also exact; its
+arithmetic goes through uint64, because numba marks signed adds `nsw` (an overflow would be
+undefined, and LLVM may drop an overflow test written on its result).
 """
 
 from __future__ import annotations
@@ -57,7 +59,7 @@ def wrap_text(name: str, t: IntType) -> str:
     if not t.signed:
         return f"({name} & {mask})"
     half = 1 << (t.width - 1)
-    return f"((({name} + {half}) & {mask}) - {half})"  # an int64 overflow of the add is a multiple of 2**64
+    return f"((({name} & {mask}) ^ {half}) - {half})"  # the low bits, then the sign bit extended
 
 
 def overflow_text(kind: OpKind, out: str, a: str, b: str | None) -> str | None:
@@ -94,11 +96,14 @@ def binary_lines(kind: OpKind, out: str, args: list[str], types: list[object], t
         if kind is OpKind.SHR:
             lines.append(f"{out} = {a} >> min({b}, 63)")
         else:
-            lines.append(f"{out} = {wrap_text(f'({a} << {b})', t)} if {b} < 64 else np.int64(0)")
+            lines.append(f"{out} = {wrap_text(f'np.int64(np.uint64({a}) << np.uint64({b}))', t)} if {b} < 64 "
+                         "else np.int64(0)")
     elif kind is OpKind.MIN:
         lines = [f"{out} = {b} if {b} < {a} else {a}"]
     elif kind is OpKind.MAX:
         lines = [f"{out} = {b} if {a} < {b} else {a}"]
+    elif wide(t) and kind in (OpKind.ADD, OpKind.SUB, OpKind.MUL):  # modulo 2**64: unsigned ops wrap by definition
+        lines = [f"{out} = np.int64(np.uint64({a}) {INFIX[kind]} np.uint64({b}))"]
     else:
         lines = [f"{out} = {a} {INFIX[kind]} {b}"]
     if wide(t):
@@ -111,7 +116,8 @@ def unary_lines(kind: OpKind, out: str, args: list[str], types: list[object], t:
     a = as_int(args[0], types[0]) if isinstance(t, IntType) else args[0]
     if kind is OpKind.NOT:
         return [f"{out} = not {a}"]
-    text = {OpKind.NEG: f"-{a}", OpKind.INVERT: f"~{a}", OpKind.ABS: f"abs({a})"}[kind]
+    text = {OpKind.NEG: f"np.int64(np.uint64(0) - np.uint64({a}))" if wide(t) else f"-{a}",
+            OpKind.INVERT: f"~{a}", OpKind.ABS: f"abs({a})"}[kind]
     lines = [f"{out} = {text}"]
     if wide(t):
         lines += exact_lines(kind, out, [a], flags)
@@ -139,6 +145,11 @@ def cast_lines(out: str, arg: str, src: object, t: ScalarType, slot: int | None,
         return [f"{out} = np.{numba_type(t)}({as_int(arg, src)})"]
     if isinstance(t, BoolType):
         return [f"{out} = {arg}" if isinstance(src, BoolType) else f"{out} = {arg} != 0"]
+    if wide(t):  # from a value int64 holds (exactly, or modulo 2**64 with its flag): nothing wraps
+        lines = [f"{out} = {as_int(arg, src)}"]
+        if slot is not None and exact is not None:
+            lines += [f"if REC and not {exact}:", "    raise ArithmeticError('inexact')"]
+        return lines
     lines = []
     before = f"b{out}"
     if isinstance(src, FloatType):
@@ -158,3 +169,49 @@ def cast_lines(out: str, arg: str, src: object, t: ScalarType, slot: int | None,
                     "        EV[EV.shape[0] - 1, 0] += 1",
                     f"        EV[{slot}, 1] = {before}",
                     f"        EV[{slot}, 2] = {out}"]
+
+
+# ---- bit access (hls.bits on integers up to 63 bits: their patterns are non-negative int64s) ---------
+
+
+def raw_text(name: str, t: object) -> str:
+    """The unsigned bit pattern of an int (bits.raw_bits), as a non-negative int64."""
+    return f"np.int64({name})" if isinstance(t, BoolType) else f"({name} & {(1 << t.width) - 1})"
+
+
+def index_lines(index: str, width: int) -> list[str]:
+    return [f"if {index} < 0 or {index} >= {width}:",
+            f"    raise IndexError('bit index out of range for a {width}-bit value')"]
+
+
+def bit_lines(op: object, out: str, args: list[str], types: list[object], t: ScalarType) -> list[str]:
+    """BitGetOp, BitSetOp, SliceOp, SliceSetOp, ConcatOp and BitUnaryOp, as hls.bits defines them."""
+    name = type(op).__name__
+    raw = raw_text(args[0], types[0])
+    if name == "BitGetOp":
+        return [*index_lines(args[1], types[0].width), f"{out} = (({raw} >> {args[1]}) & 1) != 0"]
+    if name == "BitSetOp":
+        bits = f"({raw} & ~(1 << {args[1]})) | ((np.int64({args[2]}) & 1) << {args[1]})"
+        return [*index_lines(args[1], types[0].width), f"{out} = {wrap_text(f'({bits})', t)}"]
+    if name == "SliceOp":
+        return [f"{out} = ({raw} >> {op.lo}) & {(1 << (op.hi - op.lo)) - 1}"]
+    if name == "SliceSetOp":
+        lo, hi = op.attrs["lo"], op.attrs["hi"]
+        mask = ((1 << (hi - lo)) - 1) << lo
+        return [f"{out} = {wrap_text(f'(({raw} & {~mask}) | (({args[1]} << {lo}) & {mask}))', t)}"]
+    if name == "ConcatOp":
+        lines = [f"{out} = 0"]
+        for arg, at in zip(args, types, strict=True):
+            lines.append(f"{out} = ({out} << {1 if isinstance(at, BoolType) else at.width}) | {raw_text(arg, at)}")
+        return lines
+    return unary_bit_lines(op.kind, out, raw, types[0].width)
+
+
+def unary_bit_lines(kind: str, out: str, raw: str, width: int) -> list[str]:
+    """popcount, clz and reverse as a loop over the bits."""
+    if kind == "reverse":
+        return [f"{out} = 0", f"for q{out} in range({width}):",
+                f"    {out} = ({out} << 1) | (({raw} >> q{out}) & 1)"]
+    lines = [f"p{out} = {raw}", f"{out} = 0" if kind == "popcount" else f"{out} = {width}", f"while p{out} != 0:"]
+    step = f"{out} += p{out} & 1" if kind == "popcount" else f"{out} -= 1"
+    return lines + [f"    {step}", f"    p{out} >>= 1"]

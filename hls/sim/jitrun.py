@@ -9,6 +9,7 @@ from __future__ import annotations
 import functools
 import hashlib
 import importlib.util
+import sys
 import time
 from typing import Any
 
@@ -73,6 +74,7 @@ class CompiledGolden:
             path = module_path(self.program.source)
             spec = importlib.util.spec_from_file_location(path.stem, path)
             module = importlib.util.module_from_spec(spec)
+            sys.modules[path.stem] = module  # numba's cache finds the functions' globals by module name
             spec.loader.exec_module(module)
             self._function = getattr(module, self.program.top)
             self.load_seconds = time.perf_counter() - start
