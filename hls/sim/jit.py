@@ -84,6 +84,7 @@ class Program:
     reason: str | None = None
     speculative_reports: bool = False
     result_array: ArrayType | None = None  # an array result: a fresh output argument
+    written: set[int] = field(default_factory=set)  # the array arguments the kernel may store into
 
     @property
     def supported(self) -> bool:
@@ -115,6 +116,10 @@ def compile_module(module: Module) -> Program:
     program.top = fname(module.top)
     ret = module.top_function.return_type
     program.result_array = ret if isinstance(ret, ArrayType) else None
+    top = module.top_function
+    for op in top.walk():  # a store, or a sub-kernel given the array (not followed further)
+        targets = [op.memref] if isinstance(op, StoreOp) else op.operands if isinstance(op, CallOp) else []
+        program.written |= {top.args.index(v) for v in targets if v in top.args}
     return program
 
 

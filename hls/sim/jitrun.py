@@ -96,7 +96,7 @@ class CompiledGolden:
             t = program.result_array
             out = np.zeros(t.shape, t.elem.storage_dtype)
             values.append(out)
-        saved = [(a.data, a.data.copy()) for a in arrays]
+        saved = [(a.data, a.data.copy()) for k, a in enumerate(args) if k in program.written]  # put back on errors
         events = np.full((len(program.sites) + 1, 3), -1, dtype=np.int64)
         events[-1, 0] = 0
         func = self.function()
