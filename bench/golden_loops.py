@@ -97,7 +97,7 @@ def kernel_rows(label: str, kernel: Any, reps: int, python_model: bool) -> list[
     kernel.csim(*csim_args)  # build the library outside the timing
     csim = best_of(reps, lambda: kernel.csim(*csim_args))
     rows = [row(f"golden compiled vs csim: {label}", compiled, csim, "s",
-                f"{label}: k(...) with HLS_GOLDEN=compiled (numba, warm) vs k.csim(...) (library built), best of "
+                "k(...) with HLS_GOLDEN=compiled (numba, warm) vs k.csim(...) (library built), best of "
                 f"{reps}; ratio = compiled / csim", target="<= 3"),
             row(f"golden compiled first call: {label}", first, compiled, "s",
                 "the first k(...) in a fresh cache: numba compiles the kernel (then cached on disk next to the "
@@ -107,7 +107,7 @@ def kernel_rows(label: str, kernel: Any, reps: int, python_model: bool) -> list[
         slow = best_of(1, lambda: (slow_ret.append(in_mode("python", kernel, slow_args))))
         assert same(fast_ret, slow_ret[0]) and all(same(a, b) for a, b in zip(fast_args, slow_args, strict=True))
         rows.append(row(f"golden compiled vs python: {label}", compiled, slow, "s",
-                        f"{label}: compiled vs the statement-by-statement Python model (HLS_GOLDEN=python), bit "
+                        "compiled vs the statement-by-statement Python model (HLS_GOLDEN=python), bit "
                         "for bit equal; ratio = compiled / python"))
     return rows
 

@@ -59,6 +59,7 @@ class Kernel:
         self._plan: Any = None
         self._unoptimized: Module | None = None  # the IR of the numpy and compiled golden models
         self._jit: Any = None  # hls.sim.jitrun.CompiledGolden
+        self._worth: bool | None = None  # enough work for the compiled golden model by default
         self._csim: dict[tuple[str, ...], Any] = {}
         self._trace: Any = None  # the last Python-mode run's dataflow trace (hls.streams.Scheduler)
         self._region: Any = None  # the trace kept for timing (hls.schedule.dataflow.RawRegion)
@@ -199,14 +200,16 @@ class Kernel:
         from hls.sim.jit import worth_compiling
         from hls.sim.jitrun import available
 
+        if mode == "auto":
+            if self._worth is None:
+                self._worth = worth_compiling(self._golden_ir())
+            if not self._worth:
+                return "python"  # (numba is not even imported for it)
         if not available():
             if mode == "compiled":
                 raise HLSError("HLS_GOLDEN=compiled needs numba (pip install numba, or the hls[dev] extra)")
             return "python"
-        program = self.compiled_golden.program
-        if not program.supported or mode == "auto" and not worth_compiling(self._golden_ir()):
-            return "python"
-        return "compiled"
+        return "compiled" if self.compiled_golden.program.supported else "python"
 
     # ---- C simulation --------------------------------------------------------------------------
 

@@ -211,7 +211,7 @@ class Writer:
         if isinstance(op, (LoadOp, StoreOp)):
             return self.access(op)
         if isinstance(op, ReturnOp):
-            values = [self.name(v) for v in op.operands if not isinstance(v.type, ArrayType)]
+            values = [self.name(v) for v in op.operands]  # a sub-kernel's array result is one of them
             return self.emit(f"return ({', '.join(values)},)" if values else "return 0")
         if isinstance(op, CallOp):
             return self.call(op)
