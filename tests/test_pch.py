@@ -133,3 +133,15 @@ def test_compile_error_with_pch_names_the_kernel_file(compiles: Callable[..., in
     assert err.path is not None and err.path.endswith("kernel.cpp") and Path(err.path).is_file()
     assert f"{err.path}:3" in err.output and "error:" in err.output
     assert compiles("c++-header") == 1
+
+
+def test_concurrent_first_builds_make_one_pch(compiles: Callable[..., int]) -> None:
+    """Two processes that start on a new cache at once: both compile their kernel without waiting, the
+    header is built once (the second finds the lock held and does not build it too), and it is used after."""
+    procs = [subprocess.Popen([sys.executable, "-c", CHILD, json.dumps(kernel(n))], stdout=subprocess.PIPE,
+                              text=True, env=child_env()) for n in (1, 2)]
+    libs = [Path(p.communicate()[0].strip()) for p in procs]
+    assert all(p.returncode == 0 for p in procs)
+    assert [load_library(p, "int f(int a);")[1].f(1) for p in libs] == [2, 3]
+    assert compiles() == 2 and compiles("c++-header") == 1 and len(gch_files()) == 1
+    assert PARSED not in output_of(build_shared_library(kernel(3)))

@@ -119,7 +119,7 @@ def compile_module(module: Module) -> Program:
     top = module.top_function
     for op in top.walk():  # a store, or a sub-kernel given the array (not followed further)
         targets = [op.memref] if isinstance(op, StoreOp) else op.operands if isinstance(op, CallOp) else []
-        program.written |= {top.args.index(v) for v in targets if v in top.args}
+        program.written |= {top.args.index(v) for v in targets if v in top.args and isinstance(v.type, ArrayType)}
     return program
 
 
