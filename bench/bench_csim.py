@@ -3,7 +3,8 @@
 - cold build: `k.csim`'s library build of a never-seen kernel (the precompiled header already
   built) against a bare `g++ -O2 -shared -fPIC` of the same generated kernel .cpp with the same
   headers and no PCH; compiler CPU seconds (steady on a shared machine), wall time in the note.
-- the one-off PCH build (once per compiler, flags and header set) against the same bare g++.
+- first build of a new cache: the library compiles without the PCH, which builds beside it, against the
+  same bare g++ (wall time: what a new user waits for).
 - run: the generated kernel against a hand-written C++ loop of the same computation, both compiled
   in one translation unit with the csim flags and timed inside C over many calls; and `k.csim`
   called from Python (argument checks, cffi) against the same hand-written loop.
@@ -16,6 +17,7 @@ hls4ml, i.e. TensorFlow or PyTorch installed (GBs), which this bench does not pu
 from __future__ import annotations
 
 import dataclasses
+import statistics
 import subprocess
 import tempfile
 import time
@@ -26,6 +28,7 @@ from benchlib import cpu_and_wall, example, median_of, medians, private_cache, r
 import hls
 from hls.sim.build import MANIFEST, build_shared_library, load_library
 from hls.sim.csim import CompiledKernel
+from hls.sim.pch import wait_for_background
 from hls.sim.toolchain import ap_include_dir, compiler, compiler_env
 
 
@@ -76,10 +79,9 @@ def build_rows(kernel, label: str, reps: int, first: bool) -> list[dict]:
         bare_cpu, bare_wall = medians(reps, lambda: cpu_and_wall(
             lambda: subprocess.run(argv, check=True, env=compiler_env())))
     if first:
-        pch_cpu, _ = cpu_and_wall(lambda: CompiledKernel(fresh(design, -1)))
-        rows.append(row("csim first build incl. PCH (one-off)", pch_cpu, bare_cpu, "cpu s",
-                        f"{label}: PCH of the ap_types headers built once per compiler/flags/headers and "
-                        "kept in the cache, plus the library; baseline bare g++ -O2 -shared"))
+        rows.append(first_build_row(design, label, bare_wall, reps))
+    CompiledKernel(fresh(design, -100))  # the PCH of this cache, built beside a first library
+    wait_for_background()
     counter = iter(range(10_000))
     cold_cpu, cold_wall = medians(reps, lambda: cpu_and_wall(lambda: CompiledKernel(fresh(design, next(counter)))))
     used = pch_really_used(CompiledKernel(fresh(design, next(counter))).path)
@@ -89,6 +91,21 @@ def build_rows(kernel, label: str, reps: int, first: bool) -> list[dict]:
                     f"median of {reps}; hls4ml C-sim not compared (needs TensorFlow/PyTorch)",
                     target="<= 0.5"))
     return rows
+
+
+def first_build_row(design, label: str, bare_wall: float, reps: int) -> dict:
+    """A new user's first k.csim: a fresh cache each time, so the library compiles without the PCH while the
+    PCH builds beside it (its CPU is counted separately; the next measurement waits for it)."""
+    walls, pch_cpus = [], []
+    for n in range(reps):
+        with private_cache():
+            walls.append(wall_of(lambda n=n: CompiledKernel(fresh(design, -1 - n))))
+            pch_cpus.append(cpu_and_wall(wait_for_background)[0])
+    first = statistics.median(walls)
+    return row("csim first build, new cache", first, bare_wall, "s",
+               f"{label}: wall time of the first library build in a fresh cache (the precompiled header builds "
+               f"beside it at nice 10, {statistics.median(pch_cpus):.2f} cpu s more after it) vs a bare g++ -O2 "
+               f"-shared of the same kernel .cpp; median of {reps}", target="<= 1.5")
 
 
 GEMM_HAND = """

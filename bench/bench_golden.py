@@ -6,6 +6,8 @@ Rows, each against a baseline measured in the same run on the same inputs:
   golden_numpy_vs_numpy_ref  the numpy golden model against a hand-written numpy batch-norm
   golden_gemm64_numpy_vs_python  the same comparison on examples/gemm.py (a reduction inside parallel loops)
   verify_golden_share      in a verify() with a cold csim build, the golden model's share of the wall time
+  golden compiled vs csim / first call / vs python   loop-carried kernels (golden_loops.py): the compiled
+                           golden model (numba) against csim's run time, its first call, and Python mode
 
     .venv/bin/python bench/bench_golden.py [--quick]
 """
@@ -137,10 +139,12 @@ def gemm_row() -> dict[str, Any]:
 
 
 def run(quick: bool = False) -> list[dict[str, Any]]:
+    from golden_loops import loop_rows
+
     rows = golden_rows(quick)
     if not quick:
         rows += [gemm_row(), verify_row()]
-    return rows
+    return rows + loop_rows(quick)
 
 
 def main(argv: list[str]) -> int:

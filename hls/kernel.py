@@ -58,6 +58,9 @@ class Kernel:
         self._compiled: dict[str, Compiled] = {}  # per flow: the same IR, the flow's interface pragmas
         self._state = runtime.State()  # hls.static locals in Python mode
         self._plan: Any = None
+        self._unoptimized: Module | None = None  # the IR of the numpy and compiled golden models
+        self._jit: Any = None  # hls.sim.jitrun.CompiledGolden
+        self._worth: bool | None = None  # enough work for the compiled golden model by default
         self._csim: dict[tuple[str, ...], Any] = {}
         self._trace: Any = None  # the last Python-mode run's dataflow trace (hls.streams.Scheduler)
         self._region: Any = None  # the trace kept for timing (hls.schedule.dataflow.RawRegion)
@@ -145,6 +148,10 @@ class Kernel:
             done, result = run(self.vector_plan, views)
             if done:
                 return result
+        elif model == "compiled" and not UNBOUNDED[0]:
+            done, result = self.compiled_golden.run(views, compiled.return_type)
+            if done:
+                return result
         try:
             return compiled.golden(*views)
         except (ZeroDivisionError, IndexError, ValueError, OverflowError) as exc:
@@ -160,24 +167,59 @@ class Kernel:
         if self._plan is None:
             from hls.sim.vplan import plan_kernel
 
-            self.compile()  # the frontend's errors first
-            module = build_module(self)[0]  # unoptimized: dead code still converts, wraps and raises
-            verify_module(module)
-            self._plan = plan_kernel(module)
+            self._plan = plan_kernel(self._golden_ir())
         return self._plan
+
+    def _golden_ir(self) -> Module:
+        """The IR the numpy and compiled golden models run: unoptimized, so dead code still converts,
+        wraps and raises."""
+        if self._unoptimized is None:
+            self.compile()  # the frontend's errors first
+            module = build_module(self)[0]
+            verify_module(module)
+            self._unoptimized = module
+        return self._unoptimized
+
+    @property
+    def compiled_golden(self) -> Any:
+        """The kernel's IR compiled by numba (hls/sim/jit.py); `.program.reason` says why it cannot be."""
+        if self._jit is None:
+            from hls.sim.jit import compile_module
+            from hls.sim.jitrun import CompiledGolden
+
+            self._jit = CompiledGolden(compile_module(self._golden_ir()))
+        return self._jit
 
     @property
     def golden_model(self) -> str:
-        """"numpy" when `k(...)` runs the kernel's IR on whole arrays, "python" when it runs the user's
-        statements element by element. HLS_GOLDEN=python forces the latter, HLS_GOLDEN=numpy the former
-        wherever it can run the kernel at all (by default only where it is worth it)."""
+        """"numpy" when `k(...)` runs the kernel's IR on whole arrays, "compiled" when it runs the IR
+        compiled by numba element by element, "python" when it runs the user's statements. HLS_GOLDEN=
+        python|numpy|compiled forces one wherever it can run the kernel at all; by default the numpy
+        model where it is worth it, else the compiled one for long loops (when numba is installed)."""
         mode = os.environ.get("HLS_GOLDEN", "auto").lower()
         if mode not in GOLDEN_MODES:
             raise HLSError(f"HLS_GOLDEN must be one of {', '.join(GOLDEN_MODES)}, got {mode!r}")
-        plan = self.vector_plan if mode != "python" else None
-        if plan is None or not plan.supported or mode == "auto" and not plan.fast:
+        if mode == "python":
             return "python"
-        return "numpy"
+        if mode != "compiled":
+            plan = self.vector_plan
+            if plan.supported and (mode == "numpy" or plan.fast):
+                return "numpy"
+            if mode == "numpy":
+                return "python"
+        from hls.sim.jit import worth_compiling
+        from hls.sim.jitrun import available
+
+        if mode == "auto":
+            if self._worth is None:
+                self._worth = worth_compiling(self._golden_ir())
+            if not self._worth:
+                return "python"  # (numba is not even imported for it)
+        if not available():
+            if mode == "compiled":
+                raise HLSError("HLS_GOLDEN=compiled needs numba (pip install numba, or the hls[dev] extra)")
+            return "python"
+        return "compiled" if self.compiled_golden.program.supported else "python"
 
     # ---- C simulation --------------------------------------------------------------------------
 
@@ -340,7 +382,7 @@ def compare_results(t: Any, expected: Any, actual: Any, rtol: float, atol: float
 
 
 STRICT_OVERFLOW = [False]
-GOLDEN_MODES = ("auto", "numpy", "python")
+GOLDEN_MODES = ("auto", "numpy", "compiled", "python")
 
 
 def aliased(views: list[Any]) -> bool:

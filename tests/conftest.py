@@ -8,6 +8,8 @@ from pathlib import Path
 
 import pytest
 
+from hls.sim.pch import wait_for_background
+
 ROOT = Path(__file__).resolve().parent.parent
 os.environ.setdefault("HLS_CACHE_DIR", str(ROOT / ".hls_cache"))
 EXAMPLES = sorted(p for p in (ROOT / "examples").glob("*.py") if not p.name.startswith("_"))
@@ -40,8 +42,16 @@ def compiles(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Callable[..., i
     monkeypatch.setenv("HLS_CXX", str(wrapper))
 
     def count(what: str = "-shared") -> int:
+        wait_for_background()  # the precompiled header builds beside the first library
         # --version / -dumpmachine queries for the toolchain identity are not compiles.
         lines = log.read_text().splitlines() if log.exists() else []
         return sum(f" {what} " in f" {line} " for line in lines)
 
     return count
+
+
+@pytest.fixture(autouse=True)
+def _pch_builds_end_with_the_test():
+    """A precompiled header building in the background finishes inside the test that started it."""
+    yield
+    wait_for_background()

@@ -66,12 +66,16 @@ def build_in_child(sources: dict[str, str]) -> Path:
 
 
 def test_pch_is_built_once_and_used(compiles: Callable[..., int]) -> None:
+    """The first build of a new cache compiles the headers as text (it never waits for the PCH, which
+    builds beside it); the builds after it, in this process or another, use the PCH."""
     first = build_shared_library(kernel(1))
+    assert "-include" not in json.loads((first.parent / MANIFEST).read_text())["argv"]
     second = build_shared_library(kernel(2))
     third = build_in_child(kernel(3))
     assert compiles() == 3 and compiles("c++-header") == 1 and len(gch_files()) == 1
     assert [load_library(p, "int f(int a);")[1].f(5) for p in (first, second, third)] == [6, 7, 8]
-    for lib in (first, second, third):
+    assert PARSED in output_of(first)
+    for lib in (second, third):
         assert PARSED not in output_of(lib)
     pch_manifest = json.loads((gch_files()[0].parent / "manifest.json").read_text())
     assert PARSED in pch_manifest["compiler_output"]
@@ -90,31 +94,36 @@ def test_plain_or_configuring_sources_get_no_pch(compiles: Callable[..., int]) -
 
 def test_flag_and_header_changes_rebuild_the_pch(compiles: Callable[..., int], stand_in: Path) -> None:
     build_shared_library(kernel(1))
-    flagged = build_shared_library(kernel(1), extra_flags=["-DHLS_TEST_FLAG=1"])
+    build_shared_library(kernel(1), extra_flags=["-DHLS_TEST_FLAG=1"])
     assert compiles("c++-header") == 2 and len(gch_files()) == 2
+    flagged = build_shared_library(kernel(2), extra_flags=["-DHLS_TEST_FLAG=1"])
     assert PARSED not in output_of(flagged)
     (stand_in / "ap_int.h").write_text(STAND_IN.replace("long long v;", "long long v;  // changed"))
-    changed = build_in_child(kernel(1))  # a new process hashes the headers afresh
+    build_in_child(kernel(1))  # a new process hashes the headers afresh (and waits for its PCH at exit)
     assert compiles("c++-header") == 3 and len(gch_files()) == 3
-    assert PARSED not in output_of(changed)
+    assert PARSED not in output_of(build_in_child(kernel(2)))
 
 
 def test_corrupted_pch_is_rebuilt(compiles: Callable[..., int]) -> None:
+    """A bad .gch is never used: the build compiles the headers as text and the PCH is built again."""
     build_shared_library(kernel(1))
+    assert compiles("c++-header") == 1
     (gch,) = gch_files()
     size = gch.stat().st_size
     with open(gch, "r+b") as f:
         f.truncate(size // 2)
     lib = build_shared_library(kernel(2))
+    assert PARSED in output_of(lib) and load_library(lib, "int f(int a);")[1].f(1) == 3
+    assert compiles("c++-header") == 2  # (waits for the rebuild beside it)
     size = gch.stat().st_size
-    assert compiles("c++-header") == 2 and size == json.loads((gch.parent / "manifest.json").read_text())["size"]
-    assert PARSED not in output_of(lib) and load_library(lib, "int f(int a);")[1].f(1) == 3
+    assert size == json.loads((gch.parent / "manifest.json").read_text())["size"]
     gch.write_bytes(b"\0" * size)  # same size, other content: the recorded SHA-256 catches it
     lib = build_shared_library(kernel(3))
     assert compiles("c++-header") == 3 and load_library(lib, "int f(int a);")[1].f(1) == 4
+    assert PARSED not in output_of(build_shared_library(kernel(5)))
     (gch.parent / "manifest.json").write_text("{broken")
     build_shared_library(kernel(4))
-    assert compiles("c++-header") == 4 and compiles() == 4
+    assert compiles("c++-header") == 4 and compiles() == 5
 
 
 def test_compile_error_with_pch_names_the_kernel_file(compiles: Callable[..., int]) -> None:
@@ -124,3 +133,15 @@ def test_compile_error_with_pch_names_the_kernel_file(compiles: Callable[..., in
     assert err.path is not None and err.path.endswith("kernel.cpp") and Path(err.path).is_file()
     assert f"{err.path}:3" in err.output and "error:" in err.output
     assert compiles("c++-header") == 1
+
+
+def test_concurrent_first_builds_make_one_pch(compiles: Callable[..., int]) -> None:
+    """Two processes that start on a new cache at once: both compile their kernel without waiting, the
+    header is built once (the second finds the lock held and does not build it too), and it is used after."""
+    procs = [subprocess.Popen([sys.executable, "-c", CHILD, json.dumps(kernel(n))], stdout=subprocess.PIPE,
+                              text=True, env=child_env()) for n in (1, 2)]
+    libs = [Path(p.communicate()[0].strip()) for p in procs]
+    assert all(p.returncode == 0 for p in procs)
+    assert [load_library(p, "int f(int a);")[1].f(1) for p in libs] == [2, 3]
+    assert compiles() == 2 and compiles("c++-header") == 1 and len(gch_files()) == 1
+    assert PARSED not in output_of(build_shared_library(kernel(3)))

@@ -150,13 +150,13 @@ def absolute_arg(path: Path) -> str:
     return text
 
 
-def run_compiler(argv: list[str], cwd: Path) -> tuple[int, str]:
+def run_compiler(argv: list[str], cwd: Path, nice: int = 0) -> tuple[int, str]:
     """Run one compiler command in `cwd` (its scratch files stay there too); return (exit code, output).
 
-    Raises OSError when the compiler cannot be started at all.
+    `nice` lowers its priority (a background build). Raises OSError when the compiler cannot be started.
     """
     proc = subprocess.run(
-        argv,
+        [*(["nice", "-n", str(nice)] if nice and shutil.which("nice") else []), *argv],
         shell=False,
         cwd=cwd,
         env={**compiler_env(), "TMPDIR": str(cwd)},

@@ -38,9 +38,11 @@ from hls.ir import (
     SelectOp,
     StoreOp,
     UnaryOp,
+    WhileOp,
     YieldOp,
     has_exit,
 )
+from hls.ir.bitops import BIT_OPS
 from hls.ir.core import Block, BlockArg, Function, Module, Op, Value
 from hls.ir.kinds import OpKind
 from hls.ir.ranges import value_range
@@ -167,23 +169,25 @@ def needs_objects(op: Op) -> bool:
                                                                    for t in types)
 
 
-def check_function(func: Function) -> None:
+def check_function(func: Function, sequential: bool = False) -> None:
+    """Raise Unsupported unless the interpreter can run `func`; `sequential`: the compiled model
+    (hls/sim/jit.py), which runs in order and so also takes while loops and early exits."""
     for arg in func.args:
         if not type_ok(arg.type):
             raise Unsupported(f"argument {arg.name} of type {arg.type}")
     ops = func.body.block.ops
     for op in func.walk():
-        check_op(op)
+        check_op(op, sequential)
         if isinstance(op, ReturnOp) and op is not ops[-1]:
             raise Unsupported("a return before the end of the kernel")
 
 
-def check_op(op: Op) -> None:
+def check_op(op: Op, sequential: bool = False) -> None:
     """Raise Unsupported unless the interpreter computes `op` exactly as the golden model does."""
     if not isinstance(op, (*PURE, LoadOp, StoreOp, AllocOp, RomOp, ForOp, IfOp, YieldOp, ReturnOp, DirectiveOp,
-                           CallOp)):
+                           CallOp, *((WhileOp, *BIT_OPS) if sequential else ()))):
         raise Unsupported(f"{op.name} is not modelled in numpy")
-    if has_exit(op):
+    if has_exit(op) and not sequential:
         raise Unsupported("a loop with `break` or `return` inside (its trip count depends on the data)")
     for value in [*op.results, *(a for r in op.regions for a in r.block.args)]:
         if not type_ok(value.type):

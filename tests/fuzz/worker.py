@@ -33,8 +33,10 @@ from hls.errors import (
     UnsupportedError,
     VerificationError,
 )
+from hls.sim.jitrun import available
 from hls.types import ArrayType, TupleType
 from tests.fuzz.generator import Unit, batch_top, module_text
+from tests.golden_diff import disagreement
 
 MAX_MESSAGE = 4000
 
@@ -88,9 +90,19 @@ def precheck(kernel: Any, seed: int) -> dict[str, str] | None:
         return dataflow_verdict(kernel, seed, deadlocked=True)
     except Exception as exc:  # noqa: BLE001
         return classify(exc, "golden")
+    problem = compiled_disagreement(kernel, seed)
+    if problem is not None:
+        return verdict("mismatch", "golden:compiled", problem)
     if kernel.compile().processes:
         return dataflow_verdict(kernel, seed, deadlocked=False)
     return None
+
+
+def compiled_disagreement(kernel: Any, seed: int) -> str | None:
+    """The compiled golden model (numba; where it applies) against Python mode, bit for bit."""
+    if not available() or not kernel.compiled_golden.program.supported:
+        return None
+    return disagreement(kernel, member_inputs(kernel, seed), "compiled")
 
 
 def dataflow_verdict(kernel: Any, seed: int, deadlocked: bool) -> dict[str, str] | None:
