@@ -60,7 +60,7 @@ from hls.sim.jitops import (
     unary_lines,
     wide,
 )
-from hls.sim.vplan import Plan, Unsupported, check_function, needs_objects, reports, speculative
+from hls.sim.vplan import Plan, Unsupported, check_function, needs_objects, reports, shifts_out, speculative
 from hls.types import ArrayType, BoolType, FixedType, IntType, ScalarType
 
 
@@ -242,6 +242,11 @@ class Writer:
                 self.exact[op.result] = f"e{out}"
             maker = binary_lines if isinstance(op, BinaryOp) else unary_lines
             self.emit(*maker(op.kind, out, args, types, op.result.type, flags))
+            if isinstance(op, BinaryOp) and shifts_out(op):
+                # bits shifted out are reported in Python mode with the exact value: it computes the report
+                a, b = args
+                self.emit(f"if REC and ({a} != 0 if {b} >= 64 else ({out} >> {b}) != {a}):",
+                          "    raise ArithmeticError('inexact')")
         elif isinstance(op, CompareOp):
             self.emit(f"{out} = {args[0]} {CMP[op.kind]} {args[1]}")
         elif isinstance(op, LogicOp):

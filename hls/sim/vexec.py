@@ -45,7 +45,7 @@ from hls.ir.core import Block, Op, Value
 from hls.ir.kinds import OpKind
 from hls.passes.evaluate import COMPARE, UNARY, VECTOR_ARITH
 from hls.sim import vobject
-from hls.sim.vplan import Plan, native_ok
+from hls.sim.vplan import Plan, native_ok, shifts_out
 from hls.types import ArrayType, BoolType, FixedType, FloatType, IntType, ScalarType, TupleType, wrap_int64
 
 Lanes = Any  # an ndarray over the current iteration space, or a numpy scalar
@@ -197,11 +197,6 @@ def binary(ctx: Context, op: BinaryOp, a: Lanes, b: Lanes) -> Lanes:
     elif isinstance(t, FixedType):
         a, b = np.asarray(a, dtype=np.float64), np.asarray(b, dtype=np.float64)
     return VECTOR_ARITH[kind](a, b)
-
-
-def shifts_out(op: BinaryOp) -> bool:
-    """A variable-count `<<` written in the kernel: Python mode reports the bits it drops as a wrap."""
-    return op.kind == OpKind.SHL and not isinstance(getattr(op.rhs, "op", None), ConstantOp) and op.loc is not None
 
 
 def shifted_out(t: IntType, a: Lanes, b: Lanes) -> Lanes:

@@ -408,13 +408,18 @@ def reports(op: Op, plan: Plan, module: Module) -> bool:
     """Running the op may report a wrap (or store into an array, which a speculative call must not)."""
     if isinstance(op, CastOp):
         return not op.attrs.get("explicit") and op not in plan.silent and can_wrap(op.operands[0].type, op.result.type)
-    if isinstance(op, BinaryOp) and op.kind == OpKind.SHL and not isinstance(getattr(op.rhs, "op", None), ConstantOp):
-        return True  # a variable `<<` reports the bits it shifts out (hls.sim.vexec.shifts_out)
+    if isinstance(op, BinaryOp) and shifts_out(op):
+        return True
     if isinstance(op, CallOp):
         if any(isinstance(v.type, ArrayType) for v in op.operands):
             raise Unsupported("a sub-kernel with array arguments called inside an expression")
         return any(reports(inner, plan, module) for inner in module.functions[op.callee].walk())
     return False
+
+
+def shifts_out(op: BinaryOp) -> bool:
+    """A variable-count `<<` written in the kernel: Python mode reports the bits it drops as a wrap."""
+    return op.kind == OpKind.SHL and not isinstance(getattr(op.rhs, "op", None), ConstantOp) and op.loc is not None
 
 
 def can_wrap(src: object, t: object) -> bool:
