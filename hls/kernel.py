@@ -27,6 +27,7 @@ from hls.ir import Module, print_module, verify_module
 from hls.passes import run_passes
 from hls.streams import TRACES, UNBOUNDED, Stream
 from hls.types import ArrayType, HLSType, ScalarType, StreamType, TupleType
+from hls.wording import decimal, type_expr
 
 
 @dataclass
@@ -346,8 +347,8 @@ def strict_overflow(enabled: bool = True) -> None:
 def report_overflows(events: dict[str, Any], strict: bool) -> None:
     """Warn (or raise) once per overflowing source line; the warning points at the caller of verify()."""
     for site, (t, before, after) in events.items():
-        message = f"{site}: {before} does not fit {t} and became {after}; write an explicit conversion " \
-                  f"(hls.{t}(...)) if the wrap is intended"
+        message = f"{site}: {decimal(before)} does not fit {t} and became {decimal(after)}; write an explicit " \
+                  f"conversion ({type_expr(t)}(...)) if the wrap is intended"
         if strict:
             raise OverflowReport(message)
         warnings.warn(message, OverflowWarning, stacklevel=4)
@@ -356,8 +357,10 @@ def report_overflows(events: dict[str, Any], strict: bool) -> None:
 def golden_arg(name: str, t: HLSType, value: Any) -> Any:
     if isinstance(t, StreamType):
         if not isinstance(value, Stream) or value.elem != t.elem:
-            raise SimulationError(f"argument {name!r} is a stream of {t.elem}: pass hls.Stream(hls.{t.elem}, values) "
-                                  f"(input) or hls.Stream(hls.{t.elem}) (output), got {type(value).__name__}")
+            raise SimulationError(f"argument {name!r} is a stream of {t.elem}: pass "
+                                  f"hls.Stream({type_expr(t.elem)}, values) (input) or "
+                                  f"hls.Stream({type_expr(t.elem)}) (output), "
+                                  f"got {type(value).__name__}")
         if value.name == "stream":  # a top-level stream takes its parameter's name (in messages)
             value.name = name
         return value

@@ -30,8 +30,10 @@ from typing import Any
 import numpy as np
 
 from hls.backend.ctype import ctype_of, spelling, storage_ctype
+from hls.backend.names import member
 from hls.errors import SimulationError, VerificationError
 from hls.types import ArrayType, BoolType, FixedType, FloatType, IntType, ScalarType, StreamType, StructType
+from hls.wording import type_expr
 
 MAX_INT_BITS = 64  # integers travel as int64/uint64 (numpy, cffi, the testbench's strtoll)
 MAX_FIXED_BITS = 53  # fixed point travels as float64, exact up to 53 significant bits
@@ -116,7 +118,7 @@ class Codec:
             raise SimulationError(f"argument {name!r}: {exc}") from None
         if self.kind == "struct":
             record = self.elem.to_storage([converted])[0]
-            return {n: record[n].tolist() for n, _ in self.fields}
+            return {member(self.elem, n): record[n].tolist() for n, _ in self.fields}
         if self.kind in ("fixed", "float"):
             return float(converted)
         if self.kind == "bool":
@@ -129,7 +131,8 @@ class Codec:
         if self.kind == "struct":
             record = np.zeros(1, self.dtype)
             for k, (n, f) in enumerate(self.fields):
-                value = raw[k] if isinstance(raw, tuple) else raw[n] if isinstance(raw, np.void) else getattr(raw, n)
+                value = raw[k] if isinstance(raw, tuple) else raw[n] if isinstance(raw, np.void) \
+                    else getattr(raw, member(self.elem, n))
                 record[n][0] = np.asarray(_nested(value)).reshape(f.shape) if f.shape else value
             return self.elem.convert(record[0])
         if self.kind in ("int", "ap_int"):
@@ -166,11 +169,11 @@ class Codec:
             low, high = int(values.min()), int(values.max())
             if low < elem.min or high > elem.max:
                 raise SimulationError(f"argument {name!r}: values {low}..{high} do not fit {elem} "
-                                      f"({elem.min}..{elem.max}); convert with hls.{elem}(x)")
+                                      f"({elem.min}..{elem.max}); convert with {type_expr(elem)}(x)")
         if self.kind == "fixed" and values.size:
             if not np.all(np.isfinite(values)) or np.any(elem.convert(values) != values):
                 raise SimulationError(f"argument {name!r}: values are not exactly representable in {elem}; "
-                                      f"quantize them first with hls.{elem}(x)")
+                                      f"quantize them first with {type_expr(elem)}(x)")
 
     # ---- .dat text -----------------------------------------------------------------------------
 
@@ -329,7 +332,8 @@ def struct_codec(t: StructType) -> Codec:
 
 def storage_declaration(codec: Codec) -> str:
     """The C storage struct of a struct codec (valid C for cffi's cdef and C++ for the bridge)."""
-    members = "".join(f" {f.storage} {n}{''.join(f'[{d}]' for d in f.shape)};" for n, f in codec.fields)
+    members = "".join(f" {f.storage} {member(codec.elem, n)}{''.join(f'[{d}]' for d in f.shape)};"
+                      for n, f in codec.fields)
     return f"typedef struct {codec.storage} {{{members} }} {codec.storage};"
 
 
@@ -340,9 +344,11 @@ def declarations(codecs: list[Codec]) -> tuple[list[str], list[str]]:
     functions = []
     for c in structs:
         functions += [f"static inline {c.c_type} hls_in_{c.elem.name}(const {c.storage} &s) {{", f"    {c.c_type} v;"]
-        functions += [f"    {_each(f, n, 'v', 's', f.cpp_in)}" for n, f in c.fields] + ["    return v;", "}"]
+        functions += [f"    {_each(f, member(c.elem, n), 'v', 's', f.cpp_in)}" for n, f in c.fields]
+        functions += ["    return v;", "}"]
         functions += [f"static inline {c.storage} hls_out_{c.elem.name}(const {c.c_type} &v) {{", f"    {c.storage} s;"]
-        functions += [f"    {_each(f, n, 's', 'v', f.cpp_out)}" for n, f in c.fields] + ["    return s;", "}"]
+        functions += [f"    {_each(f, member(c.elem, n), 's', 'v', f.cpp_out)}" for n, f in c.fields]
+        functions += ["    return s;", "}"]
     return [storage_declaration(c) for c in structs], functions
 
 

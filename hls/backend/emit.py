@@ -9,7 +9,7 @@ from fractions import Fraction
 
 from hls.backend.ctype import CType, carrier_of, ctype_of, declared_array, spelling
 from hls.backend.expr import HELPERS, PREC, Expr, cast_to, fixed_source
-from hls.backend.names import Namer
+from hls.backend.names import Namer, member
 from hls.backend.op_expr import pure_expr
 from hls.backend.pragmas import directive_pragma, loop_pragmas
 from hls.backend.streams import StreamStatements, stream_spelling
@@ -130,7 +130,7 @@ class FunctionEmitter(StreamStatements, StructStatements):
         if isinstance(op, StructGetOp):
             whole = self.use(op.struct)
             ft = op.struct.type.field(op.attrs["field"])
-            text = f"{whole.at(PREC['primary'])}.{op.attrs['field']}"
+            text = f"{whole.at(PREC['primary'])}.{member(op.struct.type, op.attrs['field'])}"
             text += element_subscripts(op.attrs["element"], getattr(ft, "shape", ()))
             return Expr(text, PREC["primary"], ctype_of(op.result.type), whole.has_load, whole.reads)
         expr = pure_expr(op, [self.use(v) for v in op.operands])
@@ -145,7 +145,8 @@ class FunctionEmitter(StreamStatements, StructStatements):
         if field is None:
             return text
         shape = op.memref.type.elem.field(field).shape if rank < len(op.indices) else ()
-        return f"{text}.{field}{self.subscripts(op.memref, op.indices[rank:], exprs[rank:], shape)}"
+        name = member(op.memref.type.elem, field)
+        return f"{text}.{name}{self.subscripts(op.memref, op.indices[rank:], exprs[rank:], shape)}"
 
     def subscripts(self, memref: Value, values: list[Value], exprs: list[Expr],
                    shape: tuple[int, ...] | None = None) -> str:

@@ -10,6 +10,7 @@ from hls.errors import DeadlockError, SimulationError
 from hls.sim.build import build_shared_library, load_library, load_private_copy
 from hls.streams import Stream
 from hls.types import TupleType
+from hls.wording import type_expr
 
 FAULTS = {1: "divided by zero", 2: "indexed an array out of bounds", 5: "read or wrote a bit beyond a value's width"}
 
@@ -78,7 +79,7 @@ class CompiledKernel:
         """An hls.Stream as (items, count): an input's items go in; an output starts empty."""
         if not isinstance(arg, Stream) or arg.elem != port.type.elem:
             raise SimulationError(f"argument {port.name!r} is a stream of {port.type.elem}: pass "
-                                  f"hls.Stream(hls.{port.type.elem}, values)")
+                                  f"hls.Stream({type_expr(port.type.elem)}, values)")
         items = np.asarray(arg) if port.stream == "in" else np.zeros(0, dtype=port.codec.dtype)
         items = np.ascontiguousarray(items)
         return [self.ffi.from_buffer(f"{port.codec.storage}[]", items), len(items)]
