@@ -24,7 +24,7 @@ from hls.frontend.golden import make_golden
 from hls.frontend.source import enclosing_names
 from hls.interfaces import check_flow
 from hls.ir import Module, print_module, verify_module
-from hls.passes import run_passes
+from hls.passes import UnrollLoopsPass, default_pipeline, run_passes
 from hls.streams import TRACES, UNBOUNDED, Stream
 from hls.types import ArrayType, HLSType, ScalarType, StreamType, TupleType
 from hls.wording import decimal, type_expr
@@ -42,6 +42,7 @@ class Compiled:
     callees: list[Any]
     origin: str = ""
     processes: bool = False  # the top is a dataflow region
+    cpp_module: Module | None = None  # what the C++ is written from, when it differs from `module`
 
 
 class Kernel:
@@ -88,18 +89,21 @@ class Kernel:
         if flow not in self._compiled:
             if self._compiled:
                 other = next(iter(self._compiled.values()))
-                self._compiled[flow] = replace(other, design=emit_module(other.module, other.origin, flow))
+                source = other.cpp_module or other.module
+                self._compiled[flow] = replace(other, design=emit_module(source, other.origin, flow))
                 return self._compiled[flow]
             module, info, src = build_module(self)
             verify_module(module)
+            cpp_module = loops_kept(self, module)
             run_passes(module)
             verify_module(module)
             ir_text = print_module(module)
             origin = f"{os.path.basename(src.file)}:{src.tree.lineno}"
-            design = emit_module(module, origin, flow)
+            design = emit_module(cpp_module or module, origin, flow)
             golden = make_golden(src, info, self._state)
             self._compiled[flow] = Compiled(module, design, golden, info.arg_types, info.arg_names,
-                                            info.return_type, ir_text, info.callees, origin, bool(info.processes))
+                                            info.return_type, ir_text, info.callees, origin, bool(info.processes),
+                                            cpp_module)
         return self._compiled[flow]
 
     @property
@@ -327,6 +331,20 @@ def compare_results(t: Any, expected: Any, actual: Any, rtol: float, atol: float
         return [f"return[{i}]" for i in range(len(t.elems))]
     codec_for(t.elem if isinstance(t, ArrayType) else t).compare("return value", expected, actual, rtol, atol)
     return ["return"]
+
+
+def loops_kept(kernel: Kernel, module: Module) -> Module | None:
+    """The module the C++ is written from when a loop carries `hls.unroll()`: built again and optimised
+    without the unroll pass, so the loop stays a loop with `#pragma HLS unroll` as the user wrote it.
+    The estimate, the MLIR and the golden model keep the unrolled module (`Compiled.module`), so the
+    estimate never reads the C++. None when no loop asks for an unroll (one module serves both)."""
+    if not any(getattr(op, "unroll", None) is not None and not op.unroll.off
+               for func in module.functions.values() for op in func.walk()):
+        return None
+    kept, _, _ = build_module(kernel)
+    run_passes(kept, [p for p in default_pipeline() if not isinstance(p, UnrollLoopsPass)])
+    verify_module(kept)
+    return kept
 
 
 STRICT_OVERFLOW = [False]

@@ -9,7 +9,8 @@ from fractions import Fraction
 
 from hls.backend.ctype import CType, carrier_of, ctype_of, declared_array, spelling
 from hls.backend.expr import HELPERS, PREC, Expr, cast_to, fixed_source
-from hls.backend.names import Namer, member
+from hls.backend.locals import LocalNames
+from hls.backend.names import Namer, member, sanitize
 from hls.backend.op_expr import pure_expr
 from hls.backend.pragmas import directive_pragma, loop_pragmas
 from hls.backend.streams import StreamStatements, stream_spelling
@@ -51,7 +52,7 @@ class EmittedFunction:
     outputs: list[str] = field(default_factory=list)  # reference outputs of a tuple return
 
 
-class FunctionEmitter(StreamStatements, StructStatements):
+class FunctionEmitter(StreamStatements, StructStatements, LocalNames):
     def __init__(self, func: Function, c_names: dict[str, str], top_pragmas: list[str]):
         self.func = func
         self.c_names = c_names
@@ -64,6 +65,8 @@ class FunctionEmitter(StreamStatements, StructStatements):
         self.helpers: set[str] = set()
         self.top_pragmas = top_pragmas
         self.ivs: set[int] = set()  # induction variables: the loop header reads them, beyond their uses
+        self.init_locals(func)
+        self.free_ivs: set[str] = set()
 
     # ---- entry ---------------------------------------------------------------------------------
 
@@ -72,6 +75,8 @@ class FunctionEmitter(StreamStatements, StructStatements):
         for arg in self.func.args:
             name = self.namer.fresh(arg.name)
             self.bind(arg, Expr(name, PREC["primary"], _ctype_or_int(arg.type), reads=frozenset({name})))
+            if isinstance(arg.type, ScalarType):
+                self.declare_local(name, ctype_of(arg.type))  # a by-value argument: a re-assignment reuses it
             if isinstance(arg.type, StreamType):
                 params.append(f"{stream_spelling(arg.type)} &{name}")
             else:
@@ -105,6 +110,7 @@ class FunctionEmitter(StreamStatements, StructStatements):
 
     def bind(self, value: Value, expr: Expr) -> None:
         self.exprs[id(value)] = expr
+        self.note_reader(value, expr.reads)
 
     def use(self, value: Value) -> Expr:
         key = id(value)
@@ -172,6 +178,8 @@ class FunctionEmitter(StreamStatements, StructStatements):
             return True
         if isinstance(op, RomOp) or not (op.pure or isinstance(op, LoadOp)) or len(op.results) != 1:
             return False
+        if op.result.name:  # a Python local: a C++ variable of its name (hls/backend/locals.py)
+            return False
         uses = op.result.uses
         return len(uses) == 1 and uses[0].parent is block and self.depth_of(op) <= MAX_INLINE_DEPTH
 
@@ -198,10 +206,34 @@ class FunctionEmitter(StreamStatements, StructStatements):
         value = op.result
         expr = self.build(op) if id(value) not in self.pending else self.use(value)
         self.pending.pop(id(value), None)
-        name = self.namer.fresh(value.name)
         ctype = ctype_of(value.type)
-        self.line(f"{ctype.spelling} {name} = {cast_to(expr, ctype).text};")
+        name = self.reusable(value.name, ctype, op)
+        if name is not None:
+            self.flush_readers(name, op)
+            self.line(f"{name} = {cast_to(expr, ctype).text};")
+        else:
+            name = self.namer.fresh(value.name)
+            self.line(f"{ctype.spelling} {name} = {cast_to(expr, ctype).text};")
+            self.declare_local(name, ctype)
         self.bind(value, Expr(name, PREC["primary"], ctype, reads=frozenset({name})))
+
+    def flush_readers(self, name: str, op: Op) -> None:
+        """Pending expressions reading `name` that `op` does not evaluate itself: written out before
+        `name` is overwritten."""
+        keep = self.consumed(op) | {id(op.result)}
+        for key in [k for k in self.pending if k not in keep]:
+            if key in self.pending and name in self.reads_of(self.pending[key]):
+                self.materialize(self.pending[key])
+
+    def reads_of(self, op: Op) -> set[str]:
+        """The C++ names a pending op's expression would read."""
+        names: set[str] = set()
+        for v in op.operands:
+            if id(v) in self.pending:
+                names |= self.reads_of(self.pending[id(v)])
+            elif id(v) in self.exprs:
+                names |= self.exprs[id(v)].reads
+        return names
 
     def consumed(self, op: Op) -> set[int]:
         """Pending values `op` will evaluate at its own position: its operands and their inlined inputs."""
@@ -219,6 +251,10 @@ class FunctionEmitter(StreamStatements, StructStatements):
     # ---- statements ----------------------------------------------------------------------------
 
     def block(self, block: Block) -> None:
+        with self.scope():
+            self.block_ops(block)
+
+    def block_ops(self, block: Block) -> None:
         for op in block.ops:
             if isinstance(op, ConstantOp):
                 continue
@@ -362,6 +398,7 @@ class FunctionEmitter(StreamStatements, StructStatements):
             else:
                 name = self.namer.fresh(arg.name)
                 self.line(f"{ctype.spelling} {name} = {self.assignable(init_expr, arg.type).text};")
+                self.declare_local(name, ctype)
             expr = Expr(name, PREC["primary"], ctype, reads=frozenset({name}))
             for args in arg_lists:
                 self.bind(args[k], expr)
@@ -378,7 +415,7 @@ class FunctionEmitter(StreamStatements, StructStatements):
             name = self.namer.fresh("bound")
             self.line(f"{ub.ctype.spelling} {name} = {ub.text};")
             ub = Expr(name, PREC["primary"], ub.ctype, reads=frozenset({name}))
-        iv = self.namer.fresh(op.iv.name)
+        iv = self.iv_name(op.iv.name)
         carrier = carrier_of(op.iv.type)
         self.bind(op.iv, Expr(iv, PREC["primary"], carrier, reads=frozenset({iv})))
         self.ivs.add(id(op.iv))
@@ -396,6 +433,15 @@ class FunctionEmitter(StreamStatements, StructStatements):
         self.loop_tail(op, carried)
         self.depth -= 1
         self.line("}")
+        self.free_ivs.add(iv)  # out of scope: the next loop over `i` may call its variable `i` again
+
+    def iv_name(self, hint: str | None) -> str:
+        """A loop variable's C++ name: the Python one when only an earlier, closed loop used it."""
+        name = sanitize(hint or "v")
+        if name in self.free_ivs:
+            self.free_ivs.discard(name)
+            return name
+        return self.namer.fresh(hint)
 
     def while_op(self, op: WhileOp) -> None:
         """`while (cond) { ... }`, or `while (true) { ...; if (!(cond)) break; ... }` when the condition
@@ -461,16 +507,22 @@ class FunctionEmitter(StreamStatements, StructStatements):
         cond = self.use(op.operands[0])
         names = []
         for res in op.results:
-            name = self.namer.fresh(res.name)
             ctype = ctype_of(res.type)
-            self.line(f"{ctype.spelling} {name};")
+            name = self.reusable(res.name, ctype, op, inside_ok=True) if len(op.results) == 1 else None
+            if name is None:
+                name = self.namer.fresh(res.name)
+                self.line(f"{ctype.spelling} {name};")
+                self.declare_local(name, ctype)
             self.bind(res, Expr(name, PREC["primary"], ctype, reads=frozenset({name})))
             names.append(name)
         self.line(f"if ({cond.text}) {{")
         self.branch(op.then_block, names, op.results)
-        if op.else_block.ops[:-1] or op.results:
+        saved, self.lines = self.lines, []
+        self.branch(op.else_block, names, op.results)
+        orelse, self.lines = self.lines, saved
+        if orelse:  # a branch that writes nothing (the variable keeps its value) has no `else`
             self.line("} else {")
-            self.branch(op.else_block, names, op.results)
+            self.lines.extend(orelse)
         self.line("}")
 
     def branch(self, block: Block, names: list[str], results: list[Value]) -> None:
@@ -478,7 +530,8 @@ class FunctionEmitter(StreamStatements, StructStatements):
         self.block(block)
         exprs = [self.use(v) for v in block.terminator.operands]
         for name, expr, res in zip(names, exprs, results, strict=True):
-            self.line(f"{name} = {self.assignable(expr, res.type).text};")
+            if expr.text != name:  # a branch that left the variable as it was writes nothing
+                self.line(f"{name} = {self.assignable(expr, res.type).text};")
         self.pending.clear()
         self.depth -= 1
 
