@@ -306,6 +306,53 @@ class ArrayType(HLSType):
     def size(self) -> int:
         return math.prod(self.shape)
 
+    def __call__(self, values: Any) -> TypedConstant:
+        """`TAPS = hls.ap_fixed[16, 2][4](np.array([...]))`: a module-level constant array of this type, a
+        ROM the C++ declares as `static const ap_fixed<16, 2> TAPS[4]`. Each value is converted as an
+        assignment converts it (the type's quantization and overflow modes), once, here."""
+        if not isinstance(self.elem, ScalarType):
+            raise TypeBuildError(f"a typed constant array holds scalars, not {self.elem}", caller_loc())
+        if isinstance(self.elem, FixedType) and self.elem.width > 53 or isinstance(self.elem, IntType) \
+                and self.elem.width > 64:
+            raise TypeBuildError(f"a typed constant array of {self.elem} is not supported (at most 53-bit fixed "
+                                 "point and 64-bit integers)", caller_loc())
+        data = np.asarray(values.data if isinstance(values, TypedConstant) else values)
+        if data.shape != self.shape:
+            raise TypeBuildError(f"{self} needs values of shape {self.shape}, got {data.shape}", caller_loc())
+        try:
+            converted = np.asarray(self.elem.convert(data))
+        except (TypeError, ValueError) as exc:
+            raise TypeBuildError(f"{self}: {exc}", caller_loc()) from None
+        stored = converted.astype(self.elem.storage_dtype)
+        stored.setflags(write=False)
+        return TypedConstant(self, stored)
+
+
+@dataclass(frozen=True, eq=False)
+class TypedConstant:
+    """A constant array with an hls element type (`T[N](values)`): a kernel reading it reads a ROM of
+    that type. `data` holds the converted values in the type's storage dtype (read-only)."""
+
+    type: ArrayType
+    data: np.ndarray
+
+    def __array__(self, dtype: Any = None, copy: Any = None) -> np.ndarray:
+        return self.data if dtype is None else self.data.astype(dtype)
+
+    @property
+    def shape(self) -> tuple[int, ...]:
+        return self.type.shape
+
+    @property
+    def ndim(self) -> int:
+        return len(self.type.shape)
+
+    def __len__(self) -> int:
+        return self.type.shape[0]
+
+    def __repr__(self) -> str:
+        return f"{self.type}({self.data.tolist()})"
+
 
 @dataclass(frozen=True)
 class TupleType(HLSType):

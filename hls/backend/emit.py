@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from fractions import Fraction
+from typing import Any
 
 from hls.backend.ctype import CType, carrier_of, ctype_of, declared_array, spelling
 from hls.backend.expr import HELPERS, PREC, Expr, cast_to, fixed_source
@@ -18,6 +19,7 @@ from hls.backend.structs import StructStatements, element_subscripts
 from hls.ir import (
     AllocOp,
     CallOp,
+    CastOp,
     ConstantOp,
     DirectiveOp,
     ForOp,
@@ -37,7 +39,7 @@ from hls.ir.core import Block, Op
 from hls.ir.ranges import in_bounds
 from hls.ir.stream_ops import STREAM_OPS
 from hls.ir.structops import StructGetOp, StructPackOp
-from hls.types import ArrayType, BoolType, FixedType, FloatType, ScalarType, StreamType, StructType, TupleType
+from hls.types import ArrayType, BoolType, FixedType, FloatType, IntType, ScalarType, StreamType, StructType, TupleType
 
 MAX_INLINE_DEPTH = 6
 
@@ -67,6 +69,7 @@ class FunctionEmitter(StreamStatements, StructStatements, LocalNames):
         self.ivs: set[int] = set()  # induction variables: the loop header reads them, beyond their uses
         self.init_locals(func)
         self.free_ivs: set[str] = set()
+        self.retyped: dict[int, CType] = {}  # ROMs declared in the one fixed type their reads convert to
 
     # ---- entry ---------------------------------------------------------------------------------
 
@@ -131,7 +134,8 @@ class FunctionEmitter(StreamStatements, StructStatements, LocalNames):
             memref = self.use(op.memref)
             indices = [self.use(i) for i in op.indices]
             text = memref.text + self.access(op, indices)
-            return Expr(text, PREC["primary"], ctype_of(op.result.type), True,
+            ctype = self.retyped.get(id(op.memref)) or ctype_of(op.result.type)
+            return Expr(text, PREC["primary"], ctype, True,
                         memref.reads.union(*(e.reads for e in indices)))
         if isinstance(op, StructGetOp):
             whole = self.use(op.struct)
@@ -204,16 +208,20 @@ class FunctionEmitter(StreamStatements, StructStatements, LocalNames):
 
     def materialize(self, op: Op) -> None:
         value = op.result
-        expr = self.build(op) if id(value) not in self.pending else self.use(value)
-        self.pending.pop(id(value), None)
         ctype = ctype_of(value.type)
+        if implicit_conversion(op) and id(value) not in self.exprs:
+            # `acc = acc + x` into an ap type: the assignment converts as the cast would, so write none
+            text = self.assignable(self.use(op.operands[0]), value.type).text
+        else:
+            text = cast_to(self.build(op) if id(value) not in self.pending else self.use(value), ctype).text
+        self.pending.pop(id(value), None)
         name = self.reusable(value.name, ctype, op)
         if name is not None:
             self.flush_readers(name, op)
-            self.line(f"{name} = {cast_to(expr, ctype).text};")
+            self.line(f"{name} = {text};")
         else:
             name = self.namer.fresh(value.name)
-            self.line(f"{ctype.spelling} {name} = {cast_to(expr, ctype).text};")
+            self.line(f"{ctype.spelling} {name} = {text};")
             self.declare_local(name, ctype)
         self.bind(value, Expr(name, PREC["primary"], ctype, reads=frozenset({name})))
 
@@ -374,7 +382,15 @@ class FunctionEmitter(StreamStatements, StructStatements, LocalNames):
         name = self.namer.fresh(op.result.name)
         t: ArrayType = op.result.type
         flat = op.attrs["data"].ravel().tolist()
-        values = [constant_expr(ConstantOp(_rom_value(v, t.elem), t.elem)).text for v in flat]
+        used_as = rom_use_type(op)
+        if used_as is not None:  # a float table read only as one fixed type: a table of that type
+            t = ArrayType(used_as, t.shape)
+            flat = [float(used_as.convert(v)) for v in flat]
+            self.retyped[id(op.result)] = ctype_of(used_as)
+        if isinstance(t.elem, FixedType):  # the exact value as a double: the initialization converts it
+            values = [repr(float(v)) for v in flat]
+        else:
+            values = [constant_expr(ConstantOp(_rom_value(v, t.elem), t.elem)).text for v in flat]
         rows = [", ".join(values[i:i + 8]) for i in range(0, len(values), 8)]
         self.line(f"static const {declared_array(t, name)} = {{")
         for row in rows:
@@ -391,7 +407,7 @@ class FunctionEmitter(StreamStatements, StructStatements, LocalNames):
             # a pending init may be another value's variable under a no-op cast (acc = i0), and an
             # induction variable is read by its loop header: only a variable of init's own is taken over
             owned = id(init) not in self.pending and id(init) not in self.ivs
-            init_expr = self.use(init)
+            init_expr = plain_constant(init, arg.type) or self.use(init)
             if owned and len(init.uses) == 1 and init_expr.reads == {init_expr.text} and init_expr.ctype == ctype \
                     and not isinstance(init.type, ArrayType):
                 name = init_expr.text  # the loop takes over a variable nothing else reads afterwards
@@ -555,6 +571,47 @@ class FunctionEmitter(StreamStatements, StructStatements, LocalNames):
         ctype = ctype_of(op.result.type)
         self.line(f"{ctype.spelling} {name} = {call};")
         self.bind(op.result, Expr(name, PREC["primary"], ctype, reads=frozenset({name})))
+
+
+def implicit_conversion(op: Op) -> bool:
+    """A conversion C++ makes by itself where the value is assigned to a variable of its type: into an
+    ap_fixed from an integer, fixed or float value, into an ap_int from an integer one (their
+    converting constructors are the ones the explicit cast calls)."""
+    if not isinstance(op, CastOp):
+        return False
+    target, src = ctype_of(op.result.type), op.operands[0].type
+    if target.kind == "fixed":
+        return isinstance(src, (IntType, FixedType, FloatType)) and not isinstance(src, BoolType)
+    return target.kind == "ap" and isinstance(src, IntType)
+
+
+def plain_constant(value: Value, t: Any) -> Expr | None:
+    """A fixed-point constant assigned to a variable of its own type: the bare decimal (`0.25`; every
+    such value is a double exactly)."""
+    op = getattr(value, "op", None)
+    if not isinstance(op, ConstantOp) or not isinstance(t, FixedType) or value.type != t or t.width > 53:
+        return None
+    number = float(Fraction(op.value))
+    return Expr(repr(number), PREC["primary"] if number >= 0 else PREC["unary"], CType("float", 64, True))
+
+
+def rom_use_type(op: RomOp) -> FixedType | None:
+    """The fixed-point type a float ROM is always read as (every element read goes straight into an
+    explicit conversion to that one type), so the C++ can declare the table in it: converting the
+    double at initialization or at each read gives the same value. None otherwise."""
+    t = op.result.type
+    if not isinstance(t.elem, FloatType) or not op.result.uses:
+        return None
+    targets = set()
+    for load in op.result.uses:
+        if not isinstance(load, LoadOp) or load.memref is not op.result or not load.result.uses:
+            return None
+        for user in load.result.uses:
+            if not isinstance(user, CastOp) or not isinstance(user.result.type, FixedType):
+                return None
+            targets.add(user.result.type)
+    target = next(iter(targets)) if len(targets) == 1 else None
+    return target if target is not None and target.width <= 53 else None
 
 
 def _is_cell(memref: Value) -> bool:
