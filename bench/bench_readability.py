@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import importlib.util
 import warnings
-from pathlib import Path
 from typing import Any
 
 from benchlib import ROOT, row

@@ -59,7 +59,7 @@ def function_bodies(cpp: str) -> dict[str, list[str]]:
     at column 0 and the `}` closing it)."""
     bodies: dict[str, list[str]] = {}
     current: list[str] | None = None
-    for line in cpp.splitlines():
+    for line in joined_signatures(cpp.splitlines()):
         match = FUNC.match(line)
         if current is None and match and not line.startswith(("static inline", "template", "#")):
             current = bodies.setdefault(match.group(1), [])
@@ -70,11 +70,28 @@ def function_bodies(cpp: str) -> dict[str, list[str]]:
     return bodies
 
 
+def joined_signatures(lines: list[str]) -> list[str]:
+    """Lines with a function signature broken over several lines joined back into one."""
+    out: list[str] = []
+    for line in lines:
+        if out and out[-1][:1].isalpha() and "(" in out[-1] and not out[-1].endswith(("{", ";", ")")) \
+                and line.startswith(" "):
+            out[-1] = f"{out[-1]} {line.strip()}"
+        else:
+            out.append(line)
+    return out
+
+
 def cpp_statements(lines: list[str]) -> list[str]:
     """The statement lines of function bodies (module docstring)."""
-    out = []
+    out: list[str] = []
+    pending = ""
     for line in lines:
-        text = line.strip()
+        text = (pending + " " + line.strip()).strip() if pending else line.strip()
+        pending = ""
+        if text and not text.startswith(("#", "//")) and text[-1] not in ";{}:" and "(" in text:
+            pending = text  # a statement continued on the next line
+            continue
         if not text or text.startswith(("#", "//", "}")) and not text.startswith("} else"):
             continue
         text = re.sub(r"^\w+:\s*(?=for|while|do)", "", text)  # a loop label
@@ -134,8 +151,8 @@ def measure(kernel: Any, name: str | None = None) -> Readability:
     lines = [line for body in bodies.values() for line in body]
     statements = cpp_statements(lines)
     funcs = python_functions(kernel)
-    declared = set(IDENT.findall("\n".join(lines))) | {n for m in map(FUNC.match, cpp.splitlines()) if m
-                                                       for n in IDENT.findall(m.group(2))}
+    signatures = [m for m in map(FUNC.match, joined_signatures(cpp.splitlines())) if m]
+    declared = set(IDENT.findall("\n".join(lines))) | {n for m in signatures for n in IDENT.findall(m.group(2))}
     renamed = []
     for local in sorted(set().union(*(python_locals(f) for f in funcs))):
         if local not in declared or any(re.fullmatch(rf"{re.escape(local)}_\d+", d) for d in declared):

@@ -5,11 +5,20 @@ reads like hand-written HLS C++; everything else becomes a named local from the 
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from fractions import Fraction
-from typing import Any
 
 from hls.backend.ctype import CType, carrier_of, ctype_of, declared_array, spelling
-from hls.backend.expr import HELPERS, PREC, Expr, cast_to, fixed_source
+from hls.backend.emit_values import (
+    _ctype_or_int,
+    _is_cell,
+    _rom_value,
+    c_string,
+    implicit_conversion,
+    plain_constant,
+    print_format,
+    rom_use_type,
+    static_declaration,
+)
+from hls.backend.expr import BIN_C, HELPERS, PREC, Expr, cast_to, fixed_source
 from hls.backend.locals import LocalNames
 from hls.backend.names import Namer, member, sanitize
 from hls.backend.op_expr import pure_expr
@@ -18,8 +27,8 @@ from hls.backend.streams import StreamStatements, stream_spelling
 from hls.backend.structs import StructStatements, element_subscripts
 from hls.ir import (
     AllocOp,
+    BinaryOp,
     CallOp,
-    CastOp,
     ConstantOp,
     DirectiveOp,
     ForOp,
@@ -36,10 +45,11 @@ from hls.ir import (
     has_exit,
 )
 from hls.ir.core import Block, Op
+from hls.ir.kinds import OpKind
 from hls.ir.ranges import in_bounds
 from hls.ir.stream_ops import STREAM_OPS
 from hls.ir.structops import StructGetOp, StructPackOp
-from hls.types import ArrayType, BoolType, FixedType, FloatType, IntType, ScalarType, StreamType, StructType, TupleType
+from hls.types import ArrayType, FixedType, FloatType, ScalarType, StreamType, StructType, TupleType
 
 MAX_INLINE_DEPTH = 6
 
@@ -218,12 +228,30 @@ class FunctionEmitter(StreamStatements, StructStatements, LocalNames):
         name = self.reusable(value.name, ctype, op)
         if name is not None:
             self.flush_readers(name, op)
-            self.line(f"{name} = {text};")
+            sym = self.compound(op, name)
+            prefix = f"{name} {sym} "
+            if sym is not None and text.startswith(prefix):
+                self.line(f"{name} {sym}= {text[len(prefix):]};")  # `acc += x`, as the Python says
+            else:
+                self.line(f"{name} = {text};")
         else:
             name = self.namer.fresh(value.name)
             self.line(f"{ctype.spelling} {name} = {text};")
             self.declare_local(name, ctype)
         self.bind(value, Expr(name, PREC["primary"], ctype, reads=frozenset({name})))
+
+    def compound(self, op: Op, name: str) -> str | None:
+        """`+`, `-` or `*` when `op` computes `name <op> rhs` in float or fixed point (maybe through the
+        assignment's conversion), so that `name op= rhs` says the same: ap_fixed's and float's `op=`
+        compute the full-precision result and assign it."""
+        arith = op.operands[0].op if implicit_conversion(op) and isinstance(getattr(op.operands[0], "op", None),
+                                                                            BinaryOp) else op
+        if not isinstance(arith, BinaryOp) or arith.kind not in (OpKind.ADD, OpKind.SUB, OpKind.MUL):
+            return None
+        if not isinstance(arith.result.type, (FloatType, FixedType)) or id(arith.lhs) in self.pending:
+            return None
+        lhs = self.exprs.get(id(arith.lhs))
+        return BIN_C[arith.kind][0] if lhs is not None and lhs.text == name else None
 
     def flush_readers(self, name: str, op: Op) -> None:
         """Pending expressions reading `name` that `op` does not evaluate itself: written out before
@@ -567,111 +595,13 @@ class FunctionEmitter(StreamStatements, StructStatements, LocalNames):
         if not op.results:
             self.line(f"{call};")
             return
-        name = self.namer.fresh(op.result.name or "ret")
         ctype = ctype_of(op.result.type)
-        self.line(f"{ctype.spelling} {name} = {call};")
-        self.bind(op.result, Expr(name, PREC["primary"], ctype, reads=frozenset({name})))
-
-
-def implicit_conversion(op: Op) -> bool:
-    """A conversion C++ makes by itself where the value is assigned to a variable of its type: into an
-    ap_fixed from an integer, fixed or float value, into an ap_int from an integer one (their
-    converting constructors are the ones the explicit cast calls)."""
-    if not isinstance(op, CastOp):
-        return False
-    target, src = ctype_of(op.result.type), op.operands[0].type
-    if target.kind == "fixed":
-        return isinstance(src, (IntType, FixedType, FloatType)) and not isinstance(src, BoolType)
-    return target.kind == "ap" and isinstance(src, IntType)
-
-
-def plain_constant(value: Value, t: Any) -> Expr | None:
-    """A fixed-point constant assigned to a variable of its own type: the bare decimal (`0.25`; every
-    such value is a double exactly)."""
-    op = getattr(value, "op", None)
-    if not isinstance(op, ConstantOp) or not isinstance(t, FixedType) or value.type != t or t.width > 53:
-        return None
-    number = float(Fraction(op.value))
-    return Expr(repr(number), PREC["primary"] if number >= 0 else PREC["unary"], CType("float", 64, True))
-
-
-def rom_use_type(op: RomOp) -> FixedType | None:
-    """The fixed-point type a float ROM is always read as (every element read goes straight into an
-    explicit conversion to that one type), so the C++ can declare the table in it: converting the
-    double at initialization or at each read gives the same value. None otherwise."""
-    t = op.result.type
-    if not isinstance(t.elem, FloatType) or not op.result.uses:
-        return None
-    targets = set()
-    for load in op.result.uses:
-        if not isinstance(load, LoadOp) or load.memref is not op.result or not load.result.uses:
-            return None
-        for user in load.result.uses:
-            if not isinstance(user, CastOp) or not isinstance(user.result.type, FixedType):
-                return None
-            targets.add(user.result.type)
-    target = next(iter(targets)) if len(targets) == 1 else None
-    return target if target is not None and target.width <= 53 else None
-
-
-def _is_cell(memref: Value) -> bool:
-    op = getattr(memref, "op", None)
-    return isinstance(op, AllocOp) and bool(op.attrs.get("cell"))
-
-
-def static_declaration(op: AllocOp, name: str) -> str:
-    """`static T x = init;`, `static T buf[N];` (static storage starts at zero, as hls.zeros promises;
-    ap_int's default constructor leaves it untouched) or a local a sub-kernel fills."""
-    from hls.backend.expr import constant_expr
-
-    t: ArrayType = op.result.type
-    if op.attrs.get("cell"):
-        init = constant_expr(ConstantOp(op.attrs["init"], t.elem)).text
-        return f"static {spelling(t.elem)} {name} = {init};"
-    if op.attrs.get("static"):
-        return f"static {declared_array(t, name)} = {{}};"
-    return f"{declared_array(t, name)};  // written by the call below"
-
-def print_format(value: Expr) -> tuple[str, str]:
-    """The printf conversion and argument of one value: ints exactly, floats with the digits that
-    round-trip (9 for float32, 17 for double), fixed point through double, bools as Python spells them."""
-    ctype, text = value.ctype, value.text
-    if ctype.kind == "bool":
-        return "%s", f'({text}) ? "True" : "False"'
-    if ctype.kind == "float":
-        return ("%.9g" if ctype.width == 32 else "%.17g"), f"(double)({text})"
-    if ctype.kind == "fixed":
-        return "%.17g", f"({text}).to_double()"
-    if ctype.width > 64:
-        return "%s", f"({text}).to_string(10).c_str()"
-    return ("%lld", f"(long long)({text})") if ctype.signed else ("%llu", f"(unsigned long long)({text})")
-
-
-def c_string(text: str) -> str:
-    """A C string literal holding `text` (UTF-8 bytes; escapes for quotes, backslashes and controls)."""
-    out = []
-    for byte in text.encode("utf-8"):
-        char = chr(byte)
-        if char in '"\\':
-            out.append("\\" + char)
-        elif 32 <= byte < 127:
-            out.append(char)
+        name = self.reusable(op.result.name, ctype, op)
+        if name is not None:  # `acc = mac(w, x, acc)`: the call reads its arguments before the assignment
+            self.flush_readers(name, op)
+            self.line(f"{name} = {call};")
         else:
-            out.append(f"\\{byte:03o}")
-    return '"' + "".join(out) + '"'
-
-
-def _ctype_or_int(t) -> CType:
-    return ctype_of(t.elem) if isinstance(t, (ArrayType, StreamType)) else ctype_of(t)
-
-
-
-def _rom_value(v, elem):
-    """A ROM element as the exact Python value its ConstantOp holds."""
-    if isinstance(elem, FixedType):
-        return Fraction(v)
-    if isinstance(elem, FloatType):
-        return float(v)
-    if isinstance(elem, BoolType):
-        return bool(v)
-    return int(v)
+            name = self.namer.fresh(op.result.name or "ret")
+            self.line(f"{ctype.spelling} {name} = {call};")
+            self.declare_local(name, ctype)
+        self.bind(op.result, Expr(name, PREC["primary"], ctype, reads=frozenset({name})))
