@@ -99,7 +99,10 @@ def test_fixed_float_mix_suggests_a_fixed_point_conversion():
     with pytest.raises(hls.HLSTypeError) as info:
         mixes_fixed_and_float.compile()
     assert "hls.ap_fixed[16, 2](x)" in info.value.message
-    check_spellings(info.value.message)
+    assert "TAPS = hls.ap_fixed[16, 2][N](values)" in info.value.message  # the typed ROM spelling
+    assert check_spellings(info.value.message) >= 3
+    table = eval("hls.ap_fixed[16, 2][4]", {"hls": hls})([0.5, 0.25, -1, 1.5])  # noqa: S307 - it exists
+    assert table.data.tolist() == [0.5, 0.25, -1.0, 1.5]
 
 
 @pytest.mark.parametrize("t", [hls.ap_fixed[16, 2], hls.ap_ufixed[12, 4, "AP_RND", "AP_SAT"],

@@ -135,7 +135,8 @@ class Lowering:
         if "fixed" in (kind_of(a.type), kind_of(b.type)):
             fixed = a.type if kind_of(a.type) == "fixed" else b.type
             raise HLSTypeError(f"mixing fixed point ({a.type}, {b.type}) with floats needs an explicit "
-                               f"conversion: for a fixed-point design convert the float, e.g. {type_expr(fixed)}(x); "
+                               f"conversion: for a fixed-point design convert the float, e.g. {type_expr(fixed)}(x), "
+                               f"and declare a constant table in its type, TAPS = {type_expr(fixed)}[N](values); "
                                "to compute in float, hls.float32(x)", loc)
         if kind in (OpKind.FLOORDIV, OpKind.MOD, OpKind.AND, OpKind.OR, OpKind.XOR):
             raise UnsupportedError(f"operator '{kind}' on floating-point values is not supported", loc)
