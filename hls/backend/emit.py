@@ -29,6 +29,7 @@ from hls.ir import (
     AllocOp,
     BinaryOp,
     CallOp,
+    CastOp,
     ConstantOp,
     DirectiveOp,
     ForOp,
@@ -223,7 +224,9 @@ class FunctionEmitter(StreamStatements, StructStatements, LocalNames):
             # `acc = acc + x` into an ap type: the assignment converts as the cast would, so write none
             text = self.assignable(self.use(op.operands[0]), value.type).text
         else:
-            text = cast_to(self.build(op) if id(value) not in self.pending else self.use(value), ctype).text
+            expr = self.build(op) if id(value) not in self.pending else self.use(value)
+            fits = not isinstance(op, CastOp) and ctype.kind == "native" and expr.ctype.kind in ("native", "bool")
+            text = expr.text if fits else cast_to(expr, ctype).text  # an operator's value fits its IR type
         self.pending.pop(id(value), None)
         name = self.reusable(value.name, ctype, op)
         if name is not None:
@@ -400,6 +403,8 @@ class FunctionEmitter(StreamStatements, StructStatements, LocalNames):
             return fixed_source(expr, target.fixed)
         if expr.ctype == target or target.kind == "ap":
             return expr
+        if target.kind == "native" and expr.ctype.kind in ("native", "bool") and not target.signed:
+            return expr  # C++ converts an integer into an unsigned type modulo 2**W, as the IR wraps it
         if target.kind == "native" and expr.ctype.kind == "native":
             return expr if target.int_type.contains(expr.ctype.int_type) else cast_to(expr, target)
         return cast_to(expr, target)

@@ -16,12 +16,15 @@ from hls.types import ArrayType, BoolType, FixedType, FloatType, IntType, Stream
 def implicit_conversion(op: Op) -> bool:
     """A conversion C++ makes by itself where the value is assigned to a variable of its type: into an
     ap_fixed from an integer, fixed or float value, into an ap_int from an integer one (their
-    converting constructors are the ones the explicit cast calls)."""
+    converting constructors are the ones the explicit cast calls), into an unsigned native integer
+    from an integer (modulo 2**W; FunctionEmitter.assignable keeps the cast for an ap source)."""
     if not isinstance(op, CastOp):
         return False
     target, src = ctype_of(op.result.type), op.operands[0].type
     if target.kind == "fixed":
         return isinstance(src, (IntType, FixedType, FloatType)) and not isinstance(src, BoolType)
+    if target.kind == "native" and not target.signed:  # modulo 2**W, as the IR wraps (assignable)
+        return isinstance(src, (IntType, BoolType))
     return target.kind == "ap" and isinstance(src, IntType)
 
 
