@@ -8,7 +8,8 @@ instead of `int32_t acc_1 = ...`) when nothing reads the variable's current valu
   its uses at or before the assignment in program order, a use in the other branch of an `if` around
   both not counting;
 - no such use sits in a loop around the assignment that the value comes from outside of (the next
-  iteration would read it again);
+  iteration would read it again), and the value is not the bound of a loop around it (the header
+  reads the bound before every iteration);
 - the result of a loop or `if` around the assignment that lives in this very variable does not count:
   the assignment is how that result gets its value;
 - the new value has the variable's C++ type, and the variable is declared in an enclosing C++ scope.
@@ -86,9 +87,10 @@ class LocalNames:
         return hint
 
     def live_after(self, use: Op, value: Value, at: Op, around: list[Op], inside_ok: bool) -> bool:
-        if inside_ok and (use is at or at in ancestors(use)):
-            return False
-        if self.order.get(id(use), -1) > self.order[id(at)] and not self.other_branch(use, at, around):
+        if isinstance(use, ForOp) and use in around and any(value is v for v in (use.lb, use.ub, use.step)):
+            return True  # the loop's header reads its bound again before every iteration
+        inside = inside_ok and (use is at or at in ancestors(use))  # read before the branch's assignment
+        if not inside and self.order.get(id(use), -1) > self.order[id(at)] and not self.other_branch(use, at, around):
             return True
         owner = defining_op(value)
         inside = ancestors(owner) if owner is not None else []
