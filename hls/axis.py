@@ -21,6 +21,7 @@ from typing import Any
 
 from hls.structs import struct
 from hls.types import MAX_INT_WIDTH, FixedType, FloatType, IntType, ScalarType, StructType, struct_type_of
+from hls.wording import type_expr
 
 SIDE_CHANNELS = ("user", "id", "dest")
 USAGE = "hls.axis[T] or hls.axis[T, U, TI, TD] (T an hls integer, fixed-point or float type; U, TI, TD the " \
@@ -42,6 +43,11 @@ class AxisType(StructType):
 
     __repr__ = __str__
 
+    def type_expr(self) -> str:
+        """The expression that builds this packet type (hls.wording.type_expr asks for it)."""
+        widths = (self.user, self.id, self.dest)
+        return f"hls.axis[{type_expr(self.data)}{''.join(f', {w}' for w in widths) if any(widths) else ''}]"
+
     @property
     def widths(self) -> dict[str, int]:
         return {"user": self.user, "id": self.id, "dest": self.dest}
@@ -49,7 +55,7 @@ class AxisType(StructType):
     def missing_hint(self, name: str) -> str:
         if name in SIDE_CHANNELS:
             return (f" ({name} has width 0 in this packet type, so it is absent; give its width as in "
-                    f"hls.axis[T, U, TI, TD], e.g. hls.axis[{self.data}, 8, 4, 4])")
+                    f"hls.axis[T, U, TI, TD], e.g. hls.axis[{type_expr(self.data)}, 8, 4, 4])")
         return ""
 
 

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import os
 import sys
 import time
 import warnings
@@ -11,6 +12,7 @@ from pathlib import Path
 from hls.cli_export import add_export_parser, add_flow_option, add_report_parser
 from hls.cli_target import BadTarget, load_kernel, load_module
 from hls.errors import HLSError, OverflowWarning, VerificationError
+from hls.wording import decimal
 
 
 def cmd_emit(args: argparse.Namespace) -> int:
@@ -50,7 +52,8 @@ def cmd_demo(args: argparse.Namespace) -> int:
                 result = k.verify(seed=args.seed)
             status = f"csim == golden on {', '.join(result['compared'])}"
             for site, (t, before, after) in result["overflows"].items():
-                status += f"\n    note: random inputs wrap {t} at {Path(site).name} (e.g. {before} -> {after})"
+                status += (f"\n    note: random inputs wrap {t} at {Path(site).name} "
+                           f"(e.g. {decimal(before)} -> {decimal(after)})")
         except VerificationError as exc:
             failures += 1
             status = f"MISMATCH {exc}"
@@ -97,10 +100,23 @@ def parser() -> argparse.ArgumentParser:
     return p
 
 
+def closed_pipe() -> int:
+    """Exit quietly when stdout's reader went away: point stdout at /dev/null so that the interpreter's
+    final flush cannot raise again, and return 128 + SIGPIPE as a program killed by it would."""
+    devnull = os.open(os.devnull, os.O_WRONLY)
+    os.dup2(devnull, sys.stdout.fileno())
+    os.close(devnull)
+    return 141
+
+
 def main(argv: list[str] | None = None) -> int:
     args = parser().parse_args(argv)
     try:
-        return args.func(args)
+        code = args.func(args)
+        sys.stdout.flush()  # a closed pipe shows here, not in the interpreter's exit
+        return code
+    except BrokenPipeError:  # `hls report --json ... | head`: the reader has all it wanted
+        return closed_pipe()
     except VerificationError as exc:
         print(f"hls: verification failed: {exc}", file=sys.stderr)
         return 1
@@ -111,3 +127,4 @@ def main(argv: list[str] | None = None) -> int:
 
 if __name__ == "__main__":
     sys.exit(main())
+

@@ -31,7 +31,8 @@ def add_export_parser(subparsers: Any) -> argparse.ArgumentParser:
     add_flow_option(p, "vitis: kernel flow, exports .xo; vivado: IP flow, exports ip_catalog")
     p.add_argument("--seed", type=int, default=0, help="seed of the random input vectors (default 0)")
     p.add_argument("--force", action="store_true",
-                   help="write into a non-empty DIR, replacing only the files hls writes (others are kept)")
+                   help="write into a non-empty DIR that holds no previous hls export, replacing only the files hls "
+                        "writes (others are kept); a previous export is updated in place without it")
     p.set_defaults(func=cmd_export)
     return p
 

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import os
+import sys
 from dataclasses import dataclass
 
 
@@ -58,6 +60,31 @@ class UnsupportedError(HLSError):
 
 class HLSTypeError(HLSError):
     """A typing problem: missing or unknown annotation, mismatched shapes, lossy implicit conversion."""
+
+
+class TypeBuildError(HLSTypeError, TypeError):
+    """A type built with bad parameters where Python evaluates it (`hls.int32[n]` with n = 0 in a
+    factory's annotation): located at the user's line. Also a TypeError, which code catching Python's
+    own errors from a type expression expects."""
+
+
+_PACKAGE = os.path.dirname(os.path.abspath(__file__)) + os.sep
+
+
+def caller_loc() -> Loc | None:
+    """The innermost frame outside this package (and outside generated code like a dataclass
+    `__init__`): the user's line that called into hls, with the column of the call when known."""
+    frame = sys._getframe(1)
+    while frame is not None:
+        file = frame.f_code.co_filename
+        if not file.startswith("<") and not os.path.abspath(file).startswith(_PACKAGE):
+            positions = list(frame.f_code.co_positions())
+            index = frame.f_lasti // 2
+            line, _, col, end = positions[index] if 0 <= index < len(positions) else (None,) * 4
+            same_line = line == frame.f_lineno and col is not None
+            return Loc(file, frame.f_lineno, col if same_line else 0, end if same_line else None)
+        frame = frame.f_back
+    return None
 
 
 class CompileError(HLSError):

@@ -25,9 +25,10 @@ from hls.frontend.golden import make_golden
 from hls.frontend.source import enclosing_names
 from hls.interfaces import check_flow
 from hls.ir import Module, print_module, verify_module
-from hls.passes import run_passes
+from hls.passes import UnrollLoopsPass, default_pipeline, run_passes
 from hls.streams import TRACES, UNBOUNDED, Stream
 from hls.types import ArrayType, HLSType, ScalarType, StreamType, TupleType
+from hls.wording import decimal, type_expr
 
 
 @dataclass
@@ -42,6 +43,7 @@ class Compiled:
     callees: list[Any]
     origin: str = ""
     processes: bool = False  # the top is a dataflow region
+    cpp_module: Module | None = None  # what the C++ is written from, when it differs from `module`
 
 
 class Kernel:
@@ -91,18 +93,21 @@ class Kernel:
         if flow not in self._compiled:
             if self._compiled:
                 other = next(iter(self._compiled.values()))
-                self._compiled[flow] = replace(other, design=emit_module(other.module, other.origin, flow))
+                source = other.cpp_module or other.module
+                self._compiled[flow] = replace(other, design=emit_module(source, other.origin, flow))
                 return self._compiled[flow]
             module, info, src = build_module(self)
             verify_module(module)
+            cpp_module = loops_kept(self, module)
             run_passes(module)
             verify_module(module)
             ir_text = print_module(module)
             origin = f"{os.path.basename(src.file)}:{src.tree.lineno}"
-            design = emit_module(module, origin, flow)
+            design = emit_module(cpp_module or module, origin, flow)
             golden = make_golden(src, info, self._state)
             self._compiled[flow] = Compiled(module, design, golden, info.arg_types, info.arg_names,
-                                            info.return_type, ir_text, info.callees, origin, bool(info.processes))
+                                            info.return_type, ir_text, info.callees, origin, bool(info.processes),
+                                            cpp_module)
         return self._compiled[flow]
 
     @property
@@ -381,6 +386,20 @@ def compare_results(t: Any, expected: Any, actual: Any, rtol: float, atol: float
     return ["return"]
 
 
+def loops_kept(kernel: Kernel, module: Module) -> Module | None:
+    """The module the C++ is written from when a loop carries `hls.unroll()`: built again and optimised
+    without the unroll pass, so the loop stays a loop with `#pragma HLS unroll` as the user wrote it.
+    The estimate, the MLIR and the golden model keep the unrolled module (`Compiled.module`), so the
+    estimate never reads the C++. None when no loop asks for an unroll (one module serves both)."""
+    if not any(getattr(op, "unroll", None) is not None and not op.unroll.off
+               for func in module.functions.values() for op in func.walk()):
+        return None
+    kept, _, _ = build_module(kernel)
+    run_passes(kept, [p for p in default_pipeline() if not isinstance(p, UnrollLoopsPass)])
+    verify_module(kept)
+    return kept
+
+
 STRICT_OVERFLOW = [False]
 GOLDEN_MODES = ("auto", "numpy", "compiled", "python")
 
@@ -399,8 +418,8 @@ def strict_overflow(enabled: bool = True) -> None:
 def report_overflows(events: dict[str, Any], strict: bool) -> None:
     """Warn (or raise) once per overflowing source line; the warning points at the caller of verify()."""
     for site, (t, before, after) in events.items():
-        message = f"{site}: {before} does not fit {t} and became {after}; write an explicit conversion " \
-                  f"(hls.{t}(...)) if the wrap is intended"
+        message = f"{site}: {decimal(before)} does not fit {t} and became {decimal(after)}; write an explicit " \
+                  f"conversion ({type_expr(t)}(...)) if the wrap is intended"
         if strict:
             raise OverflowReport(message)
         warnings.warn(message, OverflowWarning, stacklevel=4)
@@ -411,8 +430,10 @@ def golden_arg(name: str, t: HLSType, value: Any, boundary: bool = True) -> Any:
     assignment converts for a sub-kernel call from golden code."""
     if isinstance(t, StreamType):
         if not isinstance(value, Stream) or value.elem != t.elem:
-            raise SimulationError(f"argument {name!r} is a stream of {t.elem}: pass hls.Stream(hls.{t.elem}, values) "
-                                  f"(input) or hls.Stream(hls.{t.elem}) (output), got {type(value).__name__}")
+            raise SimulationError(f"argument {name!r} is a stream of {t.elem}: pass "
+                                  f"hls.Stream({type_expr(t.elem)}, values) (input) or "
+                                  f"hls.Stream({type_expr(t.elem)}) (output), "
+                                  f"got {type(value).__name__}")
         if value.name == "stream":  # a top-level stream takes its parameter's name (in messages)
             value.name = name
         if boundary:
@@ -470,6 +491,9 @@ def add_dataflow(k: Kernel, report: Any) -> None:
                             f"one after the other would take {report.latency_max} cycles)")
         report.latency_min = report.latency_max = timed.latency
         report.interval_min = report.interval_max = timed.interval
+        for node in report.nodes:  # the top's box in the call graph: the region's latency, not the sum
+            if node.name == report.top:
+                node.latency_min = node.latency_max = timed.latency
 
 
 RANDOM_FRAME = 16  # packets in a random input frame when the kernel reads until TLAST

@@ -17,6 +17,7 @@ from typing import Any
 import numpy as np
 
 from hls import fixed
+from hls.errors import TypeBuildError, caller_loc
 
 QUANT_MODES = ("AP_RND", "AP_RND_ZERO", "AP_RND_MIN_INF", "AP_RND_INF", "AP_RND_CONV", "AP_TRN", "AP_TRN_ZERO")
 OVERFLOW_MODES = ("AP_SAT", "AP_SAT_ZERO", "AP_SAT_SYM", "AP_WRAP", "AP_WRAP_SM")
@@ -28,10 +29,10 @@ class HLSType:
 
     def __getitem__(self, shape: Any) -> ArrayType:
         if not isinstance(self, (ScalarType, StructType)):
-            raise TypeError(f"{self} cannot be the element type of an array")
+            raise TypeBuildError(f"{self} cannot be the element type of an array", caller_loc())
         dims = shape if isinstance(shape, tuple) else (shape,)
         if not dims or not all(isinstance(d, int) and not isinstance(d, bool) and d > 0 for d in dims):
-            raise TypeError(f"array shape must be positive integers, got {shape!r}")
+            raise TypeBuildError(f"array shape must be positive integers, got {shape!r} in {self}[...]", caller_loc())
         return ArrayType(self, tuple(dims))
 
 
@@ -61,7 +62,7 @@ class IntType(ScalarType):
 
     def __post_init__(self) -> None:
         if not 1 <= self.width <= MAX_INT_WIDTH:
-            raise TypeError(f"integer width must be in 1..{MAX_INT_WIDTH}, got {self.width}")
+            raise TypeBuildError(f"integer width must be in 1..{MAX_INT_WIDTH}, got {self.width}", caller_loc())
 
     def __str__(self) -> str:
         return f"{'' if self.signed else 'u'}int{self.width}"
@@ -176,13 +177,15 @@ class FixedType(ScalarType):
 
     def __post_init__(self) -> None:
         if not 1 <= self.width <= MAX_INT_WIDTH:
-            raise TypeError(f"fixed-point width must be in 1..{MAX_INT_WIDTH}, got {self.width}")
+            raise TypeBuildError(f"fixed-point width must be in 1..{MAX_INT_WIDTH}, got {self.width}", caller_loc())
         if self.quant not in QUANT_MODES:
-            raise TypeError(f"unknown quantization mode {self.quant!r}; one of {', '.join(QUANT_MODES)}")
+            raise TypeBuildError(f"unknown quantization mode {self.quant!r}; one of {', '.join(QUANT_MODES)}",
+                                 caller_loc())
         if self.overflow not in OVERFLOW_MODES:
-            raise TypeError(f"unknown overflow mode {self.overflow!r}; one of {', '.join(OVERFLOW_MODES)}")
+            raise TypeBuildError(f"unknown overflow mode {self.overflow!r}; one of {', '.join(OVERFLOW_MODES)}",
+                                 caller_loc())
         if not 0 <= self.sat_bits <= self.width:
-            raise TypeError(f"saturation bits must be in 0..{self.width}")
+            raise TypeBuildError(f"saturation bits must be in 0..{self.width}", caller_loc())
 
     @property
     def frac_bits(self) -> int:
@@ -302,6 +305,53 @@ class ArrayType(HLSType):
     @property
     def size(self) -> int:
         return math.prod(self.shape)
+
+    def __call__(self, values: Any) -> TypedConstant:
+        """`TAPS = hls.ap_fixed[16, 2][4](np.array([...]))`: a module-level constant array of this type, a
+        ROM the C++ declares as `static const ap_fixed<16, 2> TAPS[4]`. Each value is converted as an
+        assignment converts it (the type's quantization and overflow modes), once, here."""
+        if not isinstance(self.elem, ScalarType):
+            raise TypeBuildError(f"a typed constant array holds scalars, not {self.elem}", caller_loc())
+        if isinstance(self.elem, FixedType) and self.elem.width > 53 or isinstance(self.elem, IntType) \
+                and self.elem.width > 64:
+            raise TypeBuildError(f"a typed constant array of {self.elem} is not supported (at most 53-bit fixed "
+                                 "point and 64-bit integers)", caller_loc())
+        data = np.asarray(values.data if isinstance(values, TypedConstant) else values)
+        if data.shape != self.shape:
+            raise TypeBuildError(f"{self} needs values of shape {self.shape}, got {data.shape}", caller_loc())
+        try:
+            converted = np.asarray(self.elem.convert(data))
+        except (TypeError, ValueError) as exc:
+            raise TypeBuildError(f"{self}: {exc}", caller_loc()) from None
+        stored = converted.astype(self.elem.storage_dtype)
+        stored.setflags(write=False)
+        return TypedConstant(self, stored)
+
+
+@dataclass(frozen=True, eq=False)
+class TypedConstant:
+    """A constant array with an hls element type (`T[N](values)`): a kernel reading it reads a ROM of
+    that type. `data` holds the converted values in the type's storage dtype (read-only)."""
+
+    type: ArrayType
+    data: np.ndarray
+
+    def __array__(self, dtype: Any = None, copy: Any = None) -> np.ndarray:
+        return self.data if dtype is None else self.data.astype(dtype)
+
+    @property
+    def shape(self) -> tuple[int, ...]:
+        return self.type.shape
+
+    @property
+    def ndim(self) -> int:
+        return len(self.type.shape)
+
+    def __len__(self) -> int:
+        return self.type.shape[0]
+
+    def __repr__(self) -> str:
+        return f"{self.type}({self.data.tolist()})"
 
 
 @dataclass(frozen=True)
@@ -426,7 +476,7 @@ class _IntFactory:
 
     def __getitem__(self, width: int) -> IntType:
         if not isinstance(width, int) or isinstance(width, bool):
-            raise TypeError(f"integer width must be an int, got {width!r}")
+            raise TypeBuildError(f"integer width must be an int, got {width!r}", caller_loc())
         return IntType(width, self.signed)
 
     def __repr__(self) -> str:
@@ -440,10 +490,11 @@ class _FixedFactory:
     def __getitem__(self, params: Any) -> FixedType:
         params = params if isinstance(params, tuple) else (params,)
         if len(params) < 2 or len(params) > 5:
-            raise TypeError("ap_fixed takes [W, I] and optionally a quantization mode, overflow mode and N")
+            raise TypeBuildError("ap_fixed takes [W, I] and optionally a quantization mode, overflow mode and N",
+                                 caller_loc())
         width, int_bits, *rest = params
         if not all(isinstance(p, int) and not isinstance(p, bool) for p in (width, int_bits)):
-            raise TypeError("ap_fixed width and integer bits must be ints")
+            raise TypeBuildError("ap_fixed width and integer bits must be ints", caller_loc())
         quant = rest[0] if len(rest) > 0 else "AP_TRN"
         overflow = rest[1] if len(rest) > 1 else "AP_WRAP"
         sat_bits = rest[2] if len(rest) > 2 else 0

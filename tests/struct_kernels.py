@@ -147,3 +147,27 @@ def packed_ports(px: Pixel[8], p: Pixel) -> hls.uint8:
     for i in range(8):
         total += px[i].r + p.b
     return total
+
+
+@hls.struct
+class Keywords:
+    """Field names C++ reserves (`new`, `delete`, `int`) next to ones it allows (`class_`)."""
+
+    new: hls.int16
+    delete: hls.uint8
+    class_: hls.int8
+    int: hls.int16[2]
+
+
+@hls.kernel
+def keyword_fields(p: Keywords[4], out: Keywords[4]) -> Keywords:
+    for i in range(4):
+        cur = p[i]
+        out[i].new = cur.new + 1
+        out[i].delete = cur.delete
+        out[i].class_ = cur.class_
+        out[i].int[0] = cur.int[1]
+        out[i].int[1] = cur.int[0]
+    r = Keywords(new=p[0].new, delete=1, class_=2)
+    r.int[0] = 3
+    return r

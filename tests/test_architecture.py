@@ -29,7 +29,7 @@ MAX_FUNCTION_LINES = 60
 # that targets it. kernel.py, cli*.py and explore*.py tie the stages together.
 LAYERS: tuple[tuple[str, tuple[str, ...]], ...] = (
     ("foundation", ("hls.errors", "hls.types", "hls.fixed", "hls.bits", "hls.directives", "hls.interfaces",
-                    "hls.progress", "hls.defaults")),
+                    "hls.progress", "hls.defaults", "hls.wording")),
     ("ir", ("hls.ir",)),
     ("runtime", ("hls.runtime", "hls.streams", "hls.structs", "hls.axis")),  # the last two: feat-struct, feat-axis
     ("frontend", ("hls.frontend",)),

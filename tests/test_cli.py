@@ -65,3 +65,13 @@ def test_demo_runs_an_example_end_to_end(tmp_path):
     assert "csim == golden on a, b, return" in result.stdout
     assert "loop_i II=1" in result.stdout and "make csim passed" in result.stdout
     assert (tmp_path / "out" / "dot" / "run_hls.tcl").is_file()
+
+
+def test_a_closed_pipe_exits_quietly():
+    """`hls report --json ... | head`: the reader closes before hls writes; no traceback on stderr."""
+    for args in (("report", "--json", "examples/dot.py:dot"), ("emit", "examples/gemm.py:gemm")):
+        proc = subprocess.Popen([sys.executable, "-m", "hls.cli", *args], stdout=subprocess.PIPE,
+                                stderr=subprocess.PIPE, cwd=ROOT)
+        proc.stdout.close()  # before the first write: every write meets a closed pipe
+        stderr = proc.stderr.read().decode()
+        assert proc.wait(timeout=300) == 141 and stderr == "", stderr

@@ -411,6 +411,8 @@ def test_refuses_non_empty_dir_and_keeps_user_files(examples, tmp_path):
     assert [p.name for p in target.iterdir()] == ["notes.txt"]
     k.export(target, overwrite=True)
     assert (target / "notes.txt").read_text() == "mine"
+    k.export(target)  # the folder now holds our manifest: updated in place without overwrite=
+    assert (target / "notes.txt").read_text() == "mine"
     (target / "Makefile").write_text("edited")
     (target / "tb/data/mine.dat").write_text("1\n")
     (target / "tb/data/stale.dat").write_text("1\n")  # listed as ours in the manifest below
@@ -418,10 +420,21 @@ def test_refuses_non_empty_dir_and_keeps_user_files(examples, tmp_path):
     manifest["files"] += ["tb/data/stale.dat", "../outside.txt", "/etc/hostname"]
     (target / MANIFEST).write_text(json.dumps(manifest))
     (tmp_path / "outside.txt").write_text("keep")
-    k.export(target, overwrite=True)
+    k.export(target)
     assert (target / "Makefile").read_text() != "edited"
     assert (target / "tb/data/mine.dat").exists() and not (target / "tb/data/stale.dat").exists()
     assert (tmp_path / "outside.txt").read_text() == "keep" and (target / "notes.txt").exists()
+
+
+def test_a_folder_without_our_manifest_is_refused(examples, tmp_path):
+    k = examples["vadd"].KERNEL
+    target = tmp_path / "p"
+    target.mkdir()
+    (target / MANIFEST).write_text(json.dumps({"format": "someone-else/1", "files": ["Makefile"]}))
+    (target / "Makefile").write_text("theirs")
+    with pytest.raises(HLSError, match="holds no hls export"):
+        k.export(target)
+    assert (target / "Makefile").read_text() == "theirs"
 
 
 def test_a_non_empty_target_fails_before_the_golden_run(examples, tmp_path, monkeypatch):
@@ -556,8 +569,13 @@ def test_cli_export(tmp_path):
     manifest = read_manifest(out)
     assert manifest["clock_ns"] == 5.0 and manifest["seed"] == 3
     again = hls_cli("export", str(ROOT / "examples/dot.py:dot"), "-o", str(out))
-    assert again.returncode == 2 and again.stderr.count("\n") == 1 and "--force" in again.stderr
-    assert hls_cli("export", str(ROOT / "examples/dot.py:dot"), "-o", str(out), "--force").returncode == 0
+    assert again.returncode == 0, again.stderr  # a previous export is updated in place
+    other = tmp_path / "other"
+    other.mkdir()
+    (other / "notes.txt").write_text("mine")
+    refused = hls_cli("export", str(ROOT / "examples/dot.py:dot"), "-o", str(other))
+    assert refused.returncode == 2 and refused.stderr.count("\n") == 1 and "--force" in refused.stderr
+    assert hls_cli("export", str(ROOT / "examples/dot.py:dot"), "-o", str(other), "--force").returncode == 0
 
 
 @pytest.mark.parametrize("args, message", [

@@ -78,3 +78,39 @@ def test_eight_instances_verify_and_export_in_one_project(tmp_path):
     run = subprocess.run(["make", "-C", str(project), "csim", f"PYTHON={sys.executable}"], capture_output=True,
                          text=True, timeout=300)
     assert run.returncode == 0, run.stdout + run.stderr
+
+
+EAGER_FACTORY = '''
+import hls
+
+def make(n):
+    @hls.kernel
+    def total(a: hls.int32[n]) -> hls.int32:
+        return a[0]
+    return total
+
+def make_local(n):
+    @hls.kernel
+    def local(a: hls.int32[4]) -> hls.int32:
+        x: hls.int16[n] = 0
+        return a[0]
+    return local
+'''
+
+
+@pytest.mark.parametrize("n", [0, -4, 2.5])
+def test_a_bad_shape_in_a_factory_is_an_hls_error_at_the_line_that_builds_the_type(tmp_path, n):
+    path = tmp_path / "eager_factory.py"
+    path.write_text(EAGER_FACTORY)  # no `from __future__ import annotations`: Python builds the type itself
+    namespace: dict = {}
+    exec(compile(path.read_text(), str(path), "exec", dont_inherit=True), namespace)  # noqa: S102 - our source
+    with pytest.raises(hls.HLSTypeError) as info:
+        namespace["make"](n)
+    assert isinstance(info.value, TypeError)  # code catching Python's own error still does
+    assert info.value.loc is not None and (info.value.loc.file, info.value.loc.line) == (str(path), 6)
+    assert str(info.value).startswith(f"{path}:6:18: array shape must be positive integers, got {n!r}")
+    assert "hls.int32[n]" in str(info.value)  # the source line under the message
+    with pytest.raises(hls.HLSTypeError) as local:
+        namespace["make_local"](n).compile()
+    assert local.value.loc is not None and local.value.loc.line == 13
+    assert "array shape must be positive integers" in local.value.message and "<string>" not in str(local.value)

@@ -66,21 +66,31 @@ def in_view(page, selector):
                          " return r.top >= 0 && r.bottom <= window.innerHeight; }", selector)
 
 
+BARS = ("[...document.querySelectorAll('svg.schedule rect.op')].map(r => { const b = r.getBoundingClientRect();"
+        " return {start: +r.dataset.start, latency: +r.dataset.latency, x: b.x, w: b.width, right: b.right,"
+        " broken: r.classList.contains('broken'),"
+        " text: r.nextElementSibling && r.nextElementSibling.tagName === 'text' ? r.nextElementSibling.textContent"
+        " : null, textBox: r.nextElementSibling && r.nextElementSibling.tagName === 'text' ? (() => {"
+        " const t = r.nextElementSibling.getBoundingClientRect(); return [t.left, t.right]; })() : null}; })")
+CUTS = ("[...document.querySelectorAll('svg.schedule g.axis-break')].map(g => ({from: +g.dataset.from,"
+        " to: +g.dataset.to}))")
+
+
 def test_gemm_page_in_chromium(browser, examples):
     report = examples["gemm"].KERNEL.report()
     loop = report.loops[-1]
     page, problems = open_report(browser, report, "gemm_report")
-    bars = page.evaluate("[...document.querySelectorAll('svg.schedule rect.op')].map(r => {"
-                         " const b = r.getBoundingClientRect();"
-                         " return {start: +r.dataset.start, latency: +r.dataset.latency, x: b.x, w: b.width}; })")
+    bars = page.evaluate(BARS)
     assert len(bars) == len(loop.ops) == 4  # one bar per scheduled operator of loop_k
     assert sorted((b["start"], b["latency"]) for b in bars) == sorted((op.start, op.latency) for op in loop.ops)
-    # drawn to scale: widths proportional to latencies, left edges to start cycles
-    cycle = bars[-1]["w"] / bars[-1]["latency"]
+    # drawn to scale where no cut is: widths proportional to latencies, left edges to start cycles
+    whole = [b for b in bars if not b["broken"]]
+    cycle = whole[-1]["w"] / whole[-1]["latency"]
     origin = min(b["x"] for b in bars if b["start"] == 0)
-    for bar in bars:
+    cut = sum(b["to"] - b["from"] for b in page.evaluate(CUTS))
+    for bar in whole:
         assert bar["w"] == pytest.approx(bar["latency"] * cycle, abs=0.5)
-        assert bar["x"] == pytest.approx(origin + bar["start"] * cycle, abs=0.5)
+        assert bar["x"] >= origin + (bar["start"] - cut) * cycle - 0.5
     ii_x = page.evaluate("document.querySelector('svg.schedule line.ii').getBoundingClientRect().x")
     assert ii_x == pytest.approx(origin + loop.ii * cycle, abs=1.5)  # the II boundary at cycle II
     assert page.locator("svg.schedule a text").count() == 4  # every row links to its source line
@@ -155,5 +165,48 @@ def test_dataflow_page_in_chromium(browser, examples):
     rows = page.evaluate("[...document.querySelectorAll('#dataflow table')].map(t => t.rows.length - 1)")
     assert rows == [len(flow.processes), len(flow.fifos)]
     screenshot(page, "stream_pipeline_report")
+    page.close()
+    assert not problems, problems
+
+
+def test_a_long_operator_keeps_the_chart_readable_in_chromium(browser, examples):
+    """conv2d's loop: 27 operators next to one 64-cycle m_axi read. The idle stretch is cut, so a
+    one-cycle operator is at least 12 px wide, and the long bar says how long it is, inside itself."""
+    report = examples["conv2d"].KERNEL.report()
+    page, problems = open_report(browser, report, "conv2d_report")
+    bars = page.evaluate(BARS)
+    loop = next(loop for loop in report.loops if loop.ops)
+    assert len(bars) == len(loop.ops)
+    broken = [b for b in bars if b["broken"]]
+    assert broken and all(b["text"] == f"{b['latency']} cycles" for b in broken)
+    for bar in broken:  # the length is written on the bar itself
+        assert bar["x"] <= bar["textBox"][0] and bar["textBox"][1] <= bar["right"] + 0.5
+    short = [b["w"] for b in bars if b["latency"] == 1]
+    assert short and min(short) >= 12
+    chart = page.evaluate("document.querySelector('svg.schedule').getBoundingClientRect().width")
+    assert chart <= 1280  # fits the window without scrolling sideways
+    assert page.evaluate(CUTS)
+    screenshot(page, "conv2d_report")
+    page.close()
+    assert not problems, problems
+
+
+def test_dataflow_latencies_agree_in_chromium(browser, examples):
+    """Each process shows one latency: its box in the call graph, its box and its row in the dataflow
+    section; the top's box shows the region's latency, as the summary does."""
+    report = examples["fork_join"].centered.report()
+    page, problems = open_report(browser, report, "fork_join_report")
+    boxes = page.evaluate("[...document.querySelectorAll('svg.graph g.node')].map(g => [g.closest('section')"
+                          " ? g.closest('section').id : '', g.dataset.name, g.querySelector('text.detail')"
+                          ".textContent])")
+    shown: dict[str, set[str]] = {}
+    for _, name, detail in boxes:
+        shown.setdefault(name, set()).add(detail)
+    assert shown[report.top] == {f"{report.latency_max:,} cycles"}
+    for process in report.dataflow.processes:
+        assert shown[process.name] == {f"{process.latency:,} cycles"}, (process.name, shown[process.name])
+    rows = page.evaluate("[...document.querySelectorAll('#dataflow table')][0].rows.length - 1")
+    assert rows == len(report.dataflow.processes)
+    screenshot(page, "fork_join_report")
     page.close()
     assert not problems, problems

@@ -265,3 +265,20 @@ def test_aggregate_and_disaggregate_pragmas():
     assert "#pragma HLS aggregate variable=px compact=bit" in cpp
     assert "#pragma HLS disaggregate variable=p" in cpp
     assert sk.packed_ports.verify()["compared"] == ["px", "return"]
+
+
+def test_cpp_keyword_fields_are_renamed_in_cpp_and_everything_follows(tmp_path):
+    from tests.test_export import make
+
+    k = sk.keyword_fields
+    header = k.header
+    for member in ("int16_t new_v;", "uint8_t delete_v;", "int8_t class_;", "int16_t int_v[2];"):
+        assert member in header, header
+    assert not re.search(r"\.(new|delete|int)\b", k.cpp)
+    result = k.verify(seed=2)
+    assert result["compared"] == ["p", "out", "return"]
+    assert sk.Keywords.dtype.names == ("new", "delete", "class_", "int")  # numpy keeps the Python names
+    project = k.export(tmp_path / "kw")
+    assert (project / "tb/data/p.new.dat").is_file()
+    run = make(project, "csim")
+    assert run.returncode == 0, run.stdout + run.stderr

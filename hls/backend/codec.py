@@ -31,6 +31,7 @@ from typing import Any
 import numpy as np
 
 from hls.backend.ctype import ctype_of, spelling, storage_ctype
+from hls.backend.names import member
 from hls.errors import SimulationError, VerificationError
 from hls.runtime import ArrayView
 from hls.types import (
@@ -44,6 +45,7 @@ from hls.types import (
     StructType,
     exact_value,
 )
+from hls.wording import type_expr
 
 MAX_INT_BITS = 64  # integers travel as int64/uint64 (numpy, cffi, the testbench's strtoll)
 MAX_FIXED_BITS = 53  # fixed point travels as float64, exact up to 53 significant bits
@@ -123,7 +125,7 @@ class Codec:
         converted = self.value(name, value)
         if self.kind == "struct":
             record = self.elem.to_storage([converted])[0]
-            return {n: record[n].tolist() for n, _ in self.fields}
+            return {member(self.elem, n): record[n].tolist() for n, _ in self.fields}
         if self.kind in ("fixed", "float"):
             return float(converted)
         if self.kind == "bool":
@@ -139,7 +141,7 @@ class Codec:
         if type(value) is int and self.kind in ("int", "ap_int"):  # the common case, checked first
             if self.elem.min <= value <= self.elem.max:
                 return value
-            raise SimulationError(f"{_where(name, item)}: {value} does {_NOT_FIT.format(t=self.elem)}")
+            raise SimulationError(f"{_where(name, item)}: {value} does {_not_fit(self.elem)}")
         if isinstance(value, (np.ndarray, ArrayView)) and self.kind != "struct":
             raise SimulationError(f"{_where(name, item)} is a scalar {self.elem}, got an array")
         if self.kind == "struct":
@@ -163,13 +165,13 @@ class Codec:
             if exact < self.elem.min or exact > self.elem.max or self.elem.convert(exact) != exact:
                 raise SimulationError(f"{where}: {_show(value)} is not exactly representable in {self.elem} "
                                       f"({float(self.elem.min)}..{float(self.elem.max)}, steps of "
-                                      f"{float(self.elem.lsb)}); {_QUANTIZE.format(t=self.elem)}")
+                                      f"{float(self.elem.lsb)}); {_quantize(self.elem)}")
             return Fraction(exact)
         if exact.denominator != 1:
             raise SimulationError(f"{where}: {_show(value)} is not an integer, and {self.elem} holds integers only; "
-                                  f"convert with hls.{self.elem}(x), which truncates toward zero")
+                                  f"convert with {type_expr(self.elem)}(x), which truncates toward zero")
         if not self.elem.min <= exact <= self.elem.max:
-            raise SimulationError(f"{where}: {_show(value)} does {_NOT_FIT.format(t=self.elem)}")
+            raise SimulationError(f"{where}: {_show(value)} does {_not_fit(self.elem)}")
         return int(exact)
 
     def struct_value(self, name: str, value: Any, item: int | None) -> Any:
@@ -193,7 +195,7 @@ class Codec:
         """Every item of a stream argument checked as `value` checks a scalar (naming its index) and
         replaced by its exact value: `hls.Stream(T, values)` keeps the values as given until here."""
         if getattr(stream, "elem", None) != self.elem:
-            raise SimulationError(f"argument {name!r} is a stream of {self.elem}: pass hls.Stream(hls.{self.elem}, "
+            raise SimulationError(f"argument {name!r} is a stream of {self.elem}: pass hls.Stream({type_expr(self.elem)}, "
                                   f"values), got {stream!r}")
         stream.items = type(stream.items)(self.value(name, v, i) for i, v in enumerate(stream.items))
 
@@ -203,7 +205,8 @@ class Codec:
         if self.kind == "struct":
             record = np.zeros(1, self.dtype)
             for k, (n, f) in enumerate(self.fields):
-                value = raw[k] if isinstance(raw, tuple) else raw[n] if isinstance(raw, np.void) else getattr(raw, n)
+                value = raw[k] if isinstance(raw, tuple) else raw[n] if isinstance(raw, np.void) \
+                    else getattr(raw, member(self.elem, n))
                 record[n][0] = np.asarray(_nested(value)).reshape(f.shape) if f.shape else value
             return self.elem.convert(record[0])
         if self.kind in ("int", "ap_int"):
@@ -239,11 +242,11 @@ class Codec:
         if self.kind == "ap_int" and values.size:
             low, high = int(values.min()), int(values.max())
             if low < elem.min or high > elem.max:
-                raise SimulationError(f"argument {name!r}: values {low}..{high} do {_NOT_FIT.format(t=elem)}")
+                raise SimulationError(f"argument {name!r}: values {low}..{high} do {_not_fit(elem)}")
         if self.kind == "fixed" and values.size:
             if not np.all(np.isfinite(values)) or np.any(elem.convert(values) != values):
                 raise SimulationError(f"argument {name!r}: values are not exactly representable in {elem}; "
-                                      f"{_QUANTIZE.format(t=elem)}")
+                                      f"{_quantize(elem)}")
 
     # ---- .dat text -----------------------------------------------------------------------------
 
@@ -334,8 +337,12 @@ class Codec:
                                     f"element{'s' if bad.size != 1 else ''} differ; {self.elem})")
 
 
-_NOT_FIT = "not fit {t} ({t.min}..{t.max}); convert with hls.{t}(x) if the wrap is intended"
-_QUANTIZE = "quantize with hls.{t}(x) first"
+def _not_fit(t: Any) -> str:
+    return f"not fit {t} ({t.min}..{t.max}); convert with {type_expr(t)}(x) if the wrap is intended"
+
+
+def _quantize(t: Any) -> str:
+    return f"quantize with {type_expr(t)}(x) first"
 
 
 def _where(name: str, item: int | None) -> str:
@@ -410,7 +417,8 @@ def struct_codec(t: StructType) -> Codec:
 
 def storage_declaration(codec: Codec) -> str:
     """The C storage struct of a struct codec (valid C for cffi's cdef and C++ for the bridge)."""
-    members = "".join(f" {f.storage} {n}{''.join(f'[{d}]' for d in f.shape)};" for n, f in codec.fields)
+    members = "".join(f" {f.storage} {member(codec.elem, n)}{''.join(f'[{d}]' for d in f.shape)};"
+                      for n, f in codec.fields)
     return f"typedef struct {codec.storage} {{{members} }} {codec.storage};"
 
 
@@ -421,9 +429,11 @@ def declarations(codecs: list[Codec]) -> tuple[list[str], list[str]]:
     functions = []
     for c in structs:
         functions += [f"static inline {c.c_type} hls_in_{c.elem.name}(const {c.storage} &s) {{", f"    {c.c_type} v;"]
-        functions += [f"    {_each(f, n, 'v', 's', f.cpp_in)}" for n, f in c.fields] + ["    return v;", "}"]
+        functions += [f"    {_each(f, member(c.elem, n), 'v', 's', f.cpp_in)}" for n, f in c.fields]
+        functions += ["    return v;", "}"]
         functions += [f"static inline {c.storage} hls_out_{c.elem.name}(const {c.c_type} &v) {{", f"    {c.storage} s;"]
-        functions += [f"    {_each(f, n, 's', 'v', f.cpp_out)}" for n, f in c.fields] + ["    return s;", "}"]
+        functions += [f"    {_each(f, member(c.elem, n), 's', 'v', f.cpp_out)}" for n, f in c.fields]
+        functions += ["    return s;", "}"]
     return [storage_declaration(c) for c in structs], functions
 
 

@@ -9,6 +9,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from hls.axis import AxisType
+from hls.backend.names import member
 from hls.types import ArrayType, BoolType, FixedType, FloatType, HLSType, IntType, ScalarType, StructType
 
 NATIVE_WIDTHS = (8, 16, 32, 64)
@@ -123,8 +124,9 @@ def storage_ctype(t: ScalarType) -> str:
 def struct_declaration(t: StructType) -> list[str]:
     """The C++ `struct` of a struct type, fields in declaration order (the header declares it)."""
     lines = [f"struct {t.name} {{"]
-    lines += [f"    {declared_array(ft, name) if isinstance(ft, ArrayType) else f'{spelling(ft)} {name}'};"
-              for name, ft in t.fields]
+    members = [member(t, name) for name, _ in t.fields]
+    lines += [f"    {declared_array(ft, m) if isinstance(ft, ArrayType) else f'{spelling(ft)} {m}'};"
+              for m, (_, ft) in zip(members, t.fields, strict=True)]
     return [*lines, "};"]
 
 

@@ -5,19 +5,32 @@ reads like hand-written HLS C++; everything else becomes a named local from the 
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from fractions import Fraction
 
 from hls.backend import faults
 from hls.backend.ctype import CType, carrier_of, ctype_of, declared_array, spelling
-from hls.backend.expr import HELPERS, PREC, Expr, cast_to, fixed_source, macro_argument
-from hls.backend.names import Namer
+from hls.backend.emit_values import (
+    _ctype_or_int,
+    _is_cell,
+    _rom_value,
+    c_string,
+    implicit_conversion,
+    plain_constant,
+    print_format,
+    rom_use_type,
+    static_declaration,
+)
+from hls.backend.expr import BIN_C, HELPERS, PREC, Expr, cast_to, fixed_source, macro_argument
+from hls.backend.locals import LocalNames
+from hls.backend.names import Namer, member, sanitize
 from hls.backend.op_expr import pure_expr
 from hls.backend.pragmas import directive_pragma, loop_pragmas
 from hls.backend.streams import StreamStatements, stream_spelling
 from hls.backend.structs import StructStatements, element_subscripts
 from hls.ir import (
     AllocOp,
+    BinaryOp,
     CallOp,
+    CastOp,
     ConstantOp,
     DirectiveOp,
     ForOp,
@@ -34,10 +47,11 @@ from hls.ir import (
     has_exit,
 )
 from hls.ir.core import Block, Op
+from hls.ir.kinds import OpKind
 from hls.ir.ranges import in_bounds
 from hls.ir.stream_ops import STREAM_OPS
 from hls.ir.structops import StructGetOp, StructPackOp
-from hls.types import ArrayType, BoolType, FixedType, FloatType, ScalarType, StreamType, StructType, TupleType
+from hls.types import ArrayType, FixedType, FloatType, ScalarType, StreamType, StructType, TupleType
 
 MAX_INLINE_DEPTH = 6
 
@@ -52,7 +66,7 @@ class EmittedFunction:
     outputs: list[str] = field(default_factory=list)  # reference outputs of a tuple return
 
 
-class FunctionEmitter(StreamStatements, StructStatements):
+class FunctionEmitter(StreamStatements, StructStatements, LocalNames):
     def __init__(self, func: Function, c_names: dict[str, str], top_pragmas: list[str]):
         self.func = func
         self.c_names = c_names
@@ -65,6 +79,9 @@ class FunctionEmitter(StreamStatements, StructStatements):
         self.helpers: set[str] = set()
         self.top_pragmas = top_pragmas
         self.ivs: set[int] = set()  # induction variables: the loop header reads them, beyond their uses
+        self.init_locals(func)
+        self.free_ivs: set[str] = set()
+        self.retyped: dict[int, CType] = {}  # ROMs declared in the one fixed type their reads convert to
 
     # ---- entry ---------------------------------------------------------------------------------
 
@@ -73,6 +90,8 @@ class FunctionEmitter(StreamStatements, StructStatements):
         for arg in self.func.args:
             name = self.namer.fresh(arg.name)
             self.bind(arg, Expr(name, PREC["primary"], _ctype_or_int(arg.type), reads=frozenset({name})))
+            if isinstance(arg.type, ScalarType):
+                self.declare_local(name, ctype_of(arg.type))  # a by-value argument: a re-assignment reuses it
             if isinstance(arg.type, StreamType):
                 params.append(f"{stream_spelling(arg.type)} &{name}")
             else:
@@ -106,6 +125,7 @@ class FunctionEmitter(StreamStatements, StructStatements):
 
     def bind(self, value: Value, expr: Expr) -> None:
         self.exprs[id(value)] = expr
+        self.note_reader(value, expr.reads)
 
     def use(self, value: Value) -> Expr:
         key = id(value)
@@ -126,12 +146,13 @@ class FunctionEmitter(StreamStatements, StructStatements):
             memref = self.use(op.memref)
             indices = [self.use(i) for i in op.indices]
             text = memref.text + self.access(op, indices)
-            return Expr(text, PREC["primary"], ctype_of(op.result.type), True,
+            ctype = self.retyped.get(id(op.memref)) or ctype_of(op.result.type)
+            return Expr(text, PREC["primary"], ctype, True,
                         memref.reads.union(*(e.reads for e in indices)))
         if isinstance(op, StructGetOp):
             whole = self.use(op.struct)
             ft = op.struct.type.field(op.attrs["field"])
-            text = f"{whole.at(PREC['primary'])}.{op.attrs['field']}"
+            text = f"{whole.at(PREC['primary'])}.{member(op.struct.type, op.attrs['field'])}"
             text += element_subscripts(op.attrs["element"], getattr(ft, "shape", ()))
             return Expr(text, PREC["primary"], ctype_of(op.result.type), whole.has_load, whole.reads)
         expr = pure_expr(op, [self.use(v) for v in op.operands])
@@ -146,7 +167,8 @@ class FunctionEmitter(StreamStatements, StructStatements):
         if field is None:
             return text
         shape = op.memref.type.elem.field(field).shape if rank < len(op.indices) else ()
-        return f"{text}.{field}{self.subscripts(op, op.indices[rank:], exprs[rank:], shape)}"
+        name = member(op.memref.type.elem, field)
+        return f"{text}.{name}{self.subscripts(op, op.indices[rank:], exprs[rank:], shape)}"
 
     def subscripts(self, op: LoadOp | StoreOp, values: list[Value], exprs: list[Expr],
                    shape: tuple[int, ...] | None = None) -> str:
@@ -176,6 +198,8 @@ class FunctionEmitter(StreamStatements, StructStatements):
             return True
         if isinstance(op, RomOp) or not (op.pure or isinstance(op, LoadOp)) or len(op.results) != 1:
             return False
+        if op.result.name:  # a Python local: a C++ variable of its name (hls/backend/locals.py)
+            return False
         uses = op.result.uses
         return len(uses) == 1 and uses[0].parent is block and self.depth_of(op) <= MAX_INLINE_DEPTH
 
@@ -200,12 +224,60 @@ class FunctionEmitter(StreamStatements, StructStatements):
 
     def materialize(self, op: Op) -> None:
         value = op.result
-        expr = self.build(op) if id(value) not in self.pending else self.use(value)
-        self.pending.pop(id(value), None)
-        name = self.namer.fresh(value.name)
         ctype = ctype_of(value.type)
-        self.line(f"{ctype.spelling} {name} = {cast_to(expr, ctype).text};")
+        if implicit_conversion(op) and id(value) not in self.exprs:
+            # `acc = acc + x` into an ap type: the assignment converts as the cast would, so write none
+            text = self.assignable(self.use(op.operands[0]), value.type).text
+        else:
+            expr = self.build(op) if id(value) not in self.pending else self.use(value)
+            fits = not isinstance(op, CastOp) and ctype.kind == "native" and expr.ctype.kind in ("native", "bool")
+            text = expr.text if fits else cast_to(expr, ctype).text  # an operator's value fits its IR type
+        self.pending.pop(id(value), None)
+        name = self.reusable(value.name, ctype, op)
+        if name is not None:
+            self.flush_readers(name, op)
+            sym = self.compound(op, name)
+            prefix = f"{name} {sym} "
+            if sym is not None and text.startswith(prefix):
+                self.line(f"{name} {sym}= {text[len(prefix):]};")  # `acc += x`, as the Python says
+            else:
+                self.line(f"{name} = {text};")
+        else:
+            name = self.namer.fresh(value.name)
+            self.line(f"{ctype.spelling} {name} = {text};")
+            self.declare_local(name, ctype)
         self.bind(value, Expr(name, PREC["primary"], ctype, reads=frozenset({name})))
+
+    def compound(self, op: Op, name: str) -> str | None:
+        """`+`, `-` or `*` when `op` computes `name <op> rhs` in float or fixed point (maybe through the
+        assignment's conversion), so that `name op= rhs` says the same: ap_fixed's and float's `op=`
+        compute the full-precision result and assign it."""
+        arith = op.operands[0].op if implicit_conversion(op) and isinstance(getattr(op.operands[0], "op", None),
+                                                                            BinaryOp) else op
+        if not isinstance(arith, BinaryOp) or arith.kind not in (OpKind.ADD, OpKind.SUB, OpKind.MUL):
+            return None
+        if not isinstance(arith.result.type, (FloatType, FixedType)) or id(arith.lhs) in self.pending:
+            return None
+        lhs = self.exprs.get(id(arith.lhs))
+        return BIN_C[arith.kind][0] if lhs is not None and lhs.text == name else None
+
+    def flush_readers(self, name: str, op: Op) -> None:
+        """Pending expressions reading `name` that `op` does not evaluate itself: written out before
+        `name` is overwritten."""
+        keep = self.consumed(op) | {id(op.result)}
+        for key in [k for k in self.pending if k not in keep]:
+            if key in self.pending and name in self.reads_of(self.pending[key]):
+                self.materialize(self.pending[key])
+
+    def reads_of(self, op: Op) -> set[str]:
+        """The C++ names a pending op's expression would read."""
+        names: set[str] = set()
+        for v in op.operands:
+            if id(v) in self.pending:
+                names |= self.reads_of(self.pending[id(v)])
+            elif id(v) in self.exprs:
+                names |= self.exprs[id(v)].reads
+        return names
 
     def consumed(self, op: Op) -> set[int]:
         """Pending values `op` will evaluate at its own position: its operands and their inlined inputs."""
@@ -223,6 +295,10 @@ class FunctionEmitter(StreamStatements, StructStatements):
     # ---- statements ----------------------------------------------------------------------------
 
     def block(self, block: Block) -> None:
+        with self.scope():
+            self.block_ops(block)
+
+    def block_ops(self, block: Block) -> None:
         for op in block.ops:
             if isinstance(op, ConstantOp):
                 continue
@@ -332,6 +408,8 @@ class FunctionEmitter(StreamStatements, StructStatements):
             return fixed_source(expr, target.fixed)
         if expr.ctype == target or target.kind == "ap":
             return expr
+        if target.kind == "native" and expr.ctype.kind in ("native", "bool") and not target.signed:
+            return expr  # C++ converts an integer into an unsigned type modulo 2**W, as the IR wraps it
         if target.kind == "native" and expr.ctype.kind == "native":
             return expr if target.int_type.contains(expr.ctype.int_type) else cast_to(expr, target)
         return cast_to(expr, target)
@@ -342,7 +420,15 @@ class FunctionEmitter(StreamStatements, StructStatements):
         name = self.namer.fresh(op.result.name)
         t: ArrayType = op.result.type
         flat = op.attrs["data"].ravel().tolist()
-        values = [constant_expr(ConstantOp(_rom_value(v, t.elem), t.elem)).text for v in flat]
+        used_as = rom_use_type(op)
+        if used_as is not None:  # a float table read only as one fixed type: a table of that type
+            t = ArrayType(used_as, t.shape)
+            flat = [float(used_as.convert(v)) for v in flat]
+            self.retyped[id(op.result)] = ctype_of(used_as)
+        if isinstance(t.elem, FixedType):  # the exact value as a double: the initialization converts it
+            values = [repr(float(v)) for v in flat]
+        else:
+            values = [constant_expr(ConstantOp(_rom_value(v, t.elem), t.elem)).text for v in flat]
         rows = [", ".join(values[i:i + 8]) for i in range(0, len(values), 8)]
         self.line(f"static const {declared_array(t, name)} = {{")
         for row in rows:
@@ -359,13 +445,14 @@ class FunctionEmitter(StreamStatements, StructStatements):
             # a pending init may be another value's variable under a no-op cast (acc = i0), and an
             # induction variable is read by its loop header: only a variable of init's own is taken over
             owned = id(init) not in self.pending and id(init) not in self.ivs
-            init_expr = self.use(init)
+            init_expr = plain_constant(init, arg.type) or self.use(init)
             if owned and len(init.uses) == 1 and init_expr.reads == {init_expr.text} and init_expr.ctype == ctype \
                     and not isinstance(init.type, ArrayType):
                 name = init_expr.text  # the loop takes over a variable nothing else reads afterwards
             else:
                 name = self.namer.fresh(arg.name)
                 self.line(f"{ctype.spelling} {name} = {self.assignable(init_expr, arg.type).text};")
+                self.declare_local(name, ctype)
             expr = Expr(name, PREC["primary"], ctype, reads=frozenset({name}))
             for args in arg_lists:
                 self.bind(args[k], expr)
@@ -382,7 +469,7 @@ class FunctionEmitter(StreamStatements, StructStatements):
             name = self.namer.fresh("bound")
             self.line(f"{ub.ctype.spelling} {name} = {ub.text};")
             ub = Expr(name, PREC["primary"], ub.ctype, reads=frozenset({name}))
-        iv = self.namer.fresh(op.iv.name)
+        iv = self.iv_name(op.iv.name)
         carrier = carrier_of(op.iv.type)
         self.bind(op.iv, Expr(iv, PREC["primary"], carrier, reads=frozenset({iv})))
         self.ivs.add(id(op.iv))
@@ -400,6 +487,15 @@ class FunctionEmitter(StreamStatements, StructStatements):
         self.loop_tail(op, carried)
         self.depth -= 1
         self.line("}")
+        self.free_ivs.add(iv)  # out of scope: the next loop over `i` may call its variable `i` again
+
+    def iv_name(self, hint: str | None) -> str:
+        """A loop variable's C++ name: the Python one when only an earlier, closed loop used it."""
+        name = sanitize(hint or "v")
+        if name in self.free_ivs:
+            self.free_ivs.discard(name)
+            return name
+        return self.namer.fresh(hint)
 
     def while_op(self, op: WhileOp) -> None:
         """`while (cond) { ... }`, or `while (true) { ...; if (!(cond)) break; ... }` when the condition
@@ -465,16 +561,22 @@ class FunctionEmitter(StreamStatements, StructStatements):
         cond = self.use(op.operands[0])
         names = []
         for res in op.results:
-            name = self.namer.fresh(res.name)
             ctype = ctype_of(res.type)
-            self.line(f"{ctype.spelling} {name};")
+            name = self.reusable(res.name, ctype, op, inside_ok=True) if len(op.results) == 1 else None
+            if name is None:
+                name = self.namer.fresh(res.name)
+                self.line(f"{ctype.spelling} {name};")
+                self.declare_local(name, ctype)
             self.bind(res, Expr(name, PREC["primary"], ctype, reads=frozenset({name})))
             names.append(name)
         self.line(f"if ({cond.text}) {{")
         self.branch(op.then_block, names, op.results)
-        if op.else_block.ops[:-1] or op.results:
+        saved, self.lines = self.lines, []
+        self.branch(op.else_block, names, op.results)
+        orelse, self.lines = self.lines, saved
+        if orelse:  # a branch that writes nothing (the variable keeps its value) has no `else`
             self.line("} else {")
-            self.branch(op.else_block, names, op.results)
+            self.lines.extend(orelse)
         self.line("}")
 
     def branch(self, block: Block, names: list[str], results: list[Value]) -> None:
@@ -482,7 +584,8 @@ class FunctionEmitter(StreamStatements, StructStatements):
         self.block(block)
         exprs = [self.use(v) for v in block.terminator.operands]
         for name, expr, res in zip(names, exprs, results, strict=True):
-            self.line(f"{name} = {self.assignable(expr, res.type).text};")
+            if expr.text != name:  # a branch that left the variable as it was writes nothing
+                self.line(f"{name} = {self.assignable(expr, res.type).text};")
         self.pending.clear()
         self.depth -= 1
 
@@ -502,70 +605,13 @@ class FunctionEmitter(StreamStatements, StructStatements):
         if not op.results:
             self.line(f"{call};")
             return
-        name = self.namer.fresh(op.result.name or "ret")
         ctype = ctype_of(op.result.type)
-        self.line(f"{ctype.spelling} {name} = {call};")
-        self.bind(op.result, Expr(name, PREC["primary"], ctype, reads=frozenset({name})))
-
-
-def _is_cell(memref: Value) -> bool:
-    op = getattr(memref, "op", None)
-    return isinstance(op, AllocOp) and bool(op.attrs.get("cell"))
-
-
-def static_declaration(op: AllocOp, name: str) -> str:
-    """`static T x = init;`, `static T buf[N];` (static storage starts at zero, as hls.zeros promises;
-    ap_int's default constructor leaves it untouched) or a local a sub-kernel fills."""
-    from hls.backend.expr import constant_expr
-
-    t: ArrayType = op.result.type
-    if op.attrs.get("cell"):
-        init = constant_expr(ConstantOp(op.attrs["init"], t.elem)).text
-        return f"static {spelling(t.elem)} {name} = {init};"
-    if op.attrs.get("static"):
-        return f"static {declared_array(t, name)} = {{}};"
-    return f"{declared_array(t, name)};  // written by the call below"
-
-def print_format(value: Expr) -> tuple[str, str]:
-    """The printf conversion and argument of one value: ints exactly, floats with the digits that
-    round-trip (9 for float32, 17 for double), fixed point through double, bools as Python spells them."""
-    ctype, text = value.ctype, value.text
-    if ctype.kind == "bool":
-        return "%s", f'({text}) ? "True" : "False"'
-    if ctype.kind == "float":
-        return ("%.9g" if ctype.width == 32 else "%.17g"), f"(double)({text})"
-    if ctype.kind == "fixed":
-        return "%.17g", f"({text}).to_double()"
-    if ctype.width > 64:
-        return "%s", f"({text}).to_string(10).c_str()"
-    return ("%lld", f"(long long)({text})") if ctype.signed else ("%llu", f"(unsigned long long)({text})")
-
-
-def c_string(text: str) -> str:
-    """A C string literal holding `text` (UTF-8 bytes; escapes for quotes, backslashes and controls)."""
-    out = []
-    for byte in text.encode("utf-8"):
-        char = chr(byte)
-        if char in '"\\':
-            out.append("\\" + char)
-        elif 32 <= byte < 127:
-            out.append(char)
+        name = self.reusable(op.result.name, ctype, op)
+        if name is not None:  # `acc = mac(w, x, acc)`: the call reads its arguments before the assignment
+            self.flush_readers(name, op)
+            self.line(f"{name} = {call};")
         else:
-            out.append(f"\\{byte:03o}")
-    return '"' + "".join(out) + '"'
-
-
-def _ctype_or_int(t) -> CType:
-    return ctype_of(t.elem) if isinstance(t, (ArrayType, StreamType)) else ctype_of(t)
-
-
-
-def _rom_value(v, elem):
-    """A ROM element as the exact Python value its ConstantOp holds."""
-    if isinstance(elem, FixedType):
-        return Fraction(v)
-    if isinstance(elem, FloatType):
-        return float(v)
-    if isinstance(elem, BoolType):
-        return bool(v)
-    return int(v)
+            name = self.namer.fresh(op.result.name or "ret")
+            self.line(f"{ctype.spelling} {name} = {call};")
+            self.declare_local(name, ctype)
+        self.bind(op.result, Expr(name, PREC["primary"], ctype, reads=frozenset({name})))

@@ -2,7 +2,10 @@
 
 from __future__ import annotations
 
+import functools
 import re
+
+from hls.types import StructType
 
 CPP_KEYWORDS = frozenset("""
 alignas alignof and and_eq asm auto bitand bitor bool break case catch char char8_t char16_t char32_t class
@@ -51,3 +54,26 @@ class Namer:
             n += 1
         self.used.add(name)
         return name
+
+
+@functools.cache
+def member_names(t: StructType) -> dict[str, str]:
+    """Python field name -> C++ member name of a struct type: the field's own name unless C++ cannot
+    use it (`new`, `delete`, `int`, a reserved name), then `sanitize`'s `_v` form (`new_v`), kept unique.
+    The header, the kernel, the csim bridge and the testbench all spell members through this."""
+    used: set[str] = set()
+    out = {}
+    for name, _ in t.fields:
+        plain = is_valid_identifier(name) and "__" not in name and not name.startswith("_")
+        base = name if plain and name not in CPP_KEYWORDS and name not in RESERVED else sanitize(name)
+        member, n = base, 1
+        while member in used:
+            member, n = f"{base}_{n}", n + 1
+        used.add(member)
+        out[name] = member
+    return out
+
+
+def member(t: StructType, name: str) -> str:
+    """The C++ member of field `name` of struct type `t` (see member_names)."""
+    return member_names(t)[name]

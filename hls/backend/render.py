@@ -15,6 +15,7 @@ from hls.backend.codec import Codec, codec_for, declarations
 from hls.backend.ctype import struct_declaration
 from hls.backend.emit import EmittedFunction, FunctionEmitter
 from hls.backend.expr import CSIM_CHECKED, HELPERS
+from hls.backend.layout import wrap, wrap_all
 from hls.backend.names import Namer
 from hls.backend.pragmas import interface_pragma
 from hls.directives import Interface
@@ -110,15 +111,17 @@ def emit_module(module: Module, origin: str = "", flow: str = "vitis") -> CppDes
     processes = any(op.attrs.get("process") is not None for f in module.functions.values() for op in f.walk())
     streams = streams or processes  # a region of loops and ping-pong arrays still runs in hls_csim::region
     records = struct_types(module)
-    header = render_template("kernel.h.j2", guard=f"HLS_{top_c.upper()}_H", prototype=top_emitted.signature,
+    header = render_template("kernel.h.j2", guard=f"HLS_{top_c.upper()}_H",
+                             prototype="\n".join(wrap(top_emitted.signature)),
                              fixed=needs_fixed, divides=divides, streams=streams,
                              structs=[struct_declaration(t) for t in records if not isinstance(t, AxisType)],
                              axis=any(isinstance(t, AxisType) for t in records))
     kernel_cpp = render_template("kernel.cpp.j2", header=header_name, origin=origin, streams=streams,
                                  processes=processes,
                                  helpers=[h for h in HELPERS if h in helpers], csim_checked=divides,
-                                 functions=[{"signature": ("static " if e is not top_emitted else "") + e.signature,
-                                             "body": e.body} for e in emitted])
+                                 functions=[{"signature": "\n".join(wrap(("static " if e is not top_emitted else "")
+                                                                          + e.signature)),
+                                             "body": wrap_all(e.body)} for e in emitted])
     errors: list[tuple[str, Any]] = []
     directions = stream_directions(top, module)
     ports = port_specs(top, top_emitted, errors, directions)

@@ -6,6 +6,7 @@ import numpy as np
 
 from hls.backend.ctype import ctype_of
 from hls.backend.expr import PREC, Expr
+from hls.backend.names import member
 from hls.ir.structops import StructPackOp, flat_fields
 from hls.types import ArrayType, StructType
 
@@ -25,9 +26,9 @@ class StructStatements:
         t: StructType = op.result.type
         name = self.namer.fresh(op.result.name or t.name.lower())
         self.line(f"{ctype_of(t).spelling} {name};")
-        for (member, element, ft), value in zip(flat_fields(t), op.operands, strict=True):
-            where = element_subscripts(element, getattr(t.field(member), "shape", ()))
-            self.line(f"{name}.{member}{where} = {self.assignable(self.use(value), ft).text};")
+        for (field, element, ft), value in zip(flat_fields(t), op.operands, strict=True):
+            where = element_subscripts(element, getattr(t.field(field), "shape", ()))
+            self.line(f"{name}.{member(t, field)}{where} = {self.assignable(self.use(value), ft).text};")
         self.bind(op.result, Expr(name, PREC["primary"], ctype_of(t), reads=frozenset({name})))
 
     def zero_fill(self, name: str, shape: tuple[int, ...], t: StructType) -> None:
@@ -37,12 +38,13 @@ class StructStatements:
         loops = "".join(f"for (int {iv} = 0; {iv} < {n}; {iv}++) " for iv, n in zip(ivs, shape, strict=True))
         self.line(f"{loops}{{")
         element = name + "".join(f"[{iv}]" for iv in ivs)
-        for member, ft in t.fields:
+        for field, ft in t.fields:
+            name_of = f"{element}.{member(t, field)}"
             if isinstance(ft, ArrayType):
                 inner = [self.namer.fresh("k") for _ in ft.shape]
                 nested = "".join(f"for (int {iv} = 0; {iv} < {n}; {iv}++) " for iv, n in zip(inner, ft.shape,
                                                                                              strict=True))
-                self.line(f"    {nested}{element}.{member}{''.join(f'[{iv}]' for iv in inner)} = 0;")
+                self.line(f"    {nested}{name_of}{''.join(f'[{iv}]' for iv in inner)} = 0;")
             else:
-                self.line(f"    {element}.{member} = 0;")
+                self.line(f"    {name_of} = 0;")
         self.line("}")

@@ -21,7 +21,7 @@ from hls.frontend.source import MISSING, subscript_chain
 from hls.ir import BinaryOp, ConstantOp, LoadOp, StoreOp, Value
 from hls.ir.bitops import BitcastOp, BitGetOp, BitSetOp, BitUnaryOp, ConcatOp, SliceOp, SliceSetOp
 from hls.ir.kinds import OpKind
-from hls.types import BoolType, FixedType, FloatType, IntType, ScalarType
+from hls.types import BoolType, FixedType, FloatType, IntType, ScalarType, TypedConstant
 
 METHODS = {"bit_count": "popcount", "reverse": "reverse"}
 
@@ -58,7 +58,7 @@ class Bits(BuilderBase):
         if base.id in self.kernel_names:
             return None
         value = self.compile_time(base)
-        return value.ndim if isinstance(value, np.ndarray) else None
+        return value.ndim if isinstance(value, (np.ndarray, TypedConstant)) else None
 
     def is_bit_access(self, node: ast.Subscript) -> bool:
         """True when `node` subscripts a scalar (or slices anything): the base's type decides."""

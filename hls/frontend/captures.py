@@ -14,7 +14,7 @@ from hls.frontend.conversions import Literal
 from hls.frontend.lower import float64
 from hls.frontend.source import MISSING, try_static
 from hls.ir import RomOp, Value
-from hls.types import ArrayType, BoolType, FloatType, IntType, ScalarType
+from hls.types import ArrayType, BoolType, FloatType, IntType, ScalarType, TypedConstant
 
 NUMPY_TYPES: dict[str, ScalarType] = {
     "b1": BoolType(), "i1": IntType(8, True), "i2": IntType(16, True), "i4": IntType(32, True),
@@ -32,15 +32,18 @@ class Captures(BuilderBase):
             raise self.error(f"unknown name {node.id!r}", node)
         if isinstance(obj, np.ndarray):
             return self.rom(node.id, obj, node)
+        if isinstance(obj, TypedConstant):  # `T[N](values)`: a ROM of its declared type
+            return self.rom(node.id, obj.data, node, obj.type.elem)
         if isinstance(obj, (bool, int, float, np.number, np.bool_)):
             return self.constant_value(obj, node)
         raise self.error(f"{node.id!r} ({type(obj).__name__}) cannot be used as a value in a kernel; "
-                         "captured values must be numbers or numpy arrays", node, UnsupportedError)
+                         "captured values must be numbers, numpy arrays or typed constant arrays (T[N](values))",
+                         node, UnsupportedError)
 
-    def rom(self, name: str, data: np.ndarray, node: ast.AST) -> Value:
+    def rom(self, name: str, data: np.ndarray, node: ast.AST, typed: ScalarType | None = None) -> Value:
         if name in self.roms:
             return self.roms[name]
-        elem = NUMPY_TYPES.get(data.dtype.str[1:]) if data.dtype.kind in "biuf" else None
+        elem = typed or (NUMPY_TYPES.get(data.dtype.str[1:]) if data.dtype.kind in "biuf" else None)
         if elem is None or data.ndim == 0:
             raise self.error(f"captured array {name!r} has dtype {data.dtype}; use bool, int8..64, uint8..64, "
                              "float32 or float64 arrays", node)

@@ -25,7 +25,7 @@ from hls.frontend.lower import float64
 from hls.frontend.source import MISSING, call_target, try_static
 from hls.frontend.state import Var
 from hls.ir import LoadOp, Value
-from hls.types import ArrayType, FloatType, int_union, literal_int_type
+from hls.types import ArrayType, FloatType, TypedConstant, int_union, literal_int_type
 
 _NUMBERS = (bool, int, float, np.integer, np.floating, np.bool_)
 
@@ -69,7 +69,7 @@ class Iterables(BuilderBase):
             return None
         if node.id in self.env:
             return self.env[node.id] if self.env[node.id].is_array and not self.env[node.id].cell else None
-        if node.id not in self.kernel_names and isinstance(try_static(node, self.src), np.ndarray):
+        if node.id not in self.kernel_names and isinstance(try_static(node, self.src), (np.ndarray, TypedConstant)):
             value = self.expr(node)  # the ROM
             return Var(value, value.type, is_array=True)
         return None

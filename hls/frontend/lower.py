@@ -28,6 +28,7 @@ from hls.types import (
     int_union,
     literal_int_type,
 )
+from hls.wording import type_expr
 
 float32 = FloatType(32)
 float64 = FloatType(64)
@@ -75,10 +76,10 @@ class Lowering:
         src, dst = kind_of(value.type), kind_of(target)
         if src == "float" and dst in ("int", "bool"):
             raise HLSTypeError(f"{what}: implicit conversion from {value.type} to {target} would truncate; "
-                               f"convert explicitly, e.g. hls.{target}(x)", loc)
+                               f"convert explicitly, e.g. {type_expr(target)}(x)", loc)
         if src == "fixed" and dst in ("int", "bool"):
             raise HLSTypeError(f"{what}: implicit conversion from {value.type} to {target} drops the fraction; "
-                               f"convert explicitly with hls.{target}(x)", loc)
+                               f"convert explicitly with {type_expr(target)}(x)", loc)
         if src in ("int", "fixed", "float") and dst == "bool":
             raise HLSTypeError(f"{what}: {value.type} is not a bool; compare explicitly, e.g. x != 0", loc)
         return self.cast(value, target, loc)
@@ -134,8 +135,11 @@ class Lowering:
 
     def float_binary(self, kind: str, a: Value, b: Value, loc: Loc | None) -> Value:
         if "fixed" in (kind_of(a.type), kind_of(b.type)):
+            fixed = a.type if kind_of(a.type) == "fixed" else b.type
             raise HLSTypeError(f"mixing fixed point ({a.type}, {b.type}) with floats needs an explicit "
-                               "conversion, e.g. hls.float32(x)", loc)
+                               f"conversion: for a fixed-point design convert the float, e.g. {type_expr(fixed)}(x), "
+                               f"and declare a constant table in its type, TAPS = {type_expr(fixed)}[N](values); "
+                               "to compute in float, hls.float32(x)", loc)
         if kind in (OpKind.FLOORDIV, OpKind.MOD, OpKind.AND, OpKind.OR, OpKind.XOR):
             raise UnsupportedError(f"operator '{kind}' on floating-point values is not supported", loc)
         target = self.float_target(a, b)

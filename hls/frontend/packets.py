@@ -16,6 +16,7 @@ from typing import Any
 from hls.axis import AxisType
 from hls.errors import UnsupportedError
 from hls.types import ArrayType
+from hls.wording import type_expr
 
 
 def check_packet_use(b: Any, t: Any, what: str, node: ast.AST) -> Any:
@@ -24,8 +25,8 @@ def check_packet_use(b: Any, t: Any, what: str, node: ast.AST) -> Any:
     if isinstance(t, ArrayType) and isinstance(t.elem, AxisType) or what == "array element" and isinstance(t, AxisType):
         packet = t.elem if isinstance(t, ArrayType) else t
         raise b.error(f"{what}: arrays of AXI-stream packets ({packet}) are not supported; a packet travels in a "
-                      f"stream (hls.stream[hls.axis[{packet.data}]]), or keep its data in an array of "
-                      f"{packet.data}", node, UnsupportedError)
+                      f"stream (hls.stream[{type_expr(packet)}]), or keep its data in an array of "
+                      f"{type_expr(packet.data)}", node, UnsupportedError)
     if isinstance(t, AxisType) and (what.startswith("argument") or "return type" in what):
         raise b.error(f"{what}: an AXI-stream packet ({t}) is one beat of a stream; annotate the stream "
                       f"(hls.stream[hls.axis[...]]) and read or write packets on it, or use an @hls.struct for a "

@@ -25,7 +25,7 @@ from hls.errors import DirectiveWarning
 from hls.frontend.base import BuilderBase
 from hls.frontend.source import try_static
 from hls.ir import BlockArg, DirectiveOp
-from hls.types import ArrayType, StructType
+from hls.types import ArrayType, StructType, TypedConstant
 
 ARRAY_DIRECTIVES = ("array_partition", "bind_storage", "interface", "aggregate", "disaggregate")
 
@@ -75,7 +75,7 @@ class Pragmas(BuilderBase):
         if name in ("aggregate", "disaggregate"):
             return self.struct_target(name, node)
         if name != "interface" and isinstance(node, ast.Name) and node.id not in self.env \
-                and isinstance(try_static(node, self.src), np.ndarray):
+                and isinstance(try_static(node, self.src), (np.ndarray, TypedConstant)):
             return self.captured(node)  # a module-level numpy array: the ROM it becomes, named as in Python
         if not isinstance(node, ast.Name) or node.id not in self.env or not self.env[node.id].is_array:
             raise self.error(f"hls.{name} needs an array variable as its first argument", node)

@@ -143,14 +143,14 @@ def static_eval(node: ast.AST, src: KernelSource, what: str = "expression") -> A
         try:
             return base[index]
         except (TypeError, KeyError, IndexError, ValueError) as exc:
-            raise HLSTypeError(f"{what} is not valid: {exc}", loc) from None
+            raise HLSTypeError(f"{what} is not valid: {getattr(exc, 'message', exc)}", loc) from None
     evaluate = _OPERATIONS.get(type(node))
     if evaluate is None:
         raise UnsupportedError(f"{what} must be a compile-time constant", loc)
     try:
         return evaluate(node, src, what)
     except (TypeError, ValueError, ZeroDivisionError, OverflowError) as exc:
-        raise HLSTypeError(f"{what} is not valid: {exc}", loc) from None
+        raise HLSTypeError(f"{what} is not valid: {getattr(exc, 'message', exc)}", loc) from None
 
 
 def not_a_type(value: Any, what: str) -> str:

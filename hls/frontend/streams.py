@@ -25,6 +25,7 @@ from hls.ir import (
 from hls.ir.stream_ops import STREAM_METHODS as METHODS
 from hls.streams import stream
 from hls.types import StreamType, StructType
+from hls.wording import type_expr
 
 
 class Streams(BuilderBase):
@@ -115,7 +116,8 @@ class Streams(BuilderBase):
         if isinstance(param_type, StreamType) and not param_type.accepts(value.type):
             got = "an array" if hasattr(value.type, "shape") else f"a {value.type}"
             raise self.error(f"{what} is a stream of {param_type.elem}; got {got} (pass a stream declared with "
-                             f"hls.stream({param_type.elem}, depth=N) or a hls.stream[{param_type.elem}] parameter)",
+                             f"hls.stream({type_expr(param_type.elem)}, depth=N) or a "
+                             f"hls.stream[{type_expr(param_type.elem)}] parameter)",
                              node)
         if isinstance(value.type, StreamType) and not isinstance(param_type, StreamType):
             raise self.error(f"{what} expects {param_type}; got a stream (annotate the parameter hls.stream[T] to pass "

@@ -94,16 +94,32 @@ def bind_bounds(loop: ForOp) -> None:
 
 def _factor(loop: ForOp) -> int | None:
     """How many copies to make, or None to leave the loop alone."""
+    factor, _ = unroll_plan(loop)
+    return factor
+
+
+def unroll_plan(loop: ForOp, bind: bool = True) -> tuple[int | None, str | None]:
+    """(copies to make, None) or (None, why the pragma is left to Vitis); (None, None) without a pragma.
+    The reason is what the report's note says, so it must be the true one. `bind=False` (the report)
+    leaves the IR untouched; the pass has already bound what it could."""
     options = loop.unroll
-    if options is None or options.off or has_exit(loop):
-        return None  # an early exit: a partial unroll needs exit checks between copies, left to Vitis
-    bind_bounds(loop)
+    if options is None or options.off:
+        return None, None
+    if has_exit(loop):
+        return None, "the loop has an early exit"  # a partial unroll needs exit checks between copies
+    if bind:
+        bind_bounds(loop)
     trip = loop.trip_count()
     if trip is None:
-        return None
+        return None, "bounds not constant"
     factor = min(options.factor or trip, trip)
     size = sum(1 for op in loop.body.ops for _ in op.walk())
-    return None if factor == 1 and trip > 1 or factor * size > MAX_UNROLLED_OPS else factor
+    if factor == 1 and trip > 1:
+        return None, "factor 1 makes no copies"
+    if factor * size > MAX_UNROLLED_OPS:
+        return None, (f"{factor:,} copies of its {size} operations are more than the {MAX_UNROLLED_OPS:,} "
+                      "the estimate unrolls")
+    return factor, None
 
 
 def _sweep(block: Block, labels: set[str]) -> bool:

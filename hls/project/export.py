@@ -10,9 +10,9 @@ Nothing written names a path of the machine it was generated on.
 Security (PITFALLS.md): the only values substituted into Tcl, the cfg, the Makefile and C++ are
 validated C identifiers, numbers, a part name matching `[A-Za-z0-9-]+` and the fixed compiler flags;
 files are only written below the target directory, never through a symbolic link, and an existing
-non-empty directory is only touched with `overwrite=True` -- and then only the files this exporter
-writes are replaced (files listed in the previous export's manifest that are no longer produced are
-removed; every other file is kept).
+non-empty directory is only touched when it holds a previous hls export (its manifest) or with
+`overwrite=True` -- and then only the files this exporter writes are replaced (files listed in the
+previous export's manifest that are no longer produced are removed; every other file is kept).
 """
 
 from __future__ import annotations
@@ -367,20 +367,34 @@ def _relative_paths(value: Any) -> Any:
 
 
 def prepare_root(root: Path, overwrite: bool) -> set[str]:
-    """Check the target; return the files a previous export listed (candidates for removal)."""
+    """Check the target; return the files a previous export listed (candidates for removal).
+
+    A folder holding an hls export manifest is hls's own and is updated in place, so a script that
+    exports twice runs twice; any other non-empty folder needs `overwrite=True`. Either way only the
+    files this exporter writes (or listed as written) are replaced or removed; other files are kept."""
     if root.exists() and not root.is_dir():
         raise HLSError(f"{root} exists and is not a directory")
     if not root.exists() or not any(root.iterdir()):
         return set()
-    if not overwrite:
-        raise HLSError(f"{root} is not empty; pass overwrite=True (hls export --force) to replace the files "
-                       "hls writes there (other files are kept)")
+    listed = _previous_files(root)
+    if listed is None and not overwrite:
+        raise HLSError(f"{root} is not empty and holds no hls export ({MANIFEST}); pass overwrite=True "
+                       "(hls export --force) to write the project there (other files are kept)")
+    return {f for f in listed or [] if isinstance(f, str) and _OWN_PATH_RE.fullmatch(f) and ".." not in f}
+
+
+def _previous_files(root: Path) -> list[Any] | None:
+    """The files listed by the hls export manifest in `root`, or None when there is no valid one."""
+    manifest = root / MANIFEST
+    if manifest.is_symlink() or not manifest.is_file():
+        return None
     try:
-        old = json.loads((root / MANIFEST).read_text(encoding="utf-8"))
-        listed = old.get("files", []) if old.get("format") == MANIFEST_FORMAT else []
-    except (OSError, ValueError, AttributeError):
-        return set()
-    return {f for f in listed if isinstance(f, str) and _OWN_PATH_RE.fullmatch(f) and ".." not in f}
+        old = json.loads(manifest.read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return None
+    if not isinstance(old, dict) or old.get("format") != MANIFEST_FORMAT or not isinstance(old.get("files"), list):
+        return None
+    return old["files"]
 
 
 def write_files(root: Path, files: Mapping[str, str], previous: set[str]) -> None:

@@ -10,6 +10,7 @@ from typing import Any
 import numpy as np
 
 from hls.backend.codec import Codec
+from hls.backend.names import member as cpp_member
 
 
 def struct_port_data(port: Any, name: str, type_text: str) -> dict[str, Any]:
@@ -48,7 +49,7 @@ def field_data(stem: str, codec: Codec, flat: str, count: int) -> list[dict[str,
     """Per field: its files, and element k of struct i as C++ (`flat` points at the first struct)."""
     out = []
     for member, f in codec.fields:
-        element = f"(({f.c_type} *)&({flat})[i].{member})[k]"
+        element = f"(({f.c_type} *)&({flat})[i].{cpp_member(codec.elem, member)})[k]"
         out.append({"member": member, "count": f.size, "size": count * f.size, "file": f"{stem}.{member}.dat",
                     "golden_file": f"{stem}.{member}.golden.dat", "file_type": f.dat_type,
                     "load": f"{element} = {f.dat_in('values[n++]')};", "readback": f.dat_out(element),

@@ -46,10 +46,21 @@ class RawRegion:
 
 @dataclass
 class ProcessRow:
+    """One process of the region. `latency` is its module's latency, the number the call graph shows
+    for that function (one latency per module everywhere in the report); `start` and `end` are the
+    cycles of the region at which the timed simulation runs it, stalls included."""
+
     name: str
-    latency: int | None  # timed: end - start in the region
+    latency: int | None  # its module's latency (the call graph's), else its nominal end
     nominal: int  # its own latency with no stall (its interval between invocations)
     loops: list[tuple[str, int | None]]  # (label, II) of its loops
+    start: int | None = None  # timed: cycle of the region it starts / ends at (None: deadlocked)
+    end: int | None = None
+
+
+    def span(self) -> str:
+        """`cycles 0..129`: when the timed simulation runs it (stalls included), or `-` in a deadlock."""
+        return "-" if self.start is None or self.end is None else f"cycles {self.start}..{self.end}"
 
 
 @dataclass
@@ -73,23 +84,24 @@ class DataflowReport:
 
     def to_dict(self) -> dict[str, Any]:
         return {"latency": self.latency, "interval": self.interval, "deadlock": self.deadlock,
-                "processes": [{"name": p.name, "latency": p.latency, "interval": p.nominal,
-                               "loops": [{"label": label, "ii": ii} for label, ii in p.loops]}
+                "processes": [{"name": p.name, "latency": p.latency, "interval": p.nominal, "start": p.start,
+                               "end": p.end, "loops": [{"label": label, "ii": ii} for label, ii in p.loops]}
                               for p in self.processes],
                 "fifos": [{"name": f.name, "width": f.width, "depth": f.depth, "peak": f.peak, "impl": f.impl,
                            **f.resources.to_dict()} for f in self.fifos]}
 
     def lines(self) -> list[str]:
+        """The text report's section: the region, then one row per process and per FIFO."""
         out = ["+ Dataflow (timed simulation of the Python-mode trace):"]
         if self.deadlock:
             out.append(f"    DEADLOCK at the declared depths: {self.deadlock}")
         else:
             out.append(f"    region latency {self.latency} cycles, interval {self.interval} cycles")
-        out.append("    process              | latency | interval | loop II")
+        out.append("    process              | latency | interval | runs in the region | loop II")
         for p in self.processes:
             loops = ", ".join(f"{label} II={ii if ii is not None else '-'}" for label, ii in p.loops) or "-"
             latency = "-" if p.latency is None else p.latency
-            out.append(f"    {p.name:<20} | {latency!s:>7} | {p.nominal:>8} | {loops}")
+            out.append(f"    {p.name:<20} | {latency!s:>7} | {p.nominal:>8} | {p.span():<18} | {loops}")
         out.append("    FIFO                 | width | depth | peak | impl   | LUT  | FF   | BRAM_18K")
         for f in self.fifos:
             peak = "-" if f.peak is None else f.peak
@@ -170,11 +182,14 @@ def time_region(raw: RawRegion, report: Report) -> DataflowReport:
     processes = traces(raw, report)
     result: TimingResult = simulate(processes, raw.fifos)
     loops = loop_table(report)
+    own = {node.name: node.latency_max for node in report.nodes}
     rows = []
     for trace, process in zip(processes, raw.processes, strict=True):
         times = result.process_times.get(trace.name)
-        rows.append(ProcessRow(trace.name, None if times is None else times[1] - times[0], trace.end,
-                               process_loops(process, loops)))
+        start, end = (None, None) if times is None else (int(times[0]), int(times[1]))
+        latency = own.get(trace.name)
+        rows.append(ProcessRow(trace.name, trace.end if latency is None else latency, trace.end,
+                               process_loops(process, loops), start, end))
     family = report.family or "ultrascale+"
     fifos = []
     for spec in raw.fifos:

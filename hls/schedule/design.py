@@ -42,6 +42,7 @@ from hls.ir import (
     has_exit,
 )
 from hls.ir.ranges import value_range
+from hls.passes.unroll import unroll_plan
 from hls.schedule.affine import trip_range
 from hls.schedule.deps import add_memory_edges
 from hls.schedule.flatten import flattenable_nest, joined_label
@@ -217,8 +218,11 @@ class DesignScheduler:
                             level=scope.level, function=scope.function)
         if loop.attrs.get("unrolled"):
             report.notes.append(f"unrolled by {loop.attrs['unrolled']}")
-        if loop.unroll and not loop.unroll.off:
-            report.notes.append("unroll pragma left to Vitis (bounds not constant): not modelled")
+        if loop.unroll and not loop.unroll.off and isinstance(loop, ForOp):
+            _, why = unroll_plan(loop, bind=False)
+            report.notes.append(f"unroll pragma left to Vitis ({why or 'not unrolled'}): not modelled")
+        elif loop.unroll and not loop.unroll.off:
+            report.notes.append("unroll pragma left to Vitis (a while loop has no trip count): not modelled")
         self.loops.append(report)
         return report
 

@@ -59,6 +59,9 @@ CSS = """
 .hls-page svg rect.op.mem { fill: #4e79a7; }
 .hls-page svg rect.op.arith { fill: #f28e2b; }
 .hls-page svg rect.op.logic { fill: #59a14f; }
+.hls-page svg rect.op.broken { stroke: #1f2328; stroke-width: 1; stroke-dasharray: 4 2; }
+.hls-page svg .bar-length { fill: #ffffff; font-size: 10px; font-weight: 600; }
+.hls-page svg .break-band { fill: #f6f8fa; stroke: #8c959f; stroke-dasharray: 2 2; }
 .hls-page svg a text { fill: #0969da; }
 .hls-page svg .node rect { fill: #ddf4ff; stroke: #0969da; stroke-width: 1.2; }
 .hls-page svg .node-process rect { fill: #dafbe1; stroke: #1a7f37; }
@@ -203,7 +206,7 @@ def summary_section(report: ReportData) -> str:
             ("Latency max", _cycles(report.latency_max, report.clock_ns)),
             ("Interval min / max", f"{_esc(report.interval_min)} / {_esc(report.interval_max)} cycles")]
     body = "".join(f"<tr><th>{html.escape(k)}</th><td>{html.escape(v)}</td></tr>" for k, v in rows)
-    notes = report.notes + [f"{loop.label}: {note}" for loop in report.loops for note in loop.notes]
+    notes = report.all_notes()
     listed = "".join(f"<li>{html.escape(note)}</li>" for note in notes)
     return f"<table class=\"summary\"><tbody>{body}</tbody></table>" + (f"<ul>{listed}</ul>" if notes else "")
 
@@ -228,7 +231,7 @@ def loops_section(report: ReportData, source: SourceListing) -> str:
     for loop in report.loops:
         href = source.anchor(loop.file, loop.line)
         where = f'<a href="#{href}">{html.escape(loop.where)}</a>' if href else html.escape(loop.where)
-        name = f'<span style="padding-left: {1.2 * loop.level}em">{html.escape(loop.label or "(unnamed)")}</span>'
+        name = f'<span style="padding-left: {1.2 * loop.level}em">{html.escape(report.loop_name(loop))}</span>'
         trip = _esc(loop.trip_min) if loop.trip_min == loop.trip_max else f"{_esc(loop.trip_min)}~{_esc(loop.trip_max)}"
         latency = _esc(loop.latency_min) if loop.latency_min == loop.latency_max else \
             f"{_esc(loop.latency_min)}~{_esc(loop.latency_max)}"
@@ -248,10 +251,10 @@ def schedule_section(report: ReportData, source: SourceListing) -> str:
     for loop in report.loops:
         if not loop.ops:
             continue
-        title = f"{loop.label} ({loop.where}): II {loop.ii}, iteration latency {loop.depth} cycles"
+        title = f"{report.loop_name(loop)} ({loop.where}): II {loop.ii}, iteration latency {loop.depth} cycles"
         if loop.ops_total > len(loop.ops):
             title += f" (the first {len(loop.ops)} of {loop.ops_total} operators)"
-        charts.append(f'<h3>{html.escape(title)}</h3><div class="chart" data-loop="{_esc(loop.label)}">'
+        charts.append(f'<h3>{html.escape(title)}</h3><div class="chart" data-loop="{_esc(report.loop_name(loop))}">'
                       f"{schedule_chart(loop, usable, source.anchor)}</div>")
     if not charts:
         if any(loop.ii is not None for loop in report.loops):
@@ -288,13 +291,14 @@ def dataflow_section(report: ReportData, prefix: str) -> str:
     edges = [GraphEdge(src, dst, "fifo", label=f"{name} [{depth[name].depth}]" if name in depth else name)
              for src, dst, name in flow.links]
     svg = design_graph(nodes, edges, lambda file, line: None, prefix + "fifo-arrow") if nodes else ""
-    processes = [f"<tr><td>{html.escape(p.name)}</td>{_cells([p.latency, p.nominal], 0)}<td>"
+    processes = [f"<tr><td>{html.escape(p.name)}</td>{_cells([p.latency, p.nominal, p.span()], 0)}<td>"
                  + html.escape(", ".join(f"{label} II={ii if ii is not None else '-'}" for label, ii in p.loops)
                                or "-") + "</td></tr>" for p in flow.processes]
     fifos = [f"<tr><td>{html.escape(f.name)}</td>{_cells([f.width, f.depth, f.peak], 0)}<td>{html.escape(f.impl)}"
              f"</td>{_cells([f.resources.bram18k, f.resources.ff, f.resources.lut], 0)}</tr>" for f in flow.fifos]
     return (head + f'<div class="chart">{svg}</div>'
-            + _table(["Process", "Latency in the region", "Own latency", "Loops"], processes)
+            + _table(["Process", "Latency", "Interval", "Runs in the region (FIFO stalls included)", "Loops"],
+                     processes)
             + _table(["FIFO", "Width", "Depth", "Peak", "Implementation", "BRAM_18K", "FF", "LUT"], fifos))
 
 

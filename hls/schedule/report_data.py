@@ -250,6 +250,16 @@ class ReportData:
 
     # ---- text -------------------------------------------------------------------------------------
 
+    def loop_name(self, loop: LoopReport) -> str:
+        """A loop as every view names it: `producer/loop_i` for a loop of a process or sub-kernel (three
+        processes each with a `loop_i` stay three names), the bare label for a loop of the top."""
+        label = loop.label or "(unnamed)"
+        return label if loop.function in (None, self.top) else f"{loop.function}/{label}"
+
+    def all_notes(self) -> list[str]:
+        """The report's notes, then each loop's, prefixed with the loop's name."""
+        return self.notes + [f"{self.loop_name(loop)}: {note}" for loop in self.loops for note in loop.notes]
+
     def _latency_rows(self) -> list[list[Any]]:
         return [[self.latency_min, self.latency_max, _ns(self.latency_min, self.clock_ns),
                  _ns(self.latency_max, self.clock_ns), self.interval_min, self.interval_max]]
@@ -257,7 +267,7 @@ class ReportData:
     def _loop_rows(self) -> list[list[Any]]:
         rows = []
         for loop in self.loops:
-            name = "  " * loop.level + "- " + (loop.label or "(unnamed)")
+            name = "  " * loop.level + "- " + self.loop_name(loop)
             ii = "-" if loop.ii is None else loop.ii
             target = "-" if loop.target_ii is None else loop.target_ii
             rows.append([name, loop.where, loop.latency_min, loop.latency_max, loop.depth, ii, target,
@@ -291,7 +301,7 @@ class ReportData:
                   *table(["Name", "Count", "BRAM_18K", "DSP", "FF", "LUT"], self._resource_rows())]
         if self.dataflow is not None:
             lines += ["", *self.dataflow.lines()]
-        notes = self.notes + [f"{loop.label}: {note}" for loop in self.loops for note in loop.notes]
+        notes = self.all_notes()
         if notes:
             lines += ["", "Notes:", *[f"  - {note}" for note in notes]]
         return "\n".join(lines)

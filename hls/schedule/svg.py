@@ -48,50 +48,108 @@ def op_label(op: ScheduledOp) -> str:
     return f"{what}: {op.text}" if op.text else what
 
 
+BREAK_MIN = 8  # cycles: a stretch this long in which no operator starts or ends is drawn as a break
+BREAK_CELLS = 2  # the width of a break, in cycles of the scale
+
+
+class CycleAxis:
+    """Cycle -> x of a schedule chart. Stretches of at least BREAK_MIN cycles in which no operator starts
+    or ends (one long operator, a 64-cycle m_axi access, alone in flight) are cut to BREAK_CELLS cells, so
+    forty one-cycle operators next to one long bar keep a readable scale; the bars crossing a cut carry
+    their length written on them."""
+
+    def __init__(self, ops: list[ScheduledOp], span: int, ii: int | None):
+        points = sorted({0, span, *([ii] if ii is not None and ii <= span else []),
+                         *(op.start for op in ops), *(min(span, op.start + max(op.latency, 1)) for op in ops)})
+        self.breaks = [(a, b) for a, b in zip(points, points[1:], strict=False) if b - a >= BREAK_MIN]
+        self.span = span
+        shown = span - sum(b - a - BREAK_CELLS for a, b in self.breaks)
+        self.cw = max(4.0, min(48.0, CHART_W / max(shown, 1)))
+        self.width = shown * self.cw
+
+    def x(self, cycle: float) -> float:
+        """Offset of `cycle` from the chart's left edge."""
+        cells = cycle
+        for a, b in self.breaks:
+            if cycle >= b:
+                cells -= b - a - BREAK_CELLS
+            elif cycle > a:
+                cells -= (cycle - a) * (1 - BREAK_CELLS / (b - a))
+        return cells * self.cw
+
+    def broken(self, start: int, end: int) -> bool:
+        return any(start <= a and b <= end for a, b in self.breaks)
+
+    def visible(self, cycle: int) -> bool:
+        return not any(a < cycle < b for a, b in self.breaks)
+
+
 def schedule_chart(loop: LoopReport, usable_ns: float, link: Link) -> str:
     """One row per operator of the iteration, a bar from its start cycle over its latency; the II
-    boundary (where the next iteration starts) as a dashed line over a shaded band."""
+    boundary (where the next iteration starts) as a dashed line over a shaded band; long idle stretches
+    cut (CycleAxis)."""
     ops = sorted(loop.ops, key=lambda op: (op.start, op.offset_ns))
     span = max([loop.depth or 1, *(op.start + max(op.latency, 1) for op in ops)])
-    cw = max(4.0, min(48.0, CHART_W / span))
-    width = LABEL_W + span * cw + 20
+    axis = CycleAxis(ops, span, loop.ii)
+    width = LABEL_W + axis.width + 20
     height = AXIS_H + len(ops) * ROW_H + 10
     x0 = LABEL_W
     parts = [f'<svg class="schedule" xmlns="http://www.w3.org/2000/svg" width="{width:.0f}" height="{height}" '
              f'viewBox="0 0 {width:.0f} {height}" role="img" aria-label="schedule of {_esc(loop.label)}">']
     ii = loop.ii or span
-    parts.append(f'<rect class="ii-band" x="{x0}" y="{AXIS_H}" width="{min(ii, span) * cw:.1f}" '
+    parts.append(f'<rect class="ii-band" x="{x0}" y="{AXIS_H}" width="{axis.x(min(ii, span)):.1f}" '
                  f'height="{len(ops) * ROW_H}"/>')
-    step = max(1, -(-30 // int(cw)))  # cycle labels at least 30 px apart
-    for cycle in range(span + 1):
-        x = x0 + cycle * cw
-        parts.append(f'<line class="grid" x1="{x:.1f}" y1="{AXIS_H - 4}" x2="{x:.1f}" y2="{height - 10}"/>')
-        if cycle % step == 0 and cycle < span:
-            parts.append(f'<text class="axis" x="{x + 2:.1f}" y="{AXIS_H - 8}">{cycle}</text>')
+    parts += _axis(axis, x0, height)
     if loop.ii is not None and loop.ii <= span:
-        x = x0 + loop.ii * cw
+        x = x0 + axis.x(loop.ii)
         parts.append(f'<line class="ii" x1="{x:.1f}" y1="4" x2="{x:.1f}" y2="{height - 10}"/>'
                      f'<text class="ii-label" x="{x + 4:.1f}" y="12">II = {loop.ii}</text>')
     for row, op in enumerate(ops):
-        parts.append(_bar(op, row, x0, cw, usable_ns, link))
+        parts.append(_bar(op, row, x0, axis, usable_ns, link))
     parts.append("</svg>")
     return "".join(parts)
 
 
-def _bar(op: ScheduledOp, row: int, x0: float, cw: float, usable_ns: float, link: Link) -> str:
+def _axis(axis: CycleAxis, x0: float, height: int) -> list[str]:
+    """Grid lines and cycle numbers (at least 30 px apart), and a marker naming each cut's length."""
+    parts = []
+    step = max(1, -(-30 // int(axis.cw)))
+    last = -1e9
+    for cycle in range(axis.span + 1):
+        if not axis.visible(cycle):
+            continue
+        x = x0 + axis.x(cycle)
+        parts.append(f'<line class="grid" x1="{x:.1f}" y1="{AXIS_H - 4}" x2="{x:.1f}" y2="{height - 10}"/>')
+        edge = any(cycle == b for _, b in axis.breaks)
+        if (cycle % step == 0 or edge) and cycle < axis.span and x - last >= 24:
+            parts.append(f'<text class="axis" x="{x + 2:.1f}" y="{AXIS_H - 8}">{cycle}</text>')
+            last = x
+    for a, b in axis.breaks:
+        xa, xb = x0 + axis.x(a), x0 + axis.x(b)
+        parts.append(f'<g class="axis-break" data-from="{a}" data-to="{b}"><rect class="break-band" x="{xa:.1f}" '
+                     f'y="{AXIS_H - 4}" width="{xb - xa:.1f}" height="{height - AXIS_H - 6}"/>'
+                     f'<text class="axis" x="{(xa + xb) / 2:.1f}" y="{AXIS_H - 8}" text-anchor="middle">'
+                     f"\u2248{b - a}</text><title>{b - a} cycles cut from the chart: no operator starts or ends "
+                     "in them</title></g>")
+    return parts
+
+
+def _bar(op: ScheduledOp, row: int, x0: float, axis: CycleAxis, usable_ns: float, link: Link) -> str:
     y = AXIS_H + row * ROW_H
+    broken = op.latency > 0 and axis.broken(op.start, op.start + op.latency)
     if op.latency > 0:
-        x, w = x0 + op.start * cw, op.latency * cw
+        x, w = x0 + axis.x(op.start), axis.x(op.start + op.latency) - axis.x(op.start)
     else:  # chained: the part of its cycle its delay takes
-        x = x0 + (op.start + op.offset_ns / usable_ns) * cw
-        w = max(3.0, op.delay_ns / usable_ns * cw)
+        x = x0 + axis.x(op.start + op.offset_ns / usable_ns)
+        w = max(3.0, op.delay_ns / usable_ns * axis.cw)
     where = f" at line {op.line}" if op.line else ""
     tip = f"{op_label(op)}: cycle {op.start}, latency {op.latency}{where}"
     label = _linked(f'<text class="op-label" x="6" y="{y + 14}">{_esc(_short(op_label(op)))}</text>',
                     link(op.file, op.line))
-    return (f'<g class="row">{label}<rect class="op {_kind(op)}" x="{x:.1f}" y="{y + 3}" width="{w:.1f}" '
-            f'height="{ROW_H - 6}" rx="2" data-start="{op.start}" data-latency="{op.latency}">'
-            f'<title>{_esc(tip)}</title></rect></g>')
+    length = f'<text class="bar-length" x="{x + 4:.1f}" y="{y + 14}">{op.latency} cycles</text>' if broken else ""
+    return (f'<g class="row">{label}<rect class="op {_kind(op)}{" broken" if broken else ""}" x="{x:.1f}" '
+            f'y="{y + 3}" width="{w:.1f}" height="{ROW_H - 6}" rx="2" data-start="{op.start}" '
+            f'data-latency="{op.latency}"><title>{_esc(tip)}</title></rect>{length}</g>')
 
 
 # ---- the design graph ---------------------------------------------------------------------------------

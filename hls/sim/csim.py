@@ -10,6 +10,7 @@ from hls.errors import DeadlockError, SimulationError
 from hls.sim.build import build_shared_library, load_library, load_private_copy
 from hls.streams import Stream
 from hls.types import TupleType
+from hls.wording import type_expr
 
 
 class CompiledKernel:
@@ -76,7 +77,7 @@ class CompiledKernel:
         """An hls.Stream as (items, count): an input's items go in; an output starts empty."""
         if not isinstance(arg, Stream) or arg.elem != port.type.elem:
             raise SimulationError(f"argument {port.name!r} is a stream of {port.type.elem}: pass "
-                                  f"hls.Stream(hls.{port.type.elem}, values)")
+                                  f"hls.Stream({type_expr(port.type.elem)}, values)")
         port.codec.check_stream(port.name, arg)
         items = np.asarray(arg) if port.stream == "in" else np.zeros(0, dtype=port.codec.dtype)
         items = np.ascontiguousarray(items)
