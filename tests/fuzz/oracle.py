@@ -28,6 +28,7 @@ from typing import Any
 import numpy as np
 
 BRANCHES = ("join", "literal", "accumulate", "unsigned", "mixed", "boundary")
+KNOWN_CLASSES = ("cpython:golden=csim", "cpython:golden", "cpython:csim", "cpython:all-differ")  # mismatch kinds
 WIDTHS = (1, 3, 7, 8, 13, 16, 17, 31, 32, 33, 40, 48, 63, 64)
 SIZES = (4, 8, 16)
 
