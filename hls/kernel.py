@@ -8,6 +8,7 @@ import html
 import inspect
 import os
 import pathlib
+import time
 import warnings
 from dataclasses import dataclass, replace
 from typing import Any
@@ -309,22 +310,28 @@ class Kernel:
             base = list(args) if args else self.random_inputs(seed if index == 0 else [seed, index])
             if kind.startswith("edge"):
                 base = [verification.edge_value(t, v, kind[5:]) for t, v in zip(compiled.arg_types, base, strict=True)]
+            started = time.monotonic()
             try:
                 if kind == "random":
                     run, level = self._fitting_run(base, level, golden, tracer, traced_call)
                 else:
                     run = self._golden_run(base, golden, tracer, traced_call)
-            except SimulationError as exc:
+            except (SimulationError, verification.TooSlow) as exc:
                 if index == 0:
                     raise
                 tracer.discard()
-                result["skipped"].append(f"{kind}: {exc.message}")
+                result["skipped"].append(f"{kind}: {getattr(exc, 'message', exc)}")
                 continue
+            finally:
+                tracer.deadline = None
+            if index == 0:
+                budget = max(verification.MIN_BUDGET, verification.SLOW * (time.monotonic() - started))
             label = verification.level_label(level) if kind == "random" else kind
             self._csim_compare(run, rtol, atol, result, f"{label} inputs" if index else "")
             tracer.commit()
             (result["edge_overflows"] if kind.startswith("edge") else reported).update(run.overflows)
             result["trials"].append(label)
+            tracer.budget = budget
         report_overflows(reported, STRICT_OVERFLOW[0] if strict_overflow is None else strict_overflow)
         result["overflows"] = reported
         return result
@@ -345,7 +352,8 @@ class Kernel:
         """The golden model on copies of `inputs`, from the initial state (hls.static), traced for coverage."""
         self.reset()  # golden and csim both start from the initial state
         golden_args = [copied(a) for a in inputs]
-        with tracer.active() if traced_call and tracer.wanted() else contextlib.nullcontext():
+        tracer.deadline = None if tracer.budget is None else time.monotonic() + tracer.budget
+        with tracer.active() if traced_call and (tracer.wanted() or tracer.budget) else contextlib.nullcontext():
             expected, overflows = self.run_recording_overflows(golden or self, golden_args)
         if not traced_call and tracer.wanted():  # the numpy model or the user's function ran: the statements too
             compiled = self.compile()

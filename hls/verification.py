@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import ast
 import sys
+import time
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
@@ -30,6 +31,8 @@ from hls.streams import Stream
 from hls.types import ArrayType, BoolType, FixedType, FloatType, HLSType, IntType, StreamType
 
 DEFAULT_TRIALS = 8
+SLOW = 20.0  # a later set's golden run may take this many times the first set's (at least MIN_BUDGET s)
+MIN_BUDGET = 1.0
 EDGES = ("max", "min", "0", "-1")  # the first ones are drawn when trials are few
 LEVELS = 5  # magnitude levels of a random draw: W, W/2, W/4, W/8 bits, then 1 bit
 
@@ -204,6 +207,9 @@ class Tracer:
         self.previous: dict[int, int] = {}
         self.positions: dict[Any, list[Any]] = {}
         self.kept = set(coverage.taken)
+        self.deadline: float | None = None  # a later set stops here: its inputs may loop for ever (while n > 0)
+        self.budget: float | None = None  # seconds a later set's golden run may take
+        self.lines = 0
 
     def wanted(self) -> bool:
         """Tracing still tells something: an arm not yet taken (tracing slows the golden model)."""
@@ -243,6 +249,9 @@ class Tracer:
     def local(self, frame: Any, event: str, arg: Any) -> Callable[..., Any]:
         key = id(frame)
         if event == "line":
+            self.lines += 1
+            if self.deadline is not None and self.lines % 512 == 0 and time.monotonic() > self.deadline:
+                raise TooSlow("stopped: its golden run took far longer than the first set's")
             line = frame.f_lineno
             before = self.previous.get(key)
             if before is not None and before != line:
@@ -267,6 +276,10 @@ class Tracer:
         finally:
             sys.settrace(previous)
             self.previous.clear()
+
+
+class TooSlow(Exception):
+    """A later input set's golden run passed its time budget (SLOW times the first set's)."""
 
 
 def golden_codes(golden: Any) -> set[Any]:

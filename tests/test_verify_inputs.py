@@ -77,3 +77,12 @@ def test_edge_values_of_each_kind():
     assert edge_scalar(FixedType(8, 4, overflow="AP_SAT_SYM"), "min") == -7.9375
     assert [edge_scalar(FloatType(32), e) for e in ("max", "min")] == [1.0, -1.0]
     assert edge_scalar(hls.bool_, "min") is False and edge_scalar(hls.bool_, "max") is True
+
+
+def test_a_set_whose_golden_run_would_loop_for_ever_is_skipped():
+    """`while n > 100000: n = n - 1` runs 2**31 times at n's max: that set stops at its time budget."""
+    from tests import control_kernels as ck
+
+    result = ck.never_entered.verify(seed=1)
+    assert result["trials"][0] == "random" and "edge max" not in result["trials"]
+    assert any(s.startswith("edge max: stopped") for s in result["skipped"])
