@@ -34,8 +34,11 @@ lint: $(STAMP)
 
 N ?= 200
 SEED ?= 1
+MODE ?= classic
+BRANCHES ?= join,literal,accumulate,unsigned,mixed,boundary
+# MODE=oracle (or both): no-overflow kernels checked against plain CPython too (tests/fuzz/oracle.py)
 fuzz: $(STAMP)
-	$(PY) -m tests.fuzz.campaign --count $(N) --seed $(SEED)
+	$(PY) -m tests.fuzz.campaign --count $(N) --seed $(SEED) --mode $(MODE) --branches $(BRANCHES)
 
 # Every bench/bench_*.py; the table is printed and bench/results.json rewritten. QUICK=1 for a fast pass.
 BENCH_STAMP := $(VENV)/.bench-installed

@@ -24,7 +24,9 @@ def cmd_emit(args: argparse.Namespace) -> int:
 def cmd_csim(args: argparse.Namespace) -> int:
     k = load_kernel(args.target)
     result = k.verify(seed=args.seed)
-    print(f"{k.__name__}: csim matches the golden model on {', '.join(result['compared'])} (seed {args.seed})")
+    print(f"{k.__name__}: csim matches the golden model on {', '.join(result['compared'])} (seed {args.seed}, "
+          f"{len(result['trials'])} input sets)")
+    print(f"{k.__name__}: {result.coverage}")
     return 0
 
 
@@ -50,7 +52,7 @@ def cmd_demo(args: argparse.Namespace) -> int:
             with warnings.catch_warnings():
                 warnings.simplefilter("ignore", OverflowWarning)  # listed below instead
                 result = k.verify(seed=args.seed)
-            status = f"csim == golden on {', '.join(result['compared'])}"
+            status = f"csim == golden on {', '.join(result['compared'])}; {result.coverage}"
             for site, (t, before, after) in result["overflows"].items():
                 status += (f"\n    note: random inputs wrap {t} at {Path(site).name} "
                            f"(e.g. {decimal(before)} -> {decimal(after)})")

@@ -2,24 +2,26 @@
 
 from __future__ import annotations
 
+import contextlib
 import functools
 import html
 import inspect
 import os
 import pathlib
 import sys
+import time
 import warnings
 from dataclasses import dataclass, replace
 from typing import Any
 
 import numpy as np
 
-from hls import runtime
+from hls import runtime, verification
 from hls.axis import AxisType
 from hls.backend.codec import codec_for
 from hls.backend.render import CppDesign, emit_module
 from hls.defaults import DEFAULT_ATOL, DEFAULT_CLOCK_NS, DEFAULT_PART, DEFAULT_RTOL, PIPELINE_LOOPS
-from hls.errors import HLSError, OverflowReport, OverflowWarning, SimulationError
+from hls.errors import HLSError, OverflowReport, OverflowWarning, SimulationError, VerificationError
 from hls.frontend.build import build_module, names_used, spell_value
 from hls.frontend.golden import make_golden
 from hls.frontend.source import enclosing_names
@@ -28,6 +30,7 @@ from hls.ir import Module, print_module, verify_module
 from hls.passes import UnrollLoopsPass, default_pipeline, run_passes
 from hls.streams import TRACES, UNBOUNDED, Stream
 from hls.types import ArrayType, HLSType, ScalarType, StreamType, TupleType
+from hls.verification import DEFAULT_TRIALS, VerifyResult
 from hls.wording import decimal, type_expr
 
 
@@ -326,42 +329,117 @@ class Kernel:
             return project.export_project(compiled.design, vectors, path, settings, estimate=estimate,
                                           estimate_error=error, overwrite=overwrite)
 
-    def random_inputs(self, seed: int = 0) -> list[Any]:
+    def random_inputs(self, seed: int | list[int] = 0) -> list[Any]:
         compiled = self.compile()
         rng = np.random.default_rng(seed)
         return [random_stream(self, t, index, rng) if isinstance(t, StreamType) else codec_for(t).random(rng)
                 for index, t in enumerate(compiled.arg_types)]
 
     def verify(self, *args: Any, golden: Any = None, rtol: float = DEFAULT_RTOL, atol: float = DEFAULT_ATOL,
-               seed: int = 0, strict_overflow: bool | None = None) -> dict[str, Any]:
+               seed: int = 0, strict_overflow: bool | None = None, trials: int = DEFAULT_TRIALS) -> VerifyResult:
         """Golden model and csim on copies of the same inputs; every output compared.
 
-        Wraps and saturations of declared values in the golden model are reported once per source
-        line as an `hls.OverflowWarning` (an `hls.OverflowReport` error when strict).
+        Given `args`, on those. Otherwise on `trials` input sets (hls/verification.py): the first is
+        `random_inputs(seed)`, then edge values (every value of an argument at its type's max, min, 0,
+        -1) and more random draws, so both sides of a data-dependent branch run. A random draw whose
+        golden run wraps a declared value is drawn again with fewer magnitude bits; only a wrap that
+        remains at 1 bit, or one on given inputs, is reported, once per source line, as an
+        `hls.OverflowWarning` (an `hls.OverflowReport` error when strict). Wraps on edge values are
+        not reported (result["edge_overflows"]). The result holds the first set's "inputs", "outputs"
+        and "return", each set's label ("trials") and the branch coverage the golden model reached
+        ("coverage", also `result.coverage`; its str is a one-line summary).
         """
         from hls import progress
 
+        if trials < 1:
+            raise HLSError(f"verify(trials={trials}): at least one input set is needed")
         with progress.task(f"verifying {self.__name__} (golden model and csim)"):
-            return self._verify(args, golden, rtol, atol, seed, strict_overflow)
+            return self._verify(args, golden, rtol, atol, seed, strict_overflow, trials)
 
     def _verify(self, args: tuple[Any, ...], golden: Any, rtol: float, atol: float, seed: int,
-                strict_overflow: bool | None) -> dict[str, Any]:
+                strict_overflow: bool | None, trials: int) -> VerifyResult:
         compiled = self.compile()
-        self.reset()  # golden and csim both start from the initial state (hls.static)
-        inputs = list(args) if args else self.random_inputs(seed)
-        golden_args = [a.copy() if isinstance(a, (np.ndarray, Stream)) else a for a in inputs]
-        csim_args = [a.copy() if isinstance(a, (np.ndarray, Stream)) else a for a in inputs]
-        expected, overflows = self.run_recording_overflows(golden or self, golden_args)
-        report_overflows(overflows, STRICT_OVERFLOW[0] if strict_overflow is None else strict_overflow)
+        tracer = verification.tracer_for(self.__hls_kernel__, compiled.golden)
+        traced_call = golden is None and self.golden_model == "python"  # else a Python-mode run of its own
+        result = VerifyResult(tracer.coverage)
+        reported: dict[str, Any] = {}
+        level = 0
+        for index, kind in enumerate(["given"] if args else verification.trial_kinds(trials)):
+            base = list(args) if args else self.random_inputs(seed if index == 0 else [seed, index])
+            if kind.startswith("edge"):
+                base = [verification.edge_value(t, v, kind[5:]) for t, v in zip(compiled.arg_types, base, strict=True)]
+            started = time.monotonic()
+            try:
+                if kind == "random":
+                    run, level = self._fitting_run(base, level, golden, tracer, traced_call)
+                else:
+                    run = self._golden_run(base, golden, tracer, traced_call)
+            except (SimulationError, verification.TooSlow) as exc:
+                if index == 0:
+                    raise
+                tracer.discard()
+                result["skipped"].append(f"{kind}: {getattr(exc, 'message', exc)}")
+                continue
+            finally:
+                tracer.deadline = None
+            if index == 0:
+                budget = max(verification.MIN_BUDGET, verification.SLOW * (time.monotonic() - started))
+            label = verification.level_label(level) if kind == "random" else kind
+            self._csim_compare(run, rtol, atol, result, f"{label} inputs" if index else "")
+            tracer.commit()
+            (result["edge_overflows"] if kind.startswith("edge") else reported).update(run.overflows)
+            result["trials"].append(label)
+            tracer.budget = budget
+        report_overflows(reported, STRICT_OVERFLOW[0] if strict_overflow is None else strict_overflow)
+        result["overflows"] = reported
+        return result
+
+    def _fitting_run(self, base: list[Any], level: int, golden: Any, tracer: Any, traced_call: bool) -> Any:
+        """A random draw's golden run at the first magnitude level from `level` on where no declared
+        value wraps, or at the last level (then the wrap is real); returns (run, level)."""
+        types = self.compile().arg_types
+        while True:
+            inputs = [verification.scaled(t, v, level) for t, v in zip(types, base, strict=True)]
+            run = self._golden_run(inputs, golden, tracer, traced_call)
+            if not run.overflows or level == verification.LEVELS - 1:
+                return run, level
+            tracer.discard()
+            level += 1
+
+    def _golden_run(self, inputs: list[Any], golden: Any, tracer: Any, traced_call: bool) -> Any:
+        """The golden model on copies of `inputs`, from the initial state (hls.static), traced for coverage."""
+        self.reset()  # golden and csim both start from the initial state
+        golden_args = [copied(a) for a in inputs]
+        tracer.deadline = None if tracer.budget is None else time.monotonic() + tracer.budget
+        with tracer.active() if traced_call and (tracer.wanted() or tracer.budget) else contextlib.nullcontext():
+            expected, overflows = self.run_recording_overflows(golden or self, golden_args)
+        if not traced_call and tracer.wanted():  # the numpy model or the user's function ran: the statements too
+            compiled = self.compile()
+            views = [golden_arg(n, t, copied(a)) for n, t, a in zip(compiled.arg_names, compiled.arg_types, inputs,
+                                                                     strict=True)]
+            with tracer.active(), contextlib.suppress(Exception):  # coverage only: the checked run is above
+                compiled.golden(*views)
+        return verification.GoldenRun(inputs, golden_args, expected, overflows)
+
+    def _csim_compare(self, run: Any, rtol: float, atol: float, result: VerifyResult, context: str) -> None:
+        """csim on copies of the run's inputs, every output compared; the first set fills the result."""
+        compiled = self.compile()
+        csim_args = [copied(a) for a in run.inputs]
         actual = self.csim(*csim_args)
         compared = []
-        for name, t, g, c in zip(compiled.arg_names, compiled.arg_types, golden_args, csim_args, strict=True):
-            if isinstance(t, (ArrayType, StreamType)):  # a stream: what it holds after the call
-                codec_for(t.elem).compare(name, g, c, rtol, atol)
-                compared.append(name)
-        compared += compare_results(compiled.return_type, expected, actual, rtol, atol)
-        return {"compared": compared, "inputs": inputs, "outputs": golden_args, "return": expected,
-                "overflows": overflows}
+        try:
+            for name, t, g, c in zip(compiled.arg_names, compiled.arg_types, run.golden_args, csim_args, strict=True):
+                if isinstance(t, (ArrayType, StreamType)):  # a stream: what it holds after the call
+                    codec_for(t.elem).compare(name, g, c, rtol, atol)
+                    compared.append(name)
+            compared += compare_results(compiled.return_type, run.expected, actual, rtol, atol)
+        except VerificationError as exc:
+            if not context:
+                raise
+            raise VerificationError(f"{exc.message} (on the {context})", exc.loc) from None
+        if "compared" not in result:
+            result.update({"compared": compared, "inputs": run.inputs, "outputs": run.golden_args,
+                           "return": run.expected})
 
     @staticmethod
     def run_recording_overflows(golden: Any, args: list[Any]) -> tuple[Any, dict[str, Any]]:
@@ -372,6 +450,10 @@ class Kernel:
             return golden(*args), log.events
         finally:
             log.events, log.enabled = saved_events, saved_enabled
+
+
+def copied(value: Any) -> Any:
+    return value.copy() if isinstance(value, (np.ndarray, Stream)) else value
 
 
 def compare_results(t: Any, expected: Any, actual: Any, rtol: float, atol: float) -> list[str]:

@@ -38,7 +38,7 @@ LAYERS: tuple[tuple[str, tuple[str, ...]], ...] = (
     ("backend", ("hls.backend",)),
     ("sim", ("hls.sim",)),
     ("project", ("hls.project",)),  # export: writes a Vitis project from the design, golden vectors and Report
-    ("top", ("hls", "hls.kernel", "hls.cli", "hls.cli_export", "hls.cli_target", "hls.explore",
+    ("top", ("hls", "hls.kernel", "hls.verification", "hls.cli", "hls.cli_export", "hls.cli_target", "hls.explore",
              "hls.exploration")),
 )
 # Known edges against the layers, each with the reason it stays for now.

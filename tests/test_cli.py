@@ -25,7 +25,8 @@ def test_emit_ir():
 def test_csim_ok():
     result = hls("csim", "examples/vadd.py:vadd")
     assert result.returncode == 0, result.stderr
-    assert "matches the golden model" in result.stdout
+    assert "matches the golden model" in result.stdout and "(seed 0, 8 input sets)" in result.stdout
+    assert "vadd: branch coverage: no data-dependent branch" in result.stdout
 
 
 def test_missing_file():

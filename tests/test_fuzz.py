@@ -199,3 +199,139 @@ def test_dataflow_verdict_python_timed_and_csim_agree(tmp_path, seed):
     assert deadlocks == (seed == 19)
     assert check_single(kernel, seed, 0.0, 0.0)["status"] == "pass"
     assert (kernel.report().dataflow.deadlock is not None) == deadlocks
+
+
+# ---- the no-overflow kernels and the CPython oracle (tests/fuzz/oracle.py) -------------------------
+
+ORACLE_MARKS = {  # per branch, patterns its kernels must show within 40 seeds
+    "join": (r"if .*:\n +t\d+ = -?\d+\n +else:\n +t\d+ = s\d+\n", r"if .*:\n +t\d+ = s\d+\n +else:\n +t\d+ = -?\d+\n",
+             r"else:\n +t\d+ = -s\d+", r"elif ", r"    t\d+ = [01]\n    if "),
+    "literal": (r"m\d+ = 0\n    for i\d+ in range\(\d+\):\n        if a\d+\[i\d+\] > m\d+:", r"= max\(m\d+, a",
+                r"= min\(m\d+, a", r"a\d+: hls\.uint(32|64)\["),
+    "accumulate": (r"acc\d+ = 0\n    for", r"acc\d+ \+= ", r"acc\d+ = acc\d+ - ", r"while i\d+ < \d+:",
+                   r"acc\d+ = hls\.int64\(0\)"),
+    "unsigned": (r"1 << n\d+", r"s\d+ & \(\(1 << n\d+\) - 1\)", r"\(~s\d+\) & \d+", r"\(~\(s\d+ \^ \d+\)\) & \d+",
+                 r"s\d+ >> n\d+", r"s\d+ << 3"),
+    "mixed": (r"1 if s\d+ (<|<=|>|>=|==|!=) s\d+ else 0", r"(max|min)\(s\d+, s\d+\)", r"t\d+ = s\d+ if .* else s\d+",
+              r"s\d+ - s\d+"),
+    "boundary": (r"s\d+ \+ 1", r"-s\d+", r"abs\(s\d+\)", r"s\d+ // -3", r"s\d+ % -3", r"s\d+ \* 2"),
+}
+
+
+@pytest.mark.parametrize("branch", sorted(ORACLE_MARKS))
+def test_oracle_generator_writes_each_branch(branch):
+    from tests.fuzz.oracle import oracle_unit
+
+    units = [oracle_unit(seed, (branch,)) for seed in range(40)]
+    assert oracle_unit(3, (branch,)).source == units[3].source
+    for unit in units:
+        ast.parse(unit.source)
+        assert unit.oracle and unit.args[-1] == ("out", unit.args[-1][1]) and unit.ret == "hls.int64"
+    text = "\n".join(u.source for u in units)
+    for pattern in ORACLE_MARKS[branch]:
+        assert re.search(pattern, text), pattern
+    if branch == "mixed":  # the comparisons and joins meet an unsigned and a signed parameter
+        for unit in units:
+            spells = dict(unit.args)
+            for a, b in re.findall(r"\((s\d+), (s\d+)\)", unit.source):
+                assert {spells[a].startswith("hls.uint"), spells[b].startswith("hls.uint")} == {True, False}
+
+
+def oracle_kernels(tmp_path, seeds, branches):
+    from tests.fuzz.oracle import oracle_unit
+
+    units = [oracle_unit(seed, branches) for seed in seeds]
+    path = tmp_path / "oracle_many.py"
+    path.write_text(module_text(units))
+    module = load(path, f"oracle_many_{'_'.join(branches)}")
+    return [(u.seed, getattr(module, u.kernel)) for u in units]
+
+
+@pytest.mark.parametrize("branch", sorted(ORACLE_MARKS))
+def test_oracle_kernels_are_plain_python_without_overflow(tmp_path, branch):
+    """The generator's promise, checked without g++: the undecorated function runs on every input set
+    and every result fits the int64 it is stored in (a kernel the frontend refuses at its line is
+    skipped: the new typing rules may ask for a declaration)."""
+    from tests.fuzz.oracle import input_sets, plain_function, python_value
+
+    ran = 0
+    for seed, kernel in oracle_kernels(tmp_path, range(12), (branch,)):
+        try:
+            kernel.compile()
+        except hls.HLSError as exc:
+            assert exc.loc is not None, exc
+            continue
+        for _, inputs in input_sets(kernel, seed):
+            plain = [python_value(v) for v in inputs]
+            ret = plain_function(kernel.__hls_kernel__)(*plain)
+            for value in [ret, *plain[-1]]:
+                assert isinstance(value, int) and -(1 << 63) <= value < 1 << 63, (seed, value)
+            ran += 1
+    assert ran >= 30
+
+
+def test_oracle_check_runs_cpython_and_classifies(tmp_path):
+    from tests.fuzz.oracle import check_oracle, classify_three
+
+    path = tmp_path / "oracle_hand.py"
+    path.write_text("import hls\n\n\n@hls.kernel\ndef agree(x: hls.int16, out: hls.int64[1]) -> hls.int64:\n"
+                    "    out[0] = x * 3\n    return x - 1\n\n\n"
+                    "@hls.kernel\ndef wraps(x: hls.int16, out: hls.int64[1]) -> hls.int64:\n"
+                    "    return hls.int8(x)\n")
+    module = load(path, "oracle_hand")
+    assert check_oracle(module.agree, 1) == {"status": "pass", "kind": "", "message": ""}
+    verdict = check_oracle(module.wraps, 1)  # CPython's stand-in for hls.int8 refuses the wrap
+    assert verdict["status"] == "crash" and verdict["kind"] == "cpython:raised", verdict
+    assert "does not fit int8" in verdict["message"]
+    assert classify_three([1], [1], [1]) is None
+    assert classify_three([0], [0], [4]) == "cpython:golden=csim"
+    assert classify_three([0], [4], [4]) == "cpython:golden"
+    assert classify_three([4], [0], [4]) == "cpython:csim"
+    assert classify_three([1], [2], [3]) == "cpython:all-differ"
+
+
+def test_campaign_modes_and_branches_are_configurable():
+    from tests.fuzz.campaign import generate_any, main
+
+    assert generate_any(5, "both").oracle and not generate_any(6, "both").oracle
+    assert not generate_any(5).oracle and generate_any(6, "oracle", ("unsigned",)).oracle
+    assert re.search(r"<<|>>|~", generate_any(6, "oracle", ("unsigned",)).source)
+    with pytest.raises(SystemExit):
+        main(["--branches", "bogus", "--count", "1"])
+
+
+ORACLE_CAMPAIGN_SEED = 20261201
+
+
+def test_bounded_oracle_campaign_runs_without_crashes(tmp_path):
+    """No crash and the CPython oracle ran on every kernel. Mismatches are allowed here: today's
+    typing rules miscompile these patterns (issue 19); once they are fixed, ORACLE_CLEAN turns the
+    check into 'no mismatch' and the known seeds below into regression tests."""
+    from tests.fuzz.oracle import KNOWN_CLASSES
+
+    result = run_campaign(6, ORACLE_CAMPAIGN_SEED, out=tmp_path, jobs=2, shrink_checks=0, mode="oracle")
+    details = "\n".join(f"seed {f.seed}: {f.status} ({f.kind}): {f.message[:300]}" for f in result.failures)
+    assert result.crashes == 0 and result.batch_only == 0, details
+    assert result.passed + result.mismatches + result.rejected == 6
+    assert set(result.classes()) <= set(KNOWN_CLASSES), details
+    if ORACLE_CLEAN:
+        assert result.mismatches == 0, details
+    for failure in result.failures:  # a reproducer runs the three-way check
+        assert "check_oracle" in failure.path.read_text()
+
+
+ORACLE_CLEAN = False  # set True after merging the typing (feat-typing) and boundary (feat-boundary) fixes
+# oracle_unit seeds (all branches) that mismatch on the code before those fixes: `1 << n` and masks of a
+# literal (7000001, 7000149), `s = 0; s = s + v` (7000005), `m = 0; m = v` with v uint32 (7000053), a local
+# first assigned in branches (7000009, 7000093), `t = -x` at x's min in an else arm (7000025), and mixes
+ORACLE_KNOWN_SEEDS = (4, 6, 8, 9, 10, 13, 15, 16, 18, 20, 22, 24, 25, 26, 7000001, 7000005, 7000009, 7000025,
+                      7000033, 7000053, 7000093, 7000149)
+
+
+@pytest.mark.skipif(not ORACLE_CLEAN, reason="known typing bugs (issue 19): enable with ORACLE_CLEAN after the merge")
+@pytest.mark.parametrize("seed", ORACLE_KNOWN_SEEDS)
+def test_known_oracle_seeds_agree(tmp_path, seed):
+    from tests.fuzz.oracle import BRANCHES, check_oracle
+
+    [(_, kernel)] = oracle_kernels(tmp_path, [seed], BRANCHES)
+    assert check_oracle(kernel, seed)["status"] in ("pass", "rejected")

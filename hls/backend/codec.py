@@ -195,8 +195,8 @@ class Codec:
         """Every item of a stream argument checked as `value` checks a scalar (naming its index) and
         replaced by its exact value: `hls.Stream(T, values)` keeps the values as given until here."""
         if getattr(stream, "elem", None) != self.elem:
-            raise SimulationError(f"argument {name!r} is a stream of {self.elem}: pass hls.Stream({type_expr(self.elem)}, "
-                                  f"values), got {stream!r}")
+            raise SimulationError(f"argument {name!r} is a stream of {self.elem}: pass "
+                                  f"hls.Stream({type_expr(self.elem)}, values), got {stream!r}")
         stream.items = type(stream.items)(self.value(name, v, i) for i, v in enumerate(stream.items))
 
     def from_storage(self, raw: Any) -> Any:

@@ -1,6 +1,7 @@
 """A differential fuzzing campaign: generate kernels, verify golden vs csim, shrink the failures.
 
     python -m tests.fuzz.campaign --count 200 --seed 1 [--out DIR] [--batch 8] [--jobs 2]
+        [--mode classic|oracle|both] [--branches join,literal,accumulate,unsigned,mixed,boundary]
 
 Each kernel gets seed `S * 1_000_000 + i`: its text and its random inputs both follow from it, so
 `fail_<seed>.py` reproduces with `kernel.verify(seed=<seed>)`. Kernels are checked in batches (one top
@@ -8,7 +9,14 @@ kernel calling several generated kernels, so one g++ run covers many); a failing
 re-run kernel by kernel, which keeps every failure attributable to one generated kernel. Kernels
 that use libm are batched separately and compared with a tolerance; all others bit-exactly.
 
-Prints `fuzz: N kernels, P passed, M mismatches, C crashes, R rejected` and exits 1 when M + C > 0.
+`--mode oracle` generates no-overflow kernels (tests/fuzz/oracle.py) that are also run as plain
+CPython functions: golden, csim and CPython must agree on every input set (the types' edge values
+among them); `--mode both` makes one kernel in four such a kernel; `--branches` picks the oracle
+generator's branches. A mismatch's kind names its class (`cpython:golden=csim`: both wrong the same
+way; `cpython:golden`, `cpython:csim`: one of them wrong; `VerificationError`: golden != csim).
+
+Prints `fuzz: N kernels, P passed, M mismatches, C crashes, R rejected` (and the mismatch classes)
+and exits 1 when M + C > 0.
 """
 
 from __future__ import annotations
@@ -31,6 +39,7 @@ from typing import Any
 from hls import progress
 from tests.fuzz.dataflow_gen import dataflow_unit
 from tests.fuzz.generator import Unit, batch_top, generate, module_text
+from tests.fuzz.oracle import BRANCHES, oracle_unit
 from tests.fuzz.packets import packet_unit, uses_packets
 from tests.fuzz.shrink import ShrinkStats, shrink
 
@@ -42,9 +51,13 @@ SOLO = 10  # every tenth kernel is checked alone, as a top-level kernel
 
 
 DATAFLOW_EVERY = 10  # one kernel in ten is a random dataflow region (tests/fuzz/dataflow_gen.py)
+ORACLE_EVERY = 4  # --mode both: one kernel in four is a no-overflow kernel with the CPython oracle
+MODES = ("classic", "oracle", "both")
 
 
-def generate_any(seed: int) -> Unit:
+def generate_any(seed: int, mode: str = "classic", branches: tuple[str, ...] = BRANCHES) -> Unit:
+    if mode == "oracle" or mode == "both" and seed % ORACLE_EVERY == 1:
+        return oracle_unit(seed, branches)
     if seed % DATAFLOW_EVERY == DATAFLOW_EVERY - 1:
         return dataflow_unit(seed)
     return packet_unit(seed) if uses_packets(seed) else generate(seed)
@@ -62,6 +75,7 @@ class Failure:
     minimized: str | None = None
     minimized_message: str | None = None
     path: Path | None = None
+    oracle: bool = False  # checked against CPython too (tests/fuzz/oracle.py)
 
 
 @dataclass
@@ -82,6 +96,14 @@ class CampaignResult:
         if self.batch_only:
             line += f", {self.batch_only} batch-only failures"
         return line
+
+    def classes(self) -> dict[str, list[int]]:
+        """Mismatch kind -> the seeds that show it."""
+        out: dict[str, list[int]] = {}
+        for f in self.failures:
+            if f.status == "mismatch":
+                out.setdefault(f.kind, []).append(f.seed)
+        return out
 
     @property
     def ok(self) -> bool:
@@ -157,8 +179,8 @@ def batches(units: list[Unit], size: int) -> list[list[Unit]]:
     Every SOLO-th kernel is checked on its own, as the top: in a batch a kernel is a sub-function,
     so its own ports and return value would never cross the csim boundary.
     """
-    out: list[list[Unit]] = [[u] for u in units if u.seed % SOLO == 0]
-    rest = [u for u in units if u.seed % SOLO != 0]
+    out: list[list[Unit]] = [[u] for u in units if u.seed % SOLO == 0 or u.oracle]  # oracle: run alone, as the top
+    rest = [u for u in units if u.seed % SOLO != 0 and not u.oracle]
     for group in ([u for u in rest if not u.tolerant], [u for u in rest if u.tolerant]):
         out += [group[i:i + size] for i in range(0, len(group), size)]
     return out
@@ -166,9 +188,14 @@ def batches(units: list[Unit], size: int) -> list[list[Unit]]:
 
 def run_campaign(count: int, seed: int, out: Path | None = None, batch: int = 8, jobs: int | None = None,
                  timeout: float = 600.0, shrink_checks: int = 150, shrink_seconds: float = 600.0,
-                 log: Any = None, keep: bool = False, pick: Any = None) -> CampaignResult:
+                 log: Any = None, keep: bool = False, pick: Any = None, mode: str = "classic",
+                 branches: tuple[str, ...] = BRANCHES, shrink_per_class: int | None = None) -> CampaignResult:
     """Generate, check, classify and shrink; reproducers go to `out` (when given). `pick(seed)`, when
-    given, chooses the kernels: the first `count` seeds it accepts (tests/fuzz/structs.py)."""
+    given, chooses the kernels: the first `count` seeds it accepts (tests/fuzz/structs.py). `mode` and
+    `branches`: which generators (see the module docstring); `shrink_per_class`: shrink only the first
+    failures of each (status, kind), the others are written as generated."""
+    if mode not in MODES:
+        raise ValueError(f"mode must be one of {', '.join(MODES)}, got {mode!r}")
     started = time.monotonic()
     say = log or (lambda text: None)
     jobs = jobs or os.cpu_count() or 1
@@ -176,7 +203,8 @@ def run_campaign(count: int, seed: int, out: Path | None = None, batch: int = 8,
     runner = Runner(workdir, timeout)
     result = CampaignResult(count=count)
     seeds = (seed * SEED_STRIDE + i for i in itertools.count())
-    units = list(itertools.islice((generate_any(s) for s in seeds if pick is None or pick(s)), count))
+    units = list(itertools.islice((generate_any(s, mode, branches) for s in seeds if pick is None or pick(s)),
+                                  count))
     verdicts: dict[int, dict[str, str]] = {}
     batch_failures: list[tuple[list[Unit], dict[str, str]]] = []
     try:
@@ -232,7 +260,7 @@ def run_campaign(count: int, seed: int, out: Path | None = None, batch: int = 8,
                 else:
                     result.crashes += 1
                 result.failures.append(Failure(unit.seed, status, v["kind"], v["message"], module_text([unit]),
-                                               unit.kernel, tolerances_of(unit)))
+                                               unit.kernel, tolerances_of(unit), oracle=unit.oracle))
         for group, v in batch_failures:
             if all(verdicts[u.seed]["status"] in ("pass", "rejected") for u in group):
                 result.batch_only += 1
@@ -243,7 +271,8 @@ def run_campaign(count: int, seed: int, out: Path | None = None, batch: int = 8,
             say(f"fuzz: seed {failure.seed}: {failure.status} ({failure.kind}): "
                 f"{failure.message.splitlines()[0][:300] if failure.message else ''}")
         if shrink_checks > 0 and result.failures:
-            shrink_all(result.failures, runner, jobs, shrink_checks, shrink_seconds, say)
+            shrink_all(representatives(result.failures, shrink_per_class), runner, jobs, shrink_checks,
+                       shrink_seconds, say)
         if out is not None and result.failures:
             out.mkdir(parents=True, exist_ok=True)
             for failure in result.failures:
@@ -255,6 +284,20 @@ def run_campaign(count: int, seed: int, out: Path | None = None, batch: int = 8,
             shutil.rmtree(workdir, ignore_errors=True)
     result.seconds = time.monotonic() - started
     return result
+
+
+def representatives(failures: list[Failure], per_class: int | None) -> list[Failure]:
+    """The first `per_class` failures of each (status, kind); all of them when None."""
+    if per_class is None:
+        return failures
+    seen: dict[tuple[str, str], int] = {}
+    chosen = []
+    for f in failures:
+        key = (f.status, f.kind)
+        seen[key] = seen.get(key, 0) + 1
+        if seen[key] <= per_class:
+            chosen.append(f)
+    return chosen
 
 
 def shrink_all(failures: list[Failure], runner: Runner, jobs: int, max_checks: int, seconds: float,
@@ -271,7 +314,7 @@ def shrink_all(failures: list[Failure], runner: Runner, jobs: int, max_checks: i
 
         def still_fails(text: str) -> bool:
             job = {"text": text, "kernel": failure.kernel, "seed": failure.seed, "rtol": failure.tolerances[0],
-                   "atol": failure.tolerances[1]}
+                   "atol": failure.tolerances[1], "oracle": failure.oracle}
             outcome = runner.run(job, f"x{failure.seed}_{next(names)}", env)
             v = outcome.get("error") or outcome["members"][str(failure.seed)]
             if v["status"] == failure.status and v["kind"] == failure.kind:
@@ -303,6 +346,10 @@ def write_reproducer(out: Path, failure: Failure) -> Path:
     call = f"{failure.kernel}.verify(seed={failure.seed}, rtol={rtol!r}, atol={atol!r})"
     if failure.kernel == "fuzz_batch":
         call = "raise SystemExit('a batch-only failure: rerun it through tests.fuzz.worker')"
+    if failure.oracle:  # golden, csim and CPython on the oracle's input sets
+        call = (f"import sys\n    sys.path.insert(0, {str(ROOT)!r})\n    from tests.fuzz.oracle import check_oracle"
+                f"\n    verdict = check_oracle({failure.kernel}, "
+                f"{failure.seed})\n    if verdict['status'] != 'pass':\n        raise SystemExit(verdict['message'])")
     body += f'\n\n\nif __name__ == "__main__":\n    {call}\n    print("no failure")\n'
     path = out / f"fail_{failure.seed}.py"
     path.write_text(body)
@@ -322,13 +369,27 @@ def main(argv: list[str] | None = None) -> int:
                         help="predicate runs per failure when shrinking; 0 disables shrinking (default 150)")
     parser.add_argument("--shrink-seconds", type=float, default=600.0, help="time limit per failure (default 600)")
     parser.add_argument("--keep", action="store_true", help="keep the temporary work directory")
+    parser.add_argument("--shrink-per-class", type=int, default=None,
+                        help="shrink only the first K failures of each kind (default: all)")
+    parser.add_argument("--mode", choices=MODES, default="classic",
+                        help="classic kernels, no-overflow kernels with the CPython oracle, or both (default classic)")
+    parser.add_argument("--branches", default=",".join(BRANCHES),
+                        help=f"the oracle generator's branches, comma-separated (default {','.join(BRANCHES)})")
     args = parser.parse_args(argv)
+    branches = tuple(b for b in args.branches.split(",") if b)
+    unknown = sorted(set(branches) - set(BRANCHES))
+    if unknown or not branches:
+        parser.error(f"unknown --branches {', '.join(unknown) or '(none)'}; choose from {', '.join(BRANCHES)}")
     signal.signal(signal.SIGTERM, lambda *_: sys.exit(143))  # run the clean-up (workers, temp files)
     result = run_campaign(args.count, args.seed, args.out, batch=args.batch, jobs=args.jobs, timeout=args.timeout,
                           shrink_checks=args.shrink_checks, shrink_seconds=args.shrink_seconds,
-                          log=lambda text: print(text, flush=True), keep=args.keep)
+                          log=lambda text: print(text, flush=True), keep=args.keep, mode=args.mode,
+                          branches=branches, shrink_per_class=args.shrink_per_class)
     for seed, message in result.rejections:
         print(f"fuzz: seed {seed} rejected: {message.splitlines()[0][:300]}")
+    for kind, seeds in sorted(result.classes().items()):
+        print(f"fuzz: mismatch class {kind}: {len(seeds)} (seeds {', '.join(map(str, seeds[:8]))}"
+              f"{', ...' if len(seeds) > 8 else ''})")
     print(f"fuzz: {result.seconds:.0f} s")
     print(result.summary())
     return 0 if result.ok else 1

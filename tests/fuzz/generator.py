@@ -176,6 +176,7 @@ class Unit:
     tolerant: bool  # uses libm: floats are compared with a tolerance
     ret_elems: tuple[str, ...] = ()  # a tuple return: each element's annotation text
     ret_shape: tuple[int, ...] = ()  # an array result: its shape (`ret` is the array annotation)
+    oracle: bool = False  # a no-overflow kernel, also checked against CPython (tests/fuzz/oracle.py)
 
 
 HEADER = "import math\n\nimport numpy as np\n\nimport hls\n"

@@ -10,6 +10,7 @@ Job (JSON): {"dir": folder for module files, "name": file stem, "units": [unit d
 "rtol", "atol"}. Result: {"members": {seed: verdict}, "batch": verdict or null}, where a verdict is
 {"status": "pass" | "mismatch" | "crash" | "rejected" | "untested", "kind": short signature,
 "message": text}.
+A job or unit with "oracle" set is a no-overflow kernel, checked three ways (tests/fuzz/oracle.py).
 """
 
 from __future__ import annotations
@@ -36,6 +37,7 @@ from hls.errors import (
 from hls.sim.jitrun import available
 from hls.types import ArrayType, TupleType
 from tests.fuzz.generator import Unit, batch_top, module_text
+from tests.fuzz.oracle import check_oracle
 from tests.golden_diff import disagreement
 
 MAX_MESSAGE = 4000
@@ -59,6 +61,9 @@ def classify(exc: BaseException, stage: str) -> dict[str, str]:
         return verdict("mismatch", "VerificationError", text)
     if isinstance(exc, (UnsupportedError, HLSTypeError)) and "internal compiler error" not in str(exc):
         return verdict("rejected", f"{stage}:{type(exc).__name__}", text)
+    if stage == "compile" and isinstance(exc, HLSError) and not isinstance(exc, CompileError) and exc.loc is not None \
+            and "internal compiler error" not in str(exc):
+        return verdict("rejected", f"{stage}:{type(exc).__name__}", text)  # a clean error at the kernel's line
     if isinstance(exc, (CompileError, SimulationError)) or not isinstance(exc, HLSError):
         detail = "" if isinstance(exc, HLSError) else "\n" + "".join(traceback.format_exception(exc))[-2000:]
         return verdict("crash", f"{stage}:{type(exc).__name__}", text + detail)
@@ -161,7 +166,9 @@ def check_batch(job: dict[str, Any]) -> dict[str, Any]:
         return {"members": members, "batch": None}
     if not job.get("batch", True) or len(good) == 1:
         for unit in good:
-            members[str(unit.seed)] = check_single(getattr(pre, unit.kernel), unit.seed, job["rtol"], job["atol"])
+            kernel = getattr(pre, unit.kernel)
+            members[str(unit.seed)] = check_oracle(kernel, unit.seed) if unit.oracle else \
+                check_single(kernel, unit.seed, job["rtol"], job["atol"])
         return {"members": members, "batch": None}
     path = folder / f"{job['name']}.py"
     path.write_text(module_text(good, top=batch_top(good)))
@@ -201,6 +208,8 @@ def check_text(job: dict[str, Any]) -> dict[str, Any]:
         kernel = getattr(module, job["kernel"])
     except Exception as exc:  # noqa: BLE001
         return {"members": {str(job["seed"]): classify(exc, "import")}, "batch": None}
+    if job.get("oracle"):
+        return {"members": {str(job["seed"]): check_oracle(kernel, job["seed"])}, "batch": None}
     return {"members": {str(job["seed"]): check_single(kernel, job["seed"], job["rtol"], job["atol"])},
             "batch": None}
 
@@ -221,3 +230,4 @@ def main(argv: list[str]) -> int:
 
 if __name__ == "__main__":
     sys.exit(main(sys.argv[1:]))
+
