@@ -34,7 +34,7 @@ lint: $(STAMP)
 
 N ?= 200
 SEED ?= 1
-MODE ?= classic
+MODE ?= both
 BRANCHES ?= join,literal,accumulate,unsigned,mixed,boundary
 # MODE=oracle (or both): no-overflow kernels checked against plain CPython too (tests/fuzz/oracle.py)
 fuzz: $(STAMP)

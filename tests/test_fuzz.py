@@ -304,9 +304,7 @@ ORACLE_CAMPAIGN_SEED = 20261201
 
 
 def test_bounded_oracle_campaign_runs_without_crashes(tmp_path):
-    """No crash and the CPython oracle ran on every kernel. Mismatches are allowed here: today's
-    typing rules miscompile these patterns (issue 19); once they are fixed, ORACLE_CLEAN turns the
-    check into 'no mismatch' and the known seeds below into regression tests."""
+    """No crash, no mismatch, and the CPython oracle ran on every kernel."""
     from tests.fuzz.oracle import KNOWN_CLASSES
 
     result = run_campaign(6, ORACLE_CAMPAIGN_SEED, out=tmp_path, jobs=2, shrink_checks=0, mode="oracle")
@@ -314,21 +312,17 @@ def test_bounded_oracle_campaign_runs_without_crashes(tmp_path):
     assert result.crashes == 0 and result.batch_only == 0, details
     assert result.passed + result.mismatches + result.rejected == 6
     assert set(result.classes()) <= set(KNOWN_CLASSES), details
-    if ORACLE_CLEAN:
-        assert result.mismatches == 0, details
+    assert result.mismatches == 0, details
     for failure in result.failures:  # a reproducer runs the three-way check
         assert "check_oracle" in failure.path.read_text()
 
 
-ORACLE_CLEAN = False  # set True after merging the typing (feat-typing) and boundary (feat-boundary) fixes
-# oracle_unit seeds (all branches) that mismatch on the code before those fixes: `1 << n` and masks of a
-# literal (7000001, 7000149), `s = 0; s = s + v` (7000005), `m = 0; m = v` with v uint32 (7000053), a local
-# first assigned in branches (7000009, 7000093), `t = -x` at x's min in an else arm (7000025), and mixes
-ORACLE_KNOWN_SEEDS = (4, 6, 8, 9, 10, 13, 15, 16, 18, 20, 22, 24, 25, 26, 7000001, 7000005, 7000009, 7000025,
-                      7000033, 7000053, 7000093, 7000149)
+# oracle_unit seeds (all branches) that mismatched before the typing rules of issue 19: `1 << n` and masks
+# of a literal (7000001, 7000149), `s = 0; s = s + v` (7000005), `m = 0; m = v` with v uint32 (7000053), a
+# local first assigned in branches (7000009, 7000093), `t = -x` at x's min in an else arm (7000025), a mix (4)
+ORACLE_KNOWN_SEEDS = (4, 7000001, 7000005, 7000009, 7000025, 7000053, 7000093, 7000149)
 
 
-@pytest.mark.skipif(not ORACLE_CLEAN, reason="known typing bugs (issue 19): enable with ORACLE_CLEAN after the merge")
 @pytest.mark.parametrize("seed", ORACLE_KNOWN_SEEDS)
 def test_known_oracle_seeds_agree(tmp_path, seed):
     from tests.fuzz.oracle import BRANCHES, check_oracle
