@@ -15,6 +15,7 @@ import ast
 from hls.directives import unroll
 from hls.errors import HLSTypeError, UnsupportedError
 from hls.frontend.base import BuilderBase
+from hls.frontend.joins import counter_bound
 from hls.frontend.scan import (
     BREAK,
     CONTINUE,
@@ -146,6 +147,7 @@ class Control(BuilderBase):
         self.carries[id(loop)] = set(carried)
         loop.attrs["label"] = self.unique_label("while")
         self.block.append(loop)
+        marks = {n: len(self.entries.get(n, ())) for n in carried}
         with self.region(loop.cond), self.scope():
             for name, arg in zip(carried, loop.cond.args, strict=True):
                 self.env[name] = Var(arg, arg.type)
@@ -162,9 +164,20 @@ class Control(BuilderBase):
             with self.in_loop(loop):
                 self.visit_body(node.body)
             self.end_iteration(loop, carried, node.body)
+        self.bound_counters(loop, cond, carried, marks)
         for name, result in zip(carried, loop.results, strict=True):
             self.env[name] = Var(result, result.type)
         self.loop_locals |= {n for n in assigned_names(node.body) if n not in self.env}
+
+    def bound_counters(self, loop: WhileOp, cond: Value, carried: list[str], marks: dict[str, int]) -> None:
+        """The updates of a counter its `while` condition bounds (`while i < n: ... i += 1`) reach no further
+        than the bound (hls.frontend.joins.counter_bound); every other accumulation in a while loop stays
+        unbounded. `marks` says where each carried name's entries of this loop (condition and body) start."""
+        for name, arg in zip(carried, loop.cond.args, strict=True):
+            updates = self.entries.get(name, [])[marks[name]:]
+            bound = counter_bound(cond, arg, updates, id(loop))
+            for entry in updates if bound is not None else ():
+                entry.bound = bound
 
     def refuse_exits(self, node: ast.For) -> None:
         """A loop the frontend unrolls itself (over a tuple of compile-time values) has no hardware loop
