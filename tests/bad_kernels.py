@@ -546,3 +546,26 @@ def while_counter_wrong_direction(n: hls.int8) -> hls.int32:
     while i < n:
         i -= 1  # E while_counter_wrong_direction
     return i
+
+
+@hls.kernel
+def while_counter_rebound_by_loop(start: hls.uint4) -> hls.int32:
+    i = start
+    while i < 16:
+        for i in (100,):  # noqa: B007 (the point: the loop target rebinds the counter)
+            pass
+        i += 1  # E while_counter_rebound_by_loop
+    return i
+
+
+@hls.kernel
+def binary_search_undeclared(a: hls.int32[16], x: hls.int32) -> hls.int32:
+    lo = 0
+    hi = 16
+    while lo < hi:
+        mid = (lo + hi) // 2
+        if a[mid] < x:
+            lo = mid + 1  # E binary_search_undeclared
+        else:
+            hi = mid
+    return lo

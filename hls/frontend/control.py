@@ -22,6 +22,7 @@ from hls.frontend.scan import (
     FLAGS,
     RESULT,
     RETURNED,
+    assigned_by_statements,
     assigned_names,
     control_assigned,
     directly_in,
@@ -164,17 +165,20 @@ class Control(BuilderBase):
             with self.in_loop(loop):
                 self.visit_body(node.body)
             self.end_iteration(loop, carried, node.body)
-        self.bound_counters(loop, cond, carried, marks)
+        self.bound_counters(loop, cond, node.body, marks)
         for name, result in zip(carried, loop.results, strict=True):
             self.env[name] = Var(result, result.type)
         self.loop_locals |= {n for n in assigned_names(node.body) if n not in self.env}
 
-    def bound_counters(self, loop: WhileOp, cond: Value, carried: list[str], marks: dict[str, int]) -> None:
+    def bound_counters(self, loop: WhileOp, cond: Value, body: list[ast.stmt], marks: dict[str, int]) -> None:
         """The updates of a counter its `while` condition bounds (`while i < n: ... i += 1`) reach no further
         than the bound (hls.frontend.joins.counter_bound); every other accumulation in a while loop stays
-        unbounded. `marks` says where each carried name's entries of this loop (condition and body) start."""
-        for name, arg in zip(carried, loop.cond.args, strict=True):
+        unbounded. `marks` says, for each carried name in order, where its entries of this loop (condition and
+        body) start; a name `body` also binds otherwise (a loop target, a bit store) is never bounded."""
+        for name, arg in zip(marks, loop.cond.args, strict=True):
             updates = self.entries.get(name, [])[marks[name]:]
+            if not assigned_by_statements(body, name):
+                continue
             bound = counter_bound(cond, arg, updates, id(loop))
             for entry in updates if bound is not None else ():
                 entry.bound = bound
