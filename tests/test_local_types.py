@@ -522,3 +522,42 @@ def test_a_bound_that_changes_in_the_loop_is_bounded_by_its_type():
     a[9:] = 255
     assert agree(bound_read_in_the_loop, a) == plain(bound_read_in_the_loop, a)
     assert loop_local_type(bound_read_in_the_loop, "i") == "int32"  # 257 at most, from a literal: int32
+
+
+@hls.kernel
+def counter_from_below_inclusive(n: hls.int8) -> hls.int32:
+    i = -200
+    while i <= n:
+        i += 7
+    return i
+
+
+@hls.kernel
+def counter_stepped_by_a_ranged_value(n: hls.uint8, d: hls.uint3) -> hls.int32:
+    i = 0
+    while i < n:
+        i += d + 1
+    return i
+
+
+@hls.kernel
+def while_counter_inside_a_counted_loop(a: hls.int32[8]) -> hls.int32:
+    i = 0
+    t = hls.int32(0)
+    for _j in range(4):
+        while i < 8:
+            t += a[i]
+            i += 1
+        i -= 3
+    return t * 100 + i
+
+
+def test_more_counter_shapes_agree_with_cpython():
+    assert [agree(counter_from_below_inclusive, n) for n in (-128, -1, 127)] == \
+        [plain(counter_from_below_inclusive, n) for n in (-128, -1, 127)]
+    # a step whose range is known (0..7, plus 1) bounds like a constant one: below 255 + 8
+    assert [agree(counter_stepped_by_a_ranged_value, n, d) for n, d in ((250, 7), (255, 7), (0, 0), (9, 3))] == \
+        [256, 256, 0, 12]
+    # the while bounds i by 8; the counted `i -= 3` after it moves it 4 * 3 down at most
+    assert agree(while_counter_inside_a_counted_loop, np.arange(8, dtype=np.int32)) == \
+        plain(while_counter_inside_a_counted_loop, np.arange(8, dtype=np.int32))
