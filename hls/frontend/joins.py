@@ -15,7 +15,10 @@ mode converts where the IR does, so the two cannot differ.
   over N executions its values lie in init + N * [min(0, step_lo), max(0, step_hi)], where N is the
   product of the trip counts of the loops that carry it (outside such loops it is a plain value), and the local gets the
   narrowest type holding that (at least int32 if it starts from literals); a trip count that is not
-  known at compile time, or a result over 64 bits, is an error asking for a declaration.
+  known at compile time, or a result over 64 bits, is an error asking for a declaration;
+- except a while loop's counter (`while i < n: ... i += 1`): its condition bounds it at the start of
+  every iteration, so where every assignment to it in the loop is a step of one sign outside inner
+  loops, its values reach max(n) - 1 plus the sum of the steps at most (`counter_bound`).
 """
 
 from __future__ import annotations
