@@ -510,3 +510,62 @@ def grows_every_iteration(x: hls.int8) -> hls.int64:
     for _i in range(40):
         acc = acc * 3  # E grows_every_iteration
     return acc
+
+
+# a while counter whose condition does not bound it stays refused (hls.frontend.joins.counter_bound)
+@hls.kernel
+def while_counter_reassigned(a: hls.int32[8]) -> hls.int32:
+    i = 0
+    while i < 8:
+        i += 1  # E while_counter_reassigned
+        if a[i & 7] < 0:
+            i = a[i & 7]
+    return i
+
+
+@hls.kernel
+def while_counter_in_inner_for(a: hls.int32[8]) -> hls.int32:
+    i = 0
+    while i < 8:
+        for _j in range(2):
+            i += 1  # E while_counter_in_inner_for
+    return i
+
+
+@hls.kernel
+def while_counter_float_bound(x: hls.float32) -> hls.int32:
+    i = 0
+    while i < x:
+        i += 1  # E while_counter_float_bound
+    return i
+
+
+@hls.kernel
+def while_counter_wrong_direction(n: hls.int8) -> hls.int32:
+    i = 0
+    while i < n:
+        i -= 1  # E while_counter_wrong_direction
+    return i
+
+
+@hls.kernel
+def while_counter_rebound_by_loop(start: hls.uint4) -> hls.int32:
+    i = start
+    while i < 16:
+        for i in (100,):  # noqa: B007 (the point: the loop target rebinds the counter)
+            pass
+        i += 1  # E while_counter_rebound_by_loop
+    return i
+
+
+@hls.kernel
+def binary_search_undeclared(a: hls.int32[16], x: hls.int32) -> hls.int32:
+    lo = 0
+    hi = 16
+    while lo < hi:
+        mid = (lo + hi) // 2
+        if a[mid] < x:
+            lo = mid + 1  # E binary_search_undeclared
+        else:
+            hi = mid
+    return lo

@@ -57,6 +57,13 @@ CASES = [
     ("fixed_meets_float", hls.HLSTypeError, "fixed point and floats do not mix implicitly; convert one, e.g. "
                                             "v = hls.float32(...)", "v = f"),
     ("grows_every_iteration", hls.HLSTypeError, "the type of 'acc' grows with every assignment", "acc = acc"),
+    # a while counter the condition does not bound: reassigned, stepped in an inner loop, a float bound, the
+    # step away from the bound, a loop target rebinding it
+    *[(name, hls.HLSTypeError, "'i' accumulates in a loop whose trip count is not known at compile time",
+       "i ") for name in ("while_counter_reassigned", "while_counter_in_inner_for", "while_counter_float_bound",
+                          "while_counter_wrong_direction", "while_counter_rebound_by_loop")],
+    # a binary search's bounds are not counters (no interval reasoning yet): they ask for a declaration
+    ("binary_search_undeclared", hls.HLSTypeError, "the type of 'lo' grows with every assignment", "lo = mid"),
 ]
 
 

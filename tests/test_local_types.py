@@ -8,6 +8,7 @@ import numpy as np
 import pytest
 
 import hls
+from hls.ir import WhileOp
 
 
 def plain(kernel, *args):
@@ -388,3 +389,175 @@ def test_an_undeclared_fibonacci_over_a_short_loop_is_exact():
 def test_a_join_that_would_pass_1024_bits_asks_for_a_declaration():
     with pytest.raises(hls.HLSTypeError, match="declare it: y = hls.int64"):
         squares_too_often.compile()
+
+
+# ---- a while loop's counter, bounded by its condition ------------------------------------------
+
+
+@hls.kernel
+def count_up(a: hls.int32[16]) -> hls.int32:
+    i = 0
+    s = hls.int32(0)
+    while i < 16:
+        s += a[i]
+        i += 1
+    return s
+
+
+@hls.kernel
+def count_down(a: hls.int32[16], n: hls.uint8) -> hls.int32:
+    i = n
+    s = hls.int32(0)
+    while i > 0:
+        i -= 1
+        s += a[i & 15]
+    return s + i
+
+
+@hls.kernel
+def count_down_past_zero(a: hls.int32[16]) -> hls.int32:
+    i = 15
+    s = hls.int32(0)
+    while i >= 0:
+        s = s * 3 + a[i]
+        i = i - 1
+    return i * 1000 + s
+
+
+@hls.kernel
+def step_two_to_a_typed_bound(start: hls.uint4, n: hls.uint8) -> hls.int32:
+    i = start
+    while i < n:
+        i += 2
+    return i
+
+
+@hls.kernel
+def up_to_inclusive(a: hls.int32[20]) -> hls.int32:
+    i = 1
+    s = hls.int32(0)
+    while i <= 16:
+        s += a[i]
+        i = i + 1
+    return s * 100 + i
+
+
+@hls.kernel
+def bound_on_the_left_with_and(a: hls.int32[16], limit: hls.int32) -> hls.int32:
+    i = 0
+    s = hls.int32(0)
+    while 16 > i and s < limit:
+        s += a[i]
+        i = 1 + i
+    return i
+
+
+@hls.kernel
+def increments_in_both_arms_and_continue(a: hls.int32[32], n: hls.uint4) -> hls.int32:
+    i = 0
+    s = hls.int32(0)
+    while i < n:
+        if a[i] > 0:
+            i += 2
+            continue
+        else:
+            i += 1
+        s += a[i]
+    return s * 64 + i
+
+
+@hls.kernel
+def bound_read_in_the_loop(a: hls.uint8[300]) -> hls.int32:
+    i = 0
+    hi = a[0]
+    while i < hi:
+        i += 3
+        hi = a[i]
+    return i
+
+
+def loop_local_type(kernel, name):
+    """The type a kernel's local is carried in around its (first) while loop, from the IR."""
+    module = kernel.compile().module
+    loop = next(op for op in module.functions[module.top].walk() if isinstance(op, WhileOp))
+    return str(next(r.type for r in loop.results if r.name == name))
+
+
+def test_a_while_counter_bounded_by_its_condition_is_exact():
+    a = np.arange(16, dtype=np.int32) - 5
+    assert agree(count_up, a) == int(a.sum())
+    for n in (0, 1, 16, 255):
+        expected = sum(int(a[j & 15]) for j in range(n))
+        assert agree(count_down, a, n) == expected
+    assert agree(count_down_past_zero, a) == plain(count_down_past_zero, a)
+    assert agree(up_to_inclusive, np.arange(20, dtype=np.int32)) == sum(range(1, 17)) * 100 + 17
+
+
+def test_a_counter_that_starts_from_a_typed_value_gets_the_narrowest_type():
+    # i starts in [0, 15], stays below n <= 255 at every test and steps by 2: at most 256, a uint9
+    assert [agree(step_two_to_a_typed_bound, s, n) for s, n in ((14, 255), (15, 255), (0, 0), (3, 4))] == \
+        [256, 255, 0, 5]
+    assert loop_local_type(step_two_to_a_typed_bound, "i") == "uint9"
+    assert loop_local_type(count_down, "i") == "uint8"
+
+
+def test_a_counter_from_a_literal_is_int32_like_any_counted_literal():
+    assert loop_local_type(count_up, "i") == "int32"
+
+
+def test_the_counter_bound_can_sit_on_either_side_of_an_and():
+    a = np.arange(16, dtype=np.int32)
+    assert [agree(bound_on_the_left_with_and, a, lim) for lim in (0, 10, 1000)] == [0, 5, 16]
+
+
+def test_a_counter_stepped_in_both_arms_or_before_continue_counts_both_steps():
+    a = np.array([1, -1, 0, 5, -2] * 6 + [0, 0], dtype=np.int32)
+    for n in (0, 1, 7, 15):
+        agree(increments_in_both_arms_and_continue, a, n)
+
+
+def test_a_bound_that_changes_in_the_loop_is_bounded_by_its_type():
+    a = np.zeros(300, dtype=np.uint8)
+    a[0], a[3], a[6] = 200, 250, 255
+    a[9:] = 255
+    assert agree(bound_read_in_the_loop, a) == plain(bound_read_in_the_loop, a)
+    assert loop_local_type(bound_read_in_the_loop, "i") == "int32"  # 257 at most, from a literal: int32
+
+
+@hls.kernel
+def counter_from_below_inclusive(n: hls.int8) -> hls.int32:
+    i = -200
+    while i <= n:
+        i += 7
+    return i
+
+
+@hls.kernel
+def counter_stepped_by_a_ranged_value(n: hls.uint8, d: hls.uint3) -> hls.int32:
+    i = 0
+    while i < n:
+        i += d + 1
+    return i
+
+
+@hls.kernel
+def while_counter_inside_a_counted_loop(a: hls.int32[8]) -> hls.int32:
+    i = 0
+    t = hls.int32(0)
+    for _j in range(4):
+        while i < 8:
+            t += a[i]
+            i += 1
+        i -= 3
+    return t * 100 + i
+
+
+def test_more_counter_shapes_agree_with_cpython():
+    assert [agree(counter_from_below_inclusive, n) for n in (-128, -1, 127)] == \
+        [plain(counter_from_below_inclusive, n) for n in (-128, -1, 127)]
+    # a step whose range is known (0..7, plus 1) bounds like a constant one: below 255 + 8
+    assert [agree(counter_stepped_by_a_ranged_value, n, d) for n, d in ((250, 7), (255, 7), (0, 0), (9, 3))] == \
+        [256, 256, 0, 12]
+    # the while bounds i by 8; the counted `i -= 3` after it moves it 4 * 3 down at most
+    assert agree(while_counter_inside_a_counted_loop, np.arange(8, dtype=np.int32)) == \
+        plain(while_counter_inside_a_counted_loop, np.arange(8, dtype=np.int32))

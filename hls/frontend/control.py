@@ -15,12 +15,14 @@ import ast
 from hls.directives import unroll
 from hls.errors import HLSTypeError, UnsupportedError
 from hls.frontend.base import BuilderBase
+from hls.frontend.joins import counter_bound
 from hls.frontend.scan import (
     BREAK,
     CONTINUE,
     FLAGS,
     RESULT,
     RETURNED,
+    assigned_by_statements,
     assigned_names,
     control_assigned,
     directly_in,
@@ -146,6 +148,7 @@ class Control(BuilderBase):
         self.carries[id(loop)] = set(carried)
         loop.attrs["label"] = self.unique_label("while")
         self.block.append(loop)
+        marks = {n: len(self.entries.get(n, ())) for n in carried}
         with self.region(loop.cond), self.scope():
             for name, arg in zip(carried, loop.cond.args, strict=True):
                 self.env[name] = Var(arg, arg.type)
@@ -162,9 +165,23 @@ class Control(BuilderBase):
             with self.in_loop(loop):
                 self.visit_body(node.body)
             self.end_iteration(loop, carried, node.body)
+        self.bound_counters(loop, cond, node.body, marks)
         for name, result in zip(carried, loop.results, strict=True):
             self.env[name] = Var(result, result.type)
         self.loop_locals |= {n for n in assigned_names(node.body) if n not in self.env}
+
+    def bound_counters(self, loop: WhileOp, cond: Value, body: list[ast.stmt], marks: dict[str, int]) -> None:
+        """The updates of a counter its `while` condition bounds (`while i < n: ... i += 1`) reach no further
+        than the bound (hls.frontend.joins.counter_bound); every other accumulation in a while loop stays
+        unbounded. `marks` says, for each carried name in order, where its entries of this loop (condition and
+        body) start; a name `body` also binds otherwise (a loop target, a bit store) is never bounded."""
+        for name, arg in zip(marks, loop.cond.args, strict=True):
+            updates = self.entries.get(name, [])[marks[name]:]
+            if not assigned_by_statements(body, name):
+                continue
+            bound = counter_bound(cond, arg, updates, id(loop))
+            for entry in updates if bound is not None else ():
+                entry.bound = bound
 
     def refuse_exits(self, node: ast.For) -> None:
         """A loop the frontend unrolls itself (over a tuple of compile-time values) has no hardware loop

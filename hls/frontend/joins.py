@@ -15,7 +15,10 @@ mode converts where the IR does, so the two cannot differ.
   over N executions its values lie in init + N * [min(0, step_lo), max(0, step_hi)], where N is the
   product of the trip counts of the loops that carry it (outside such loops it is a plain value), and the local gets the
   narrowest type holding that (at least int32 if it starts from literals); a trip count that is not
-  known at compile time, or a result over 64 bits, is an error asking for a declaration.
+  known at compile time, or a result over 64 bits, is an error asking for a declaration;
+- except a while loop's counter (`while i < n: ... i += 1`): its condition bounds it at the start of
+  every iteration, so where every assignment to it in the loop is a step of one sign outside inner
+  loops, its values reach max(n) - 1 plus the sum of the steps at most (`counter_bound`).
 """
 
 from __future__ import annotations
@@ -25,7 +28,7 @@ from fractions import Fraction
 from typing import Any
 
 from hls.errors import HLSTypeError, Loc
-from hls.ir import BinaryOp, ForOp, Value
+from hls.ir import BinaryOp, CompareOp, ForOp, LogicOp, Value
 from hls.ir.kinds import OpKind
 from hls.ir.ranges import value_range
 from hls.types import (
@@ -58,6 +61,8 @@ class Entry:
     literal: Any = None
     step: tuple[Fraction, Fraction] | None = None
     count: int | None = 0  # executions in the loops that carry the local (0: none does; None: unbounded)
+    loop: int = 0  # id() of the innermost loop around the assignment (0: none)
+    bound: Fraction | None = None  # a counter's update bounded by its while condition: the furthest it reaches
 
 
 def type_range(t: ScalarType) -> tuple[Fraction, Fraction]:
@@ -157,14 +162,19 @@ def accumulated(name: str, init: ScalarType, steps: list[Entry], start: tuple[An
     count (module docstring), as a type at least as wide as `init`."""
     unsigned = start[0] >= 0 and all(e.step[0] >= 0 for e in steps)
     for e in steps:
-        if e.count is None:
+        if e.count is None and e.bound is None:
             hint = suggest(init if isinstance(init, FixedType) else IntType(64, not unsigned))
             raise HLSTypeError(f"{name!r} accumulates in a loop whose trip count is not known at compile time, so "
                                f"no width holds every sum; declare it: {name} = hls.{hint}(0)", e.loc)
         if isinstance(e.type, FloatType):
             return e.type
     lo, hi = Fraction(start[0]), Fraction(start[1])
+    for e in steps:  # a bounded counter moves monotonically from the other values towards its bound
+        if e.bound is not None:
+            lo, hi = min(lo, e.bound), max(hi, e.bound)
     for e in steps:
+        if e.bound is not None:
+            continue
         lo += e.count * min(Fraction(0), e.step[0])
         hi += e.count * max(Fraction(0), e.step[1])
     frac = max([init.frac_bits if isinstance(init, FixedType) else 0]
@@ -278,3 +288,59 @@ def executions(name: str, loops: list[Any], carries: dict[int, set[str]]) -> int
             return None
         count *= trips
     return count
+
+
+def conjuncts(cond: Value, out: list[Value], depth: int = 0) -> list[Value]:
+    """`cond` split at its `and`s: every part holds whenever `cond` does."""
+    op = getattr(cond, "op", None)
+    if isinstance(op, LogicOp) and op.kind == OpKind.LAND and depth < 32:
+        for operand in op.operands:
+            conjuncts(operand, out, depth + 1)
+    else:
+        out.append(cond)
+    return out
+
+
+FLIPPED = {OpKind.LT: OpKind.GT, OpKind.LE: OpKind.GE, OpKind.GT: OpKind.LT, OpKind.GE: OpKind.LE}
+
+
+def counter_limit(part: Value, counter: Value) -> tuple[Any, tuple[int, int]] | None:
+    """`counter < E` (`<=`, `>`, `>=`, either side) as (kind with the counter on the left, E's range)."""
+    op = getattr(part, "op", None)
+    if not isinstance(op, CompareOp) or op.kind not in FLIPPED:
+        return None
+    lhs, rhs = op.operands
+    kind = op.kind if lhs is counter else FLIPPED[op.kind] if rhs is counter else None
+    other = rhs if lhs is counter else lhs
+    if kind is None or other is counter or not isinstance(other.type, (IntType, BoolType)):
+        return None
+    found = value_range(other)  # sound for every value E takes: its type's range at worst, never its first value
+    return (kind, found) if found is not None else None
+
+
+def counter_bound(cond: Value, counter: Value, updates: list[Entry], loop: int) -> Fraction | None:
+    """The furthest a while loop's counter reaches, or None where the rule does not hold: the condition
+    `cond` (in the loop's condition region, `counter` its block argument) bounds the counter at the start
+    of every iteration, and every assignment of it in the iteration (`updates`) is a step of one sign
+    outside any inner loop, so one iteration moves it by at most the sum of the steps beyond the bound."""
+    if not updates or not isinstance(counter.type, (IntType, BoolType)):
+        return None
+    if any(e.loop != loop or e.step is None or e.bound is not None or not isinstance(e.type, IntType)
+           for e in updates):
+        return None
+    up = sum(e.step[1] for e in updates) if all(e.step[0] >= 0 for e in updates) else None
+    down = sum(e.step[0] for e in updates) if all(e.step[1] <= 0 for e in updates) else None
+    ups: list[Fraction] = []  # each conjunct bounding an up-counter from above gives a reach
+    downs: list[Fraction] = []
+    for part in conjuncts(cond, []):
+        limit = counter_limit(part, counter)
+        if limit is None:
+            continue
+        kind, (lo, hi) = limit
+        if kind in (OpKind.LT, OpKind.LE) and up is not None:
+            ups.append(hi - (1 if kind == OpKind.LT else 0) + up)
+        elif kind in (OpKind.GT, OpKind.GE) and down is not None:
+            downs.append(lo + (1 if kind == OpKind.GT else 0) + down)
+    if ups:
+        return Fraction(min(ups))
+    return Fraction(max(downs)) if downs else None

@@ -24,6 +24,23 @@ def assigned_names(stmts: list[ast.stmt], bit_stores: bool = False) -> set[str]:
     return names
 
 
+def assigned_by_statements(stmts: list[ast.stmt], name: str) -> bool:
+    """Every binding of `name` in `stmts` is an assignment statement to it (`x = ...`, `x += ...`): no loop
+    target, unpacking, bit store or other binding changes it without a recorded assignment."""
+    direct = {id(s.target) for stmt in stmts for s in ast.walk(stmt) if isinstance(s, ast.AugAssign)}
+    direct |= {id(s.targets[0]) for stmt in stmts for s in ast.walk(stmt)
+               if isinstance(s, ast.Assign) and len(s.targets) == 1}
+    for stmt in stmts:
+        for node in ast.walk(stmt):
+            if isinstance(node, ast.Name) and node.id == name and isinstance(node.ctx, ast.Store) \
+                    and id(node) not in direct:
+                return False
+            if isinstance(node, ast.Subscript) and isinstance(node.ctx, ast.Store) \
+                    and isinstance(node.value, ast.Name) and node.value.id == name:
+                return False
+    return True
+
+
 def with_fields(names: set[str], env: dict) -> set[str]:
     """`names` plus the fields (`p.r`) of the struct locals among them (hls.frontend.structs)."""
     return names | {n for n in env if "." in n and n.split(".", 1)[0] in names}

@@ -224,6 +224,7 @@ class Statements(BuilderBase):
         literal = op.value if self.lower.is_weak(value) and isinstance(op, ConstantOp) else None
         entry = Entry(value.type, self.loc, literal)
         entry.count = executions(name, self.loops, self.carries)
+        entry.loop = id(self.loops[-1]) if self.loops else 0
         if var is not None and literal is None and entry.count != 0:  # in a loop that carries it
             entry.step = accumulation_step(value, var.value)
         self.entries.setdefault(name, []).append(entry)
