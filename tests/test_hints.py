@@ -85,9 +85,10 @@ def mixes_fixed_and_float(x: hls.ap_fixed[16, 2]) -> hls.ap_fixed[16, 2]:
 def test_overflow_warning_names_a_real_type_and_decimal_values():
     with warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter("always")
-        gain.verify(seed=1)
+        # given inputs (verify's random draws are scaled until nothing wraps): 1.25 * 3 passes 2
+        gain.verify(np.array([1.25, -1.5, 0.5, 1.75, -0.25, 0.0, 1.0, -1.875]), np.zeros(8))
     texts = [str(w.message) for w in caught if issubclass(w.category, hls.OverflowWarning)]
-    assert texts, "the kernel overflows ap_fixed<16, 2> on random inputs"
+    assert texts, "the kernel overflows ap_fixed<16, 2> on these inputs"
     for text in texts:
         assert check_spellings(text) == 1 and "hls.ap_fixed[16, 2](...)" in text
         assert not re.search(r"-?\d+/\d+", text), text  # no fractions
