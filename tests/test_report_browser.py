@@ -143,7 +143,8 @@ def test_exploration_page_in_chromium(browser):
     points = page.evaluate("[...document.querySelectorAll('svg circle.point')].map(c => {"
                            " const b = c.getBoundingClientRect();"
                            " return {front: c.classList.contains('front'), w: b.width}; })")
-    assert len(points) == 16 and all(p["w"] > 0 for p in points)  # every point is drawn, visibly
+    errors = [(row.index, row.error) for row in result.rows if not row.ok or row.lut is None]
+    assert len(points) == 16 and all(p["w"] > 0 for p in points), errors  # every point is drawn, visibly
     assert sum(p["front"] for p in points) == len(result.pareto) >= 1
     assert page.evaluate("document.querySelectorAll('tr.front').length") == len(result.pareto)
     screenshot(page, "explore_matmul")
