@@ -68,7 +68,8 @@ def test_values_of_the_type_cross_in_every_spelling(mode):
     ((0, 2**39, 0, 0, 0), ("argument 'b'", "does not fit int40")),
     ((0, 0, 2, 0, 0), ("argument 'c'", "2 is not a bool")),
     ((0, 0, 0.5, 0, 0), ("argument 'c'", "0.5 is not a bool")),
-    ((0, 0, 0, 0.3, 0), ("argument 'f'", "not exactly representable in fixed8_4", "quantize with hls.ap_fixed[8, 4](x)")),
+    ((0, 0, 0, 0.3, 0), ("argument 'f'", "not exactly representable in fixed8_4",
+                         "quantize with hls.ap_fixed[8, 4](x)")),
     ((0, 0, 0, 8.0, 0), ("argument 'f'", "not exactly representable in fixed8_4")),  # beyond max 7.9375
     ((0, 0, 0, math.inf, 0), ("argument 'f'", "not a finite number")),
     ((0, 0, 0, 0, "x"), ("argument 'g'", "takes a number")),
