@@ -28,6 +28,7 @@ from hls.frontend.source import enclosing_names
 from hls.interfaces import check_flow
 from hls.ir import Module, print_module, verify_module
 from hls.passes import UnrollLoopsPass, default_pipeline, run_passes
+from hls.passes.clone import clone_module
 from hls.streams import TRACES, UNBOUNDED, Stream
 from hls.types import ArrayType, HLSType, ScalarType, StreamType, TupleType
 from hls.verification import DEFAULT_TRIALS, VerifyResult
@@ -101,7 +102,8 @@ class Kernel:
                 return self._compiled[flow]
             module, info, src = build_module(self)
             verify_module(module)
-            cpp_module = loops_kept(self, module)
+            self._unoptimized = clone_module(module)
+            cpp_module = loops_kept(module)
             run_passes(module)
             verify_module(module)
             ir_text = print_module(module)
@@ -181,11 +183,7 @@ class Kernel:
     def _golden_ir(self) -> Module:
         """The IR the numpy and compiled golden models run: unoptimized, so dead code still converts,
         wraps and raises."""
-        if self._unoptimized is None:
-            self.compile()  # the frontend's errors first
-            module = build_module(self)[0]
-            verify_module(module)
-            self._unoptimized = module
+        self.compile()  # the frontend's build, copied before passes
         return self._unoptimized
 
     @property
@@ -468,7 +466,7 @@ def compare_results(t: Any, expected: Any, actual: Any, rtol: float, atol: float
     return ["return"]
 
 
-def loops_kept(kernel: Kernel, module: Module) -> Module | None:
+def loops_kept(module: Module) -> Module | None:
     """The module the C++ is written from when a loop carries `hls.unroll()`: built again and optimised
     without the unroll pass, so the loop stays a loop with `#pragma HLS unroll` as the user wrote it.
     The estimate, the MLIR and the golden model keep the unrolled module (`Compiled.module`), so the
@@ -476,7 +474,7 @@ def loops_kept(kernel: Kernel, module: Module) -> Module | None:
     if not any(getattr(op, "unroll", None) is not None and not op.unroll.off
                for func in module.functions.values() for op in func.walk()):
         return None
-    kept, _, _ = build_module(kernel)
+    kept = clone_module(module)
     run_passes(kept, [p for p in default_pipeline() if not isinstance(p, UnrollLoopsPass)])
     verify_module(kept)
     return kept

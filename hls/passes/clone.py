@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 from typing import Any
 
-from hls.ir.core import Block, Op, Region, Value
+from hls.ir.core import Block, Function, Module, Op, Region, Value
 from hls.ir.ops import TERMINATORS
 
 ValueMap = dict[Value, Value]
@@ -78,3 +78,16 @@ def clone_block_into(block: Block, dest: Block, mapping: ValueMap, index: int | 
     body = block.ops[:-1] if term is not None else block.ops
     insert_ops(dest, len(dest.ops) if index is None else index, clone_ops(body, mapping))
     return remap(term.operands, mapping) if term is not None else []
+
+
+def clone_module(module: Module) -> Module:
+    """A deep copy of every function, for a second use of one frontend build (the numpy and compiled
+    golden models read the IR before passes; the C++ of kept loops skips the unroll pass)."""
+    copy = Module(module.top)
+    for func in module.functions.values():
+        new = Function.__new__(Function)
+        new.name, new.return_type, new.loc = func.name, func.return_type, func.loc
+        new.body = Region(clone_block(func.body.block, {}))
+        new.attrs = clone_attrs(func.attrs)
+        copy.add(new)
+    return copy
