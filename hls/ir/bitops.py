@@ -89,9 +89,17 @@ class SliceSetOp(Op):
     def __init__(self, value: Value, new: Value, lo: int, hi: int, loc: Loc | None = None):
         super().__init__([value, new], [value.type], attrs={"lo": lo, "hi": hi}, loc=loc)
 
+    @property
+    def lo(self) -> int:
+        return self.attrs["lo"]
+
+    @property
+    def hi(self) -> int:
+        return self.attrs["hi"]
+
     def verify(self) -> None:
         width = _bits_operand(self, self.operands[0])
-        lo, hi = self.attrs["lo"], self.attrs["hi"]
+        lo, hi = self.lo, self.hi
         if not 0 <= lo < hi <= width:
             raise self.fail(f"slice [{lo}:{hi}] outside a {width}-bit value")
         if self.operands[1].type != IntType(hi - lo, False):

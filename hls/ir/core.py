@@ -113,10 +113,18 @@ class Region:
 
 
 class Op:
-    """Base op. Subclasses set `name`, may add properties over operands/attrs, and extend verify()."""
+    """Base op. Subclasses set `name`, may add properties over operands/attrs, and extend verify().
+
+    The class traits say which group an op belongs to, so that no stage keeps its own list: `pure`,
+    `terminator` (ends a block), `loop` (a loop with carried values and directive fields),
+    `fifo_access` (an operation on an existing FIFO; `fifo_write` when it writes one)."""
 
     name: ClassVar[str] = "hls.op"
     pure: ClassVar[bool] = False  # no side effects: removable when unused, mergeable by CSE
+    terminator: ClassVar[bool] = False
+    loop: ClassVar[bool] = False
+    fifo_access: ClassVar[bool] = False
+    fifo_write: ClassVar[bool] = False
 
     def __init__(self, operands: list[Value] = (), result_types: list[HLSType] = (),
                  regions: list[Region] = (), attrs: dict[str, Any] | None = None,
@@ -218,6 +226,16 @@ class Function:
         self.return_type = return_type
         self.loc = loc
         self.attrs: dict[str, Any] = {}
+
+    @property
+    def pipeline(self) -> Any:
+        """The function-level `hls.pipeline` (a `directives.Pipeline`), or None."""
+        return self.attrs.get("pipeline")
+
+    @property
+    def result_names(self) -> list[str | None]:
+        """The Python names of a tuple return's elements (the C++ names its reference outputs after them)."""
+        return self.attrs.get("result_names") or []
 
     @property
     def args(self) -> list[BlockArg]:

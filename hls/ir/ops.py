@@ -3,9 +3,9 @@
 from __future__ import annotations
 
 from fractions import Fraction
-from typing import Any
+from typing import Any, ClassVar
 
-from hls.directives import Directive, LoopFlatten, Pipeline, TripCount, Unroll
+from hls.directives import LOOP_FIELDS, Directive, LoopFlatten, Pipeline, TripCount, Unroll
 from hls.errors import Loc
 from hls.ir.core import Block, KindOp, Op, Region, Value
 from hls.ir.kinds import BINARY, COMPARE, LOGIC, MATH, UNARY, OpKind, kinds
@@ -126,6 +126,11 @@ class CastOp(Op):
     def __init__(self, operand: Value, type: ScalarType, loc: Loc | None = None, explicit: bool = False):
         super().__init__([operand], [type], attrs={"explicit": explicit}, loc=loc)
 
+    @property
+    def explicit(self) -> bool:
+        """Written by the user (`hls.int8(x)`): Python mode does not report its wraps."""
+        return bool(self.attrs.get("explicit"))
+
     def verify(self) -> None:
         _scalar(self, self.operands[0], "operand")
         if not isinstance(self.result.type, ScalarType):
@@ -176,6 +181,30 @@ class AllocOp(Op):
     def __init__(self, type: ArrayType, name: str | None = None, loc: Loc | None = None):
         super().__init__([], [type], loc=loc, result_names=[name])
 
+    @property
+    def static(self) -> bool:
+        """An `hls.static` local: its value lives between calls (a C++ `static`)."""
+        return bool(self.attrs.get("static"))
+
+    @property
+    def cell(self) -> bool:
+        """A scalar static, held as a one-element array (`init` is its initial value)."""
+        return bool(self.attrs.get("cell"))
+
+    @property
+    def init(self) -> Any:
+        return self.attrs.get("init", 0)
+
+    @property
+    def filled_by_call(self) -> bool:
+        """A sub-kernel's array result: the call writes every element, so nothing zero-fills it."""
+        return bool(self.attrs.get("filled_by_call"))
+
+    @property
+    def origin(self) -> Any:
+        """Which array of the unoptimised kernel this is a copy of (set by the scheduler's copies)."""
+        return self.attrs.get("origin")
+
 
 class RomOp(Op):
     """A constant array captured from the module: becomes a static const ROM."""
@@ -187,11 +216,36 @@ class RomOp(Op):
         super().__init__([], [type], attrs={"data": data}, loc=loc, result_names=[name])
 
     def verify(self) -> None:
-        if tuple(self.attrs["data"].shape) != self.result.type.shape:
+        if tuple(self.data.shape) != self.result.type.shape:
             raise self.fail("data shape differs from the ROM type")
 
+    @property
+    def data(self) -> Any:
+        """The table's values (a numpy array of the ROM's shape)."""
+        return self.attrs["data"]
 
-class LoadOp(Op):
+    @property
+    def origin(self) -> Any:
+        return self.attrs.get("origin")
+
+
+class Access:
+    """What loads and stores share: the struct field they reach and whether they are a further part of
+    one whole-struct word."""
+
+    attrs: dict[str, Any]
+
+    @property
+    def field(self) -> str | None:
+        return self.attrs.get("field")
+
+    @property
+    def word_part(self) -> bool:
+        """A further field of a whole-struct access: it travels in the same aggregated word."""
+        return bool(self.attrs.get("word_part"))
+
+
+class LoadOp(Access, Op):
     """A read of one element; with `field`, of one field of an element of an array of structs (the
     indices then go on into the field's own dimensions: `back[i].taps[j]`)."""
 
@@ -216,7 +270,7 @@ class LoadOp(Op):
         _verify_access(self, self.memref, self.indices)
 
 
-class StoreOp(Op):
+class StoreOp(Access, Op):
     name = "hls.store"
 
     def __init__(self, value: Value, memref: Value, indices: list[Value], loc: Loc | None = None,
@@ -244,7 +298,7 @@ class StoreOp(Op):
 def access_shape(op: Op) -> tuple[int, ...]:
     """The dimensions a load or store indexes: the array's, then its field's (`back[i].taps[j]`)."""
     t = op.operands[0 if isinstance(op, LoadOp) else 1].type
-    field = op.attrs.get("field")
+    field = op.field
     if field is None:
         return t.shape
     ft = t.elem.field(field)
@@ -254,17 +308,17 @@ def access_shape(op: Op) -> tuple[int, ...]:
 def access_elem(op: Op) -> HLSType:
     """The scalar type a load reads or a store writes."""
     t = op.operands[0 if isinstance(op, LoadOp) else 1].type.elem
-    field = op.attrs.get("field")
+    field = op.field
     if field is not None:
         t = t.field(field)
     return t.elem if isinstance(t, ArrayType) else t
 
 
-def _verify_access(op: Op, memref: Value, indices: list[Value]) -> None:
+def _verify_access(op: LoadOp | StoreOp, memref: Value, indices: list[Value]) -> None:
     if not isinstance(memref.type, ArrayType):
         raise op.fail(f"accesses a non-array {memref.type}")
-    if op.attrs.get("field") is not None and memref.type.elem.field(op.attrs["field"]) is None:
-        raise op.fail(f"{memref.type.elem} has no field {op.attrs['field']!r}")
+    if op.field is not None and memref.type.elem.field(op.field) is None:
+        raise op.fail(f"{memref.type.elem} has no field {op.field!r}")
     if len(indices) != len(access_shape(op)):
         raise op.fail(f"{len(indices)} indices for rank {len(access_shape(op))}")
     for index in indices:
@@ -274,9 +328,31 @@ def _verify_access(op: Op, memref: Value, indices: list[Value]) -> None:
 
 class YieldOp(Op):
     name = "hls.yield"
+    terminator = True
 
     def __init__(self, values: list[Value], loc: Loc | None = None):
         super().__init__(values, [], loc=loc)
+
+
+class DataflowProcess:
+    """Trait of the ops that can be one process of a dataflow region (a loop, a call, an `if` of
+    processes): the frontend names the process, and `process_after` lists the processes whose array
+    writes it waits for. Kept in attrs, like the directive fields, so the printer shows them."""
+
+    attrs: dict[str, Any]
+
+    @property
+    def process(self) -> str | None:
+        return self.attrs.get("process")
+
+    @property
+    def process_after(self) -> tuple[str, ...]:
+        return tuple(self.attrs.get("after") or ())
+
+
+def process_of(op: Op) -> str | None:
+    """The dataflow process `op` is, or None (also for ops that can never be one)."""
+    return op.process if isinstance(op, DataflowProcess) else None
 
 
 class LoopDirectives:
@@ -284,6 +360,21 @@ class LoopDirectives:
     and the printer treat them like every other attribute."""
 
     attrs: dict[str, Any]
+    loop: ClassVar[bool] = True
+
+    @property
+    def label(self) -> str | None:
+        """The C++ label and the report's row name."""
+        return self.attrs.get("label")
+
+    @property
+    def exit(self) -> bool:
+        """An early exit (`break`, `return` inside): see `has_exit`."""
+        return bool(self.attrs.get("exit"))
+
+    def directive_fields(self) -> dict[str, Any]:
+        """The loop's directives that are set, by field name, in `directives.LOOP_FIELDS` order."""
+        return {f: self.attrs[f] for f in LOOP_FIELDS.values() if self.attrs.get(f) is not None}
 
     @property
     def pipeline(self) -> Pipeline | None:
@@ -302,7 +393,7 @@ class LoopDirectives:
         return self.attrs.get("loop_flatten")
 
 
-class ForOp(LoopDirectives, Op):
+class ForOp(LoopDirectives, DataflowProcess, Op):
     """for iv in range(lb, ub, step) with carried values. Body block args: [iv, *carried]."""
 
     name = "hls.for"
@@ -362,7 +453,7 @@ class ForOp(LoopDirectives, Op):
 def has_exit(loop: Op) -> bool:
     """A loop with an early exit (`break`, `return` inside): its body yields one more value, a bool
     that ends the loop after the iteration when true (the carried values are then its results)."""
-    return bool(loop.attrs.get("exit"))
+    return isinstance(loop, LoopDirectives) and loop.exit
 
 
 def _verify_carried(loop: Op, inits: list[Value], carried: list[Value], body: Block) -> None:
@@ -429,7 +520,7 @@ class WhileOp(LoopDirectives, Op):
 LOOPS = (ForOp, WhileOp)
 
 
-class IfOp(Op):
+class IfOp(DataflowProcess, Op):
     name = "hls.if"
 
     def __init__(self, cond: Value, result_types: list[HLSType], result_names: list[str | None],
@@ -453,7 +544,7 @@ class IfOp(Op):
                 raise self.fail("each branch must yield the if's result types")
 
 
-class CallOp(Op):
+class CallOp(DataflowProcess, Op):
     name = "hls.call"
 
     def __init__(self, callee: str, args: list[Value], result_types: list[HLSType], loc: Loc | None = None):
@@ -463,9 +554,15 @@ class CallOp(Op):
     def callee(self) -> str:
         return self.attrs["callee"]
 
+    @property
+    def outputs(self) -> bool:
+        """A tuple result: the callee writes it through reference outputs."""
+        return bool(self.attrs.get("outputs"))
+
 
 class ReturnOp(Op):
     name = "hls.return"
+    terminator = True
 
     def __init__(self, values: list[Value], loc: Loc | None = None):
         super().__init__(values, [], loc=loc)
@@ -504,9 +601,21 @@ class PrintOp(Op):
                  loc: Loc | None = None):
         super().__init__(values, [], attrs={"parts": tuple(parts), "sep": sep, "end": end}, loc=loc)
 
+    @property
+    def parts(self) -> tuple[str | None, ...]:
+        return self.attrs["parts"]
+
+    @property
+    def sep(self) -> str:
+        return self.attrs["sep"]
+
+    @property
+    def end(self) -> str:
+        return self.attrs["end"]
+
     def verify(self) -> None:
         super().verify()
-        if sum(part is None for part in self.attrs["parts"]) != len(self.operands):
+        if sum(part is None for part in self.parts) != len(self.operands):
             raise self.fail("one None part per printed value")
         for value in self.operands:
             _scalar(self, value, "a printed value")

@@ -16,12 +16,37 @@ from typing import Any
 import numpy as np
 
 from hls import bits
-from hls.ir import BinaryOp, CastOp, CompareOp, ConstantOp, LogicOp, MathOp, UnaryOp, Value
-from hls.ir.bitops import BIT_OPS, BitcastOp, BitGetOp, BitSetOp, BitUnaryOp, ConcatOp, SliceOp, SliceSetOp
+from hls.ir import (
+    AllocOp,
+    BinaryOp,
+    CallOp,
+    CastOp,
+    CompareOp,
+    ConstantOp,
+    DirectiveOp,
+    ForOp,
+    IfOp,
+    LoadOp,
+    LogicOp,
+    MathOp,
+    PrintOp,
+    ReturnOp,
+    RomOp,
+    SelectOp,
+    StoreOp,
+    UnaryOp,
+    Value,
+    WhileOp,
+    YieldOp,
+)
+from hls.ir.bitops import BitcastOp, BitGetOp, BitSetOp, BitUnaryOp, ConcatOp, SliceOp, SliceSetOp
 from hls.ir.core import Op
 from hls.ir.kinds import BINARY, MATH, OpKind
 from hls.ir.kinds import COMPARE as COMPARE_GROUP
 from hls.ir.kinds import UNARY as UNARY_GROUP
+from hls.ir.stream_ops import FifoOp, StreamOp
+from hls.ir.structops import StructGetOp, StructPackOp
+from hls.ir.visit import Walker, rule
 from hls.types import BoolType, FixedType, FloatType, IntType, ScalarType
 
 
@@ -41,7 +66,6 @@ VECTOR_ARITH = {**ARITH, OpKind.MIN: lambda a, b: np.where(b < a, b, a),
 COMPARE = _exact(COMPARE_GROUP)
 UNARY = {k: f for k, f in _exact(UNARY_GROUP).items() if k is not OpKind.NOT}
 EXACT_MATH = _exact(MATH)  # only the correctly rounded functions have a fold
-FOLDABLE = (BinaryOp, CompareOp, LogicOp, UnaryOp, CastOp, MathOp, *BIT_OPS)
 KINDS = {t: {k for k in ARITH if family in k.exact_on}
          for t, family in ((BoolType, "bool"), (FloatType, "float"), (FixedType, "fixed"), (IntType, "int"))}
 MAX_SHIFT = 4096
@@ -76,50 +100,86 @@ def _binary(op: BinaryOp, a: Any, b: Any) -> Any:
 BIT_UNARY = {"reverse": bits.reverse, "popcount": bits.bit_count, "clz": bits.leading_zeros}
 
 
-def _bit_op(op: Op, args: list[Any]) -> Any:
-    """Bit-level ops, computed by the same functions the golden model calls (hls.bits)."""
-    types = [v.type for v in op.operands]
-    if isinstance(op, BitGetOp):
-        return bits.get_bit(args[0], int(args[1]), types[0])
-    if isinstance(op, BitSetOp):
-        return bits.set_bit(args[0], int(args[1]), args[2], types[0])
-    if isinstance(op, SliceOp):
-        return bits.get_slice(args[0], op.lo, op.hi, types[0])
-    if isinstance(op, SliceSetOp):
-        return bits.set_slice(args[0], op.attrs["lo"], op.attrs["hi"], args[1], types[0])
-    if isinstance(op, ConcatOp):
-        return bits.concat_values(tuple(types), *args)
-    if isinstance(op, BitUnaryOp):
-        return BIT_UNARY[op.kind](args[0], types[0])
-    if isinstance(op, BitcastOp):
-        return bits.bitcast_value(args[0], types[0], op.result.type)
-    raise NotFoldable
+class Evaluator(Walker):
+    """One rule per op class that computes on constants; every other op is not foldable. The bit-level
+    rules call the same functions the golden model calls (hls.bits)."""
 
+    not_applicable = (ConstantOp, SelectOp, AllocOp, RomOp, LoadOp, StoreOp, YieldOp, ForOp, WhileOp, IfOp,
+                      CallOp, ReturnOp, DirectiveOp, PrintOp, StreamOp, FifoOp, StructPackOp, StructGetOp)
 
-def evaluate(op: Op, args: list[Any]) -> Any:
-    """The result of `op` on constant operand values, with the golden model's semantics."""
-    t = op.results[0].type
-    if isinstance(op, BIT_OPS):
-        return _bit_op(op, args)
-    if isinstance(op, CastOp):
-        return t.convert(args[0])
-    if isinstance(op, BinaryOp):
+    def inapplicable(self, op: Op, args: list[Any]) -> Any:
+        raise NotFoldable
+
+    @rule(BitGetOp)
+    def bit_get(self, op: BitGetOp, args: list[Any]) -> Any:
+        return bits.get_bit(args[0], int(args[1]), op.operands[0].type)
+
+    @rule(BitSetOp)
+    def bit_set(self, op: BitSetOp, args: list[Any]) -> Any:
+        return bits.set_bit(args[0], int(args[1]), args[2], op.operands[0].type)
+
+    @rule(SliceOp)
+    def slice(self, op: SliceOp, args: list[Any]) -> Any:
+        return bits.get_slice(args[0], op.lo, op.hi, op.operands[0].type)
+
+    @rule(SliceSetOp)
+    def slice_set(self, op: SliceSetOp, args: list[Any]) -> Any:
+        return bits.set_slice(args[0], op.lo, op.hi, args[1], op.operands[0].type)
+
+    @rule(ConcatOp)
+    def concat(self, op: ConcatOp, args: list[Any]) -> Any:
+        return bits.concat_values(tuple(v.type for v in op.operands), *args)
+
+    @rule(BitUnaryOp)
+    def bit_unary(self, op: BitUnaryOp, args: list[Any]) -> Any:
+        return BIT_UNARY[op.kind](args[0], op.operands[0].type)
+
+    @rule(BitcastOp)
+    def bitcast(self, op: BitcastOp, args: list[Any]) -> Any:
+        return bits.bitcast_value(args[0], op.operands[0].type, op.result.type)
+
+    @rule(CastOp)
+    def cast(self, op: CastOp, args: list[Any]) -> Any:
+        return op.result.type.convert(args[0])
+
+    @rule(BinaryOp)
+    def binary(self, op: BinaryOp, args: list[Any]) -> Any:
         return _binary(op, *args)
-    if isinstance(op, CompareOp):
+
+    @rule(CompareOp)
+    def compare(self, op: CompareOp, args: list[Any]) -> Any:
         return COMPARE[op.kind](*args)
-    if isinstance(op, LogicOp):
+
+    @rule(LogicOp)
+    def logic(self, op: LogicOp, args: list[Any]) -> Any:
         return op.kind.fold(*args)
-    if isinstance(op, UnaryOp):
+
+    @rule(UnaryOp)
+    def unary(self, op: UnaryOp, args: list[Any]) -> Any:
+        t = op.result.type
         if op.kind is OpKind.NOT:
             return not args[0]
         value = int(args[0]) if isinstance(t, IntType) else Fraction(args[0]) if isinstance(t, FixedType) \
             else args[0]
         return UNARY[op.kind](value)
-    if isinstance(op, MathOp) and op.func in EXACT_MATH and len(args) == 1 and op.operands[0].type == t:
+
+    @rule(MathOp)
+    def math(self, op: MathOp, args: list[Any]) -> Any:
+        t = op.result.type
+        if op.func not in EXACT_MATH or len(args) != 1 or op.operands[0].type != t:
+            raise NotFoldable
         if op.func is OpKind.SQRT and args[0] < 0:
             raise NotFoldable
         return EXACT_MATH[op.func](t.storage_dtype.type(args[0]))
-    raise NotFoldable
+
+
+EVALUATOR = Evaluator()
+FOLDABLE = tuple(Evaluator.rules)  # the op classes with a rule: computed on constants
+
+
+def evaluate(op: Op, args: list[Any]) -> Any:
+    """The result of `op` on constant operand values, with the golden model's semantics."""
+    return EVALUATOR.dispatch(op, args)
 
 
 def constant_value(value: Any, t: ScalarType, op: Op) -> Any:

@@ -22,27 +22,37 @@ from typing import Any
 
 from hls.errors import HLSError
 from hls.ir import (
-    LOOPS,
     AllocOp,
+    BinaryOp,
     CallOp,
+    CastOp,
+    CompareOp,
     ConstantOp,
     DirectiveOp,
     ForOp,
     IfOp,
     LoadOp,
+    LogicOp,
+    MathOp,
     Module,
     Op,
     PrintOp,
     ReturnOp,
     RomOp,
+    SelectOp,
     StoreOp,
+    UnaryOp,
     Value,
     WhileOp,
     YieldOp,
     has_exit,
 )
+from hls.ir.bitops import BIT_OPS
+from hls.ir.core import KindOp
 from hls.ir.kinds import OpKind
-from hls.ir.stream_ops import STREAM_ACCESSES, STREAM_WRITES, StreamOp, StreamStatusOp
+from hls.ir.stream_ops import FifoOp, StreamOp, StreamStatusOp
+from hls.ir.structops import StructGetOp, StructPackOp
+from hls.ir.visit import Walker, rule
 from hls.passes.straighten import MAX_REGION_OPS, NotUnrollable, extract, straighten
 from hls.schedule.affine import ITER, Affine, combine, induction_step
 from hls.schedule.memory import Storage, bit_width, function_storages
@@ -157,13 +167,13 @@ def straight_region(ops: list[Op], storages: dict[Value, Storage], library: Modu
     keep = func.body.block.ops[-2] if pipelined is not None else None
     straighten(module, library, keep)
     if keep is not None and keep.parent is None:
-        raise NotUnrollable(pipelined, f"loop {pipelined.attrs.get('label')} does nothing once unrolled and folded")
+        raise NotUnrollable(pipelined, f"loop {pipelined.label} does nothing once unrolled and folded")
     found = {new: storages[old] for old, new in mapping.items() if old in storages and new in func.args}
     arrays = [op for op in func.walk() if isinstance(op, (AllocOp, RomOp, StreamOp))]
-    if any(op.attrs.get("origin") not in origins for op in arrays):  # arrays of inlined sub-kernels
+    if any(op.origin not in origins for op in arrays):  # arrays of inlined sub-kernels
         found = function_storages(func, False, args=found)
     for op in arrays:
-        origin = op.attrs.get("origin")
+        origin = op.origin
         if origin in origins:  # a copy of an array met before, or a sub-kernel's static (one for all calls)
             found[op.result] = origins[origin]
         elif origin is not None:
@@ -173,15 +183,18 @@ def straight_region(ops: list[Op], storages: dict[Value, Storage], library: Modu
 
 def _straightens(op: Op) -> bool:
     """A loop, a call or a ROM load: something for the passes to do (the module comes folded)."""
-    return isinstance(op, (*LOOPS, CallOp)) or isinstance(op, LoadOp) and isinstance(getattr(op.memref, "op", None),
+    return op.loop or isinstance(op, CallOp) or isinstance(op, LoadOp) and isinstance(getattr(op.memref, "op", None),
                                                                                      RomOp)
 
 
 Binding = tuple  # (src node or EXTERNAL or carried marker, constant or NOCONST, Affine or None)
 
 
-class GraphBuilder:
-    """Walks IR ops into a Graph; after `bind_iteration(loop)` the ops are one iteration of `loop`."""
+class GraphBuilder(Walker):
+    """Walks IR ops into a Graph; after `bind_iteration(loop)` the ops are one iteration of `loop`.
+    The terminators end `walk` before any rule sees them."""
+
+    not_applicable = (YieldOp, ReturnOp)
 
     def __init__(self, lib: OpLib, storages: dict[Value, Storage], graph: Graph):
         self.lib = lib
@@ -246,28 +259,22 @@ class GraphBuilder:
     def walk(self, ops: list[Op]) -> list[Binding]:
         """Add every op; the bindings of the terminator's operands (yield/return), if any."""
         for op in ops:
-            if isinstance(op, (YieldOp, ReturnOp)):
+            if op.terminator:
                 return [self.lookup(v) for v in op.operands]
-            self.visit(op)
+            self.dispatch(op)
         return []
 
-    def visit(self, op: Op) -> None:
-        if isinstance(op, ConstantOp):
-            self.env[op.result] = self.lookup(op.result)
-        elif isinstance(op, (AllocOp, RomOp, DirectiveOp, PrintOp, StreamOp)):  # no operator (print: csim only)
-            return
-        elif isinstance(op, (*STREAM_ACCESSES, StreamStatusOp)):
-            self.fifo(op)
-        elif isinstance(op, LoadOp):
-            self.load(op)
-        elif isinstance(op, StoreOp):
-            self.store(op)
-        elif isinstance(op, IfOp):
-            self.if_convert(op)
-        elif isinstance(op, (*LOOPS, CallOp)):
-            raise op.fail("reached the scheduler without being straightened (hls.passes.straighten)")
-        else:
-            self.compute(op)
+    @rule(ConstantOp)
+    def constant(self, op: ConstantOp) -> None:
+        self.env[op.result] = self.lookup(op.result)
+
+    @rule(AllocOp, RomOp, DirectiveOp, PrintOp, StreamOp)
+    def declaration(self, op: Op) -> None:
+        """No operator: storages are the region's, directives are read elsewhere, print is csim only."""
+
+    @rule(ForOp, WhileOp, CallOp)
+    def unstraightened(self, op: Op) -> None:
+        raise op.fail("reached the scheduler without being straightened (hls.passes.straighten)")
 
     def _preds(self, bindings: list[Binding]) -> list[tuple[int, int, int]]:
         return [(b[0], 0, DATA) for b in bindings if b[0] >= 0]
@@ -277,13 +284,14 @@ class GraphBuilder:
             if b[0] <= -2:
                 self.graph.carried[-2 - b[0]].consumers.append(node)
 
+    @rule(BinaryOp, CompareOp, LogicOp, UnaryOp, CastOp, SelectOp, MathOp, *BIT_OPS, StructPackOp, StructGetOp)
     def compute(self, op: Op) -> None:
         bindings = [self.lookup(v) for v in op.operands]
-        kind = op.attrs.get("kind")
+        kind = op.kind if isinstance(op, KindOp) else None
         aff = None
         if len(bindings) == 2 and kind is not None:
             aff = combine(kind, bindings[0][2], bindings[1][2])
-        elif len(bindings) == 1 and op.name == "hls.cast":
+        elif len(bindings) == 1 and isinstance(op, CastOp):
             aff = bindings[0][2] if _is_integral(op.result.type) else None
         elif len(bindings) == 1 and kind == OpKind.NEG:
             aff = bindings[0][2].scale(-1) if bindings[0][2] is not None else None
@@ -319,11 +327,12 @@ class GraphBuilder:
             self._memory_costs[key] = cost
         return self._memory_costs[key]
 
+    @rule(LoadOp)
     def load(self, op: LoadOp) -> None:
         storage = self.storage(op.memref)
         bindings = [self.lookup(v) for v in op.indices]
         loaded = self._loaded.setdefault(id(storage), {})
-        key = (op.attrs.get("field"), *(_index_key(b) for b in bindings))
+        key = (op.field, *(_index_key(b) for b in bindings))
         if key in loaded:  # the same element again, no store in between: LLVM reuses the value
             self.env[op.result] = loaded[key]
             return
@@ -332,7 +341,7 @@ class GraphBuilder:
             [b[2] for b in bindings[:rank]]))
         # a field of an array of structs is an access to its element: the struct is one aggregated word
         # (Vitis's default for struct ports), so the further fields of a whole-struct read come with it
-        if op.attrs.get("word_part") and id(storage) in self._words:
+        if op.word_part and id(storage) in self._words:
             node = self.graph.add(OpCost("load", 0), op, 0, self._preds([*bindings, self._words[id(storage)]]))
         else:
             access = Access(storage, [b[2] for b in bindings[:rank]], False, guard=self.guard)
@@ -340,16 +349,17 @@ class GraphBuilder:
             node = self.graph.add(cost, op, bit_width(storage.elem), self._preds(bindings), access)
         self._note_carried(bindings, node)
         self.env[op.result] = loaded[key] = (node, NOCONST, None)
-        if op.attrs.get("field") is not None and not op.attrs.get("word_part"):
+        if op.field is not None and not op.word_part:
             self._words[id(storage)] = self.env[op.result]
 
+    @rule(StoreOp)
     def store(self, op: StoreOp) -> None:
         storage = self.storage(op.memref)
         bindings = [self.lookup(v) for v in (op.value, *op.indices)]
         # a later load of the same element reads the stored value (LLVM store-to-load forwarding);
         # other elements may alias this one, so what was loaded before is forgotten
-        key = (op.attrs.get("field"), *(_index_key(b) for b in bindings[1:]))
-        if op.attrs.get("word_part"):  # a further field of a whole-struct store: part of the same word
+        key = (op.field, *(_index_key(b) for b in bindings[1:]))
+        if op.word_part:  # a further field of a whole-struct store: part of the same word
             self._loaded.setdefault(id(storage), {})[key] = bindings[0]
             self.graph.add(OpCost("store", 0), op, 0, self._preds(bindings))
             return
@@ -361,7 +371,8 @@ class GraphBuilder:
                               self._preds(bindings), access)
         self._note_carried(bindings, node)
 
-    def fifo(self, op: Op) -> None:
+    @rule(FifoOp)
+    def fifo(self, op: FifoOp) -> None:
         """A FIFO access takes its FIFO's one port for a cycle, like a memory access; a status check
         (empty/full) is a wire."""
         storage = self.storage(op.stream)
@@ -369,7 +380,7 @@ class GraphBuilder:
         if isinstance(op, StreamStatusOp):
             node = self.graph.add(OpCost("fifo_status", 0), op, 1, self._preds(bindings))
         else:
-            is_write = isinstance(op, STREAM_WRITES)
+            is_write = op.fifo_write
             cost = OpCost("fifo_write" if is_write else "fifo_read", 1)
             node = self.graph.add(cost, op, bit_width(storage.elem), self._preds(bindings),
                                   Access(storage, [], is_write))
@@ -379,6 +390,7 @@ class GraphBuilder:
 
     # ---- regions inside a pipelined body ----------------------------------------------------------
 
+    @rule(IfOp)
     def if_convert(self, op: IfOp) -> None:
         cond = self.lookup(op.operands[0])
         before, guard, dirty = self._loaded, self.guard, self._dirty
@@ -402,7 +414,7 @@ class GraphBuilder:
     def _single(self, op: IfOp) -> int | None:
         """The one iteration a branch on `iv == constant` is taken in (None for other conditions)."""
         cond = getattr(op.operands[0], "op", None)
-        if cond is None or cond.attrs.get("kind") != OpKind.EQ or len(cond.operands) != 2:
+        if cond is None or not isinstance(cond, CompareOp) or cond.kind is not OpKind.EQ or len(cond.operands) != 2:
             return None
         a, b = (self.lookup(v)[2] for v in cond.operands)
         diff = combine("sub", a, b)

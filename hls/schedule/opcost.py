@@ -6,24 +6,37 @@ import threading
 from weakref import WeakKeyDictionary
 
 from hls.ir import (
+    AllocOp,
     BinaryOp,
     BitGetOp,
     BitSetOp,
     BitUnaryOp,
+    CallOp,
     CastOp,
     CompareOp,
     ConstantOp,
+    DirectiveOp,
+    ForOp,
+    IfOp,
     LoadOp,
     LogicOp,
     MathOp,
     Op,
+    PrintOp,
+    ReturnOp,
     RomOp,
     SelectOp,
+    StoreOp,
     UnaryOp,
     Value,
+    WhileOp,
+    YieldOp,
 )
 from hls.ir.bitops import BIT_OPS
 from hls.ir.kinds import BINARY, MATH, OpKind, kinds
+from hls.ir.stream_ops import FifoOp, StreamOp
+from hls.ir.structops import StructGetOp, StructPackOp
+from hls.ir.visit import Walker, rule
 from hls.schedule.memory import bit_width
 from hls.schedule.oplib import OpCost, OpLib
 from hls.types import FixedType, FloatType, IntType
@@ -81,7 +94,7 @@ def operand_width(value: Value) -> int:
             and op.operands[0].type.width <= value.type.width:
         return min(bit_width(value.type), operand_width(op.operands[0]))
     if isinstance(op, LoadOp) and isinstance(getattr(op.memref, "op", None), RomOp) and isinstance(value.type, IntType):
-        data = op.memref.op.attrs["data"]
+        data = op.memref.op.data
         if data.size:
             low, high = int(data.min()), int(data.max())
             need = max(low.bit_length() + (low < 0), high.bit_length() + (low < 0 or high < 0))
@@ -316,31 +329,62 @@ def _bits(op: Op, lib: OpLib) -> OpCost:
     return lib.wire(op.name)
 
 
-def op_cost(op: Op, lib: OpLib, constants: tuple = ()) -> OpCost:
-    """The operator Vitis would bind `op` to (compute ops only; memories are in memory.py). `constants`
-    are operand values known in this copy of the op (an unrolled induction variable, a folded ROM
-    load), as LLVM would have propagated them."""
-    if isinstance(op, BinaryOp):
+class OpCoster(Walker):
+    """The operator Vitis binds each compute op to (memories, FIFOs and control are the graph
+    builder's: hls/schedule/graph.py)."""
+
+    not_applicable = (ConstantOp, AllocOp, RomOp, LoadOp, StoreOp, YieldOp, ForOp, WhileOp, IfOp, CallOp,
+                      ReturnOp, DirectiveOp, PrintOp, StreamOp, FifoOp)
+
+    @rule(BinaryOp)
+    def binary(self, op: BinaryOp, lib: OpLib, constants: tuple) -> OpCost:
         return _binary(op, lib, next((c for c in constants if isinstance(c, int) and not isinstance(c, bool)),
                                      None))
-    if isinstance(op, CompareOp):
+
+    @rule(CompareOp)
+    def compare(self, op: CompareOp, lib: OpLib, constants: tuple) -> OpCost:
         t = op.operands[0].type
         if isinstance(t, FloatType) or isinstance(op.operands[1].type, FloatType):
             return _float_core(lib, t if isinstance(t, FloatType) else op.operands[1].type, "cmp")
         return lib.comparator(max(bit_width(t), bit_width(op.operands[1].type)))
-    if isinstance(op, LogicOp):
+
+    @rule(LogicOp)
+    def logic(self, op: LogicOp, lib: OpLib, constants: tuple) -> OpCost:
         return lib.logic(1, op.kind)
-    if isinstance(op, UnaryOp):
+
+    @rule(UnaryOp)
+    def unary(self, op: UnaryOp, lib: OpLib, constants: tuple) -> OpCost:
         return _unary(op, lib)
-    if isinstance(op, CastOp):
+
+    @rule(CastOp)
+    def cast(self, op: CastOp, lib: OpLib, constants: tuple) -> OpCost:
         return _cast(op, lib)
-    if isinstance(op, SelectOp):
+
+    @rule(SelectOp)
+    def select(self, op: SelectOp, lib: OpLib, constants: tuple) -> OpCost:
         return lib.mux(demanded_width(op.result))
-    if isinstance(op, MathOp):
-        t = op.result.type
+
+    @rule(MathOp)
+    def math(self, op: MathOp, lib: OpLib, constants: tuple) -> OpCost:
         if op.func == OpKind.FABS:
             return lib.wire("fabs")
-        return _float_core(lib, t, _MATH[op.func])
-    if isinstance(op, BIT_OPS):
+        return _float_core(lib, op.result.type, _MATH[op.func])
+
+    @rule(*BIT_OPS)
+    def bits(self, op: Op, lib: OpLib, constants: tuple) -> OpCost:
         return _bits(op, lib)
-    return lib.wire(op.name)
+
+    @rule(StructPackOp, StructGetOp)
+    def wiring(self, op: Op, lib: OpLib, constants: tuple) -> OpCost:
+        """Gathering fields into a struct word, or taking one out: wires."""
+        return lib.wire(op.name)
+
+
+OP_COSTER = OpCoster()
+
+
+def op_cost(op: Op, lib: OpLib, constants: tuple = ()) -> OpCost:
+    """The operator Vitis would bind `op` to (compute ops only; memories are in memory.py). `constants`
+    are operand values known in this copy of the op (an unrolled induction variable, a folded ROM
+    load), as LLVM would have propagated them."""
+    return OP_COSTER.dispatch(op, lib, constants)
