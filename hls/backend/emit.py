@@ -31,26 +31,34 @@ from hls.ir import (
     BinaryOp,
     CallOp,
     CastOp,
+    CompareOp,
     ConstantOp,
     DirectiveOp,
     ForOp,
     Function,
     IfOp,
     LoadOp,
+    LogicOp,
+    MathOp,
     PrintOp,
     ReturnOp,
     RomOp,
+    SelectOp,
     StoreOp,
+    UnaryOp,
     Value,
     WhileOp,
     YieldOp,
     has_exit,
 )
+from hls.ir.bitops import BIT_OPS
 from hls.ir.core import Block, Op
 from hls.ir.kinds import OpKind
+from hls.ir.ops import process_of
 from hls.ir.ranges import in_bounds
-from hls.ir.stream_ops import STREAM_OPS
+from hls.ir.stream_ops import FifoOp, StreamOp
 from hls.ir.structops import StructGetOp, StructPackOp
+from hls.ir.visit import Walker, rule
 from hls.types import ArrayType, FixedType, FloatType, ScalarType, StreamType, StructType, TupleType
 
 MAX_INLINE_DEPTH = 6
@@ -66,7 +74,10 @@ class EmittedFunction:
     outputs: list[str] = field(default_factory=list)  # reference outputs of a tuple return
 
 
-class FunctionEmitter(StreamStatements, StructStatements, LocalNames):
+class FunctionEmitter(StreamStatements, StructStatements, LocalNames, Walker):
+    """One function as C++ statements: `block_ops` sends each op to its rule (a statement, a pending
+    expression or nothing); a dataflow process is wrapped by `process` around its loop or call rule."""
+
     def __init__(self, func: Function, c_names: dict[str, str], top_pragmas: list[str]):
         self.func = func
         self.c_names = c_names
@@ -101,7 +112,7 @@ class FunctionEmitter(StreamStatements, StructStatements, LocalNames):
         ret = spelling(ret_type) if isinstance(ret_type, (ScalarType, StructType)) else "void"
         self.outputs = []
         if isinstance(ret_type, TupleType):  # one reference output per element
-            names = self.func.attrs.get("result_names") or []
+            names = self.func.result_names
             for i, t in enumerate(ret_type.elems):
                 hint = f"{names[i]}_out" if i < len(names) and names[i] else f"ret_{i}"
                 self.outputs.append(self.namer.fresh(hint))
@@ -111,7 +122,7 @@ class FunctionEmitter(StreamStatements, StructStatements, LocalNames):
         ports.update({f"__out{i}": name for i, name in enumerate(self.outputs)})
         for pragma in self.top_pragmas:
             self.line(pragma.format(**ports))
-        pipeline = self.func.attrs.get("pipeline")
+        pipeline = self.func.pipeline
         if pipeline is not None:
             self.lines.extend(f"    {p}" for p in loop_pragmas({"pipeline": pipeline}))
         self.block(self.func.body.block)
@@ -151,9 +162,9 @@ class FunctionEmitter(StreamStatements, StructStatements, LocalNames):
                         memref.reads.union(*(e.reads for e in indices)))
         if isinstance(op, StructGetOp):
             whole = self.use(op.struct)
-            ft = op.struct.type.field(op.attrs["field"])
-            text = f"{whole.at(PREC['primary'])}.{member(op.struct.type, op.attrs['field'])}"
-            text += element_subscripts(op.attrs["element"], getattr(ft, "shape", ()))
+            ft = op.struct.type.field(op.field)
+            text = f"{whole.at(PREC['primary'])}.{member(op.struct.type, op.field)}"
+            text += element_subscripts(op.element, getattr(ft, "shape", ()))
             return Expr(text, PREC["primary"], ctype_of(op.result.type), whole.has_load, whole.reads)
         expr = pure_expr(op, [self.use(v) for v in op.operands])
         self.note_helpers(expr.text)
@@ -163,7 +174,7 @@ class FunctionEmitter(StreamStatements, StructStatements, LocalNames):
         """`[i]`, or for a field of an array of structs `[i].r` and `[i].taps[j]`."""
         rank = len(op.memref.type.shape)
         text = self.subscripts(op, op.indices[:rank], exprs[:rank])
-        field = op.attrs.get("field")
+        field = op.field
         if field is None:
             return text
         shape = op.memref.type.elem.field(field).shape if rank < len(op.indices) else ()
@@ -194,11 +205,8 @@ class FunctionEmitter(StreamStatements, StructStatements, LocalNames):
                 self.helpers.add(helper)
 
     def inlinable(self, op: Op, block: Block) -> bool:
-        if isinstance(op, ConstantOp):
-            return True
-        if isinstance(op, RomOp) or not (op.pure or isinstance(op, LoadOp)) or len(op.results) != 1:
-            return False
-        if op.result.name:  # a Python local: a C++ variable of its name (hls/backend/locals.py)
+        """A load or pure op (`expression`) written inside its one user's expression."""
+        if len(op.results) != 1 or op.result.name:  # a Python local: a C++ variable of its name (hls/backend/locals.py)
             return False
         uses = op.result.uses
         return len(uses) == 1 and uses[0].parent is block and self.depth_of(op) <= MAX_INLINE_DEPTH
@@ -300,77 +308,83 @@ class FunctionEmitter(StreamStatements, StructStatements, LocalNames):
 
     def block_ops(self, block: Block) -> None:
         for op in block.ops:
-            if isinstance(op, ConstantOp):
-                continue
-            if isinstance(op, RomOp):
-                self.rom(op)
-                continue
-            if isinstance(op, StructPackOp):
-                self.flush(self.consumed(op))
-                self.pack(op)
-                continue
-            if self.inlinable(op, block):
-                self.pending[id(op.result)] = op
-                self.depths[id(op.result)] = self.depth_of(op)
-                continue
-            if op.pure or isinstance(op, LoadOp):
-                self.flush(self.consumed(op))
-                self.materialize(op)
-                continue
-            self.flush(self.consumed(op), loads_only=not isinstance(op, (ForOp, WhileOp, IfOp, CallOp)))
-            self.statement(op)
-
-    def statement(self, op: Op) -> None:
-        if isinstance(op, StoreOp):
-            indices = [self.use(i) for i in op.indices]
-            target = self.use(op.memref).text + self.access(op, indices)
-            value = self.use(op.value)
-            self.line(f"{target} = {self.assignable(value, op.value.type).text};")
-        elif isinstance(op, STREAM_OPS):
-            self.stream_op(op)
-        elif op.attrs.get("process") is not None:
-            self.process(op)
-        elif isinstance(op, ForOp):
-            self.for_op(op)
-        elif isinstance(op, WhileOp):
-            self.while_op(op)
-        elif isinstance(op, IfOp):
-            self.if_op(op)
-        elif isinstance(op, CallOp):
-            self.call_op(op)
-        elif isinstance(op, ReturnOp):
-            self.return_op(op)
-        elif isinstance(op, AllocOp):
-            name = self.namer.fresh(op.result.name)
-            t = op.result.type
-            if op.attrs.get("static") or op.attrs.get("filled_by_call"):
-                self.line(static_declaration(op, name))
-            elif isinstance(t.elem, StructType):
-                self.line(f"{declared_array(t, name)};")
-                self.zero_fill(name, t.shape, t.elem)
-            elif ctype_of(t.elem).kind in ("native", "float", "bool"):
-                self.line(f"{declared_array(t, name)} = {{}};")
+            if process_of(op) is not None:
+                self.flush(self.consumed(op), loads_only=False)
+                self.process(op)
             else:
-                # `= {}` runs ap_int/ap_fixed's default constructor, which leaves the value undefined:
-                # hls.zeros promises zeros, so store them (Vitis needs the same loop)
-                self.line(f"{declared_array(t, name)};")
-                ivs = [self.namer.fresh("z") for _ in t.shape]
-                loops = "".join(f"for (int {iv} = 0; {iv} < {n}; {iv}++) " for iv, n in zip(ivs, t.shape, strict=True))
-                self.line(f"{loops}{name}{''.join(f'[{iv}]' for iv in ivs)} = 0;")
-            self.bind(op.result, Expr(name, PREC["primary"], ctype_of(t.elem)))
-        elif isinstance(op, RomOp):
-            self.rom(op)
-        elif isinstance(op, DirectiveOp):
-            target = self.use(op.target).text if op.target is not None else None
-            self.line(directive_pragma(op.directive, target))
-        elif isinstance(op, PrintOp):
-            self.print_op(op)
-        elif isinstance(op, YieldOp):
-            pass
-        else:
-            raise TypeError(f"no statement rule for {op.name}")
+                self.dispatch(op, block)
 
-    def return_op(self, op: ReturnOp) -> None:
+    def side_effect(self, op: Op) -> None:
+        """Before a statement: pending loads are written out (it may change what they read)."""
+        self.flush(self.consumed(op))
+
+    @rule(ConstantOp)
+    def constant(self, op: ConstantOp, block: Block) -> None:
+        """Spelled where used (`use`)."""
+
+    @rule(StructPackOp)
+    def struct_pack(self, op: StructPackOp, block: Block) -> None:
+        self.side_effect(op)
+        self.pack(op)
+
+    @rule(LoadOp, StructGetOp, BinaryOp, CompareOp, LogicOp, UnaryOp, CastOp, SelectOp, MathOp, *BIT_OPS)
+    def expression(self, op: Op, block: Block) -> None:
+        """Inlined into its one user when it may be (`inlinable`), else a named local."""
+        if self.inlinable(op, block):
+            self.pending[id(op.result)] = op
+            self.depths[id(op.result)] = self.depth_of(op)
+            return
+        self.side_effect(op)
+        self.materialize(op)
+
+    @rule(StoreOp)
+    def store(self, op: StoreOp, block: Block) -> None:
+        self.side_effect(op)
+        indices = [self.use(i) for i in op.indices]
+        target = self.use(op.memref).text + self.access(op, indices)
+        value = self.use(op.value)
+        self.line(f"{target} = {self.assignable(value, op.value.type).text};")
+
+    @rule(StreamOp, FifoOp)
+    def fifo(self, op: Op, block: Block) -> None:
+        self.side_effect(op)
+        self.stream_op(op)
+
+    @rule(AllocOp)
+    def alloc(self, op: AllocOp, block: Block) -> None:
+        self.side_effect(op)
+        name = self.namer.fresh(op.result.name)
+        t = op.result.type
+        if op.static or op.filled_by_call:
+            self.line(static_declaration(op, name))
+        elif isinstance(t.elem, StructType):
+            self.line(f"{declared_array(t, name)};")
+            self.zero_fill(name, t.shape, t.elem)
+        elif ctype_of(t.elem).kind in ("native", "float", "bool"):
+            self.line(f"{declared_array(t, name)} = {{}};")
+        else:
+            # `= {}` runs ap_int/ap_fixed's default constructor, which leaves the value undefined:
+            # hls.zeros promises zeros, so store them (Vitis needs the same loop)
+            self.line(f"{declared_array(t, name)};")
+            ivs = [self.namer.fresh("z") for _ in t.shape]
+            loops = "".join(f"for (int {iv} = 0; {iv} < {n}; {iv}++) " for iv, n in zip(ivs, t.shape, strict=True))
+            self.line(f"{loops}{name}{''.join(f'[{iv}]' for iv in ivs)} = 0;")
+        self.bind(op.result, Expr(name, PREC["primary"], ctype_of(t.elem)))
+
+    @rule(DirectiveOp)
+    def directive(self, op: DirectiveOp, block: Block) -> None:
+        self.side_effect(op)
+        target = self.use(op.target).text if op.target is not None else None
+        self.line(directive_pragma(op.directive, target))
+
+    @rule(YieldOp)
+    def yield_op(self, op: YieldOp, block: Block) -> None:
+        """The enclosing loop or branch assigns the yielded values (`loop_tail`, `branch`)."""
+        self.side_effect(op)
+
+    @rule(ReturnOp)
+    def return_op(self, op: ReturnOp, block: Block | None = None) -> None:
+        self.side_effect(op)
         last = op.parent is self.func.body.block and op is self.func.body.block.ops[-1]
         if self.outputs:
             for name, value, t in zip(self.outputs, op.operands, self.func.return_type.elems, strict=True):
@@ -382,18 +396,20 @@ class FunctionEmitter(StreamStatements, StructStatements, LocalNames):
         if not last:
             self.line("return;")
 
-    def print_op(self, op: PrintOp) -> None:
+    @rule(PrintOp)
+    def print_op(self, op: PrintOp, block: Block) -> None:
         """printf for csim only; Python mode formats each value the same way (runtime.format_value)."""
+        self.side_effect(op)
         values = iter(op.operands)
         pieces, args = [], []
-        for part in op.attrs["parts"]:
+        for part in op.parts:
             if part is not None:
                 pieces.append(part.replace("%", "%%"))
                 continue
             spec, arg = print_format(self.use(next(values)))
             pieces.append(spec)
             args.append(arg)
-        text = c_string(op.attrs["sep"].replace("%", "%%").join(pieces) + op.attrs["end"].replace("%", "%%"))
+        text = c_string(op.sep.replace("%", "%%").join(pieces) + op.end.replace("%", "%%"))
         self.lines.append("#ifndef __SYNTHESIS__")
         self.line(f"std::printf({', '.join([text, *args])});")
         self.line("std::fflush(stdout);")
@@ -414,12 +430,13 @@ class FunctionEmitter(StreamStatements, StructStatements, LocalNames):
             return expr if target.int_type.contains(expr.ctype.int_type) else cast_to(expr, target)
         return cast_to(expr, target)
 
-    def rom(self, op: RomOp) -> None:
+    @rule(RomOp)
+    def rom(self, op: RomOp, block: Block) -> None:
         from hls.backend.expr import constant_expr
 
         name = self.namer.fresh(op.result.name)
         t: ArrayType = op.result.type
-        flat = op.attrs["data"].ravel().tolist()
+        flat = op.data.ravel().tolist()
         used_as = rom_use_type(op)
         if used_as is not None:  # a float table read only as one fixed type: a table of that type
             t = ArrayType(used_as, t.shape)
@@ -460,7 +477,9 @@ class FunctionEmitter(StreamStatements, StructStatements, LocalNames):
             carried.append(name)
         return carried
 
-    def for_op(self, op: ForOp) -> None:
+    @rule(ForOp)
+    def for_op(self, op: ForOp, block: Block | None = None) -> None:
+        self.flush(self.consumed(op), loads_only=False)  # it may store to what a pending load reads
         carried = self.carried_vars(op, op.carried)
         lb, ub, step = (self.use(v) for v in (op.lb, op.ub, op.step))
         if ub.has_load:
@@ -477,11 +496,11 @@ class FunctionEmitter(StreamStatements, StructStatements, LocalNames):
         cond = "<" if step_value > 0 else ">"
         inc = f"{iv}++" if step_value == 1 else f"{iv}--" if step_value == -1 else \
             f"{iv} += {step.text}" if step_value > 0 else f"{iv} -= {-step_value}"
-        label = op.attrs.get("label")
+        label = op.label
         prefix = f"{label}: " if label else ""
         self.line(f"{prefix}for ({carrier.spelling} {iv} = {lb.text}; {iv} {cond} {ub.at(PREC['rel'] + 1)}; {inc}) {{")
         self.depth += 1
-        for pragma in loop_pragmas(op.attrs):
+        for pragma in loop_pragmas(op.directive_fields()):
             self.line(pragma)
         self.block(op.body)
         self.loop_tail(op, carried)
@@ -497,11 +516,13 @@ class FunctionEmitter(StreamStatements, StructStatements, LocalNames):
             return name
         return self.namer.fresh(hint)
 
-    def while_op(self, op: WhileOp) -> None:
+    @rule(WhileOp)
+    def while_op(self, op: WhileOp, block: Block | None = None) -> None:
         """`while (cond) { ... }`, or `while (true) { ...; if (!(cond)) break; ... }` when the condition
         needs statements of its own."""
+        self.flush(self.consumed(op), loads_only=False)  # it may store to what a pending load reads
         carried = self.carried_vars(op, op.cond.args, op.body.args)
-        label = op.attrs.get("label")
+        label = op.label
         saved, self.lines = self.lines, []
         self.depth += 1
         self.block(op.cond)
@@ -511,7 +532,7 @@ class FunctionEmitter(StreamStatements, StructStatements, LocalNames):
         self.depth -= 1
         self.line(f"{label + ': ' if label else ''}while ({'true' if cond_lines else cond.text}) {{")
         self.depth += 1
-        for pragma in loop_pragmas(op.attrs):
+        for pragma in loop_pragmas(op.directive_fields()):
             self.line(pragma)
         if cond_lines:
             self.lines.extend(cond_lines)
@@ -557,7 +578,9 @@ class FunctionEmitter(StreamStatements, StructStatements, LocalNames):
         for n, e, t in updates:
             self.line(f"{n} = {self.assignable(e, t.type).text};")
 
-    def if_op(self, op: IfOp) -> None:
+    @rule(IfOp)
+    def if_op(self, op: IfOp, block: Block | None = None) -> None:
+        self.flush(self.consumed(op), loads_only=False)  # it may store to what a pending load reads
         cond = self.use(op.operands[0])
         names = []
         for res in op.results:
@@ -589,9 +612,11 @@ class FunctionEmitter(StreamStatements, StructStatements, LocalNames):
         self.pending.clear()
         self.depth -= 1
 
-    def call_op(self, op: CallOp) -> None:
+    @rule(CallOp)
+    def call_op(self, op: CallOp, block: Block | None = None) -> None:
+        self.flush(self.consumed(op), loads_only=False)  # it may store to what a pending load reads
         args = ", ".join(self.use(v).text for v in op.operands)
-        if op.attrs.get("outputs"):  # a tuple result: locals the callee writes through references
+        if op.outputs:  # a tuple result: locals the callee writes through references
             names = []
             for res in op.results:
                 name = self.namer.fresh(res.name or "ret")

@@ -35,10 +35,10 @@ from hls.ir import (
     YieldOp,
 )
 from hls.ir.core import Block, Op
-from hls.ir.stream_ops import STREAM_OPS
+from hls.ir.stream_ops import FifoOp, StreamOp
+from hls.ir.structops import StructGetOp, StructPackOp
+from hls.ir.visit import Walker, rule
 from hls.types import ArrayType, BoolType, FixedType, FloatType, ScalarType, TupleType, as_int
-
-FUNC_DIRECTIVES = ("pipeline",)  # the directive fields of a function (Function.attrs holds other facts too)
 
 
 def emit_mlir(module: Module) -> str:
@@ -61,7 +61,7 @@ def rom_globals(b: Builder, module: Module) -> dict[int, str]:
     names: dict[int, str] = {}
     for func in module.functions.values():
         for op in func.walk():
-            if isinstance(op, AllocOp) and op.attrs.get("static"):
+            if isinstance(op, AllocOp) and op.static:
                 static_global(b, func, op, names)
             elif isinstance(op, RomOp):
                 base = f"{func.name}_{op.result.name or 'rom'}"
@@ -72,7 +72,7 @@ def rom_globals(b: Builder, module: Module) -> dict[int, str]:
                 names[id(op)] = name
                 t = op.result.type
                 props = (f'sym_name = "{name}", sym_visibility = "private", type = {mlir_type(t)}, '
-                         f"initial_value = {dense(op.attrs['data'], t)}, constant")
+                         f"initial_value = {dense(op.data, t)}, constant")
                 line = b.line(f'"memref.global"() <{{{props}}}>', " : () -> ()")
                 line.attrs.update(elem_attrs(t))
     return names
@@ -86,7 +86,7 @@ def static_global(b: Builder, func: Function, op: AllocOp, names: dict[int, str]
         name = f"{base}_{n}"
     names[id(op)] = name
     t = op.result.type
-    init = op.attrs.get("init", 0) if op.attrs.get("cell") else 0
+    init = op.init if op.cell else 0
     data = np.full(t.shape, float(init) if isinstance(t.elem, (FloatType, FixedType)) else init, dtype=object)
     props = (f'sym_name = "{name}", sym_visibility = "private", type = {mlir_type(t)}, '
              f"initial_value = {dense(data, t)}")
@@ -128,7 +128,12 @@ def grouped(directives: list[DirectiveOp]) -> dict[str, object]:
     return out
 
 
-class FunctionEmitter:
+class FunctionEmitter(Walker):
+    """One function as MLIR: a rule per op class. Structs have no MLIR form: reaching one is the
+    user-facing `UnsupportedError` at its line, not an internal error."""
+
+    not_applicable = (StructPackOp, StructGetOp)
+
     def __init__(self, b: Builder, func: Function, globals_: dict[int, str], top: bool):
         self.b, self.func, self.globals, self.top = b, func, globals_, top
         self.values: dict[int, str] = {}
@@ -149,7 +154,7 @@ class FunctionEmitter:
             [func.return_type] if isinstance(func.return_type, ScalarType) else []  # array result: an out arg
         if results:
             ret = " -> (" + ", ".join(f"{mlir_type(t)}{_attr_dict(elem_attrs(t))}" for t in results) + ")"
-        fattrs = {f"hls.{k}": func.attrs[k] for k in FUNC_DIRECTIVES if func.attrs.get(k) is not None}
+        fattrs = {"hls.pipeline": func.pipeline} if func.pipeline is not None else {}
         fattrs.update(grouped([d for d in directives if d.target is None]))
         if self.top:
             fattrs["hls.top"] = True
@@ -178,16 +183,23 @@ class FunctionEmitter:
         return self.values[id(v)]
 
     def op(self, op: Op) -> None:
+        self.dispatch(op)
+
+    def inapplicable(self, op: Op) -> None:
+        raise unsupported(op, "no rule")
+
+    @rule(StreamOp, FifoOp)
+    def fifo_op(self, op: Op) -> None:
+        stream_op(self, op)
+
+    @rule(ConstantOp)
+    def constant_op(self, op: ConstantOp) -> None:
+        """Spelled where used (operand(), index())."""
+
+    @rule(*(c for c in ScalarLowering.rules if c is not ConstantOp))
+    def scalar_op(self, op: Op) -> None:
+        """A pure op: arith/math through ScalarLowering, the result named with its type's attributes."""
         b = self.b
-        if isinstance(op, (ForOp, IfOp, LoadOp, StoreOp, AllocOp, RomOp, CallOp, ReturnOp, DirectiveOp, YieldOp,
-                           PrintOp, WhileOp)):
-            getattr(self, type(op).__name__.removesuffix("Op").lower() + "_op")(op)
-            return
-        if isinstance(op, STREAM_OPS):
-            stream_op(self, op)
-            return
-        if isinstance(op, ConstantOp):
-            return  # spelled where used (operand(), index())
         start = len(b.lines)
         try:
             result = self.scalar.lower(op, [self.operand(v) for v in op.operands])
@@ -217,22 +229,25 @@ class FunctionEmitter:
         name = self.b.cast("arith.index_cast", x, f"i{t.width}", "index", (v.name or "v") + "_idx")
         return self.b.remember(("index", id(v)), name)
 
+    @rule(LoadOp)
     def load_op(self, op: LoadOp) -> None:
         idx = ", ".join(self.index(i) for i in op.indices)
         t = mlir_type(op.memref.type)
         name = self.b.op("memref.load", f"{self.operand(op.memref)}[{idx}]", t, op.result.name)
         self.values[id(op.result)] = name
 
+    @rule(StoreOp)
     def store_op(self, op: StoreOp) -> None:
         idx = ", ".join(self.index(i) for i in op.indices)
         self.b.line(f"memref.store {self.operand(op.value)}, {self.operand(op.memref)}[{idx}]",
                     f" : {mlir_type(op.memref.type)}")
 
+    @rule(AllocOp)
     def alloc_op(self, op: AllocOp) -> None:
         """memref.alloca, then zeros stored by a loop nest (hls.zeros is zero-initialised); a static is
         its global (initialised once), a sub-kernel's array result is filled by the call."""
         b, t = self.b, op.result.type
-        if op.attrs.get("static"):
+        if op.static:
             name = self.values[id(op.result)] = b.op("memref.get_global", f"@{self.globals[id(op)]}", mlir_type(t),
                                                      op.result.name, elem_attrs(t))
             line = b.defs[name]
@@ -240,7 +255,7 @@ class FunctionEmitter:
             return
         name = self.values[id(op.result)] = b.op("memref.alloca()", "", mlir_type(t), op.result.name,
                                                  elem_attrs(t))
-        if op.attrs.get("filled_by_call"):
+        if op.filled_by_call:
             return
         zero = b.float_const(0.0, t.elem.bits) if isinstance(t.elem, FloatType) else \
             b.int_const(0, 1 if isinstance(t.elem, BoolType) else t.elem.width)
@@ -256,11 +271,13 @@ class FunctionEmitter:
             b.depth -= 1
             b.line("}")
 
+    @rule(RomOp)
     def rom_op(self, op: RomOp) -> None:
         t = op.result.type
         self.values[id(op.result)] = self.b.op("memref.get_global", f"@{self.globals[id(op)]}", mlir_type(t),
                                                op.result.name, elem_attrs(t))
 
+    @rule(CallOp)
     def call_op(self, op: CallOp) -> None:
         args = ", ".join(self.operand(v) for v in op.operands)
         sig = f"({', '.join(mlir_type(v.type) for v in op.operands)}) -> " \
@@ -271,9 +288,11 @@ class FunctionEmitter:
         for r, n in zip(op.results, names, strict=True):
             self.values[id(r)] = n
 
+    @rule(ReturnOp)
     def return_op(self, op: ReturnOp) -> None:
         self.terminator("func.return", op.operands)
 
+    @rule(YieldOp)
     def yield_op(self, op: YieldOp) -> None:
         self.terminator("scf.yield", op.operands)
 
@@ -284,9 +303,11 @@ class FunctionEmitter:
         else:
             self.b.line(name)
 
+    @rule(PrintOp)
     def print_op(self, op: PrintOp) -> None:
         """print() is a csim-only debugging aid (no synthesis meaning): the export leaves it out."""
 
+    @rule(DirectiveOp)
     def directive_op(self, op: DirectiveOp) -> None:
         """Directives on arguments and the function went into the signature; local arrays get them here."""
         if op.target is not None and id(op.target) in self.values and op.target not in self.func.args:
@@ -303,6 +324,7 @@ class FunctionEmitter:
         self.b.pop()
         self.b.depth -= 1
 
+    @rule(IfOp)
     def if_op(self, op: IfOp) -> None:
         b = self.b
         names = [b.fresh(r.name) for r in op.results]
@@ -317,11 +339,13 @@ class FunctionEmitter:
         for r, n in zip(op.results, names, strict=True):
             self.values[id(r)] = n
 
+    @rule(WhileOp)
     def while_op(self, op: WhileOp) -> None:
         mlir_while.while_op(self, op)
 
+    @rule(ForOp)
     def for_op(self, op: ForOp) -> None:
-        if op.attrs.get("exit"):  # scf.for cannot stop early: a while loop over counter, values and flag
+        if op.exit:  # scf.for cannot stop early: a while loop over counter, values and flag
             mlir_while.exit_for_op(self, op)
             return
         b = self.b

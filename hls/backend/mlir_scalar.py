@@ -10,17 +10,38 @@ rules align binary points with shifts and implement ap_fixed quantization and ov
 
 from __future__ import annotations
 
-import functools
-from collections.abc import Callable
-
 from hls.backend.mlir_arith import IntArith, Wide
 from hls.backend.mlir_bits import lower_bits
-from hls.backend.mlir_builder import Builder, elem_attrs, mlir_type, signed_bits, unsupported
+from hls.backend.mlir_builder import elem_attrs, mlir_type, signed_bits, unsupported
 from hls.backend.mlir_fixed import convert
-from hls.ir import BinaryOp, CastOp, CompareOp, ConstantOp, LogicOp, MathOp, SelectOp, UnaryOp
+from hls.ir import (
+    AllocOp,
+    BinaryOp,
+    CallOp,
+    CastOp,
+    CompareOp,
+    ConstantOp,
+    DirectiveOp,
+    ForOp,
+    IfOp,
+    LoadOp,
+    LogicOp,
+    MathOp,
+    PrintOp,
+    ReturnOp,
+    RomOp,
+    SelectOp,
+    StoreOp,
+    UnaryOp,
+    WhileOp,
+    YieldOp,
+)
 from hls.ir.bitops import BIT_OPS
 from hls.ir.core import Op
 from hls.ir.kinds import BINARY, COMPARE, MATH, OpKind, kinds
+from hls.ir.stream_ops import FifoOp, StreamOp
+from hls.ir.structops import StructGetOp, StructPackOp
+from hls.ir.visit import Walker, rule
 from hls.types import BoolType, FixedType, FloatType, as_int, fixed_of, int_union
 
 # op kind -> (signed variant, unsigned variant) on integers, float op, raw-integer op on fixed point,
@@ -32,24 +53,30 @@ CMP_PREDICATES = {k: k.mlir_pred for k in kinds(COMPARE)}
 MATH_OPS = {k: k.mlir_math for k in kinds(MATH)}
 
 
-class ScalarLowering(IntArith):
-    """Turns one pure IR op, given its operands' SSA names, into arith/math ops; returns the result."""
+class ScalarLowering(IntArith, Walker):
+    """Turns one pure IR op, given its operands' SSA names, into arith/math ops; returns the result.
+    The function emitter (hls/backend/mlir.py) sends it every op class with a rule here."""
 
-    def __init__(self, b: Builder):
-        super().__init__(b)
-        self.rules: dict[type, Callable[[Op, list[str]], str]] = {
-            ConstantOp: self.constant, BinaryOp: self.binary, CompareOp: self.compare, LogicOp: self.logic,
-            UnaryOp: self.unary, CastOp: self.cast, SelectOp: self.select, MathOp: self.math}
-        self.rules.update({cls: functools.partial(lower_bits, self) for cls in BIT_OPS})
+    not_applicable = (AllocOp, RomOp, LoadOp, StoreOp, YieldOp, ForOp, WhileOp, IfOp, CallOp, ReturnOp,
+                      DirectiveOp, PrintOp, StreamOp, FifoOp, StructPackOp, StructGetOp)
 
     def lower(self, op: Op, args: list[str]) -> str:
-        rule = self.rules.get(type(op))
-        if rule is None:
-            raise unsupported(op, "no rule")
-        return rule(op, args)
+        return self.dispatch(op, args)
+
+    def inapplicable(self, op: Op, args: list[str]) -> str:
+        raise unsupported(op, "no rule")
+
+    @rule(*BIT_OPS)
+    def bits(self, op: Op, args: list[str]) -> str:
+        return lower_bits(self, op, args)
+
+    @rule(SelectOp)
+    def select_op(self, op: SelectOp, args: list[str]) -> str:
+        return self.select(op, args)
 
     # ---- constants -----------------------------------------------------------------------------
 
+    @rule(ConstantOp)
     def constant(self, op: ConstantOp, args: list[str]) -> str:
         t, value = op.result.type, op.value
         if isinstance(t, FloatType):
@@ -69,6 +96,7 @@ class ScalarLowering(IntArith):
 
     # ---- binary --------------------------------------------------------------------------------
 
+    @rule(BinaryOp)
     def binary(self, op: BinaryOp, args: list[str]) -> str:
         result, (a, c) = op.result.type, args
         ta, tb = op.lhs.type, op.rhs.type
@@ -166,6 +194,7 @@ class ScalarLowering(IntArith):
 
     # ---- comparisons, logic, unary, select, math -----------------------------------------------
 
+    @rule(CompareOp)
     def compare(self, op: CompareOp, args: list[str]) -> str:
         (a, c), (ta, tb) = args, (op.operands[0].type, op.operands[1].type)
         signed_pred, unsigned_pred, float_pred = CMP_PREDICATES[op.kind]
@@ -183,9 +212,11 @@ class ScalarLowering(IntArith):
         pred = signed_pred if signed else unsigned_pred
         return self.b.op("arith.cmpi", f"{pred}, {a}, {c}", f"i{w}", op.result.name)
 
+    @rule(LogicOp)
     def logic(self, op: LogicOp, args: list[str]) -> str:
         return self.int_op(op.kind.mlir_int[0], *args, 1, op.result.name)
 
+    @rule(UnaryOp)
     def unary(self, op: UnaryOp, args: list[str]) -> str:
         (a,), src, result = args, op.operands[0].type, op.result.type
         if op.kind == OpKind.NOT:
@@ -202,10 +233,12 @@ class ScalarLowering(IntArith):
             return negated
         return self.select(op, [self.cmpi("slt", av, self.const(0, w), w), negated, av])
 
+    @rule(MathOp)
     def math(self, op: MathOp, args: list[str]) -> str:
         return self.b.op(MATH_OPS[op.func], ", ".join(args), mlir_type(op.result.type), op.result.name)
 
     # ---- conversions ---------------------------------------------------------------------------
 
+    @rule(CastOp)
     def cast(self, op: CastOp, args: list[str]) -> str:
         return convert(self, op, args[0])  # conversions live beside the fixed-point rules they share

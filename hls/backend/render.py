@@ -18,10 +18,11 @@ from hls.backend.expr import CSIM_CHECKED, HELPERS
 from hls.backend.layout import wrap, wrap_all
 from hls.backend.names import Namer
 from hls.backend.pragmas import interface_pragma
-from hls.directives import Interface
+from hls.directives import Interface, Partition
 from hls.errors import HLSTypeError
 from hls.interfaces import BLOCK_CONTROL, default_interface
 from hls.ir import AllocOp, DirectiveOp, Module
+from hls.ir.ops import process_of
 from hls.ir.usage import stream_directions
 from hls.types import ArrayType, FixedType, ScalarType, StreamType, StructType, TupleType
 
@@ -108,7 +109,7 @@ def emit_module(module: Module, origin: str = "", flow: str = "vitis") -> CppDes
     divides = bool(helpers & CSIM_CHECKED)
     streams = any(isinstance(t, StreamType) for f in module.functions.values()
                   for t in [a.type for a in f.args] + [r.type for op in f.walk() for r in op.results])
-    processes = any(op.attrs.get("process") is not None for f in module.functions.values() for op in f.walk())
+    processes = any(process_of(op) is not None for f in module.functions.values() for op in f.walk())
     streams = streams or processes  # a region of loops and ping-pong arrays still runs in hls_csim::region
     records = struct_types(module)
     header = render_template("kernel.h.j2", guard=f"HLS_{top_c.upper()}_H",
@@ -130,7 +131,7 @@ def emit_module(module: Module, origin: str = "", flow: str = "vitis") -> CppDes
     bridge = render_template("bridge.cpp.j2", header=header_name, top=top_c, ports=ports, results=results,
                              tuple_return=isinstance(top.return_type, TupleType), divides=divides, streams=streams,
                              declarations=storage + conversions)
-    stateful = any(isinstance(op, AllocOp) and op.attrs.get("static") for f in module.functions.values()
+    stateful = any(isinstance(op, AllocOp) and op.static for f in module.functions.values()
                    for op in f.walk())
     return CppDesign(top_c, header_name, kernel_cpp, header, bridge, ports, top.return_type, results,
                      boundary_errors=errors, stateful=stateful, streams=streams, c_declarations=storage,
@@ -175,14 +176,15 @@ def port_specs(func, emitted: EmittedFunction, errors: list[tuple[str, Any]],
             errors.append((f"argument {arg.name!r}: {codec.elem} {codec.unsupported}", func.loc))
         ports.append(PortSpec(arg.name, c_name, t, isinstance(t, ArrayType), codec.shape, codec,
                               (directions or {}).get(arg, "in") if isinstance(t, StreamType) else None,
-                              output_only=arg.name == func.attrs.get("result_array")))
+                              output_only=arg.name == func.result_array))
     return ports
 
 
 def top_interface_pragmas(func, flow: str = "vitis") -> list[str]:
     """The flow's default interfaces (hls/interfaces.py) for every argument the user gave none."""
-    chosen = {id(op.target) for op in func.walk() if isinstance(op, DirectiveOp) and op.kind == "interface"}
-    partitioned = [op for op in func.walk() if isinstance(op, DirectiveOp) and op.kind == "array_partition"]
+    directives = [op for op in func.walk() if isinstance(op, DirectiveOp)]
+    chosen = {id(op.target) for op in directives if isinstance(op.directive, Interface)}
+    partitioned = [op for op in directives if isinstance(op.directive, Partition)]
     pragmas = []
     bundle = 0
     for arg in func.args:

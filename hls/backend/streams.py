@@ -4,8 +4,9 @@ from __future__ import annotations
 
 from hls.backend.ctype import ctype_of, spelling
 from hls.backend.expr import PREC, Expr
-from hls.ir import ForOp, IfOp, Value
+from hls.ir import CallOp, ForOp, IfOp, Value
 from hls.ir.core import Op
+from hls.ir.ops import process_of
 from hls.ir.stream_ops import (
     StreamOp,
     StreamReadOp,
@@ -62,16 +63,16 @@ class StreamStatements:
         self.bind(value, Expr(name, PREC["primary"], ctype, reads=frozenset({name})))
         return name
 
-    def process(self, op: Op) -> None:
+    def process(self, op: ForOp | IfOp | CallOp) -> None:
         """A process of a dataflow region: plain code for Vitis; for csim, the body of a thread of
         hls_csim::region (hls/sim/include/hls_csim.h), so FIFOs block as in hardware."""
         block = op.parent
-        processes = [o for o in block.ops if o.attrs.get("process") is not None]
+        processes = [o for o in block.ops if process_of(o) is not None]
         if op is processes[0]:
             self.lines.append("#ifndef __SYNTHESIS__")
             self.line(f'hls_csim::region hls_region("{self.c_names[self.func.name]}");')
             self.lines.append("#endif")
-        self.line(f"HLS_PROCESS_BEGIN(hls_region, {op.attrs['process']})")
+        self.line(f"HLS_PROCESS_BEGIN(hls_region, {op.process})")
         if isinstance(op, ForOp):
             self.for_op(op)
         elif isinstance(op, IfOp):  # a conditional task (UG1399): the thread runs the branch taken
@@ -79,11 +80,11 @@ class StreamStatements:
         else:
             self.call_op(op)
         self.line("HLS_PROCESS_END")
-        after = op.attrs.get("after")
+        after = op.process_after
         if after:  # a ping-pong buffer: csim starts the reader once its writers are done, as hardware
             writers = ", ".join(f'"{name}"' for name in after)
             self.lines.append("#ifndef __SYNTHESIS__")
-            self.line(f'hls_region.after("{op.attrs["process"]}", {{{writers}}});')
+            self.line(f'hls_region.after("{op.process}", {{{writers}}});')
             self.lines.append("#endif")
         if op is processes[-1]:
             self.line("HLS_REGION_RUN(hls_region)")

@@ -238,6 +238,11 @@ class Function:
         return self.attrs.get("result_names") or []
 
     @property
+    def result_array(self) -> str | None:
+        """The output argument an array result became (hls/frontend/results.py): written, never read."""
+        return self.attrs.get("result_array")
+
+    @property
     def args(self) -> list[BlockArg]:
         return self.body.block.args
 

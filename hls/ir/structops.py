@@ -55,10 +55,18 @@ class StructGetOp(Op):
     def struct(self) -> Value:
         return self.operands[0]
 
+    @property
+    def field(self) -> str:
+        return self.attrs["field"]
+
+    @property
+    def element(self) -> int | None:
+        return self.attrs["element"]
+
     def verify(self) -> None:
         t = self.struct.type
-        if not isinstance(t, StructType) or t.field(self.attrs["field"]) is None:
-            raise self.fail(f"{t} has no field {self.attrs['field']!r}")
+        if not isinstance(t, StructType) or t.field(self.field) is None:
+            raise self.fail(f"{t} has no field {self.field!r}")
 
 
 __all__ = ["StructGetOp", "StructPackOp", "flat_fields"]

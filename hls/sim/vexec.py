@@ -29,20 +29,27 @@ from hls.ir import (
     CastOp,
     CompareOp,
     ConstantOp,
+    DirectiveOp,
     ForOp,
     IfOp,
     LoadOp,
     LogicOp,
     MathOp,
+    PrintOp,
     ReturnOp,
     RomOp,
     SelectOp,
     StoreOp,
     UnaryOp,
+    WhileOp,
     YieldOp,
 )
+from hls.ir.bitops import BIT_OPS
 from hls.ir.core import Block, Op, Value
 from hls.ir.kinds import OpKind
+from hls.ir.stream_ops import FifoOp, StreamOp
+from hls.ir.structops import StructGetOp, StructPackOp
+from hls.ir.visit import Walker, rule
 from hls.passes.evaluate import COMPARE, UNARY, VECTOR_ARITH
 from hls.sim import vobject
 from hls.sim.vplan import Plan, native_ok, shifts_out
@@ -135,14 +142,14 @@ def convert(ctx: Context, t: ScalarType, src: ScalarType, values: Lanes) -> Lane
         return t.convert(arr.astype(np.int64) if arr.dtype == np.bool_ else arr)
     if isinstance(t, BoolType):
         return arr.astype(np.bool_)
-    if isinstance(src, FloatType) and arr.dtype.kind == "f":
+    if isinstance(src, FloatType) and np.issubdtype(arr.dtype, np.floating):
         bad = ~np.isfinite(arr) if isinstance(t, FixedType) else ~(np.abs(arr) < 2.0**63)
         lane = first_lane(ctx, bad)
         if lane is not None:
             t.convert(lane_value(arr, lane).item())  # raises Python mode's own error
         arr = safe(arr, bad, 0)
     if isinstance(t, IntType):
-        if arr.dtype.kind in "iub" and t.width < 64:
+        if (np.issubdtype(arr.dtype, np.integer) or arr.dtype == np.bool_) and t.width < 64:
             return wrap_int64(arr, t)
         return t.convert(ints(arr)).astype(np.int64)
     return t.convert(arr.astype(np.float64))
@@ -248,8 +255,11 @@ def math(op: MathOp, args: list[Lanes]) -> Lanes:
 # --------------------------------------------------------------------------------------------------
 
 
-class Runner:
-    """One run of the numpy model over a kernel's IR."""
+class Runner(Walker):
+    """One run of the numpy model over a kernel's IR: a rule per op class the plan admits
+    (hls/sim/vplan.check_op); `block` ends at the terminator before any rule sees it."""
+
+    not_applicable = (YieldOp, ReturnOp, WhileOp, PrintOp, StreamOp, FifoOp, StructPackOp, StructGetOp, *BIT_OPS)
 
     def __init__(self, plan: Plan, record: bool):
         self.plan = plan
@@ -285,63 +295,75 @@ class Runner:
 
     def block(self, ctx: Context, block: Block) -> list[Any] | Any:
         for pos, op in enumerate(block.ops):
-            if isinstance(op, (YieldOp, ReturnOp)):
+            if op.terminator:
                 return [self.get(ctx, v) for v in op.operands]
-            self.op(ctx, op, pos)
+            self.dispatch(op, ctx, pos)
             for value in self.plan.dead_after.get(op, ()):
                 del self.env[value]
         return []
 
-    def op(self, ctx: Context, op: Op, pos: int) -> None:
-        if isinstance(op, ForOp):
-            return self.loop(ctx, op, pos)
-        if isinstance(op, IfOp):
-            return self.branch(ctx, op, pos)
-        if isinstance(op, StoreOp):
-            return self.store(ctx, op)
-        if isinstance(op, CallOp):
-            callee = self.plan.functions[op.callee]
-            args = [self.env[v] if isinstance(v.type, ArrayType) else self.get(ctx, v) for v in op.operands]
-            self.env.update(zip(callee.args, args, strict=True))
-            results = self.block(Context(ctx.shape, ctx.mask, (*ctx.path, pos)), callee.body.block)
-            self.env.update(zip(op.results, results, strict=True))
-        elif isinstance(op, AllocOp):
-            self.env[op.result] = np.zeros(op.result.type.shape, op.result.type.elem.storage_dtype)
-        elif isinstance(op, RomOp):
-            self.env[op.result] = np.asarray(op.attrs["data"])
-        elif isinstance(op, LoadOp):
-            self.env[op.result] = self.load(ctx, op)
-        elif op.results:
-            self.env[op.result] = self.pure(ctx, op, pos, [self.get(ctx, v) for v in op.operands])
-        return None
+    def args(self, ctx: Context, op: Op) -> list[Any]:
+        return [self.get(ctx, v) for v in op.operands]
 
-    def pure(self, ctx: Context, op: Op, pos: int, args: list[Any]) -> Lanes:
-        if isinstance(op, ConstantOp):
-            return constant(op)
-        if op in self.plan.object_ops and isinstance(op, (BinaryOp, CompareOp, UnaryOp)):
-            if isinstance(op, BinaryOp):
-                result = vobject.binary(op, *args, lambda bad, error, v, fill: self.check(ctx, bad, error, v, fill))
-                if self.record and shifts_out(op):
-                    wrapped = vobject.bools(vobject.objects(args[0]) << vobject.objects(args[1]) != result)
-                    self.note_wrap(ctx, op, pos, wrapped, (args[0], args[1]), result)
-                return result
-            return vobject.compare(op, *args) if isinstance(op, CompareOp) else vobject.unary(op, args[0])
-        if isinstance(op, BinaryOp):
+    @rule(CallOp)
+    def call(self, op: CallOp, ctx: Context, pos: int) -> None:
+        callee = self.plan.functions[op.callee]
+        args = [self.env[v] if isinstance(v.type, ArrayType) else self.get(ctx, v) for v in op.operands]
+        self.env.update(zip(callee.args, args, strict=True))
+        results = self.block(Context(ctx.shape, ctx.mask, (*ctx.path, pos)), callee.body.block)
+        self.env.update(zip(op.results, results, strict=True))
+
+    @rule(AllocOp)
+    def alloc(self, op: AllocOp, ctx: Context, pos: int) -> None:
+        self.env[op.result] = np.zeros(op.result.type.shape, op.result.type.elem.storage_dtype)
+
+    @rule(RomOp)
+    def rom(self, op: RomOp, ctx: Context, pos: int) -> None:
+        self.env[op.result] = np.asarray(op.data)
+
+    @rule(DirectiveOp)
+    def directive(self, op: DirectiveOp, ctx: Context, pos: int) -> None:
+        """Directives change nothing a run computes."""
+
+    @rule(ConstantOp)
+    def const(self, op: ConstantOp, ctx: Context, pos: int) -> None:
+        self.env[op.result] = constant(op)
+
+    @rule(BinaryOp)
+    def binary(self, op: BinaryOp, ctx: Context, pos: int) -> None:
+        args = self.args(ctx, op)
+        if op in self.plan.object_ops:
+            result = vobject.binary(op, *args, lambda bad, error, v, fill: self.check(ctx, bad, error, v, fill))
+            if self.record and shifts_out(op):
+                wrapped = vobject.bools(vobject.objects(args[0]) << vobject.objects(args[1]) != result)
+                self.note_wrap(ctx, op, pos, wrapped, (args[0], args[1]), result)
+        else:
             result = binary(ctx, op, *args)
             if self.record and shifts_out(op):
                 self.note_wrap(ctx, op, pos, shifted_out(op.result.type, *args), (args[0], args[1]), result)
-            return result
-        if isinstance(op, CompareOp):
-            return compare(op, *args)
-        if isinstance(op, LogicOp):
-            return (np.logical_and if op.kind is OpKind.LAND else np.logical_or)(*args)
-        if isinstance(op, UnaryOp):
-            return unary(op, args[0])
-        if isinstance(op, SelectOp):
-            return np.where(*args)
-        if isinstance(op, MathOp):
-            return math(op, args)
-        return self.cast(ctx, op, pos, args[0])
+        self.env[op.result] = result
+
+    @rule(CompareOp)
+    def compare(self, op: CompareOp, ctx: Context, pos: int) -> None:
+        args = self.args(ctx, op)
+        self.env[op.result] = vobject.compare(op, *args) if op in self.plan.object_ops else compare(op, *args)
+
+    @rule(UnaryOp)
+    def unary(self, op: UnaryOp, ctx: Context, pos: int) -> None:
+        (arg,) = self.args(ctx, op)
+        self.env[op.result] = vobject.unary(op, arg) if op in self.plan.object_ops else unary(op, arg)
+
+    @rule(LogicOp)
+    def logic(self, op: LogicOp, ctx: Context, pos: int) -> None:
+        self.env[op.result] = (np.logical_and if op.kind is OpKind.LAND else np.logical_or)(*self.args(ctx, op))
+
+    @rule(SelectOp)
+    def select(self, op: SelectOp, ctx: Context, pos: int) -> None:
+        self.env[op.result] = np.where(*self.args(ctx, op))
+
+    @rule(MathOp)
+    def math(self, op: MathOp, ctx: Context, pos: int) -> None:
+        self.env[op.result] = math(op, self.args(ctx, op))
 
     def check(self, ctx: Context, bad: Any, error: Exception, values: Any, fill: Any) -> Any:
         """Raise `error` if a lane that executes is bad; `values` made harmless in the others."""
@@ -349,9 +371,13 @@ class Runner:
             raise error
         return safe(values, bad, fill)
 
-    def cast(self, ctx: Context, op: CastOp, pos: int, value: Lanes) -> Lanes:
+    @rule(CastOp)
+    def cast(self, op: CastOp, ctx: Context, pos: int) -> None:
+        self.env[op.result] = self.convert(ctx, op, pos, self.get(ctx, op.operands[0]))
+
+    def convert(self, ctx: Context, op: CastOp, pos: int, value: Lanes) -> Lanes:
         t, src = op.result.type, op.operands[0].type
-        record = self.record and not op.attrs.get("explicit") and op.loc is not None and op not in self.plan.silent
+        record = self.record and not op.explicit and op.loc is not None and op not in self.plan.silent
         if op in self.plan.object_ops:
             if ctx.mask is not None:
                 value = np.where(ctx.mask, value, vobject.objects(0) if np.asarray(value).dtype == object else 0)
@@ -394,7 +420,11 @@ class Runner:
             out.append(np.asarray(safe(index, bad, 0)).astype(np.int64, copy=False))
         return tuple(out)
 
-    def load(self, ctx: Context, op: LoadOp) -> Lanes:
+    @rule(LoadOp)
+    def load(self, op: LoadOp, ctx: Context, pos: int) -> None:
+        self.env[op.result] = self.read(ctx, op)
+
+    def read(self, ctx: Context, op: LoadOp) -> Lanes:
         data, index = self.env[op.memref], self.indices(ctx, op)
         strided = strided_index(index, ctx.shape)
         if strided is None:
@@ -404,7 +434,8 @@ class Runner:
         view = view.reshape([n if a in axes else 1 for a, n in enumerate(ctx.shape)])
         return from_storage(view.copy(), op.result.type)  # a copy: a later store must not change what was read
 
-    def store(self, ctx: Context, op: StoreOp) -> None:
+    @rule(StoreOp)
+    def store(self, op: StoreOp, ctx: Context, pos: int) -> None:
         data, elem = self.env[op.memref], op.memref.type.elem
         index = self.indices(ctx, op)
         value = to_storage(self.get(ctx, op.value), elem)
@@ -431,7 +462,8 @@ class Runner:
         lb, ub, step = (int(np.asarray(self.get(ctx, v)).reshape(-1)[0]) for v in (op.lb, op.ub, op.step))
         return range(lb, ub, step)  # step 0 raises Python's own ValueError, as Python mode does
 
-    def loop(self, ctx: Context, op: ForOp, pos: int) -> None:
+    @rule(ForOp)
+    def loop(self, op: ForOp, ctx: Context, pos: int) -> None:
         trips = self.bounds(ctx, op)
         if op in self.plan.parallel:
             if len(trips):
@@ -447,7 +479,8 @@ class Runner:
             carried = self.block(Context(ctx.shape, ctx.mask, (*ctx.path, pos, count)), op.body)
         self.env.update(zip(op.results, carried, strict=True))
 
-    def branch(self, ctx: Context, op: IfOp, pos: int) -> None:
+    @rule(IfOp)
+    def branch(self, op: IfOp, ctx: Context, pos: int) -> None:
         cond = self.get(ctx, op.operands[0])
         if np.ndim(cond) == 0 or cond.size == 1:
             taken = bool(np.asarray(cond).reshape(-1)[0])

@@ -192,7 +192,7 @@ def check_op(op: Op, sequential: bool = False) -> None:
     for value in [*op.results, *(a for r in op.regions for a in r.block.args)]:
         if not type_ok(value.type):
             raise Unsupported(f"{op.name} has a value of type {value.type}")
-    if isinstance(op, AllocOp) and op.attrs.get("static"):
+    if isinstance(op, AllocOp) and op.static:
         raise Unsupported("state kept between calls (hls.static) lives in Python mode's kernel object")
     types = [v.type for v in op.operands]
     t = op.results[0].type if op.results else None
@@ -407,7 +407,7 @@ def speculative(op: Op, depth: int = 0) -> bool:
 def reports(op: Op, plan: Plan, module: Module) -> bool:
     """Running the op may report a wrap (or store into an array, which a speculative call must not)."""
     if isinstance(op, CastOp):
-        return not op.attrs.get("explicit") and op not in plan.silent and can_wrap(op.operands[0].type, op.result.type)
+        return not op.explicit and op not in plan.silent and can_wrap(op.operands[0].type, op.result.type)
     if isinstance(op, BinaryOp) and shifts_out(op):
         return True
     if isinstance(op, CallOp):
