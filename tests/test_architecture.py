@@ -221,3 +221,105 @@ def test_long_function_finder(tmp_path, lines, over):
     body = "".join(f"        x{i} = {i}\n" for i in range(lines - 2))
     (tmp_path / "toy" / "m.py").write_text(f"class C:\n    def f(self):\n{body}        return 0\n")
     assert long_functions(tmp_path, "toy") == ([("toy/m.py:f", lines)] if over else [])
+
+
+# ---- op dispatch: every walker covers every op (issue 20, item 5) ----------------------------------
+
+# the modules whose walkers declare their rules through hls.ir.visit; a walker in any other module of hls/
+# that is imported by these is checked too
+WALKER_MODULES = ("hls.backend.emit", "hls.backend.op_expr", "hls.backend.mlir", "hls.backend.mlir_scalar",
+                  "hls.sim.vexec", "hls.schedule.graph", "hls.schedule.opcost", "hls.passes.evaluate")
+EXPECTED_WALKERS = {"hls.backend.emit.FunctionEmitter", "hls.backend.op_expr.PureExpr",
+                    "hls.backend.mlir.FunctionEmitter", "hls.backend.mlir_scalar.ScalarLowering",
+                    "hls.sim.vexec.Runner", "hls.schedule.graph.GraphBuilder", "hls.schedule.opcost.OpCoster",
+                    "hls.passes.evaluate.Evaluator"}
+
+
+def hls_walkers() -> list[type]:
+    """Every Walker subclass defined in hls/ (after importing the walker modules)."""
+    import importlib
+
+    from hls.ir.visit import Walker
+
+    for name in WALKER_MODULES:
+        importlib.import_module(name)
+    found, work = [], list(Walker.__subclasses__())
+    while work:
+        cls = work.pop()
+        work.extend(cls.__subclasses__())
+        if cls.__module__.startswith("hls.") and cls not in found:
+            found.append(cls)
+    return sorted(found, key=lambda c: f"{c.__module__}.{c.__qualname__}")
+
+
+def test_every_walker_has_a_rule_for_every_op_or_declares_it_not_applicable():
+    from hls.ir.visit import both_ways, concrete_ops, uncovered
+
+    ops = concrete_ops()
+    assert len(ops) >= 30, [c.__name__ for c in ops]  # every op module of hls/ir was imported
+    walkers = hls_walkers()
+    assert EXPECTED_WALKERS <= {f"{w.__module__}.{w.__qualname__}" for w in walkers}
+    gaps = {f"{w.__module__}.{w.__qualname__}": [c.__name__ for c in uncovered(w, ops)] for w in walkers}
+    gaps = {w: missing for w, missing in gaps.items() if missing}
+    assert not gaps, "ops without a rule (add a @rule, or name them in not_applicable):\n" + \
+        "\n".join(f"  {w}: {', '.join(missing)}" for w, missing in gaps.items())
+    contradictions = {w.__qualname__: [c.__name__ for c in both_ways(w, ops)] for w in walkers}
+    assert not any(contradictions.values()), contradictions
+
+
+def test_walker_coverage_checker_on_toy_ops():
+    from hls.ir.core import Op
+    from hls.ir.visit import NoRule, Walker, both_ways, concrete_ops, rule, uncovered
+
+    class Toy(Op):  # abstract: names no op
+        pass
+
+    class Add(Toy):
+        name = "toy.add"
+
+    class Sub(Add):
+        name = "toy.sub"
+
+    class Jump(Toy):
+        name = "toy.jump"
+
+    class Halt(Toy):
+        name = "toy.halt"
+
+    class Eval(Walker):
+        not_applicable = (Halt,)
+
+        @rule(Add)
+        def arith(self, op: Op, env: dict) -> str:
+            return f"arith {op.name} {env['x']}"
+
+    class Strict(Eval):
+        @rule(Sub)
+        def sub(self, op: Op, env: dict) -> str:
+            return "sub"
+
+    toys = concrete_ops(Toy, package=__name__)
+    assert toys == sorted([Add, Sub, Jump, Halt], key=lambda c: c.__name__)
+    assert uncovered(Eval, toys) == [Jump]  # Sub is served by the rule for its base class, Halt declared
+    assert Eval().dispatch(Sub(), {"x": 1}) == "arith toy.sub 1"
+    assert Strict().dispatch(Sub(), {"x": 1}) == "sub" and Strict().dispatch(Add(), {"x": 2}) == "arith toy.add 2"
+    with pytest.raises(NoRule, match="Eval has no rule for Jump"):
+        Eval().dispatch(Jump(), {})
+    with pytest.raises(NoRule, match="Eval: Halt .* not applicable"):
+        Eval().dispatch(Halt(), {})
+
+    class Confused(Eval):  # switches off its base's rule for Add and its subclasses, then gives Sub one
+        not_applicable = (Add, Halt)
+
+        @rule(Sub)
+        def sub(self, op: Op, env: dict) -> str:
+            return "sub"
+
+    assert both_ways(Confused, toys) == [Sub] and uncovered(Confused, toys) == [Jump]
+    with pytest.raises(TypeError, match="both rules for Add"):
+        class Twice(Walker):
+            @rule(Add)
+            def one(self, op: Op) -> None: ...
+
+            @rule(Add)
+            def two(self, op: Op) -> None: ...

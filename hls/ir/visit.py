@@ -40,6 +40,7 @@ class Walker:
     """Base of every walker over ops: `dispatch(op, ...)` calls the rule for op's class."""
 
     rules: ClassVar[dict[type[Op], str]] = {}  # op class -> name of the method that handles it
+    own_rules: ClassVar[dict[type[Op], str]] = {}  # the rules this class itself marks
     not_applicable: ClassVar[tuple[type[Op], ...]] = ()
     _found: ClassVar[dict[type[Op], str | None]] = {}
 
@@ -52,6 +53,7 @@ class Walker:
                     raise TypeError(f"{cls.__name__}: {own[op_class]} and {name} are both rules for "
                                     f"{op_class.__name__}")
                 own[op_class] = name
+        cls.own_rules = own
         cls.rules = {**cls.rules, **own}  # the bases' rules (cls.rules is the parent's table here), then its own
         cls._found = {}
 
@@ -85,17 +87,19 @@ def uncovered(walker: type[Walker], op_classes: Iterable[type[Op]]) -> list[type
 
 
 def both_ways(walker: type[Walker], op_classes: Iterable[type[Op]]) -> list[type[Op]]:
-    """The op classes `walker` declares not applicable and still gives a rule of their own (a contradiction)."""
-    return [c for c in op_classes if issubclass(c, walker.not_applicable) and c in walker.rules]
+    """The op classes `walker` declares not applicable and marks a rule for itself (a contradiction; a
+    rule inherited from a base walker may be switched off this way)."""
+    return [c for c in op_classes if issubclass(c, walker.not_applicable) and c in walker.own_rules]
 
 
-def concrete_ops(root: type[Op] = Op) -> list[type[Op]]:
-    """Every op class that can be built: a subclass of `root` that names itself (`name` in its own body)."""
+def concrete_ops(root: type[Op] = Op, package: str = "hls.ir") -> list[type[Op]]:
+    """Every op class of `package` that can be built: a subclass of `root` that names itself (`name` in
+    its own body; `FifoOp`, `KindOp` do not)."""
     found, work = [], list(root.__subclasses__())
     while work:
         cls = work.pop()
         work.extend(cls.__subclasses__())
-        if "name" in vars(cls) and cls not in found:
+        if "name" in vars(cls) and cls.__module__.startswith(package) and cls not in found:
             found.append(cls)
     return sorted(found, key=lambda c: (c.__module__, c.__name__))
 
