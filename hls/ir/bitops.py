@@ -6,12 +6,26 @@ defines each one on Python-mode values). Slices and counts are unsigned (`ap_uin
 
 from __future__ import annotations
 
+from enum import Enum
+
 from hls.bits import count_type, width_of
 from hls.errors import Loc
 from hls.ir.core import KindOp, Op, Value
 from hls.types import BoolType, FixedType, FloatType, IntType, ScalarType
 
-BIT_UNARY_KINDS = ("reverse", "popcount", "clz")
+
+class BitKind(str, Enum):
+    """What a BitUnaryOp computes; a str enum, so it equals, hashes and prints as its name."""
+
+    REVERSE = "reverse"
+    POPCOUNT = "popcount"
+    CLZ = "clz"
+
+    __str__ = str.__str__
+    __format__ = str.__format__
+
+
+BIT_UNARY_KINDS = tuple(BitKind)
 
 
 def _bits_operand(op: Op, value: Value) -> int:
@@ -135,7 +149,8 @@ class BitUnaryOp(KindOp):
 
     def __init__(self, kind: str, value: Value, loc: Loc | None = None):
         width = width_of(value.type)
-        result = IntType(width, False) if kind == "reverse" else count_type(width)
+        kind = BitKind(kind) if kind in BitKind._value2member_map_ else kind  # unknown: verify() reports it
+        result = IntType(width, False) if kind == BitKind.REVERSE else count_type(width)
         super().__init__([value], [result], attrs={"kind": kind}, loc=loc)
 
     def verify(self) -> None:

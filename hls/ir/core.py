@@ -116,15 +116,16 @@ class Op:
     """Base op. Subclasses set `name`, may add properties over operands/attrs, and extend verify().
 
     The class traits say which group an op belongs to, so that no stage keeps its own list: `pure`,
-    `terminator` (ends a block), `loop` (a loop with carried values and directive fields),
-    `fifo_access` (an operation on an existing FIFO; `fifo_write` when it writes one)."""
+    `is_terminator` (ends a block), `is_loop` (a loop with carried values and directive fields),
+    `is_fifo_access` (an operation on an existing FIFO; `is_fifo_write` when it writes one); a dataflow
+    process is the `ops.DataflowProcess` trait."""
 
     name: ClassVar[str] = "hls.op"
     pure: ClassVar[bool] = False  # no side effects: removable when unused, mergeable by CSE
-    terminator: ClassVar[bool] = False
-    loop: ClassVar[bool] = False
-    fifo_access: ClassVar[bool] = False
-    fifo_write: ClassVar[bool] = False
+    is_terminator: ClassVar[bool] = False
+    is_loop: ClassVar[bool] = False
+    is_fifo_access: ClassVar[bool] = False
+    is_fifo_write: ClassVar[bool] = False
 
     def __init__(self, operands: list[Value] = (), result_types: list[HLSType] = (),
                  regions: list[Region] = (), attrs: dict[str, Any] | None = None,

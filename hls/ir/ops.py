@@ -328,7 +328,7 @@ def _verify_access(op: LoadOp | StoreOp, memref: Value, indices: list[Value]) ->
 
 class YieldOp(Op):
     name = "hls.yield"
-    terminator = True
+    is_terminator = True
 
     def __init__(self, values: list[Value], loc: Loc | None = None):
         super().__init__(values, [], loc=loc)
@@ -360,7 +360,7 @@ class LoopDirectives:
     and the printer treat them like every other attribute."""
 
     attrs: dict[str, Any]
-    loop: ClassVar[bool] = True
+    is_loop: ClassVar[bool] = True
 
     @property
     def label(self) -> str | None:
@@ -445,6 +445,12 @@ class ForOp(LoopDirectives, DataflowProcess, Op):
             return None
         lb, ub, step = bounds
         return len(range(lb, ub, step))
+
+    @property
+    def fill(self) -> bool:
+        """The zero-fill loop nest of an array result (hls.passes.fill drops it when a later nest
+        writes every element)."""
+        return bool(self.attrs.get("fill"))
 
     def verify(self) -> None:
         _verify_carried(self, self.inits, self.carried, self.body)
@@ -562,7 +568,7 @@ class CallOp(DataflowProcess, Op):
 
 class ReturnOp(Op):
     name = "hls.return"
-    terminator = True
+    is_terminator = True
 
     def __init__(self, values: list[Value], loc: Loc | None = None):
         super().__init__(values, [], loc=loc)

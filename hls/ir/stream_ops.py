@@ -35,7 +35,7 @@ class FifoOp(Op):
     """An operation on an existing FIFO (always the last operand); `method` is its hls::stream method."""
 
     method: ClassVar[str]
-    fifo_access = True
+    is_fifo_access = True
 
     @property
     def stream(self) -> Value:
@@ -61,7 +61,7 @@ class _FifoRead(FifoOp):
 class _FifoWrite(FifoOp):
     """A write of a value already converted to the element type."""
 
-    fifo_write = True
+    is_fifo_write = True
 
     def __init__(self, value: Value, stream: Value, results: list[BoolType], loc: Loc | None):
         super().__init__([value, stream], results, loc=loc)

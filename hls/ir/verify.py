@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from hls.ir.core import Block, Function, Module, Value, VerifyError
-from hls.ir.ops import LOOPS, TERMINATORS, IfOp, ReturnOp
+from hls.ir.ops import IfOp, ReturnOp
 
 
 def verify_module(module: Module) -> None:
@@ -32,14 +32,14 @@ def _verify_block(block: Block, visible: set[int], users: dict[int, set[int]], t
                 known = users[id(value)] = {id(user) for user in value.uses}
             if id(op) not in known:
                 raise op.fail(f"use list of {_label(value)} is missing this op")
-        if isinstance(op, TERMINATORS) and index != len(block.ops) - 1:
+        if op.is_terminator and index != len(block.ops) - 1:
             raise op.fail("terminator in the middle of a block")
         if isinstance(op, ReturnOp) and not top:
             raise op.fail("return inside a region")
         op.verify()
         for region in op.regions:
             _verify_block(region.block, scope, users)
-        if isinstance(op, (*LOOPS, IfOp)) and any(r.op is not op for r in op.results):
+        if (op.is_loop or isinstance(op, IfOp)) and any(r.op is not op for r in op.results):
             raise op.fail("result ownership broken")
         scope |= {id(r) for r in op.results}
 

@@ -11,7 +11,6 @@ from collections.abc import Iterable
 from typing import Any
 
 from hls.ir.core import Block, Function, Module, Op, Region, Value
-from hls.ir.ops import TERMINATORS
 
 ValueMap = dict[Value, Value]
 
@@ -74,7 +73,7 @@ def clone_block_into(block: Block, dest: Block, mapping: ValueMap, index: int | 
 
     The caller maps `block`'s arguments first (e.g. a loop's induction variable to a constant).
     """
-    term = block.terminator if isinstance(block.terminator, TERMINATORS) else None
+    term = block.terminator if block.terminator is not None and block.terminator.is_terminator else None
     body = block.ops[:-1] if term is not None else block.ops
     insert_ops(dest, len(dest.ops) if index is None else index, clone_ops(body, mapping))
     return remap(term.operands, mapping) if term is not None else []

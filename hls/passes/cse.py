@@ -34,10 +34,10 @@ def _hashable(value: Any) -> Hashable:
 
 
 def _commutes(op: Op) -> bool:
-    if not isinstance(op, (BinaryOp, CompareOp, LogicOp)) or op.attrs["kind"] not in COMMUTATIVE:
+    if not isinstance(op, (BinaryOp, CompareOp, LogicOp)) or op.kind not in COMMUTATIVE:
         return False
     # min/max pick the first of two equal floats (0.0 vs -0.0), so only exact types commute
-    return op.attrs["kind"] not in (OpKind.MIN, OpKind.MAX) or not isinstance(op.results[0].type, FloatType)
+    return op.kind not in (OpKind.MIN, OpKind.MAX) or not isinstance(op.results[0].type, FloatType)
 
 
 def expression_key(op: Op) -> Hashable | None:

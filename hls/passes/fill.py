@@ -37,11 +37,11 @@ class DropDeadFillPass:
 
     def apply(self, module: Module) -> None:
         for func in module.functions.values():
-            if func.attrs.get("result_array") is None:
+            if func.result_array is None:
                 continue
             block = func.body.block
             for op in list(block.ops):
-                if isinstance(op, ForOp) and op.attrs.get("fill") and dead_fill(func, op):
+                if isinstance(op, ForOp) and op.fill and dead_fill(func, op):
                     block.remove(op)
 
 

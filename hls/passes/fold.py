@@ -98,7 +98,7 @@ def _cast(op: CastOp) -> Rewrite | None:
         return [], [source]
     if source is op.operands[0]:
         return None
-    new = CastOp(source, t, op.loc, explicit=op.attrs["explicit"])
+    new = CastOp(source, t, op.loc, explicit=op.explicit)
     new.result.name = op.result.name
     return [new], [new.result]
 

@@ -24,7 +24,7 @@ def inline_call(call: CallOp, callee: Function) -> tuple[list[Op], list]:
     term = body.pop() if body and isinstance(body[-1], ReturnOp) else None
     copies = clone_ops(body, mapping)
     for op, copy in zip(body, copies, strict=True):
-        if isinstance(op, AllocOp) and op.attrs.get("static"):  # one array however often it is inlined
+        if isinstance(op, AllocOp) and op.static:  # one array however often it is inlined
             copy.attrs.setdefault("origin", id(op.result))
     return copies, remap(term.operands, mapping) if term is not None else []
 

@@ -26,7 +26,7 @@ def rom_constant(load: LoadOp) -> ConstantOp | None:
     index = tuple(int(i) for i in indices)
     if not all(0 <= i < size for i, size in zip(index, rom.result.type.shape, strict=True)):
         return None
-    value, t = rom.attrs["data"][index].item(), load.result.type
+    value, t = rom.data[index].item(), load.result.type
     value = bool(value) if isinstance(t, BoolType) else float(value) if isinstance(t, FloatType) else int(value)
     const = ConstantOp(value, t, load.loc)
     const.result.name = load.result.name

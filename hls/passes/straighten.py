@@ -20,7 +20,6 @@ from __future__ import annotations
 
 from hls.errors import HLSError
 from hls.ir import (
-    LOOPS,
     CallOp,
     ConstantOp,
     ForOp,
@@ -108,7 +107,7 @@ class _Unroller:
             if isinstance(op, CallOp):
                 self.inline(block, index, op)
                 continue
-            if isinstance(op, LOOPS) and op is not self.keep:
+            if op.is_loop and op is not self.keep:
                 self.unroll(op)
                 continue
             if isinstance(op, LoadOp):
@@ -134,7 +133,7 @@ class _Unroller:
         block.ops[index:index + 1] = copies
 
     def unroll(self, loop: Op) -> None:
-        label = loop.attrs.get("label")
+        label = loop.label
         if isinstance(loop, WhileOp):
             raise NotUnrollable(loop, f"while loop {label} cannot be unrolled inside a pipelined loop")
         if has_exit(loop):

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from hls.ir import LOOPS, BinaryOp, CastOp, ConstantOp, ForOp, Module, Value, YieldOp, has_exit
+from hls.ir import BinaryOp, CastOp, ConstantOp, ForOp, Module, Value, YieldOp, has_exit
 from hls.ir.core import Block
 from hls.ir.kinds import OpKind
 from hls.ir.labels import fresh_label
@@ -32,8 +32,8 @@ def _copy_body(loop: ForOp, iv: Value, carried: list[Value], dest: Block, labels
     values = clone_block_into(loop.body, dest, mapping)
     for op in dest.ops[start:] if labels is not None else ():
         for inner in op.walk():
-            if isinstance(inner, LOOPS) and inner.attrs.get("label"):
-                inner.attrs["label"] = fresh_label(labels, f"{inner.attrs['label']}_u{copy}")
+            if inner.is_loop and inner.label:
+                inner.attrs["label"] = fresh_label(labels, f"{inner.label}_u{copy}")
     return values
 
 
@@ -140,6 +140,6 @@ class UnrollLoopsPass:
 
     def apply(self, module: Module) -> None:
         for func in module.functions.values():
-            labels = {op.attrs["label"] for op in func.walk() if isinstance(op, LOOPS) and op.attrs.get("label")}
+            labels = {op.label for op in func.walk() if op.is_loop and op.label}
             while _sweep(func.body.block, labels):
                 pass

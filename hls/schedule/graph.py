@@ -183,7 +183,7 @@ def straight_region(ops: list[Op], storages: dict[Value, Storage], library: Modu
 
 def _straightens(op: Op) -> bool:
     """A loop, a call or a ROM load: something for the passes to do (the module comes folded)."""
-    return op.loop or isinstance(op, CallOp) or isinstance(op, LoadOp) and isinstance(getattr(op.memref, "op", None),
+    return op.is_loop or isinstance(op, CallOp) or isinstance(op, LoadOp) and isinstance(getattr(op.memref, "op", None),
                                                                                      RomOp)
 
 
@@ -259,7 +259,7 @@ class GraphBuilder(Walker):
     def walk(self, ops: list[Op]) -> list[Binding]:
         """Add every op; the bindings of the terminator's operands (yield/return), if any."""
         for op in ops:
-            if op.terminator:
+            if op.is_terminator:
                 return [self.lookup(v) for v in op.operands]
             self.dispatch(op)
         return []
@@ -380,7 +380,7 @@ class GraphBuilder(Walker):
         if isinstance(op, StreamStatusOp):
             node = self.graph.add(OpCost("fifo_status", 0), op, 1, self._preds(bindings))
         else:
-            is_write = op.fifo_write
+            is_write = op.is_fifo_write
             cost = OpCost("fifo_write" if is_write else "fifo_read", 1)
             node = self.graph.add(cost, op, bit_width(storage.elem), self._preds(bindings),
                                   Access(storage, [], is_write))

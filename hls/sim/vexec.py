@@ -295,7 +295,7 @@ class Runner(Walker):
 
     def block(self, ctx: Context, block: Block) -> list[Any] | Any:
         for pos, op in enumerate(block.ops):
-            if op.terminator:
+            if op.is_terminator:
                 return [self.get(ctx, v) for v in op.operands]
             self.dispatch(op, ctx, pos)
             for value in self.plan.dead_after.get(op, ()):
