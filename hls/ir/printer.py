@@ -8,9 +8,13 @@ from fractions import Fraction
 from hls.directives import Directive
 from hls.ir.core import Block, Function, Module, Op, Value
 from hls.ir.ops import ConstantOp, ForOp, IfOp, RomOp, WhileOp
+from hls.ir.visit import Walker, rule
 
 
-class Printer:
+class Printer(Walker):
+    """The text of each op: loops and ifs print their regions, every other op through the generic
+    rule for `Op` (name, attributes, operands, result types)."""
+
     def __init__(self) -> None:
         self.names: dict[int, str] = {}
         self.counts: dict[str, int] = {}
@@ -41,31 +45,30 @@ class Printer:
 
     def op(self, op: Op, depth: int) -> None:
         results = ", ".join(self.name(r) for r in op.results)
-        lhs = f"{results} = " if results else ""
-        operands = ", ".join(self.name(v) for v in op.operands)
-        if isinstance(op, ForOp):
-            self.for_op(op, depth, lhs)
-            return
-        if isinstance(op, WhileOp):
-            self.while_op(op, depth, lhs)
-            return
-        if isinstance(op, IfOp):
-            self.emit(depth, f"{lhs}hls.if {self.name(op.operands[0])} -> ({_types(op)}) {{")
-            self.block(op.then_block, depth + 1)
-            self.emit(depth, "} else {")
-            self.block(op.else_block, depth + 1)
-            self.emit(depth, "}")
-            return
-        attrs = _attrs(op)
-        types = f" : {_types(op)}" if op.results else ""
-        self.emit(depth, f"{lhs}{op.name}{attrs} {operands}".rstrip() + types)
+        self.dispatch(op, depth, f"{results} = " if results else "")
 
+    @rule(Op)
+    def generic(self, op: Op, depth: int, lhs: str) -> None:
+        operands = ", ".join(self.name(v) for v in op.operands)
+        types = f" : {_types(op)}" if op.results else ""
+        self.emit(depth, f"{lhs}{op.name}{_attrs(op)} {operands}".rstrip() + types)
+
+    @rule(IfOp)
+    def if_op(self, op: IfOp, depth: int, lhs: str) -> None:
+        self.emit(depth, f"{lhs}hls.if {self.name(op.operands[0])} -> ({_types(op)}) {{")
+        self.block(op.then_block, depth + 1)
+        self.emit(depth, "} else {")
+        self.block(op.else_block, depth + 1)
+        self.emit(depth, "}")
+
+    @rule(ForOp)
     def for_op(self, op: ForOp, depth: int, lhs: str) -> None:
         bounds = ", ".join(self.name(v) for v in (op.lb, op.ub, op.step))
         self.emit(depth, f"{lhs}hls.for {self.name(op.iv)} in range({bounds}){self.iters(op, op.carried)} {{")
         self.block(op.body, depth + 1)
         self.emit(depth, "}")
 
+    @rule(WhileOp)
     def while_op(self, op: WhileOp, depth: int, lhs: str) -> None:
         self.emit(depth, f"{lhs}hls.while{self.iters(op, op.cond.args)} {{")
         self.block(op.cond, depth + 1)
