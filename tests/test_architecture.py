@@ -231,7 +231,8 @@ WALKER_MODULES = ("hls.backend.emit", "hls.backend.op_expr", "hls.backend.mlir",
                   "hls.sim.vexec", "hls.schedule.graph", "hls.schedule.opcost", "hls.passes.evaluate")
 EXPECTED_WALKERS = {"hls.backend.emit.FunctionEmitter", "hls.backend.op_expr.PureExpr",
                     "hls.backend.mlir.FunctionEmitter", "hls.backend.mlir_scalar.ScalarLowering",
-                    "hls.sim.vexec.Runner", "hls.schedule.graph.GraphBuilder", "hls.schedule.opcost.OpCoster",
+                    "hls.sim.vexec.Runner", "hls.sim.vplan.Admit", "hls.sim.vplan.AdmitSequential",
+                    "hls.schedule.graph.GraphBuilder", "hls.schedule.opcost.OpCoster", "hls.ir.printer.Printer",
                     "hls.passes.evaluate.Evaluator"}
 
 

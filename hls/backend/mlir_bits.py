@@ -8,7 +8,7 @@ from __future__ import annotations
 from hls.backend.mlir_arith import IntArith
 from hls.backend.mlir_builder import mlir_type, unsupported
 from hls.bits import width_of
-from hls.ir.bitops import BitcastOp, BitGetOp, BitKind, BitSetOp, BitUnaryOp, ConcatOp, SliceOp, SliceSetOp
+from hls.ir.bitops import BitcastOp, BitGetOp, BitSetOp, BitUnaryKind, BitUnaryOp, ConcatOp, SliceOp, SliceSetOp
 from hls.ir.core import Op
 from hls.types import IntType
 
@@ -80,12 +80,12 @@ def bit_at(s: IntArith, v: str, i: int, width: int, out: int) -> str:
 def bit_unary(s: IntArith, op: BitUnaryOp, v: str, width: int) -> str:
     result = op.result.type.width
     out = None
-    if op.kind == BitKind.POPCOUNT:
+    if op.kind == BitUnaryKind.POPCOUNT:
         for i in range(width):
             bit = bit_at(s, v, i, width, result)
             out = bit if out is None else s.int_op("arith.addi", out, bit, result)
         return out
-    if op.kind == BitKind.CLZ:  # a zero counts while no set bit has been seen above it
+    if op.kind == BitUnaryKind.CLZ:  # a zero counts while no set bit has been seen above it
         seen, count = s.const(0, 1), s.const(0, result)
         for i in reversed(range(width)):
             seen = s.int_op("arith.ori", seen, bit_at(s, v, i, width, 1), 1)

@@ -14,8 +14,8 @@ from hls.ir.core import KindOp, Op, Value
 from hls.types import BoolType, FixedType, FloatType, IntType, ScalarType
 
 
-class BitKind(str, Enum):
-    """What a BitUnaryOp computes; a str enum, so it equals, hashes and prints as its name."""
+class BitUnaryKind(str, Enum):
+    """What a `BitUnaryOp` computes (a str enum: it prints in the IR as its value, `popcount`)."""
 
     REVERSE = "reverse"
     POPCOUNT = "popcount"
@@ -25,7 +25,7 @@ class BitKind(str, Enum):
     __format__ = str.__format__
 
 
-BIT_UNARY_KINDS = tuple(BitKind)
+BIT_UNARY_KINDS = tuple(BitUnaryKind)
 
 
 def _bits_operand(op: Op, value: Value) -> int:
@@ -147,10 +147,10 @@ class BitUnaryOp(KindOp):
     pure = True
     kinds = BIT_UNARY_KINDS
 
-    def __init__(self, kind: str, value: Value, loc: Loc | None = None):
+    def __init__(self, kind: BitUnaryKind | str, value: Value, loc: Loc | None = None):
+        kind = BitUnaryKind(kind)
         width = width_of(value.type)
-        kind = BitKind(kind) if kind in BitKind._value2member_map_ else kind  # unknown: verify() reports it
-        result = IntType(width, False) if kind == BitKind.REVERSE else count_type(width)
+        result = IntType(width, False) if kind is BitUnaryKind.REVERSE else count_type(width)
         super().__init__([value], [result], attrs={"kind": kind}, loc=loc)
 
     def verify(self) -> None:

@@ -24,24 +24,6 @@ from hls import bits
 BINARY, COMPARE, UNARY, LOGIC, MATH = "binary", "compare", "unary", "logic", "math"
 
 
-class Cost(str, Enum):
-    """The estimate's operator class of a kind (hls/schedule/opcost.py binds each to a core or to
-    fabric); a str enum, so it equals and prints as its name."""
-
-    ADDER = "adder"
-    MULTIPLIER = "multiplier"
-    DIVIDER = "divider"
-    LOGIC = "logic"
-    SHIFTER = "shifter"
-    MINMAX = "minmax"
-    POW = "pow"
-    COMPARATOR = "comparator"
-    ABS = "abs"
-
-    __str__ = str.__str__
-    __format__ = str.__format__
-
-
 def _min(a: Any, b: Any) -> Any:
     return b if b < a else a  # Python's min(a, b) and the C++ hls_min helper (NaN order included)
 
@@ -78,7 +60,7 @@ class Facts:
     exact_on: frozenset[str] = frozenset()
     zero_divisor_raises: bool = False
     inverse: str | None = None
-    cost: Cost | None = None
+    cost: str | None = None
     float_core: str | None = None
     mlir_int: tuple[str, str] | None = None
     mlir_float: str | None = None
@@ -114,7 +96,7 @@ class OpKind(str, Enum):
     exact_on: frozenset[str]
     zero_divisor_raises: bool
     inverse: str | None
-    cost: Cost | None
+    cost: str | None
     float_core: str | None
     mlir_int: tuple[str, str] | None
     mlir_float: str | None
@@ -134,68 +116,68 @@ class OpKind(str, Enum):
 
     # ---- binary arithmetic ----
     ADD = "add", _f(BINARY, py=ast.Add, cpp="+", prec="add", commutative=True, identity_rhs=0, identity_lhs=0,
-                    fold=operator.add, exact_on=_NUM, cost=Cost.ADDER, float_core="add",
+                    fold=operator.add, exact_on=_NUM, cost="adder", float_core="add",
                     mlir_int=("arith.addi", "arith.addi"), mlir_float="arith.addf", mlir_fixed=True)
     SUB = "sub", _f(BINARY, py=ast.Sub, cpp="-", prec="add", identity_rhs=0, fold=operator.sub, exact_on=_NUM,
-                    cost=Cost.ADDER, float_core="sub", mlir_int=("arith.subi", "arith.subi"), mlir_float="arith.subf",
+                    cost="adder", float_core="sub", mlir_int=("arith.subi", "arith.subi"), mlir_float="arith.subf",
                     mlir_fixed=True)
     MUL = "mul", _f(BINARY, py=ast.Mult, cpp="*", prec="mul", commutative=True, identity_rhs=1, identity_lhs=1,
-                    absorbing=0, fold=operator.mul, exact_on=_NUM, cost=Cost.MULTIPLIER, float_core="mul",
+                    absorbing=0, fold=operator.mul, exact_on=_NUM, cost="multiplier", float_core="mul",
                     mlir_int=("arith.muli", "arith.muli"), mlir_float="arith.mulf", mlir_fixed=True)
     DIV = "div", _f(BINARY, py=ast.Div, cpp="/", prec="mul", fold=operator.truediv, exact_on=("float",),
-                    zero_divisor_raises=True, cost=Cost.DIVIDER, float_core="div", mlir_float="arith.divf")
+                    zero_divisor_raises=True, cost="divider", float_core="div", mlir_float="arith.divf")
     FLOORDIV = "floordiv", _f(BINARY, py=ast.FloorDiv, cpp="hls_floordiv", prec="primary", cpp_unsigned="hls_div",
                               fold=operator.floordiv, exact_on=("int",),
-                              zero_divisor_raises=True, cost=Cost.DIVIDER,
+                              zero_divisor_raises=True, cost="divider",
                               mlir_int=("arith.floordivsi", "arith.divui"))
     MOD = "mod", _f(BINARY, py=ast.Mod, cpp="hls_floormod", prec="primary", cpp_unsigned="hls_mod", fold=operator.mod,
-                    exact_on=("int",), zero_divisor_raises=True, cost=Cost.DIVIDER,
+                    exact_on=("int",), zero_divisor_raises=True, cost="divider",
                     mlir_int=("arith.remsi", "arith.remui"))
     AND = "and", _f(BINARY, py=ast.BitAnd, cpp="&", prec="band", commutative=True, absorbing=0,
-                    fold=operator.and_, exact_on=_BITWISE, cost=Cost.LOGIC, mlir_int=("arith.andi", "arith.andi"))
+                    fold=operator.and_, exact_on=_BITWISE, cost="logic", mlir_int=("arith.andi", "arith.andi"))
     OR = "or", _f(BINARY, py=ast.BitOr, cpp="|", prec="bor", commutative=True, identity_rhs=0, identity_lhs=0,
-                  fold=operator.or_, exact_on=_BITWISE, cost=Cost.LOGIC, mlir_int=("arith.ori", "arith.ori"))
+                  fold=operator.or_, exact_on=_BITWISE, cost="logic", mlir_int=("arith.ori", "arith.ori"))
     XOR = "xor", _f(BINARY, py=ast.BitXor, cpp="^", prec="xor", commutative=True, identity_rhs=0, identity_lhs=0,
-                    fold=operator.xor, exact_on=_BITWISE, cost=Cost.LOGIC, mlir_int=("arith.xori", "arith.xori"))
+                    fold=operator.xor, exact_on=_BITWISE, cost="logic", mlir_int=("arith.xori", "arith.xori"))
     SHL = "shl", _f(BINARY, py=ast.LShift, cpp="<<", prec="shift", identity_rhs=0, fold=operator.lshift,
-                    exact_on=("int",), cost=Cost.SHIFTER, mlir_int=("arith.shli", "arith.shli"))
+                    exact_on=("int",), cost="shifter", mlir_int=("arith.shli", "arith.shli"))
     SHR = "shr", _f(BINARY, py=ast.RShift, cpp=">>", prec="shift", identity_rhs=0, fold=operator.rshift,
-                    exact_on=("int",), cost=Cost.SHIFTER, mlir_int=("arith.shrsi", "arith.shrui"))
+                    exact_on=("int",), cost="shifter", mlir_int=("arith.shrsi", "arith.shrui"))
     ROTL = "rotl", _f(BINARY, cpp="lrotate", prec="primary", identity_rhs=0, fold=bits.rotl, typed=True,
-                      cost=Cost.SHIFTER)
+                      cost="shifter")
     ROTR = "rotr", _f(BINARY, cpp="rrotate", prec="primary", identity_rhs=0, fold=bits.rotr, typed=True,
-                      cost=Cost.SHIFTER)
-    MIN = "min", _f(BINARY, cpp="hls_min", prec="primary", commutative=True, fold=_min, exact_on=_NUM, cost=Cost.MINMAX,
+                      cost="shifter")
+    MIN = "min", _f(BINARY, cpp="hls_min", prec="primary", commutative=True, fold=_min, exact_on=_NUM, cost="minmax",
                     mlir_int=("arith.minsi", "arith.minui"))
-    MAX = "max", _f(BINARY, cpp="hls_max", prec="primary", commutative=True, fold=_max, exact_on=_NUM, cost=Cost.MINMAX,
+    MAX = "max", _f(BINARY, cpp="hls_max", prec="primary", commutative=True, fold=_max, exact_on=_NUM, cost="minmax",
                     mlir_int=("arith.maxsi", "arith.maxui"))
-    POW = "pow", _f(BINARY, MATH, py=ast.Pow, cpp="std::pow", cost=Cost.POW, float_core="pow", mlir_math="math.powf")
+    POW = "pow", _f(BINARY, MATH, py=ast.Pow, cpp="std::pow", cost="pow", float_core="pow", mlir_math="math.powf")
 
     # ---- comparisons (mlir_pred: signed, unsigned, float predicate; `!=` is true on NaN) ----
-    LT = "lt", _f(COMPARE, py=ast.Lt, cpp="<", prec="rel", fold=operator.lt, inverse="ge", cost=Cost.COMPARATOR,
+    LT = "lt", _f(COMPARE, py=ast.Lt, cpp="<", prec="rel", fold=operator.lt, inverse="ge", cost="comparator",
                   mlir_pred=("slt", "ult", "olt"))
-    LE = "le", _f(COMPARE, py=ast.LtE, cpp="<=", prec="rel", fold=operator.le, inverse="gt", cost=Cost.COMPARATOR,
+    LE = "le", _f(COMPARE, py=ast.LtE, cpp="<=", prec="rel", fold=operator.le, inverse="gt", cost="comparator",
                   mlir_pred=("sle", "ule", "ole"))
-    GT = "gt", _f(COMPARE, py=ast.Gt, cpp=">", prec="rel", fold=operator.gt, inverse="le", cost=Cost.COMPARATOR,
+    GT = "gt", _f(COMPARE, py=ast.Gt, cpp=">", prec="rel", fold=operator.gt, inverse="le", cost="comparator",
                   mlir_pred=("sgt", "ugt", "ogt"))
-    GE = "ge", _f(COMPARE, py=ast.GtE, cpp=">=", prec="rel", fold=operator.ge, inverse="lt", cost=Cost.COMPARATOR,
+    GE = "ge", _f(COMPARE, py=ast.GtE, cpp=">=", prec="rel", fold=operator.ge, inverse="lt", cost="comparator",
                   mlir_pred=("sge", "uge", "oge"))
     EQ = "eq", _f(COMPARE, py=ast.Eq, cpp="==", prec="eq", commutative=True, fold=operator.eq, inverse="ne",
-                  cost=Cost.COMPARATOR, mlir_pred=("eq", "eq", "oeq"))
+                  cost="comparator", mlir_pred=("eq", "eq", "oeq"))
     NE = "ne", _f(COMPARE, py=ast.NotEq, cpp="!=", prec="eq", commutative=True, fold=operator.ne, inverse="eq",
-                  cost=Cost.COMPARATOR, mlir_pred=("ne", "ne", "une"))
+                  cost="comparator", mlir_pred=("ne", "ne", "une"))
 
     # ---- unary ----
-    NEG = "neg", _f(UNARY, py=ast.USub, cpp="-", prec="unary", fold=operator.neg, cost=Cost.ADDER,
+    NEG = "neg", _f(UNARY, py=ast.USub, cpp="-", prec="unary", fold=operator.neg, cost="adder",
                     mlir_float="arith.negf")
-    INVERT = "invert", _f(UNARY, py=ast.Invert, cpp="~", prec="unary", fold=operator.invert, cost=Cost.LOGIC)
-    NOT = "not", _f(UNARY, py=ast.Not, cpp="!", prec="unary", fold=operator.not_, cost=Cost.LOGIC)
-    ABS = "abs", _f(UNARY, cpp="hls_abs", prec="primary", fold=abs, cost=Cost.ABS, mlir_float="math.absf")
+    INVERT = "invert", _f(UNARY, py=ast.Invert, cpp="~", prec="unary", fold=operator.invert, cost="logic")
+    NOT = "not", _f(UNARY, py=ast.Not, cpp="!", prec="unary", fold=operator.not_, cost="logic")
+    ABS = "abs", _f(UNARY, cpp="hls_abs", prec="primary", fold=abs, cost="abs", mlir_float="math.absf")
 
     # ---- short-circuit-free boolean logic ----
-    LAND = "land", _f(LOGIC, py=ast.And, cpp="&&", prec="land", commutative=True, fold=_land, cost=Cost.LOGIC,
+    LAND = "land", _f(LOGIC, py=ast.And, cpp="&&", prec="land", commutative=True, fold=_land, cost="logic",
                       mlir_int=("arith.andi", "arith.andi"))
-    LOR = "lor", _f(LOGIC, py=ast.Or, cpp="||", prec="lor", commutative=True, fold=_lor, cost=Cost.LOGIC,
+    LOR = "lor", _f(LOGIC, py=ast.Or, cpp="||", prec="lor", commutative=True, fold=_lor, cost="logic",
                     mlir_int=("arith.ori", "arith.ori"))
 
     # ---- math library functions (cpp: the <cmath> overload; fold only where correctly rounded) ----

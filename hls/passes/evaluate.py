@@ -39,7 +39,7 @@ from hls.ir import (
     WhileOp,
     YieldOp,
 )
-from hls.ir.bitops import BitcastOp, BitGetOp, BitKind, BitSetOp, BitUnaryOp, ConcatOp, SliceOp, SliceSetOp
+from hls.ir.bitops import BitcastOp, BitGetOp, BitSetOp, BitUnaryKind, BitUnaryOp, ConcatOp, SliceOp, SliceSetOp
 from hls.ir.core import Op
 from hls.ir.kinds import BINARY, MATH, OpKind
 from hls.ir.kinds import COMPARE as COMPARE_GROUP
@@ -97,7 +97,8 @@ def _binary(op: BinaryOp, a: Any, b: Any) -> Any:
     return ARITH[kind](a, b)
 
 
-BIT_UNARY = {BitKind.REVERSE: bits.reverse, BitKind.POPCOUNT: bits.bit_count, BitKind.CLZ: bits.leading_zeros}
+BIT_UNARY = {BitUnaryKind.REVERSE: bits.reverse, BitUnaryKind.POPCOUNT: bits.bit_count,
+             BitUnaryKind.CLZ: bits.leading_zeros}
 
 
 class Evaluator(Walker):

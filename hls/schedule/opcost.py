@@ -32,8 +32,8 @@ from hls.ir import (
     WhileOp,
     YieldOp,
 )
-from hls.ir.bitops import BIT_OPS, BitKind
-from hls.ir.kinds import BINARY, MATH, Cost, OpKind, kinds
+from hls.ir.bitops import BIT_OPS, BitUnaryKind
+from hls.ir.kinds import BINARY, MATH, OpKind, kinds
 from hls.ir.stream_ops import FifoOp, StreamOp
 from hls.ir.structops import StructGetOp, StructPackOp
 from hls.ir.visit import Walker, rule
@@ -243,7 +243,7 @@ def _binary(op: BinaryOp, lib: OpLib, known: int | None = None) -> OpCost:
         return core if kind == OpKind.DIV else chain(lib, kind, [core, lib.adder(width)])
     if kind in (OpKind.AND, OpKind.OR, OpKind.XOR):
         return lib.logic(width, kind)
-    if kind.cost is Cost.SHIFTER:  # shifts and rotates: wiring by a constant, a barrel shifter otherwise
+    if kind.cost == "shifter":  # shifts and rotates: wiring by a constant, a barrel shifter otherwise
         return lib.wire(kind) if isinstance(getattr(op.rhs, "op", None), ConstantOp) else lib.shifter(width)
     if kind in (OpKind.MIN, OpKind.MAX):
         return chain(lib, kind, [lib.comparator(max(wa, wb)), lib.mux(width)])
@@ -318,7 +318,7 @@ def _bits(op: Op, lib: OpLib) -> OpCost:
     multiplexer (read) or a decoder (write); bit counts are a tree of small adders, one level per
     doubling of the width."""
     width = bit_width(op.operands[0].type)
-    if isinstance(op, BitUnaryOp) and op.kind in (BitKind.POPCOUNT, BitKind.CLZ):
+    if isinstance(op, BitUnaryOp) and op.kind in (BitUnaryKind.POPCOUNT, BitUnaryKind.CLZ):
         out = op.result.type.width
         return chain(lib, op.kind, [lib.adder(max(level, 1)) for level in range(1, out)] or [lib.wire(op.kind)])
     constant = isinstance(getattr(op.operands[1], "op", None), ConstantOp) if len(op.operands) > 1 else True

@@ -33,6 +33,7 @@ from hls.ir import (
     LoadOp,
     LogicOp,
     MathOp,
+    PrintOp,
     ReturnOp,
     RomOp,
     SelectOp,
@@ -46,6 +47,9 @@ from hls.ir.bitops import BIT_OPS
 from hls.ir.core import Block, BlockArg, Function, Module, Op, Value
 from hls.ir.kinds import OpKind
 from hls.ir.ranges import value_range
+from hls.ir.stream_ops import FifoOp, StreamOp
+from hls.ir.structops import StructGetOp, StructPackOp
+from hls.ir.visit import Walker, rule
 from hls.passes.evaluate import KINDS
 from hls.schedule.affine import Affine, combine
 from hls.types import ArrayType, BoolType, FixedType, FloatType, IntType, ScalarType
@@ -182,31 +186,78 @@ def check_function(func: Function, sequential: bool = False) -> None:
             raise Unsupported("a return before the end of the kernel")
 
 
+class Admit(Walker):
+    """The op classes the numpy model runs exactly as the golden model, each with the checks its
+    operands and types need; every other op class keeps the kernel in the element-by-element model."""
+
+    not_applicable = (WhileOp, *BIT_OPS, PrintOp, StreamOp, FifoOp, StructPackOp, StructGetOp)
+
+    def inapplicable(self, op: Op) -> None:
+        raise Unsupported(f"{op.name} is not modelled in numpy")
+
+    @rule(ConstantOp, LogicOp, SelectOp, CastOp, LoadOp, StoreOp, RomOp, ForOp, IfOp, YieldOp, ReturnOp,
+          DirectiveOp)
+    def plain(self, op: Op) -> None:
+        """Nothing beyond the checks every op gets (check_op)."""
+
+    @rule(AllocOp)
+    def alloc(self, op: AllocOp) -> None:
+        if op.static:
+            raise Unsupported("state kept between calls (hls.static) lives in Python mode's kernel object")
+
+    @rule(BinaryOp)
+    def binary(self, op: BinaryOp) -> None:
+        check_binary(op, op.result.type, [v.type for v in op.operands])
+
+    @rule(CallOp)
+    def call(self, op: CallOp) -> None:
+        arrays = [v for v in op.operands if isinstance(v.type, ArrayType)]
+        if len({id(v) for v in arrays}) < len(arrays):
+            raise Unsupported("an array passed twice to one sub-kernel")
+
+    @rule(CompareOp)
+    def compare(self, op: CompareOp) -> None:
+        types = [v.type for v in op.operands]
+        if not numeric_mix_ok(types, None):
+            raise Unsupported(f"comparison of {types[0]} with {types[1]}")
+
+    @rule(UnaryOp)
+    def unary(self, op: UnaryOp) -> None:
+        if op.kind == OpKind.INVERT and not isinstance(op.result.type, IntType):
+            raise Unsupported(f"~ on {op.result.type}")
+
+    @rule(MathOp)
+    def math(self, op: MathOp) -> None:
+        types = [v.type for v in op.operands]
+        if not all(isinstance(x, (FloatType, IntType, BoolType)) for x in types):
+            raise Unsupported(f"math.{op.func} of {types}")
+
+
+class AdmitSequential(Admit):
+    """The compiled model (hls/sim/jit.py) runs in order, so it also takes while loops, early exits and
+    the bit-level ops."""
+
+    not_applicable = (PrintOp, StreamOp, FifoOp, StructPackOp, StructGetOp)
+
+    @rule(WhileOp, *BIT_OPS)
+    def in_order(self, op: Op) -> None:
+        """Nothing beyond the checks every op gets."""
+
+
+ADMIT, ADMIT_SEQUENTIAL = Admit(), AdmitSequential()
+
+
 def check_op(op: Op, sequential: bool = False) -> None:
     """Raise Unsupported unless the interpreter computes `op` exactly as the golden model does."""
-    if not isinstance(op, (*PURE, LoadOp, StoreOp, AllocOp, RomOp, ForOp, IfOp, YieldOp, ReturnOp, DirectiveOp,
-                           CallOp, *((WhileOp, *BIT_OPS) if sequential else ()))):
-        raise Unsupported(f"{op.name} is not modelled in numpy")
+    admit = ADMIT_SEQUENTIAL if sequential else ADMIT
+    if admit.rule_name(type(op)) is None:
+        admit.inapplicable(op)
     if has_exit(op) and not sequential:
         raise Unsupported("a loop with `break` or `return` inside (its trip count depends on the data)")
     for value in [*op.results, *(a for r in op.regions for a in r.block.args)]:
         if not type_ok(value.type):
             raise Unsupported(f"{op.name} has a value of type {value.type}")
-    if isinstance(op, AllocOp) and op.static:
-        raise Unsupported("state kept between calls (hls.static) lives in Python mode's kernel object")
-    types = [v.type for v in op.operands]
-    t = op.results[0].type if op.results else None
-    if isinstance(op, BinaryOp):
-        check_binary(op, t, types)
-    elif isinstance(op, CallOp) and len({id(v) for v in op.operands if isinstance(v.type, ArrayType)}) \
-            < sum(isinstance(v.type, ArrayType) for v in op.operands):
-        raise Unsupported("an array passed twice to one sub-kernel")
-    elif isinstance(op, CompareOp) and not numeric_mix_ok(types, None):
-        raise Unsupported(f"comparison of {types[0]} with {types[1]}")
-    elif isinstance(op, UnaryOp) and op.kind == OpKind.INVERT and not isinstance(t, IntType):
-        raise Unsupported(f"~ on {t}")
-    elif isinstance(op, MathOp) and not all(isinstance(x, (FloatType, IntType, BoolType)) for x in types):
-        raise Unsupported(f"math.{op.func} of {types}")
+    admit.dispatch(op)
 
 
 def check_binary(op: BinaryOp, t: object, types: list[object]) -> None:
