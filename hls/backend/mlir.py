@@ -12,7 +12,7 @@ import numpy as np
 
 from hls.backend import mlir_while
 from hls.backend.mlir_builder import Builder, attr_text, elem_attrs, float_text, mlir_type, signed_bits, unsupported
-from hls.backend.mlir_loops import LOOP_DIRECTIVES, loop_header
+from hls.backend.mlir_loops import loop_attrs, loop_header
 from hls.backend.mlir_scalar import ScalarLowering
 from hls.backend.mlir_streams import declarations, stream_op
 from hls.errors import UnsupportedError
@@ -361,8 +361,7 @@ class FunctionEmitter(Walker):
             iters = f" iter_args({pairs}) -> ({', '.join(mlir_type(r.type) for r in op.results)})"
         b.line(f"{lhs}{header}{iters} {{")
         self.region(op.body, body_setup)
-        attrs = {f"hls.{k}": op.attrs[k] for k in LOOP_DIRECTIVES if op.attrs.get(k) is not None}
-        b.line("}", attrs=attrs)
+        b.line("}", attrs=loop_attrs(op))
         for r, n in zip(op.results, names, strict=True):
             self.values[id(r)] = n
 

@@ -47,7 +47,7 @@ def shift_right(s: IntArith, v: str, n: int, width: int) -> str:
 def insert(s: IntArith, op: Op, args: list[str], width: int) -> str:
     """x & ~mask | (v << lo) & mask, the mask covering the replaced bits."""
     if isinstance(op, SliceSetOp):
-        lo, hi = op.attrs["lo"], op.attrs["hi"]
+        lo, hi = op.lo, op.hi
         mask = s.const(((1 << (hi - lo)) - 1) << lo, width)
         new = s.resize(args[1], op.operands[1].type, width)
         shifted = new if lo == 0 else s.int_op("arith.shli", new, s.const(lo, width), width)

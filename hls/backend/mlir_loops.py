@@ -9,10 +9,13 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from hls.backend.mlir_builder import Emitter, unsupported
-from hls.directives import LOOP_FIELDS
-from hls.ir import ConstantOp, ForOp, LoadOp, StoreOp, Value
+from hls.ir import ConstantOp, ForOp, LoadOp, StoreOp, Value, WhileOp
 
-LOOP_DIRECTIVES = ("label", *LOOP_FIELDS.values())  # carried as hls.* attributes
+
+def loop_attrs(op: ForOp | WhileOp) -> dict[str, object]:
+    """`hls.label` and `hls.<directive>` of a loop, from its typed fields (label first, then LOOP_FIELDS order)."""
+    fields = {"label": op.label, **op.directive_fields()}
+    return {f"hls.{k}": v for k, v in fields.items() if v is not None}
 
 
 def loop_header(e: Emitter, op: ForOp) -> tuple[str, Callable[[], None]]:

@@ -9,7 +9,7 @@ C++, where `if (flag) break;` ends the body first).
 from __future__ import annotations
 
 from hls.backend.mlir_builder import Emitter, mlir_type
-from hls.backend.mlir_loops import LOOP_DIRECTIVES, loop_range
+from hls.backend.mlir_loops import loop_attrs, loop_range
 from hls.ir import ForOp, Value, WhileOp
 from hls.ir.core import Block
 
@@ -116,5 +116,5 @@ def _close(e: Emitter) -> None:
 
 
 def _close_loop(e: Emitter, op: ForOp | WhileOp) -> None:
-    attrs = {f"hls.{k}": op.attrs[k] for k in LOOP_DIRECTIVES if op.attrs.get(k) is not None}
+    attrs = loop_attrs(op)
     e.b.line("} attributes" if attrs else "}", attrs=attrs)  # scf.while's attr-dict takes the keyword
