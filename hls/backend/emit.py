@@ -54,10 +54,10 @@ from hls.ir import (
 from hls.ir.bitops import BIT_OPS
 from hls.ir.core import Block, Op
 from hls.ir.kinds import OpKind
-from hls.ir.ops import process_of
 from hls.ir.ranges import in_bounds
 from hls.ir.stream_ops import FifoOp, StreamOp
 from hls.ir.structops import StructGetOp, StructPackOp
+from hls.ir.traits import process_of
 from hls.ir.visit import Walker, rule
 from hls.types import ArrayType, FixedType, FloatType, ScalarType, StreamType, StructType, TupleType
 

@@ -22,7 +22,7 @@ from hls.directives import Interface, Partition
 from hls.errors import HLSTypeError
 from hls.interfaces import BLOCK_CONTROL, default_interface
 from hls.ir import AllocOp, DirectiveOp, Module
-from hls.ir.ops import process_of
+from hls.ir.traits import process_of
 from hls.ir.usage import stream_directions
 from hls.types import ArrayType, FixedType, ScalarType, StreamType, StructType, TupleType
 

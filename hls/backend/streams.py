@@ -6,7 +6,6 @@ from hls.backend.ctype import ctype_of, spelling
 from hls.backend.expr import PREC, Expr
 from hls.ir import CallOp, ForOp, IfOp, Value
 from hls.ir.core import Op
-from hls.ir.ops import process_of
 from hls.ir.stream_ops import (
     StreamOp,
     StreamReadOp,
@@ -14,6 +13,7 @@ from hls.ir.stream_ops import (
     StreamWriteNbOp,
     StreamWriteOp,
 )
+from hls.ir.traits import process_of
 from hls.types import StreamType
 
 

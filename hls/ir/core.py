@@ -118,7 +118,7 @@ class Op:
     The class traits say which group an op belongs to, so that no stage keeps its own list: `pure`,
     `is_terminator` (ends a block), `is_loop` (a loop with carried values and directive fields),
     `is_fifo_access` (an operation on an existing FIFO; `is_fifo_write` when it writes one); a dataflow
-    process is the `ops.DataflowProcess` trait."""
+    process is the `traits.DataflowProcess` trait."""
 
     name: ClassVar[str] = "hls.op"
     pure: ClassVar[bool] = False  # no side effects: removable when unused, mergeable by CSE
