@@ -317,6 +317,16 @@ def test_walker_coverage_checker_on_toy_ops():
             return "sub"
 
     assert both_ways(Confused, toys) == [Sub] and uncovered(Confused, toys) == [Jump]
+
+    class Jumps(Walker):
+        @rule(Jump)
+        def jump(self, op: Op, env: dict) -> str:
+            return "jump"
+
+    class Both(Strict, Jumps):  # rules of every base walker, as the MRO orders them
+        pass
+
+    assert uncovered(Both, toys) == [] and Both().dispatch(Jump(), {}) == "jump" and Both().dispatch(Sub(), {}) == "sub"
     with pytest.raises(TypeError, match="both rules for Add"):
         class Twice(Walker):
             @rule(Add)

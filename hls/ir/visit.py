@@ -54,7 +54,10 @@ class Walker:
                                     f"{op_class.__name__}")
                 own[op_class] = name
         cls.own_rules = own
-        cls.rules = {**cls.rules, **own}  # the bases' rules (cls.rules is the parent's table here), then its own
+        table: dict[type[Op], str] = {}
+        for base in reversed(cls.__mro__):  # every base walker's rules, the closer ones winning, then its own
+            table.update(vars(base).get("own_rules", {}))
+        cls.rules = table
         cls._found = {}
 
     @classmethod
