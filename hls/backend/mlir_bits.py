@@ -6,34 +6,28 @@ do not lower with the upstream math-to-libm/LLVM passes the export is checked wi
 from __future__ import annotations
 
 from hls.backend.mlir_arith import IntArith
-from hls.backend.mlir_builder import mlir_type, unsupported
+from hls.backend.mlir_builder import mlir_type
 from hls.bits import width_of
 from hls.ir.bitops import BitcastOp, BitGetOp, BitSetOp, BitUnaryKind, BitUnaryOp, ConcatOp, SliceOp, SliceSetOp
-from hls.ir.core import Op
 from hls.types import IntType
 
 
-def lower_bits(s: IntArith, op: Op, args: list[str]) -> str:
-    """The SSA name of the bit-level op's result."""
-    t = op.operands[0].type
-    width = width_of(t)
-    if isinstance(op, SliceOp):
-        return s.resize(shift_right(s, args[0], op.lo, width), _uint(width), op.hi - op.lo)
-    if isinstance(op, BitGetOp):
-        index = s.resize(args[1], op.operands[1].type, width)
-        return s.resize(s.int_op("arith.shrui", args[0], index, width), _uint(width), 1)
-    if isinstance(op, (BitSetOp, SliceSetOp)):
-        return insert(s, op, args, width)
-    if isinstance(op, ConcatOp):
-        return concat(s, op, args)
-    if isinstance(op, BitcastOp):
-        source, target = mlir_type(t), mlir_type(op.result.type)
-        if source == target:
-            return args[0]  # fixed point <-> its raw integer: the same iW
-        return s.b.cast("arith.bitcast", args[0], source, target, "bits")
-    if isinstance(op, BitUnaryOp):
-        return bit_unary(s, op, args[0], width)
-    raise unsupported(op, "no rule")
+def slice_bits(s: IntArith, op: SliceOp, args: list[str]) -> str:
+    width = width_of(op.operands[0].type)
+    return s.resize(shift_right(s, args[0], op.lo, width), _uint(width), op.hi - op.lo)
+
+
+def get_bit(s: IntArith, op: BitGetOp, args: list[str]) -> str:
+    width = width_of(op.operands[0].type)
+    index = s.resize(args[1], op.operands[1].type, width)
+    return s.resize(s.int_op("arith.shrui", args[0], index, width), _uint(width), 1)
+
+
+def bitcast(s: IntArith, op: BitcastOp, args: list[str]) -> str:
+    source, target = mlir_type(op.operands[0].type), mlir_type(op.result.type)
+    if source == target:
+        return args[0]  # fixed point <-> its raw integer: the same iW
+    return s.b.cast("arith.bitcast", args[0], source, target, "bits")
 
 
 def _uint(width: int) -> IntType:
@@ -44,8 +38,9 @@ def shift_right(s: IntArith, v: str, n: int, width: int) -> str:
     return v if n == 0 else s.int_op("arith.shrui", v, s.const(n, width), width)
 
 
-def insert(s: IntArith, op: Op, args: list[str], width: int) -> str:
+def insert(s: IntArith, op: BitSetOp | SliceSetOp, args: list[str]) -> str:
     """x & ~mask | (v << lo) & mask, the mask covering the replaced bits."""
+    width = width_of(op.operands[0].type)
     if isinstance(op, SliceSetOp):
         lo, hi = op.lo, op.hi
         mask = s.const(((1 << (hi - lo)) - 1) << lo, width)
@@ -77,7 +72,8 @@ def bit_at(s: IntArith, v: str, i: int, width: int, out: int) -> str:
     return s.resize(bit, _uint(width), out)
 
 
-def bit_unary(s: IntArith, op: BitUnaryOp, v: str, width: int) -> str:
+def bit_unary(s: IntArith, op: BitUnaryOp, args: list[str]) -> str:
+    v, width = args[0], width_of(op.operands[0].type)
     result = op.result.type.width
     out = None
     if op.kind == BitUnaryKind.POPCOUNT:

@@ -10,8 +10,8 @@ rules align binary points with shifts and implement ap_fixed quantization and ov
 
 from __future__ import annotations
 
+from hls.backend import mlir_bits
 from hls.backend.mlir_arith import IntArith, Wide
-from hls.backend.mlir_bits import lower_bits
 from hls.backend.mlir_builder import elem_attrs, mlir_type, signed_bits, unsupported
 from hls.backend.mlir_fixed import convert
 from hls.ir import (
@@ -36,7 +36,7 @@ from hls.ir import (
     WhileOp,
     YieldOp,
 )
-from hls.ir.bitops import BIT_OPS
+from hls.ir.bitops import BitcastOp, BitGetOp, BitSetOp, BitUnaryOp, ConcatOp, SliceOp, SliceSetOp
 from hls.ir.core import Op
 from hls.ir.kinds import BINARY, COMPARE, MATH, OpKind, kinds
 from hls.ir.stream_ops import FifoOp, StreamOp
@@ -66,9 +66,31 @@ class ScalarLowering(IntArith, Walker):
     def inapplicable(self, op: Op, args: list[str]) -> str:
         raise unsupported(op, "no rule")
 
-    @rule(*BIT_OPS)
-    def bits(self, op: Op, args: list[str]) -> str:
-        return lower_bits(self, op, args)
+    # ---- bit-level ops (hls/backend/mlir_bits.py) ----------------------------------------------
+
+    @rule(SliceOp)
+    def slice(self, op: SliceOp, args: list[str]) -> str:
+        return mlir_bits.slice_bits(self, op, args)
+
+    @rule(BitGetOp)
+    def bit_get(self, op: BitGetOp, args: list[str]) -> str:
+        return mlir_bits.get_bit(self, op, args)
+
+    @rule(BitSetOp, SliceSetOp)
+    def insert_bits(self, op: BitSetOp | SliceSetOp, args: list[str]) -> str:
+        return mlir_bits.insert(self, op, args)
+
+    @rule(ConcatOp)
+    def concat(self, op: ConcatOp, args: list[str]) -> str:
+        return mlir_bits.concat(self, op, args)
+
+    @rule(BitcastOp)
+    def bitcast(self, op: BitcastOp, args: list[str]) -> str:
+        return mlir_bits.bitcast(self, op, args)
+
+    @rule(BitUnaryOp)
+    def bit_unary(self, op: BitUnaryOp, args: list[str]) -> str:
+        return mlir_bits.bit_unary(self, op, args)
 
     @rule(SelectOp)
     def select_op(self, op: SelectOp, args: list[str]) -> str:
