@@ -221,3 +221,115 @@ def test_long_function_finder(tmp_path, lines, over):
     body = "".join(f"        x{i} = {i}\n" for i in range(lines - 2))
     (tmp_path / "toy" / "m.py").write_text(f"class C:\n    def f(self):\n{body}        return 0\n")
     assert long_functions(tmp_path, "toy") == ([("toy/m.py:f", lines)] if over else [])
+
+
+# ---- the frontend's construct families (issue 20, item 3) -----------------------------------------------
+# Each family of hls/frontend is a class deriving from `Family` (hls/frontend/base.py), given at construction
+# the shared BuildContext and the earlier families it calls (hls/frontend/builder.py builds them in this
+# order). Lowest first; docs/architecture.md ("The frontend") has the same list and why each sits where it
+# does. A family calls its own methods, the context (`self.ctx`), and the collaborators and callbacks its
+# constructor takes; a rule it needs from a later family comes as a callback (`Callable`), never a class.
+FAMILIES: tuple[str, ...] = ("Captures", "Pragmas", "Names", "Expressions", "Arrays", "Streams", "KernelCalls",
+                             "Structs", "Bits", "Calls", "Results", "Branches", "Control", "Loops", "Iterables",
+                             "Dataflow", "Statements")
+
+
+def family_classes(root: Path, package: str) -> dict[str, tuple[str, ast.ClassDef]]:
+    """Family class name -> (module, class node), for every class of the package deriving from `Family`."""
+    found = {}
+    for module, path in module_files(root, package).items():
+        for node in ast.parse(path.read_text(encoding="utf-8")).body:
+            if isinstance(node, ast.ClassDef) and any(isinstance(b, ast.Name) and b.id == "Family" for b in node.bases):
+                found[node.name] = (module, node)
+    return found
+
+
+def own_names(cls: ast.ClassDef) -> set[str]:
+    """The methods of a class and the attributes its methods assign on `self`."""
+    names = {f.name for f in cls.body if isinstance(f, ast.FunctionDef)}
+    for node in ast.walk(cls):
+        if isinstance(node, ast.Attribute) and isinstance(node.value, ast.Name) and node.value.id == "self" \
+                and isinstance(node.ctx, ast.Store):
+            names.add(node.attr)
+    return names
+
+
+def collaborators(cls: ast.ClassDef) -> dict[str, str]:
+    """Constructor parameter -> the class its annotation names (`exprs: Expressions`)."""
+    init = next((f for f in cls.body if isinstance(f, ast.FunctionDef) and f.name == "__init__"), None)
+    if init is None:
+        return {}
+    return {a.arg: ast.unparse(a.annotation) for a in init.args.args[1:] if a.annotation is not None}
+
+
+def family_reaches(root: Path, package: str, order: tuple[str, ...]) -> list[str]:
+    """Every place a family reaches a later one (or itself through another object): a constructor parameter
+    or an import of a later family, or a call through `self` of a method the family does not define (the
+    mixin way of reaching another family). Empty when the families respect `order`."""
+    classes = family_classes(root, package)
+    rank = {name: i for i, name in enumerate(order)}
+    bad = [f"{name} ({module}) is a Family but not in the order" for name, (module, _) in classes.items()
+           if name not in rank]
+    bad += [f"{name} is in the order but no Family class" for name in order if name not in classes]
+
+    def not_below(other: str, name: str) -> bool:
+        return other in rank and name in rank and rank[other] >= rank[name]
+
+    for name, (_, cls) in sorted(classes.items(), key=lambda item: rank.get(item[0], -1)):
+        for param, annotation in collaborators(cls).items():
+            if annotation in classes and not_below(annotation, name):
+                bad.append(f"{name} takes {annotation} (a later family) at construction as {param!r}")
+        own = own_names(cls) | {"ctx"}
+        for node in ast.walk(cls):
+            if isinstance(node, ast.Attribute) and isinstance(node.value, ast.Name) and node.value.id == "self" \
+                    and node.attr not in own:
+                bad.append(f"{name} (line {node.lineno}) reaches self.{node.attr}, which it does not define")
+    for name, (module, _) in classes.items():
+        path = module_files(root, package)[module]
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if isinstance(node, ast.ImportFrom):
+                for alias in node.names:
+                    if alias.name in classes and alias.name != name and not_below(alias.name, name):
+                        bad.append(f"{module} (line {node.lineno}) imports {alias.name}, a later family than {name}")
+    return sorted(set(bad))
+
+
+def test_no_frontend_family_reaches_a_later_one():
+    bad = family_reaches(ROOT, "hls/frontend", FAMILIES)
+    assert not bad, "construct families reaching later ones (see docs/architecture.md, The frontend):\n" + \
+        "\n".join(f"  {b}" for b in bad)
+
+
+def test_family_checker_sees_constructor_import_and_self_reaches(tmp_path):
+    """The checker itself: a later family taken at construction or imported, and a method reached through
+    `self` that the family does not define, are each found; a callback parameter is not a reach."""
+    pkg = tmp_path / "toy"
+    pkg.mkdir()
+    (pkg / "__init__.py").write_text("")
+    (pkg / "base.py").write_text("class Family:\n    def __init__(self, ctx):\n        self.ctx = ctx\n")
+    (pkg / "low.py").write_text(
+        "from toy.base import Family\nfrom toy.high import High\n\n"
+        "class Low(Family):\n"
+        "    def __init__(self, ctx, high: High, later: Callable[[], int]) -> None:\n"
+        "        super().__init__(ctx)\n        self.high = high\n        self.later = later\n"
+        "    def rule(self):\n        return self.ctx.env, self.high.x(), self.later(), self.helper()\n")
+    (pkg / "high.py").write_text(
+        "from toy.base import Family\nfrom toy.low import Low\n\n"
+        "class High(Family):\n"
+        "    def __init__(self, ctx, low: Low) -> None:\n        super().__init__(ctx)\n        self.low = low\n"
+        "    def x(self):\n        return self.low.rule(), self.y()\n    def y(self):\n        return 0\n")
+    assert family_reaches(tmp_path, "toy", ("Low", "High")) == [
+        "Low (line 10) reaches self.helper, which it does not define",
+        "Low takes High (a later family) at construction as 'high'",
+        "toy.low (line 2) imports High, a later family than Low",
+    ]
+    assert family_reaches(tmp_path, "toy", ("High", "Low")) == [
+        "High takes Low (a later family) at construction as 'low'",
+        "Low (line 10) reaches self.helper, which it does not define",
+        "toy.high (line 2) imports Low, a later family than High",
+    ]
+    (pkg / "low.py").write_text((pkg / "low.py").read_text().replace(", self.helper()", "")
+                                .replace("from toy.high import High\n", ""))
+    (pkg / "low.py").write_text((pkg / "low.py").read_text().replace("high: High", "high: object"))
+    assert family_reaches(tmp_path, "toy", ("Low", "High")) == []
+    assert family_reaches(tmp_path, "toy", ("Low",)) == ["High (toy.high) is a Family but not in the order"]

@@ -1,4 +1,5 @@
-"""Arrays: local `hls.zeros` arrays, element access with rank and constant-bound checks, stores."""
+"""Arrays: the type of a local `hls.zeros` array, element access with rank and constant-bound checks, and
+the store into an element (an element of a struct's array field is found by hls.frontend.structs)."""
 
 from __future__ import annotations
 
@@ -12,7 +13,7 @@ from hls.types import ArrayType, BoolType, IntType, StructType
 
 
 class Arrays(Family):
-    """Local arrays, element access and stores."""
+    """Local array types, element access and element stores."""
 
     def is_zeros_call(self, node: ast.AST) -> bool:
         if not isinstance(node, ast.Call):

@@ -3,7 +3,9 @@
 
 A subscript is bit access when it slices, or when what it indexes is a scalar: a scalar variable or
 expression, or an array element (`A[i][3]` on a 1-D `A`, `B[i][0:2]`). The golden model calls the
-functions of hls.bits at the same nodes (recorded as Conversion records).
+functions of hls.bits at the same nodes (recorded as Conversion records). `visit_Subscript`, the rule
+for every subscript read, lives here, the lowest family that knows all four readings of `x[...]`: an
+element of a struct's array field, a compile-time shape, bits, an array element.
 """
 
 from __future__ import annotations
@@ -19,7 +21,7 @@ from hls.frontend.arrays import Arrays
 from hls.frontend.base import BuildContext, Family
 from hls.frontend.conversions import BitStore, Call, Part
 from hls.frontend.expressions import Expressions
-from hls.frontend.locals import Locals
+from hls.frontend.names import Names
 from hls.frontend.source import MISSING, subscript_chain
 from hls.frontend.structs import Structs
 from hls.ir import BinaryOp, ConstantOp, LoadOp, StoreOp, Value
@@ -52,9 +54,9 @@ def default_bitcast_target(t: ScalarType) -> ScalarType | None:
 class Bits(Family):
     """Bit access, concatenation, bit counts and reinterpretation."""
 
-    def __init__(self, ctx: BuildContext, locals: Locals, exprs: Expressions, arrays: Arrays, structs: Structs) -> None:
+    def __init__(self, ctx: BuildContext, names: Names, exprs: Expressions, arrays: Arrays, structs: Structs) -> None:
         super().__init__(ctx)
-        self.locals = locals
+        self.names = names
         self.exprs = exprs
         self.arrays = arrays
         self.structs = structs
@@ -138,7 +140,7 @@ class Bits(Family):
         """`x[i] = v`, `x[lo:hi] = v`, `B[i][0:2] = v`: the variable or element gets its bits replaced."""
         base = target.value
         if isinstance(base, ast.Name):
-            current = self.locals.read_name(base)
+            current = self.names.read_name(base)
         elif isinstance(base, ast.Attribute):
             current = self.ctx.expr(base)  # a struct field
         elif isinstance(base, ast.Subscript) and not self.is_bit_access(base):
@@ -169,7 +171,7 @@ class Bits(Family):
             store = Call("bits.set_bit", (Part("targets.0.value"), Part("targets.0.slice"), Part("value"), t))
             self.ctx.conversions.add(key, BitStore(store, bit_read(t)))
         if isinstance(base, ast.Name):
-            self.locals.assign_name(base, result, None, key)
+            self.names.assign_name(base, result, None, key)
         elif isinstance(base, ast.Attribute):
             self.structs.store_field(base, result)
         else:

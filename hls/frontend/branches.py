@@ -1,4 +1,9 @@
-"""`if`/`elif`/`else` -> hls.if, whose results are the variables either branch assigns."""
+"""`if`/`elif`/`else` -> hls.if, whose results are the variables either branch assigns; statement lists.
+
+A statement list (`visit_body`) runs in order; after a statement that may break, continue or return
+(hls.frontend.control sets the flags), the rest runs under an hls.if on the flags. The two recurse into
+each other (a body holds ifs, an if holds bodies), so they live in this one family.
+"""
 
 from __future__ import annotations
 
@@ -19,7 +24,7 @@ def is_array_name(name: str, env: dict[str, Var]) -> bool:
 
 
 class Branches(Family):
-    """`if` statements and the hls.if they become."""
+    """`if` statements, the hls.if they become, and statement lists guarded after an exit."""
 
     def __init__(self, ctx: BuildContext, exprs: Expressions) -> None:
         super().__init__(ctx)

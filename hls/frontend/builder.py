@@ -27,8 +27,8 @@ from hls.frontend.expressions import Expressions
 from hls.frontend.iterables import Iterables
 from hls.frontend.joins import MAX_ROUNDS, clamped, growth_error, iterations, settle
 from hls.frontend.kernels import kernel_source, unique_name
-from hls.frontend.locals import Locals
 from hls.frontend.loops import Loops
+from hls.frontend.names import Names
 from hls.frontend.pragmas import Pragmas
 from hls.frontend.results import Results
 from hls.frontend.scan import RESULT, always_returns, has_early_return
@@ -50,24 +50,24 @@ class FunctionBuilder:
         self.ctx = ctx = BuildContext(src, module, compiling, built)
         self.captures = Captures(ctx)
         self.pragmas = Pragmas(ctx, self.captures)
-        self.locals = Locals(ctx)
-        self.exprs = Expressions(ctx, self.captures, self.locals)
+        self.names = Names(ctx)
+        self.exprs = Expressions(ctx, self.captures, self.names)
         self.arrays = Arrays(ctx)
         self.streams = Streams(ctx, self.pack_struct)
         self.kernel_calls = KernelCalls(ctx, self.streams, self.pack_struct, self.build_callee)
         self.structs = Structs(ctx, self.exprs, self.arrays, self.streams, self.kernel_calls)
-        self.bits = Bits(ctx, self.locals, self.exprs, self.arrays, self.structs)
+        self.bits = Bits(ctx, self.names, self.exprs, self.arrays, self.structs)
         self.calls = Calls(ctx, self.exprs, self.streams, self.kernel_calls, self.bits)
-        self.results = Results(ctx, self.locals, self.arrays, self.kernel_calls, self.structs)
+        self.results = Results(ctx, self.names, self.arrays, self.kernel_calls, self.structs)
         self.branches = Branches(ctx, self.exprs)
         self.control = Control(ctx, self.exprs, self.branches)
         self.for_loops = Loops(ctx, self.branches, self.control)
         self.iterables = Iterables(ctx, self.captures, self.branches, self.control, self.for_loops)
         self.dataflow = Dataflow(ctx, self.arrays, self.streams)
-        self.statements = Statements(ctx, self.pragmas, self.locals, self.exprs, self.arrays, self.streams,
+        self.statements = Statements(ctx, self.pragmas, self.names, self.exprs, self.arrays, self.streams,
                                      self.kernel_calls, self.structs, self.bits, self.calls, self.results,
                                      self.control)
-        for family in (self.captures, self.pragmas, self.locals, self.exprs, self.arrays, self.streams,
+        for family in (self.captures, self.pragmas, self.names, self.exprs, self.arrays, self.streams,
                        self.kernel_calls, self.structs, self.bits, self.calls, self.results, self.branches,
                        self.control, self.for_loops, self.iterables, self.dataflow, self.statements):
             ctx.register(family)

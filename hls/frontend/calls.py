@@ -1,4 +1,6 @@
-"""Calls inside kernels: type conversions, builtins, math functions and sub-kernels."""
+"""Calls inside kernels: the dispatch of a call expression (a stream method, a bit method or intrinsic,
+a type conversion, a sub-kernel, a math function or a builtin), and the lowering of type conversions,
+builtins, math functions and print. The sub-kernel call itself is hls.frontend.subkernels."""
 
 from __future__ import annotations
 
@@ -37,7 +39,7 @@ IMPURE = {print: "print() is a statement (a debugging aid); it has no value",
 
 
 class Calls(Family):
-    """Calls: builtins, math functions, type conversions, print and sub-kernels."""
+    """Call expressions: their dispatch; builtins, math functions, type conversions and print."""
 
     def __init__(self, ctx: BuildContext, exprs: Expressions, streams: Streams, kernel_calls: KernelCalls,
                  bits: Bits) -> None:

@@ -1,4 +1,5 @@
-"""Expressions: names, constants, operators, comparisons, conditions and the ternary.
+"""Expressions: names, constants, operators, comparisons, conditions, the ternary and the arithmetic of
+augmented assignments.
 
 Records the conversions Python mode needs where the C++ converts implicitly: float literals take
 the precision the lowering gave them, ints meeting a float are converted, integer true division,
@@ -16,7 +17,7 @@ from hls.errors import UnsupportedError
 from hls.frontend.base import BuildContext, Family
 from hls.frontend.captures import Captures
 from hls.frontend.conversions import Call, Convert, Literal, Part
-from hls.frontend.locals import Locals
+from hls.frontend.names import Names
 from hls.frontend.source import MISSING
 from hls.frontend.tables import BINOPS, BOOLOPS, CMPOPS, UNOPS
 from hls.ir import ConstantOp, Value
@@ -27,10 +28,10 @@ from hls.types import BoolType, FixedType, FloatType, IntType
 class Expressions(Family):
     """Names, constants, operators, comparisons and conditions."""
 
-    def __init__(self, ctx: BuildContext, captures: Captures, locals: Locals) -> None:
+    def __init__(self, ctx: BuildContext, captures: Captures, names: Names) -> None:
         super().__init__(ctx)
         self.captures = captures
-        self.locals = locals
+        self.names = names
 
     def static_number(self, node: ast.AST) -> Value:
         value = self.ctx.static(node, "expression")
@@ -46,7 +47,7 @@ class Expressions(Family):
             raise self.ctx.error(f"{node.id!r} is a row of an array; index it (`{node.id}[j]`) or pass the whole "
                                  "array", node, UnsupportedError)
         if node.id in self.ctx.env or node.id in self.ctx.loop_locals:
-            return self.locals.read_name(node)
+            return self.names.read_name(node)
         return self.captures.captured(node)
 
     def visit_Constant(self, node: ast.Constant) -> Value:

@@ -4,7 +4,8 @@
   C++ gets one reference output per element; Python returns a tuple.
 - Array results (`-> hls.int9[4, 8]`, `return y`): the returned local becomes an extra output
   argument of the IR function (the C++ port, named after the variable), so every later stage sees
-  an ordinary array argument. `y = hls.zeros(...)` zero-fills that port; `y = sub(x)` passes it.
+  an ordinary array argument. `y = hls.zeros(...)` zero-fills that port (`bind_local_array` binds every
+  local `hls.zeros` array, the returned one included); `y = sub(x)` passes it.
 - `x = hls.static(initial)`: a memory allocated once (a C++ `static` local); a scalar static is a
   one-element memory ("cell") that reads and assignments of `x` load and store.
 """
@@ -22,8 +23,8 @@ from hls.errors import UnsupportedError
 from hls.frontend.arrays import Arrays
 from hls.frontend.base import BuildContext, Family, is_kernel
 from hls.frontend.conversions import Call, Cast, CastEach, Part, Static
-from hls.frontend.locals import Locals
 from hls.frontend.lower import iv_type
+from hls.frontend.names import Names
 from hls.frontend.source import MISSING, call_target, static_eval, try_static
 from hls.frontend.state import Var
 from hls.frontend.structs import Structs
@@ -51,10 +52,10 @@ ARRAY_RETURN_HELP = ("a kernel returning an array returns one local array variab
 class Results(Family):
     """Tuple and array results, unpacking and `hls.static` state."""
 
-    def __init__(self, ctx: BuildContext, locals: Locals, arrays: Arrays, kernel_calls: KernelCalls,
+    def __init__(self, ctx: BuildContext, names: Names, arrays: Arrays, kernel_calls: KernelCalls,
                  structs: Structs) -> None:
         super().__init__(ctx)
-        self.locals = locals
+        self.names = names
         self.arrays = arrays
         self.kernel_calls = kernel_calls
         self.structs = structs
@@ -163,7 +164,7 @@ class Results(Family):
         types: list[ScalarType] = []
         for target, value in zip(targets, values, strict=True):
             if isinstance(target, ast.Name):
-                self.locals.assign_name(target, value, None, node)
+                self.names.assign_name(target, value, None, node)
                 types.append(self.ctx.conversions.pop(node, Cast).type)
             elif isinstance(target, ast.Subscript):
                 memref, _ = self.arrays.access(target)

@@ -55,7 +55,7 @@ class Scope:
 
 
 class BuildState:
-    """The mutable part of building one function; the visitor mixins read and extend it."""
+    """The mutable part of building one function; the construct families read and extend it (`BuildContext`)."""
 
     def __init__(self, kernel_names: set[str]) -> None:
         self.block: Block | None = None

@@ -14,7 +14,7 @@ from hls.frontend.calls import Calls
 from hls.frontend.control import Control
 from hls.frontend.conversions import Cast
 from hls.frontend.expressions import Expressions
-from hls.frontend.locals import Locals
+from hls.frontend.names import Names
 from hls.frontend.pragmas import Pragmas
 from hls.frontend.results import Results
 from hls.frontend.source import MISSING, call_target
@@ -29,12 +29,12 @@ from hls.types import ScalarType, StructType
 class Statements(Family):
     """Assignments, returns and expression statements."""
 
-    def __init__(self, ctx: BuildContext, pragmas: Pragmas, locals: Locals, exprs: Expressions, arrays: Arrays,
+    def __init__(self, ctx: BuildContext, pragmas: Pragmas, names: Names, exprs: Expressions, arrays: Arrays,
                  streams: Streams, kernel_calls: KernelCalls, structs: Structs, bits: Bits, calls: Calls,
                  results: Results, control: Control) -> None:
         super().__init__(ctx)
         self.pragmas = pragmas
-        self.locals = locals
+        self.names = names
         self.exprs = exprs
         self.arrays = arrays
         self.streams = streams
@@ -159,7 +159,7 @@ class Statements(Family):
                 raise self.ctx.error("assign bits in a statement of their own (`x[0:4] = v`), not in unpacking or "
                                      "chained assignment", target, UnsupportedError)
         elif isinstance(target, ast.Name):
-            self.locals.assign_name(target, value, None, key, typed)
+            self.names.assign_name(target, value, None, key, typed)
         elif isinstance(target, ast.Attribute):
             self.structs.store_field(target, value)
         else:
@@ -178,7 +178,7 @@ class Statements(Family):
         if existing is not None and existing.type != declared:
             raise self.ctx.error(f"{node.target.id!r} is already a {existing.type}; it cannot be redeclared as "
                                  f"{declared}", node)
-        self.locals.assign_name(node.target, self.ctx.expr(node.value), declared, node)
+        self.names.assign_name(node.target, self.ctx.expr(node.value), declared, node)
 
     def visit_AugAssign(self, node: ast.AugAssign) -> None:
         kind = BINOPS.get(type(node.op))
@@ -198,6 +198,6 @@ class Statements(Family):
             return
         if not isinstance(node.target, ast.Name):
             raise self.ctx.error("only variables and array elements can be updated", node.target, UnsupportedError)
-        current = self.locals.read_name(node.target)
-        self.locals.assign_name(node.target, self.exprs.augmented(kind, current, node.value, node), None, node)
+        current = self.names.read_name(node.target)
+        self.names.assign_name(node.target, self.exprs.augmented(kind, current, node.value, node), None, node)
 

@@ -7,6 +7,8 @@ passes them). An element of an array of structs is read and written field by fie
 an hls.load/hls.store with a `field`). A whole struct value (hls.struct_pack) is made only where the
 C++ hands one over: a return, a FIFO write, a sub-kernel argument. Python mode runs the user's own
 statements on the dataclass instances; assignments of a whole struct copy it (GoldenInfo.assign_types).
+Two rules that must know structs first live here: `visit_Attribute` (a field read, else a compile-time
+number such as `a.shape`) and `store` (an element store, into a field's array when the target is one).
 """
 
 from __future__ import annotations
@@ -291,6 +293,7 @@ class Structs(Family):
         return self.exprs.static_number(node)
 
     def store(self, target: ast.Subscript, value: Value) -> None:
+        """`a[i] = v` or `p.taps[j] = v`: an element store, into a struct's array field when `target` is one."""
         memref, indices, field = self.field_access(target) or (*self.arrays.access(target), None)
         self.arrays.store_value(memref, indices, value, field)
 

@@ -1,4 +1,4 @@
-"""Locals: reading a variable and binding one, with the type an undeclared local takes.
+"""Names: reading a local variable and binding one, with the type an undeclared local takes.
 
 A scalar static (hls.frontend.results) is a one-element memory ("cell"): reads and assignments of its
 name load and store it here, so every family that reads or assigns a name goes through this one.
@@ -17,7 +17,7 @@ from hls.ir import ConstantOp, LoadOp, StoreOp, Value
 from hls.types import IntType, ScalarType, StreamType, float64
 
 
-class Locals(Family):
+class Names(Family):
     """Reads and assignments of scalar locals (and of scalar statics' cells)."""
 
     def read_name(self, node: ast.Name) -> Value:
