@@ -11,6 +11,7 @@ from __future__ import annotations
 import ast
 import functools
 import itertools
+import re
 import sys
 from collections.abc import Iterator
 from pathlib import Path
@@ -333,3 +334,11 @@ def test_family_checker_sees_constructor_import_and_self_reaches(tmp_path):
     (pkg / "low.py").write_text((pkg / "low.py").read_text().replace("high: High", "high: object"))
     assert family_reaches(tmp_path, "toy", ("Low", "High")) == []
     assert family_reaches(tmp_path, "toy", ("Low",)) == ["High (toy.high) is a Family but not in the order"]
+
+
+def test_family_order_is_the_documented_one():
+    """docs/architecture.md's table of the families lists them in FAMILIES' order (and builder.py builds them
+    so: a constructor can only be given what is already built)."""
+    docs = (ROOT / "docs" / "architecture.md").read_text(encoding="utf-8")
+    documented = re.findall(r"^\| \d+ \| `(\w+)` \(`\w+\.py`\) \|", docs, re.MULTILINE)
+    assert tuple(documented) == FAMILIES

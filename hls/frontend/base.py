@@ -13,6 +13,7 @@ registered (hls.frontend.builder fills the table), never by name through `self`.
 from __future__ import annotations
 
 import ast
+import functools
 from collections.abc import Callable
 from dataclasses import replace
 from typing import Any
@@ -33,6 +34,13 @@ from hls.types import ArrayType, HLSType, IntType, ScalarType, StreamType, Struc
 
 def is_kernel(obj: Any) -> bool:
     return getattr(obj, "__hls_kernel__", None) is not None
+
+
+@functools.cache
+def rule_classes(family: type) -> tuple[str, ...]:
+    """The AST classes a family has a `visit_<AstClass>` rule for (once per class, not per build)."""
+    return tuple(name[len("visit_"):] for name in dir(family)
+                 if name.startswith("visit_") and isinstance(getattr(ast, name[len("visit_"):], None), type))
 
 
 class BuildContext(BuildState):
@@ -57,11 +65,10 @@ class BuildContext(BuildState):
 
     def register(self, family: Family) -> None:
         """Dispatch the family's `visit_<AstClass>` methods; one rule per AST class."""
-        for name in dir(type(family)):
-            if name.startswith("visit_") and isinstance(getattr(ast, name[len("visit_"):], None), type):
-                if name[len("visit_"):] in self.rules:
-                    raise AssertionError(f"two families lower ast.{name[len('visit_'):]}")
-                self.rules[name[len("visit_"):]] = getattr(family, name)
+        for ast_class in rule_classes(type(family)):
+            if ast_class in self.rules:
+                raise AssertionError(f"two families lower ast.{ast_class}")
+            self.rules[ast_class] = getattr(family, "visit_" + ast_class)
 
     def emit(self, op: Op) -> Value | None:
         self.block.append(op)

@@ -16,7 +16,7 @@ from typing import Any
 
 from hls.errors import HLSError, UnsupportedError
 from hls.frontend.arrays import Arrays
-from hls.frontend.base import BuildContext
+from hls.frontend.base import BuildContext, Family
 from hls.frontend.bits import Bits
 from hls.frontend.branches import Branches
 from hls.frontend.calls import Calls
@@ -43,7 +43,7 @@ from hls.types import ArrayType, HLSType, ScalarType, StreamType, StructType
 
 
 class FunctionBuilder:
-    """Builds one Function from one kernel's AST."""
+    """Builds one Function from one kernel's AST: the families below, in their order, sharing one context."""
 
     def __init__(self, src: KernelSource, module: Module, compiling: tuple[Any, ...],
                  built: dict[Any, Function] | None = None):
@@ -67,10 +67,9 @@ class FunctionBuilder:
         self.statements = Statements(ctx, self.pragmas, self.names, self.exprs, self.arrays, self.streams,
                                      self.kernel_calls, self.structs, self.bits, self.calls, self.results,
                                      self.control)
-        for family in (self.captures, self.pragmas, self.names, self.exprs, self.arrays, self.streams,
-                       self.kernel_calls, self.structs, self.bits, self.calls, self.results, self.branches,
-                       self.control, self.for_loops, self.iterables, self.dataflow, self.statements):
-            ctx.register(family)
+        for family in vars(self).values():
+            if isinstance(family, Family):
+                ctx.register(family)
 
     @property
     def facts(self) -> Any:
