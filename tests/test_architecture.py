@@ -235,12 +235,12 @@ FAMILIES: tuple[str, ...] = ("Captures", "Pragmas", "Names", "Expressions", "Arr
                              "Dataflow", "Statements")
 
 
-def family_classes(root: Path, package: str) -> dict[str, tuple[str, ast.ClassDef]]:
-    """Family class name -> (module, class node), for every class of the package deriving from `Family`."""
+def package_classes(root: Path, package: str) -> dict[str, tuple[str, ast.ClassDef]]:
+    """Class name -> (module, class node), for every top-level class of the package."""
     found = {}
     for module, path in module_files(root, package).items():
         for node in ast.parse(path.read_text(encoding="utf-8")).body:
-            if isinstance(node, ast.ClassDef) and any(isinstance(b, ast.Name) and b.id == "Family" for b in node.bases):
+            if isinstance(node, ast.ClassDef):
                 found[node.name] = (module, node)
     return found
 
@@ -256,42 +256,58 @@ def own_names(cls: ast.ClassDef) -> set[str]:
 
 
 def collaborators(cls: ast.ClassDef) -> dict[str, str]:
-    """Constructor parameter -> the class its annotation names (`exprs: Expressions`)."""
+    """Constructor parameter -> its annotation (`exprs: Expressions`)."""
     init = next((f for f in cls.body if isinstance(f, ast.FunctionDef) and f.name == "__init__"), None)
     if init is None:
         return {}
     return {a.arg: ast.unparse(a.annotation) for a in init.args.args[1:] if a.annotation is not None}
 
 
-def family_reaches(root: Path, package: str, order: tuple[str, ...]) -> list[str]:
-    """Every place a family reaches a later one (or itself through another object): a constructor parameter
-    or an import of a later family, or a call through `self` of a method the family does not define (the
-    mixin way of reaching another family). Empty when the families respect `order`."""
-    classes = family_classes(root, package)
+def self_reaches(name: str, cls: ast.ClassDef, context: set[str]) -> list[str]:
+    """`self.x` the family does not define, and `self.ctx.x` the context does not define (a family parked
+    on the context would be a way around the order)."""
+    own, bad = own_names(cls) | {"ctx"}, []
+    for node in ast.walk(cls):
+        if not isinstance(node, ast.Attribute):
+            continue
+        if isinstance(node.value, ast.Name) and node.value.id == "self" and node.attr not in own:
+            bad.append(f"{name} (line {node.lineno}) reaches self.{node.attr}, which it does not define")
+        elif isinstance(node.value, ast.Attribute) and ast.unparse(node.value) == "self.ctx" and context \
+                and node.attr not in context:
+            bad.append(f"{name} (line {node.lineno}) reaches self.ctx.{node.attr}, which the context does not define")
+    return bad
+
+
+def family_reaches(root: Path, package: str, order: tuple[str, ...],
+                   context: tuple[str, ...] = ("BuildContext", "BuildState")) -> list[str]:
+    """Every place a family reaches a later one: a constructor parameter or an import of a later family (or
+    of a class that is neither a family nor the `context`, such as the composer), a call through `self`
+    of what the family does not define (the mixin way), or through `self.ctx` of what the context classes
+    do not define. Empty when the families respect `order`."""
+    classes = package_classes(root, package)
+    families = {n: v for n, v in classes.items()
+                if any(isinstance(b, ast.Name) and b.id == "Family" for b in v[1].bases)}
+    context_names = set().union(*(own_names(classes[c][1]) for c in context if c in classes))
     rank = {name: i for i, name in enumerate(order)}
-    bad = [f"{name} ({module}) is a Family but not in the order" for name, (module, _) in classes.items()
+    bad = [f"{name} ({module}) is a Family but not in the order" for name, (module, _) in families.items()
            if name not in rank]
-    bad += [f"{name} is in the order but no Family class" for name in order if name not in classes]
+    bad += [f"{name} is in the order but no Family class" for name in order if name not in families]
 
-    def not_below(other: str, name: str) -> bool:
-        return other in rank and name in rank and rank[other] >= rank[name]
+    def reaches(other: str, name: str) -> str | None:
+        if other in families:
+            later = other != name and other in rank and name in rank and rank[other] >= rank[name]
+            return "a later family" if later else None
+        return "neither the context nor a family" if other in classes and other not in context else None
 
-    for name, (_, cls) in sorted(classes.items(), key=lambda item: rank.get(item[0], -1)):
+    for name, (module, cls) in families.items():
         for param, annotation in collaborators(cls).items():
-            if annotation in classes and not_below(annotation, name):
-                bad.append(f"{name} takes {annotation} (a later family) at construction as {param!r}")
-        own = own_names(cls) | {"ctx"}
-        for node in ast.walk(cls):
-            if isinstance(node, ast.Attribute) and isinstance(node.value, ast.Name) and node.value.id == "self" \
-                    and node.attr not in own:
-                bad.append(f"{name} (line {node.lineno}) reaches self.{node.attr}, which it does not define")
-    for name, (module, _) in classes.items():
-        path = module_files(root, package)[module]
-        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
-            if isinstance(node, ast.ImportFrom):
-                for alias in node.names:
-                    if alias.name in classes and alias.name != name and not_below(alias.name, name):
-                        bad.append(f"{module} (line {node.lineno}) imports {alias.name}, a later family than {name}")
+            if reaches(annotation, name):
+                bad.append(f"{name} takes {annotation} ({reaches(annotation, name)}) at construction as {param!r}")
+        bad += self_reaches(name, cls, context_names)
+        for node in ast.walk(ast.parse(module_files(root, package)[module].read_text(encoding="utf-8"))):
+            for alias in node.names if isinstance(node, ast.ImportFrom) else ():
+                if reaches(alias.name, name) == "a later family":
+                    bad.append(f"{module} (line {node.lineno}) imports {alias.name}, a later family than {name}")
     return sorted(set(bad))
 
 
@@ -302,38 +318,49 @@ def test_no_frontend_family_reaches_a_later_one():
 
 
 def test_family_checker_sees_constructor_import_and_self_reaches(tmp_path):
-    """The checker itself: a later family taken at construction or imported, and a method reached through
-    `self` that the family does not define, are each found; a callback parameter is not a reach."""
+    """The checker itself: a later family (or the composer) taken at construction, a later family imported,
+    and a method reached through `self` or `self.ctx` that neither defines are each found; a callback
+    parameter and the context's own names are not reaches."""
     pkg = tmp_path / "toy"
     pkg.mkdir()
     (pkg / "__init__.py").write_text("")
-    (pkg / "base.py").write_text("class Family:\n    def __init__(self, ctx):\n        self.ctx = ctx\n")
+    (pkg / "base.py").write_text("class Ctx:\n    def __init__(self):\n        self.env = {}\n\n"
+                                 "class Family:\n    def __init__(self, ctx: Ctx):\n        self.ctx = ctx\n")
+    (pkg / "builder.py").write_text("class Builder:\n    pass\n")
     (pkg / "low.py").write_text(
-        "from toy.base import Family\nfrom toy.high import High\n\n"
+        "from toy.base import Ctx, Family\nfrom toy.high import High\n\n"
         "class Low(Family):\n"
-        "    def __init__(self, ctx, high: High, later: Callable[[], int]) -> None:\n"
+        "    def __init__(self, ctx: Ctx, high: High, later: Callable[[], int]) -> None:\n"
         "        super().__init__(ctx)\n        self.high = high\n        self.later = later\n"
         "    def rule(self):\n        return self.ctx.env, self.high.x(), self.later(), self.helper()\n")
     (pkg / "high.py").write_text(
         "from toy.base import Family\nfrom toy.low import Low\n\n"
         "class High(Family):\n"
-        "    def __init__(self, ctx, low: Low) -> None:\n        super().__init__(ctx)\n        self.low = low\n"
-        "    def x(self):\n        return self.low.rule(), self.y()\n    def y(self):\n        return 0\n")
-    assert family_reaches(tmp_path, "toy", ("Low", "High")) == [
+        "    def __init__(self, ctx, low: Low, builder: Builder) -> None:\n        super().__init__(ctx)\n"
+        "        self.low = low\n"
+        "    def x(self):\n        return self.low.rule(), self.y(), self.ctx.high\n"
+        "    def y(self):\n        return 0\n")
+    assert family_reaches(tmp_path, "toy", ("Low", "High"), context=("Ctx",)) == [
+        "High (line 9) reaches self.ctx.high, which the context does not define",
+        "High takes Builder (neither the context nor a family) at construction as 'builder'",
         "Low (line 10) reaches self.helper, which it does not define",
         "Low takes High (a later family) at construction as 'high'",
         "toy.low (line 2) imports High, a later family than Low",
     ]
-    assert family_reaches(tmp_path, "toy", ("High", "Low")) == [
+    assert family_reaches(tmp_path, "toy", ("High", "Low"), context=("Ctx",)) == [
+        "High (line 9) reaches self.ctx.high, which the context does not define",
+        "High takes Builder (neither the context nor a family) at construction as 'builder'",
         "High takes Low (a later family) at construction as 'low'",
         "Low (line 10) reaches self.helper, which it does not define",
         "toy.high (line 2) imports Low, a later family than High",
     ]
-    (pkg / "low.py").write_text((pkg / "low.py").read_text().replace(", self.helper()", "")
-                                .replace("from toy.high import High\n", ""))
-    (pkg / "low.py").write_text((pkg / "low.py").read_text().replace("high: High", "high: object"))
-    assert family_reaches(tmp_path, "toy", ("Low", "High")) == []
-    assert family_reaches(tmp_path, "toy", ("Low",)) == ["High (toy.high) is a Family but not in the order"]
+    low, high = (pkg / "low.py").read_text(), (pkg / "high.py").read_text()
+    (pkg / "low.py").write_text(low.replace(", self.helper()", "").replace("from toy.high import High\n", "")
+                                .replace("high: High", "high: object"))
+    (pkg / "high.py").write_text(high.replace(", builder: Builder", "").replace(", self.ctx.high", ""))
+    assert family_reaches(tmp_path, "toy", ("Low", "High"), context=("Ctx",)) == []
+    assert family_reaches(tmp_path, "toy", ("Low",), context=("Ctx",)) == \
+        ["High (toy.high) is a Family but not in the order"]
 
 
 def test_family_order_is_the_documented_one():
