@@ -2,10 +2,10 @@
 
 A `break` or `continue` sets a per-iteration flag, a `return` sets a function-wide flag and the
 result; every statement after one that may have set a flag runs under `if not flag` (an hls.if, so
-folding, CSE and DCE keep their meaning). A loop whose body may break or return yields one more
-value, the exit flag, and ends after the iteration that sets it (`exit` attribute on hls.for and
-hls.while): the C++ gets `if (flag) break;` at the end of the body. The flags are ordinary
-variables under reserved names, so the existing loop and branch lowering carries them.
+folding, CSE and DCE keep their meaning; hls.frontend.branches, `visit_body`). A loop whose body may
+break or return yields one more value, the exit flag, and ends after the iteration that sets it (`exit`
+attribute on hls.for and hls.while): the C++ gets `if (flag) break;` at the end of the body. The flags
+are ordinary variables under reserved names, so the existing loop and branch lowering carries them.
 """
 
 from __future__ import annotations

@@ -174,6 +174,18 @@ class Results(Family):
                 raise self.ctx.error("only variables and array elements can be unpacked into", target, UnsupportedError)
         self.ctx.conversions.add(node, CastEach(tuple(types)))
 
+    def bind_local_array(self, target: ast.Name, call: ast.Call) -> None:
+        """`buf = hls.zeros(shape, T)`: a new local array, or the result port when `buf` is what is returned."""
+        if target.id in self.ctx.env:
+            raise self.ctx.error(f"{target.id!r} is already defined; local arrays cannot be rebound", target,
+                                 UnsupportedError)
+        t = self.arrays.local_array_type(call)
+        if target.id == self.ctx.result_name:
+            self.bind_result_array(target, t, zero=True)
+            return
+        value = self.ctx.emit(AllocOp(t, target.id, self.ctx.loc))
+        self.ctx.env[target.id] = Var(value, t, is_array=True)
+
     def bind_result_array(self, target: ast.Name, t: ArrayType, zero: bool) -> Value:
         """Bind the returned local to the output argument (zero-filled when created by hls.zeros)."""
         ret = self.ctx.func.return_type
@@ -268,15 +280,4 @@ class Results(Family):
             raise self.ctx.error(f"the initial value of a static must be a number, got {value!r}", init.args[0])
         initial = t.convert(value)
         return t, float(initial) if isinstance(initial, np.floating) else initial
-
-    def bind_local_array(self, target: ast.Name, call: ast.Call) -> None:
-        if target.id in self.ctx.env:
-            raise self.ctx.error(f"{target.id!r} is already defined; local arrays cannot be rebound", target,
-                                 UnsupportedError)
-        t = self.arrays.local_array_type(call)
-        if target.id == self.ctx.result_name:
-            self.bind_result_array(target, t, zero=True)
-            return
-        value = self.ctx.emit(AllocOp(t, target.id, self.ctx.loc))
-        self.ctx.env[target.id] = Var(value, t, is_array=True)
 
