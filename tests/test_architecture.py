@@ -11,6 +11,7 @@ from __future__ import annotations
 import ast
 import functools
 import itertools
+import re
 import sys
 from collections.abc import Iterator
 from pathlib import Path
@@ -334,3 +335,149 @@ def test_walker_coverage_checker_on_toy_ops():
 
             @rule(Add)
             def two(self, op: Op) -> None: ...
+
+# ---- the frontend's construct families (issue 20, item 3) -----------------------------------------------
+# Each family of hls/frontend is a class deriving from `Family` (hls/frontend/base.py), given at construction
+# the shared BuildContext and the earlier families it calls (hls/frontend/builder.py builds them in this
+# order). Lowest first; docs/architecture.md ("The frontend") has the same list and why each sits where it
+# does. A family calls its own methods, the context (`self.ctx`), and the collaborators and callbacks its
+# constructor takes; a rule it needs from a later family comes as a callback (`Callable`), never a class.
+FAMILIES: tuple[str, ...] = ("Captures", "Pragmas", "Names", "Expressions", "Arrays", "Streams", "KernelCalls",
+                             "Structs", "Bits", "Calls", "Results", "Branches", "Control", "Loops", "Iterables",
+                             "Dataflow", "Statements")
+
+
+def package_classes(root: Path, package: str) -> dict[str, tuple[str, ast.ClassDef]]:
+    """Class name -> (module, class node), for every top-level class of the package."""
+    found = {}
+    for module, path in module_files(root, package).items():
+        for node in ast.parse(path.read_text(encoding="utf-8")).body:
+            if isinstance(node, ast.ClassDef):
+                found[node.name] = (module, node)
+    return found
+
+
+def own_names(cls: ast.ClassDef) -> set[str]:
+    """The methods of a class and the attributes its methods assign on `self`."""
+    names = {f.name for f in cls.body if isinstance(f, ast.FunctionDef)}
+    for node in ast.walk(cls):
+        if isinstance(node, ast.Attribute) and isinstance(node.value, ast.Name) and node.value.id == "self" \
+                and isinstance(node.ctx, ast.Store):
+            names.add(node.attr)
+    return names
+
+
+def collaborators(cls: ast.ClassDef) -> dict[str, str]:
+    """Constructor parameter -> its annotation (`exprs: Expressions`)."""
+    init = next((f for f in cls.body if isinstance(f, ast.FunctionDef) and f.name == "__init__"), None)
+    if init is None:
+        return {}
+    return {a.arg: ast.unparse(a.annotation) for a in init.args.args[1:] if a.annotation is not None}
+
+
+def self_reaches(name: str, cls: ast.ClassDef, context: set[str]) -> list[str]:
+    """`self.x` the family does not define, and `self.ctx.x` the context does not define (a family parked
+    on the context would be a way around the order)."""
+    own, bad = own_names(cls) | {"ctx"}, []
+    for node in ast.walk(cls):
+        if not isinstance(node, ast.Attribute):
+            continue
+        if isinstance(node.value, ast.Name) and node.value.id == "self" and node.attr not in own:
+            bad.append(f"{name} (line {node.lineno}) reaches self.{node.attr}, which it does not define")
+        elif isinstance(node.value, ast.Attribute) and ast.unparse(node.value) == "self.ctx" and context \
+                and node.attr not in context:
+            bad.append(f"{name} (line {node.lineno}) reaches self.ctx.{node.attr}, which the context does not define")
+    return bad
+
+
+def family_reaches(root: Path, package: str, order: tuple[str, ...],
+                   context: tuple[str, ...] = ("BuildContext", "BuildState")) -> list[str]:
+    """Every place a family reaches a later one: a constructor parameter or an import of a later family (or
+    of a class that is neither a family nor the `context`, such as the composer), a call through `self`
+    of what the family does not define (the mixin way), or through `self.ctx` of what the context classes
+    do not define. Empty when the families respect `order`."""
+    classes = package_classes(root, package)
+    families = {n: v for n, v in classes.items()
+                if any(isinstance(b, ast.Name) and b.id == "Family" for b in v[1].bases)}
+    context_names = set().union(*(own_names(classes[c][1]) for c in context if c in classes))
+    rank = {name: i for i, name in enumerate(order)}
+    bad = [f"{name} ({module}) is a Family but not in the order" for name, (module, _) in families.items()
+           if name not in rank]
+    bad += [f"{name} is in the order but no Family class" for name in order if name not in families]
+
+    def reaches(other: str, name: str) -> str | None:
+        if other in families:
+            later = other != name and other in rank and name in rank and rank[other] >= rank[name]
+            return "a later family" if later else None
+        return "neither the context nor a family" if other in classes and other not in context else None
+
+    for name, (module, cls) in families.items():
+        for param, annotation in collaborators(cls).items():
+            if reaches(annotation, name):
+                bad.append(f"{name} takes {annotation} ({reaches(annotation, name)}) at construction as {param!r}")
+        bad += self_reaches(name, cls, context_names)
+        for node in ast.walk(ast.parse(module_files(root, package)[module].read_text(encoding="utf-8"))):
+            for alias in node.names if isinstance(node, ast.ImportFrom) else ():
+                if reaches(alias.name, name) == "a later family":
+                    bad.append(f"{module} (line {node.lineno}) imports {alias.name}, a later family than {name}")
+    return sorted(set(bad))
+
+
+def test_no_frontend_family_reaches_a_later_one():
+    bad = family_reaches(ROOT, "hls/frontend", FAMILIES)
+    assert not bad, "construct families reaching later ones (see docs/architecture.md, The frontend):\n" + \
+        "\n".join(f"  {b}" for b in bad)
+
+
+def test_family_checker_sees_constructor_import_and_self_reaches(tmp_path):
+    """The checker itself: a later family (or the composer) taken at construction, a later family imported,
+    and a method reached through `self` or `self.ctx` that neither defines are each found; a callback
+    parameter and the context's own names are not reaches."""
+    pkg = tmp_path / "toy"
+    pkg.mkdir()
+    (pkg / "__init__.py").write_text("")
+    (pkg / "base.py").write_text("class Ctx:\n    def __init__(self):\n        self.env = {}\n\n"
+                                 "class Family:\n    def __init__(self, ctx: Ctx):\n        self.ctx = ctx\n")
+    (pkg / "builder.py").write_text("class Builder:\n    pass\n")
+    (pkg / "low.py").write_text(
+        "from toy.base import Ctx, Family\nfrom toy.high import High\n\n"
+        "class Low(Family):\n"
+        "    def __init__(self, ctx: Ctx, high: High, later: Callable[[], int]) -> None:\n"
+        "        super().__init__(ctx)\n        self.high = high\n        self.later = later\n"
+        "    def rule(self):\n        return self.ctx.env, self.high.x(), self.later(), self.helper()\n")
+    (pkg / "high.py").write_text(
+        "from toy.base import Family\nfrom toy.low import Low\n\n"
+        "class High(Family):\n"
+        "    def __init__(self, ctx, low: Low, builder: Builder) -> None:\n        super().__init__(ctx)\n"
+        "        self.low = low\n"
+        "    def x(self):\n        return self.low.rule(), self.y(), self.ctx.high\n"
+        "    def y(self):\n        return 0\n")
+    assert family_reaches(tmp_path, "toy", ("Low", "High"), context=("Ctx",)) == [
+        "High (line 9) reaches self.ctx.high, which the context does not define",
+        "High takes Builder (neither the context nor a family) at construction as 'builder'",
+        "Low (line 10) reaches self.helper, which it does not define",
+        "Low takes High (a later family) at construction as 'high'",
+        "toy.low (line 2) imports High, a later family than Low",
+    ]
+    assert family_reaches(tmp_path, "toy", ("High", "Low"), context=("Ctx",)) == [
+        "High (line 9) reaches self.ctx.high, which the context does not define",
+        "High takes Builder (neither the context nor a family) at construction as 'builder'",
+        "High takes Low (a later family) at construction as 'low'",
+        "Low (line 10) reaches self.helper, which it does not define",
+        "toy.high (line 2) imports Low, a later family than High",
+    ]
+    low, high = (pkg / "low.py").read_text(), (pkg / "high.py").read_text()
+    (pkg / "low.py").write_text(low.replace(", self.helper()", "").replace("from toy.high import High\n", "")
+                                .replace("high: High", "high: object"))
+    (pkg / "high.py").write_text(high.replace(", builder: Builder", "").replace(", self.ctx.high", ""))
+    assert family_reaches(tmp_path, "toy", ("Low", "High"), context=("Ctx",)) == []
+    assert family_reaches(tmp_path, "toy", ("Low",), context=("Ctx",)) == \
+        ["High (toy.high) is a Family but not in the order"]
+
+
+def test_family_order_is_the_documented_one():
+    """docs/architecture.md's table of the families lists them in FAMILIES' order (and builder.py builds them
+    so: a constructor can only be given what is already built)."""
+    docs = (ROOT / "docs" / "architecture.md").read_text(encoding="utf-8")
+    documented = re.findall(r"^\| \d+ \| `(\w+)` \(`\w+\.py`\) \|", docs, re.MULTILINE)
+    assert tuple(documented) == FAMILIES

@@ -1,14 +1,20 @@
-"""The builder's base: state, location tracking, errors and compile-time evaluation.
+"""The builder's shared context (state, location tracking, errors, compile-time evaluation, dispatch)
+and the base of the construct families.
 
-Every visitor mixin (one module per kind of construct) derives from `BuilderBase` and imports
-nothing of the frontend but this module, hls.frontend.state and the leaf helpers (source, scan,
-tables, lower, conversions); hls.frontend.builder composes them into the one `FunctionBuilder`.
-A mixin reaches another's lowering through `self`, so the modules never import each other.
+Each construct family (one module per kind of construct: expressions, arrays, structs, ...) is a
+`Family`: an object given, at construction, this context and the lower families it calls, so its
+collaborators are its constructor's parameters. The families are ordered (docs/architecture.md, "The
+frontend"); a family calls only earlier ones, and where a rule needs a later one (a struct argument of a
+sub-kernel call, a struct written to a FIFO) it receives that rule as a callback. `BuildContext.visit`
+is the only way down into an arbitrary node: it dispatches to the `visit_<AstClass>` rule a family
+registered (hls.frontend.builder fills the table), never by name through `self`.
 """
 
 from __future__ import annotations
 
 import ast
+import functools
+from collections.abc import Callable
 from dataclasses import replace
 from typing import Any
 
@@ -18,20 +24,28 @@ from hls.frontend.lower import Lowering
 from hls.frontend.packets import check_packet_use
 from hls.frontend.scan import assigned_names
 from hls.frontend.source import MISSING, KernelSource, not_a_type, static_eval
-from hls.frontend.state import ArrayShape, BuildState
+from hls.frontend.state import ArrayShape, BuildState, local_name
 from hls.frontend.tables import UNSUPPORTED
 from hls.ir import ForOp, Function, Module, Value
 from hls.ir.core import Op
 from hls.ir.labels import fresh_label
-from hls.types import ArrayType, HLSType, IntType, ScalarType, StreamType, struct_type_of
+from hls.types import ArrayType, HLSType, IntType, ScalarType, StreamType, StructType, struct_type_of
 
 
 def is_kernel(obj: Any) -> bool:
     return getattr(obj, "__hls_kernel__", None) is not None
 
 
-class BuilderBase(BuildState, ast.NodeVisitor):
-    """Builds one Function from one kernel's AST (the visit_* methods come from the mixins)."""
+@functools.cache
+def rule_classes(family: type) -> tuple[str, ...]:
+    """The AST classes a family has a `visit_<AstClass>` rule for (once per class, not per build)."""
+    return tuple(name[len("visit_"):] for name in dir(family)
+                 if name.startswith("visit_") and isinstance(getattr(ast, name[len("visit_"):], None), type))
+
+
+class BuildContext(BuildState):
+    """What every family of one function's build shares: the state, the location, the errors, compile-time
+    evaluation, and the table of `visit_<AstClass>` rules the families registered (`rules`)."""
 
     def __init__(self, src: KernelSource, module: Module, compiling: tuple[Any, ...],
                  built: dict[Any, Function] | None = None):
@@ -47,6 +61,14 @@ class BuilderBase(BuildState, ast.NodeVisitor):
         self.func: Function | None = None
         self.result_name: str | None = None  # the local an array-returning kernel returns
         self.early_return = False  # a `return` before the end: results go through the control flags
+        self.rules: dict[str, Callable[[Any], Any]] = {}  # AST class name -> the family's visit_ method
+
+    def register(self, family: Family) -> None:
+        """Dispatch the family's `visit_<AstClass>` methods; one rule per AST class."""
+        for ast_class in rule_classes(type(family)):
+            if ast_class in self.rules:
+                raise AssertionError(f"two families lower ast.{ast_class}")
+            self.rules[ast_class] = getattr(family, "visit_" + ast_class)
 
     def emit(self, op: Op) -> Value | None:
         self.block.append(op)
@@ -57,7 +79,7 @@ class BuilderBase(BuildState, ast.NodeVisitor):
         if hasattr(node, "lineno"):
             self.loc = self.src.loc(node)
         try:
-            return super().visit(node)
+            return self.rules.get(type(node).__name__, self.generic_visit)(node)
         except HLSError:
             raise
         except RecursionError:
@@ -134,3 +156,22 @@ class BuilderBase(BuildState, ast.NodeVisitor):
         loop = ForOp(lb, ub, step, inits, iv_type, iv_name, names, self.loc)
         loop.attrs["label"] = self.unique_label(iv_name)
         return loop
+
+    # ---- struct locals (hls.frontend.structs): queries every family that reads a name asks -----------
+
+    def is_struct_local(self, name: str) -> bool:
+        t = self.struct_locals.get(name)
+        return t is not None and local_name(name, t.fields[0][0]) in self.env
+
+    def struct_not_a_value(self, t: StructType, node: ast.AST) -> HLSTypeError:
+        fields = ", ".join(n for n, _ in t.fields[:3])
+        return self.error(f"{ast.unparse(node)!r} is a {t} struct, which has no arithmetic or comparison; use its "
+                          f"fields ({fields}, ...) or assign, store, pass or return it whole", node)
+
+
+class Family:
+    """A construct family: lowers one kind of construct with the shared context and the collaborators
+    (earlier families, callbacks) its constructor takes."""
+
+    def __init__(self, ctx: BuildContext) -> None:
+        self.ctx = ctx

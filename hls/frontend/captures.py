@@ -9,7 +9,7 @@ from typing import Any
 import numpy as np
 
 from hls.errors import UnsupportedError
-from hls.frontend.base import BuilderBase
+from hls.frontend.base import Family
 from hls.frontend.conversions import Literal
 from hls.frontend.lower import float64
 from hls.frontend.source import MISSING, try_static
@@ -23,54 +23,54 @@ NUMPY_TYPES: dict[str, ScalarType] = {
 }
 
 
-class Captures(BuilderBase):
+class Captures(Family):
     """Module-level numbers and arrays a kernel reads (constants and ROMs)."""
 
     def captured(self, node: ast.Name) -> Value:
-        obj = try_static(node, self.src)
+        obj = try_static(node, self.ctx.src)
         if obj is MISSING:
-            raise self.error(f"unknown name {node.id!r}", node)
+            raise self.ctx.error(f"unknown name {node.id!r}", node)
         if isinstance(obj, np.ndarray):
             return self.rom(node.id, obj, node)
         if isinstance(obj, TypedConstant):  # `T[N](values)`: a ROM of its declared type
             return self.rom(node.id, obj.data, node, obj.type.elem)
         if isinstance(obj, (bool, int, float, np.number, np.bool_)):
             return self.constant_value(obj, node)
-        raise self.error(f"{node.id!r} ({type(obj).__name__}) cannot be used as a value in a kernel; "
-                         "captured values must be numbers, numpy arrays or typed constant arrays (T[N](values))",
-                         node, UnsupportedError)
+        raise self.ctx.error(f"{node.id!r} ({type(obj).__name__}) cannot be used as a value in a kernel; "
+                             "captured values must be numbers, numpy arrays or typed constant arrays (T[N](values))",
+                             node, UnsupportedError)
 
     def rom(self, name: str, data: np.ndarray, node: ast.AST, typed: ScalarType | None = None) -> Value:
-        if name in self.roms:
-            return self.roms[name]
+        if name in self.ctx.roms:
+            return self.ctx.roms[name]
         elem = typed or (NUMPY_TYPES.get(data.dtype.str[1:]) if data.dtype.kind in "biuf" else None)
         if elem is None or data.ndim == 0:
-            raise self.error(f"captured array {name!r} has dtype {data.dtype}; use bool, int8..64, uint8..64, "
-                             "float32 or float64 arrays", node)
+            raise self.ctx.error(f"captured array {name!r} has dtype {data.dtype}; use bool, int8..64, uint8..64, "
+                                 "float32 or float64 arrays", node)
         t = ArrayType(elem, tuple(data.shape))
-        op = RomOp(t, data.copy(), name, self.loc)
-        entry = self.func.body.block
+        op = RomOp(t, data.copy(), name, self.ctx.loc)
+        entry = self.ctx.func.body.block
         op.parent = entry
-        entry.ops.insert(len(self.roms), op)
-        self.roms[name] = op.result
-        self.facts.captured_arrays[name] = t
+        entry.ops.insert(len(self.ctx.roms), op)
+        self.ctx.roms[name] = op.result
+        self.ctx.facts.captured_arrays[name] = t
         return op.result
 
     def constant_value(self, value: Any, node: ast.AST) -> Value:
         if isinstance(value, (bool, np.bool_)):
-            return self.lower.constant(bool(value), self.loc)
+            return self.ctx.lower.constant(bool(value), self.ctx.loc)
         if isinstance(value, (int, np.integer)):
             value = int(value)
             if not -(2**1023) <= value < 2**1023:
-                raise self.error("integer constant too wide (over 1024 bits)", node)
-            return self.lower.constant(value, self.loc)
+                raise self.ctx.error("integer constant too wide (over 1024 bits)", node)
+            return self.ctx.lower.constant(value, self.ctx.loc)
         if isinstance(value, np.floating):
             t = FloatType(32) if value.dtype == np.float32 else FloatType(64)
-            return self.lower.float_const(float(value), t, self.loc)
+            return self.ctx.lower.float_const(float(value), t, self.ctx.loc)
         if isinstance(value, float):
             if not math.isfinite(value):
-                raise self.error(f"constant {value} is not finite", node, UnsupportedError)
+                raise self.ctx.error(f"constant {value} is not finite", node, UnsupportedError)
             if isinstance(node, (ast.Constant, ast.UnaryOp)):  # a literal as written: typed where it is used
-                self.conversions.add(node, Literal(float64, value))
-            return self.lower.float_const(value, float64, self.loc, weak=True)
-        raise self.error(f"constant {value!r} is not a number", node, UnsupportedError)
+                self.ctx.conversions.add(node, Literal(float64, value))
+            return self.ctx.lower.float_const(value, float64, self.ctx.loc, weak=True)
+        raise self.ctx.error(f"constant {value!r} is not a number", node, UnsupportedError)

@@ -2,10 +2,10 @@
 
 A `break` or `continue` sets a per-iteration flag, a `return` sets a function-wide flag and the
 result; every statement after one that may have set a flag runs under `if not flag` (an hls.if, so
-folding, CSE and DCE keep their meaning). A loop whose body may break or return yields one more
-value, the exit flag, and ends after the iteration that sets it (`exit` attribute on hls.for and
-hls.while): the C++ gets `if (flag) break;` at the end of the body. The flags are ordinary
-variables under reserved names, so the existing loop and branch lowering carries them.
+folding, CSE and DCE keep their meaning; hls.frontend.branches, `visit_body`). A loop whose body may
+break or return yields one more value, the exit flag, and ends after the iteration that sets it (`exit`
+attribute on hls.for and hls.while): the C++ gets `if (flag) break;` at the end of the body. The flags
+are ordinary variables under reserved names, so the existing loop and branch lowering carries them.
 """
 
 from __future__ import annotations
@@ -14,12 +14,13 @@ import ast
 
 from hls.directives import unroll
 from hls.errors import HLSTypeError, UnsupportedError
-from hls.frontend.base import BuilderBase
+from hls.frontend.base import BuildContext, Family
+from hls.frontend.branches import Branches
+from hls.frontend.expressions import Expressions
 from hls.frontend.joins import counter_bound
 from hls.frontend.scan import (
     BREAK,
     CONTINUE,
-    FLAGS,
     RESULT,
     RETURNED,
     assigned_by_statements,
@@ -37,52 +38,42 @@ from hls.ir.kinds import OpKind
 from hls.types import BoolType, ScalarType
 
 
-class Control(BuilderBase):
+class Control(Family):
     """`while`, `break`, `continue` and early `return`, through flag variables."""
+
+    def __init__(self, ctx: BuildContext, exprs: Expressions, branches: Branches) -> None:
+        super().__init__(ctx)
+        self.exprs = exprs
+        self.branches = branches
 
     def carried_names(self, stmts: list[ast.stmt]) -> list[str]:
         """Scalars a loop body assigns that exist before it (the return flag and result included)."""
         assigned = assigned_names(stmts, bit_stores=True) | (control_assigned(stmts) & {RETURNED, RESULT})
-        assigned = with_fields(assigned, self.env)
-        return sorted(n for n in assigned if n in self.env and not self.env[n].is_array)
+        assigned = with_fields(assigned, self.ctx.env)
+        return sorted(n for n in assigned if n in self.ctx.env and not self.ctx.env[n].is_array)
 
     def carried_inits(self, carried: list[str]) -> list[Value]:
         """The values a loop starts with, each in the type it has around the loop (merge_type)."""
         inits = []
         for n in carried:
-            var = self.env[n]
-            t = var.type if var.cell or not isinstance(var.type, ScalarType) else self.merge_type(n, var.type)
-            inits.append(self.lower.assign(var.value, t, self.loc, "loop-carried value"))
+            var = self.ctx.env[n]
+            t = var.type if var.cell or not isinstance(var.type, ScalarType) else self.ctx.merge_type(n, var.type)
+            inits.append(self.ctx.lower.assign(var.value, t, self.ctx.loc, "loop-carried value"))
         return inits
 
     def set_flag(self, name: str, value: bool) -> None:
-        flag = self.lower.constant(value, self.loc)
+        flag = self.ctx.lower.constant(value, self.ctx.loc)
         flag.name = name
-        self.env[name] = Var(flag, BoolType())
+        self.ctx.env[name] = Var(flag, BoolType())
 
     def start_function(self) -> None:
         """Early-return kernels: the flag and the result exist from the first statement on."""
-        self.early_return = True
+        self.ctx.early_return = True
         self.set_flag(RETURNED, False)
-        ret = self.func.return_type
+        ret = self.ctx.func.return_type
         if ret is not None:  # read only where the flag says a return happened
-            self.env[RESULT] = Var(self.emit(ConstantOp(zero_of(ret), ret, self.loc)), ret)
-            self.env[RESULT].value.name = RESULT
-
-    def visit_body(self, stmts: list[ast.stmt]) -> None:
-        """Statements in order; after one that may break, continue or return, the rest runs guarded."""
-        for index, stmt in enumerate(stmts):
-            self.visit(stmt)
-            if isinstance(stmt, (ast.Break, ast.Continue, ast.Return)):
-                return  # what follows is unreachable, as in Python
-            rest = stmts[index + 1:]
-            flags = [self.env[n].value for n in FLAGS if n in control_assigned([stmt]) and n in self.env]
-            if rest and flags:
-                stop = flags[0]
-                for flag in flags[1:]:
-                    stop = self.lower.logic(OpKind.LOR, stop, flag, self.loc)
-                self.build_if(self.lower.unary(OpKind.NOT, stop, self.loc), rest, [], guard=True)
-                return
+            self.ctx.env[RESULT] = Var(self.ctx.emit(ConstantOp(zero_of(ret), ret, self.ctx.loc)), ret)
+            self.ctx.env[RESULT].value.name = RESULT
 
     def visit_Break(self, node: ast.Break) -> None:
         self.lower_break(node, BREAK)
@@ -91,14 +82,14 @@ class Control(BuilderBase):
         self.lower_break(node, CONTINUE)
 
     def lower_break(self, node: ast.stmt, name: str) -> None:
-        if not self.loops:
+        if not self.ctx.loops:
             word = "break" if name == BREAK else "continue"
-            raise self.error(f"`{word}` outside a loop", node, UnsupportedError)
+            raise self.ctx.error(f"`{word}` outside a loop", node, UnsupportedError)
         self.set_flag(name, True)
 
     def flag_return(self, value: Value | None) -> None:
         if value is not None:
-            self.env[RESULT] = Var(value, self.func.return_type)
+            self.ctx.env[RESULT] = Var(value, self.ctx.func.return_type)
         self.set_flag(RETURNED, True)
 
     def start_iteration(self, body: list[ast.stmt]) -> None:
@@ -108,20 +99,20 @@ class Control(BuilderBase):
             if name in own:
                 self.set_flag(name, False)
             else:
-                self.env.pop(name, None)  # an enclosing loop's flag: not this loop's to read
+                self.ctx.env.pop(name, None)  # an enclosing loop's flag: not this loop's to read
         if RETURNED in own:
             self.set_flag(RETURNED, False)  # an iteration that starts has seen no return (it would have exited)
 
     def end_iteration(self, loop: Op, carried: list[str], body: list[ast.stmt]) -> None:
         """Yield the carried values and, when the body may break or return, the exit flag."""
-        values = [self.lower.assign(self.env[n].value, result.type, self.loc, "loop-carried value")
+        values = [self.ctx.lower.assign(self.ctx.env[n].value, result.type, self.ctx.loc, "loop-carried value")
                   for n, result in zip(carried, loop.results, strict=False)]
         own = control_assigned(body)
-        flags = [self.env[n].value for n in (BREAK, RETURNED) if n in own and n in self.env]
+        flags = [self.ctx.env[n].value for n in (BREAK, RETURNED) if n in own and n in self.ctx.env]
         if flags:
             stop = flags[0]
             for flag in flags[1:]:
-                stop = self.lower.logic(OpKind.LOR, stop, flag, self.loc)
+                stop = self.ctx.lower.logic(OpKind.LOR, stop, flag, self.ctx.loc)
             values.append(stop)
             loop.attrs["exit"] = True
         options = loop.unroll
@@ -132,43 +123,43 @@ class Control(BuilderBase):
             raise self.unroll_error(body, "hls.unroll() cannot fully unroll a loop with `break` or `return` inside: "
                                           "its trip count depends on the data (use hls.unroll(factor=N), or remove the "
                                           "early exit)")
-        self.emit(YieldOp(values, self.loc))
+        self.ctx.emit(YieldOp(values, self.ctx.loc))
 
     def unroll_error(self, body: list[ast.stmt], message: str) -> HLSTypeError:
         """The error at the hls.unroll() line of `body`."""
         node = next((s for s in body if isinstance(s, ast.Expr) and isinstance(s.value, ast.Call)
-                     and call_target(s.value.func, self.src) is unroll), None)
-        return self.error(message, node, HLSTypeError)
+                     and call_target(s.value.func, self.ctx.src) is unroll), None)
+        return self.ctx.error(message, node, HLSTypeError)
 
     def visit_While(self, node: ast.While) -> None:
         if node.orelse:
-            raise self.error("`while ... else` is not supported", node, UnsupportedError)
+            raise self.ctx.error("`while ... else` is not supported", node, UnsupportedError)
         carried = self.carried_names(node.body)
-        loop = WhileOp(self.carried_inits(carried), carried, self.loc)
-        self.carries[id(loop)] = set(carried)
-        loop.attrs["label"] = self.unique_label("while")
-        self.block.append(loop)
-        marks = {n: len(self.entries.get(n, ())) for n in carried}
-        with self.region(loop.cond), self.scope():
+        loop = WhileOp(self.carried_inits(carried), carried, self.ctx.loc)
+        self.ctx.carries[id(loop)] = set(carried)
+        loop.attrs["label"] = self.ctx.unique_label("while")
+        self.ctx.block.append(loop)
+        marks = {n: len(self.ctx.entries.get(n, ())) for n in carried}
+        with self.ctx.region(loop.cond), self.ctx.scope():
             for name, arg in zip(carried, loop.cond.args, strict=True):
-                self.env[name] = Var(arg, arg.type)
-            cond = self.condition(node.test)
-            self.emit(YieldOp([cond], self.loc))
+                self.ctx.env[name] = Var(arg, arg.type)
+            cond = self.exprs.condition(node.test)
+            self.ctx.emit(YieldOp([cond], self.ctx.loc))
         if getattr(getattr(cond, "op", None), "value", None) is True and not control_assigned(node.body) & {
                 BREAK, RETURNED}:
-            raise self.error("this `while` loop never exits: its condition is always true and its body has no "
-                             "`break` or `return`", node, UnsupportedError)
-        with self.region(loop.body), self.scope():
+            raise self.ctx.error("this `while` loop never exits: its condition is always true and its body has no "
+                                 "`break` or `return`", node, UnsupportedError)
+        with self.ctx.region(loop.body), self.ctx.scope():
             for name, arg in zip(carried, loop.body.args, strict=True):
-                self.env[name] = Var(arg, arg.type)
+                self.ctx.env[name] = Var(arg, arg.type)
             self.start_iteration(node.body)
-            with self.in_loop(loop):
-                self.visit_body(node.body)
+            with self.ctx.in_loop(loop):
+                self.branches.visit_body(node.body)
             self.end_iteration(loop, carried, node.body)
         self.bound_counters(loop, cond, node.body, marks)
         for name, result in zip(carried, loop.results, strict=True):
-            self.env[name] = Var(result, result.type)
-        self.loop_locals |= {n for n in assigned_names(node.body) if n not in self.env}
+            self.ctx.env[name] = Var(result, result.type)
+        self.ctx.loop_locals |= {n for n in assigned_names(node.body) if n not in self.ctx.env}
 
     def bound_counters(self, loop: WhileOp, cond: Value, body: list[ast.stmt], marks: dict[str, int]) -> None:
         """The updates of a counter its `while` condition bounds (`while i < n: ... i += 1`) reach no further
@@ -176,7 +167,7 @@ class Control(BuilderBase):
         unbounded. `marks` says, for each carried name in order, where its entries of this loop (condition and
         body) start; a name `body` also binds otherwise (a loop target, a bit store) is never bounded."""
         for name, arg in zip(marks, loop.cond.args, strict=True):
-            updates = self.entries.get(name, [])[marks[name]:]
+            updates = self.ctx.entries.get(name, [])[marks[name]:]
             if not assigned_by_statements(body, name):
                 continue
             bound = counter_bound(cond, arg, updates, id(loop))
@@ -191,6 +182,6 @@ class Control(BuilderBase):
                 if isinstance(inner, (ast.Break, ast.Continue, ast.Return)) and control_assigned([inner]) and \
                         directly_in(node, inner):
                     word = type(inner).__name__.lower()
-                    raise self.error(f"`{word}` inside a loop over a tuple of compile-time values is not supported: "
-                                     "that loop is unrolled by the compiler; loop over range(len(...)) instead",
-                                     inner, UnsupportedError)
+                    raise self.ctx.error(f"`{word}` inside a loop over a tuple of compile-time values is not "
+                                         "supported: that loop is unrolled by the compiler; loop over range(len(...)) "
+                                         "instead", inner, UnsupportedError)

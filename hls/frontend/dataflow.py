@@ -19,9 +19,11 @@ import ast
 
 from hls.directives import DIRECTIVES, dataflow
 from hls.errors import HLSTypeError, UnsupportedError
-from hls.frontend.base import BuilderBase, is_kernel
+from hls.frontend.arrays import Arrays
+from hls.frontend.base import BuildContext, Family, is_kernel
 from hls.frontend.conversions import Process, Region
 from hls.frontend.source import MISSING, call_target, try_static
+from hls.frontend.streams import Streams
 from hls.ir import CallOp, ForOp, IfOp, Op, StreamOp, Value
 from hls.ir.usage import usage
 from hls.types import ArrayType, StreamType
@@ -39,13 +41,18 @@ def process_name(ops: list[Op]) -> str:
     return "process"
 
 
-class Dataflow(BuilderBase):
+class Dataflow(Family):
     """Dataflow regions: processes, their FIFOs and ping-pong arrays, checked at the line."""
+
+    def __init__(self, ctx: BuildContext, arrays: Arrays, streams: Streams) -> None:
+        super().__init__(ctx)
+        self.arrays = arrays
+        self.streams = streams
 
     def region_start(self, body: list[ast.stmt]) -> int | None:
         for index, stmt in enumerate(body):
             if isinstance(stmt, ast.Expr) and isinstance(stmt.value, ast.Call) \
-                    and call_target(stmt.value.func, self.src) is dataflow:
+                    and call_target(stmt.value.func, self.ctx.src) is dataflow:
                 return index
         return None
 
@@ -53,8 +60,8 @@ class Dataflow(BuilderBase):
         """Visit a dataflow kernel's body, recording each process and checking the region."""
         for stmt in body[:start]:
             if not (isinstance(stmt, ast.Expr) and isinstance(stmt.value, ast.Call)):
-                raise self.error("hls.dataflow() must come first in a dataflow kernel (directives may precede it)",
-                                 stmt, UnsupportedError)
+                raise self.ctx.error("hls.dataflow() must come first in a dataflow kernel (directives may precede it)",
+                                     stmt, UnsupportedError)
         processes: list[tuple[ast.stmt, str, list[Op]]] = []
         names: dict[str, int] = {}
         scalars: set[str] = set()
@@ -64,34 +71,35 @@ class Dataflow(BuilderBase):
                 self.check_scalar(stmt, scalars)
             if kind == "return":
                 if stmt.value is not None:
-                    raise self.error("a dataflow kernel cannot return a value; write results to a stream or array",
-                                     stmt, UnsupportedError)
+                    raise self.ctx.error("a dataflow kernel cannot return a value; write results to a stream or array",
+                                         stmt, UnsupportedError)
                 continue
-            before = len(self.block.ops)
-            self.visit(stmt)
+            before = len(self.ctx.block.ops)
+            self.ctx.visit(stmt)
             if kind != "process":
                 continue
-            ops = self.block.ops[before:]
+            ops = self.ctx.block.ops[before:]
             name = process_name(ops)
             names[name] = names.get(name, 0) + 1
             if names[name] > 1:
                 name = f"{name}_{names[name] - 1}"
             main = [op for op in ops if isinstance(op, PROCESS_OPS)]
             if len(main) != 1:
-                raise self.error("a process is one loop or one sub-kernel call", stmt, UnsupportedError)
+                raise self.ctx.error("a process is one loop or one sub-kernel call", stmt, UnsupportedError)
             main[0].attrs["process"] = name
             processes.append((stmt, name, ops))
         self.check_region(processes)
         if processes:  # Python mode runs the processes concurrently, with the region's FIFOs
-            fifos = [name for name, var in self.env.items() if isinstance(getattr(var.value, "op", None), StreamOp)]
-            self.conversions.add(self.src.tree, Region(tuple(fifos)))
+            fifos = [name for name, var in self.ctx.env.items() if isinstance(getattr(var.value, "op", None), StreamOp)]
+            self.ctx.conversions.add(self.ctx.src.tree, Region(tuple(fifos)))
 
     def statement_kind(self, stmt: ast.stmt) -> str:
         if isinstance(stmt, ast.For):
             return "process"
         if isinstance(stmt, ast.Return):
             return "return"
-        if isinstance(stmt, ast.Assign) and (self.is_stream_decl(stmt.value) or self.is_zeros_call(stmt.value)):
+        if isinstance(stmt, ast.Assign) and (self.streams.is_stream_decl(stmt.value)
+                                             or self.arrays.is_zeros_call(stmt.value)):
             return "declaration"
         if isinstance(stmt, (ast.Assign, ast.AnnAssign)) and self.is_scalar_statement(stmt):
             return "scalar"
@@ -100,19 +108,19 @@ class Dataflow(BuilderBase):
         if self.is_call_process(stmt):
             return "process"
         if isinstance(stmt, ast.Expr) and isinstance(stmt.value, ast.Call):
-            target = call_target(stmt.value.func, self.src)
+            target = call_target(stmt.value.func, self.ctx.src)
             if getattr(target, "__name__", None) in DIRECTIVES:
                 return "directive"
         if isinstance(stmt, ast.Expr) and isinstance(stmt.value, ast.Constant) and isinstance(stmt.value.value, str):
             return "comment"
-        raise self.error("a dataflow region holds stream and array declarations, loops and sub-kernel calls only "
-                         "(UG1399 canonical form), scalars computed from the kernel's scalars, and an `if` whose "
-                         "branches are processes; move this statement into a loop or a sub-kernel", stmt,
-                         UnsupportedError)
+        raise self.ctx.error("a dataflow region holds stream and array declarations, loops and sub-kernel calls only "
+                             "(UG1399 canonical form), scalars computed from the kernel's scalars, and an `if` whose "
+                             "branches are processes; move this statement into a loop or a sub-kernel", stmt,
+                             UnsupportedError)
 
     def is_call_process(self, stmt: ast.stmt) -> bool:
         return isinstance(stmt, ast.Expr) and isinstance(stmt.value, ast.Call) \
-            and is_kernel(call_target(stmt.value.func, self.src))
+            and is_kernel(call_target(stmt.value.func, self.ctx.src))
 
     def is_conditional_process(self, stmt: ast.If) -> bool:
         """`if c: task(...)` (UG1399 "Conditional execution of tasks"): each branch holds processes only."""
@@ -126,21 +134,21 @@ class Dataflow(BuilderBase):
         if len(targets) != 1 or not isinstance(targets[0], ast.Name) or stmt.value is None:
             return False
         for node in ast.walk(stmt.value):
-            if isinstance(node, (ast.Subscript, ast.Attribute)) and try_static(node, self.src) is MISSING:
+            if isinstance(node, (ast.Subscript, ast.Attribute)) and try_static(node, self.ctx.src) is MISSING:
                 return False
-            var = self.env.get(node.id) if isinstance(node, ast.Name) else None
+            var = self.ctx.env.get(node.id) if isinstance(node, ast.Name) else None
             if var is not None and (var.is_array or var.cell or isinstance(var.type, (ArrayType, StreamType))):
                 return False
-            if isinstance(node, ast.Call) and is_kernel(call_target(node.func, self.src)):
+            if isinstance(node, ast.Call) and is_kernel(call_target(node.func, self.ctx.src)):
                 return False
         return True
 
     def check_scalar(self, stmt: ast.Assign | ast.AnnAssign, scalars: set[str]) -> None:
         """A scalar of the region is assigned once: Python mode and csim compute it before the processes run."""
         name = (stmt.targets[0] if isinstance(stmt, ast.Assign) else stmt.target).id
-        if name in scalars or name in self.env:
-            raise self.error(f"{name!r} is assigned twice in the dataflow region: a scalar of the region is "
-                             "computed once, before its processes run", stmt, UnsupportedError)
+        if name in scalars or name in self.ctx.env:
+            raise self.ctx.error(f"{name!r} is assigned twice in the dataflow region: a scalar of the region is "
+                                 "computed once, before its processes run", stmt, UnsupportedError)
         scalars.add(name)
 
     def check_region(self, processes: list[tuple[ast.stmt, str, list[Op]]]) -> None:
@@ -148,21 +156,21 @@ class Dataflow(BuilderBase):
         consumer: dict[Value, tuple[str, int | None]] = {}
         writers: dict[Value, str] = {}
         for stmt, name, ops in processes:
-            used = usage(ops, self.module)
+            used = usage(ops, self.ctx.module)
             for stream in used.reads.keys() & used.writes.keys():
-                raise self.error(f"process {name!r} both reads and writes FIFO {stream.name!r}: a FIFO joins two "
-                                 "different processes of a dataflow region", stmt, HLSTypeError)
+                raise self.ctx.error(f"process {name!r} both reads and writes FIFO {stream.name!r}: a FIFO joins two "
+                                     "different processes of a dataflow region", stmt, HLSTypeError)
             for table, seen, role in ((used.writes, producer, "producer"), (used.reads, consumer, "consumer")):
                 for stream, count in table.items():
                     if stream in seen:
-                        raise self.error(f"FIFO {stream.name!r} has more than one {role} in the dataflow region: "
-                                         f"{seen[stream][0]!r} and {name!r}", stmt, HLSTypeError)
+                        raise self.ctx.error(f"FIFO {stream.name!r} has more than one {role} in the dataflow region: "
+                                             f"{seen[stream][0]!r} and {name!r}", stmt, HLSTypeError)
                     seen[stream] = (name, count)
             after = sorted({writers[a] for a in used.array_reads if a in writers and writers[a] != name})
             for array in used.array_writes:
                 if isinstance(array.type, ArrayType):
                     writers.setdefault(array, name)
-            self.conversions.add(stmt, Process(name, tuple(after)))
+            self.ctx.conversions.add(stmt, Process(name, tuple(after)))
             if after:  # csim waits too (hls_csim::region::after)
                 next(op for op in ops if op.attrs.get("process") == name).attrs["after"] = tuple(after)
         for stream, (writer, written) in producer.items():
@@ -170,6 +178,6 @@ class Dataflow(BuilderBase):
                 reader, read = consumer[stream]
                 if written is not None and read is not None and written != read:
                     stmt = next(s for s, n, _ in processes if n == reader)
-                    raise self.error(f"{writer} writes {written} items to {stream.name}, {reader} reads {read}: a "
-                                     "dataflow region must consume every item its processes produce", stmt,
-                                     HLSTypeError)
+                    raise self.ctx.error(f"{writer} writes {written} items to {stream.name}, {reader} reads {read}: a "
+                                         "dataflow region must consume every item its processes produce", stmt,
+                                         HLSTypeError)

@@ -1,4 +1,5 @@
-"""Expressions: names, constants, operators, comparisons, conditions and the ternary.
+"""Expressions: names, constants, operators, comparisons, conditions, the ternary and the arithmetic of
+augmented assignments.
 
 Records the conversions Python mode needs where the C++ converts implicitly: float literals take
 the precision the lowering gave them, ints meeting a float are converted, integer true division,
@@ -13,8 +14,10 @@ from typing import Any
 import numpy as np
 
 from hls.errors import UnsupportedError
-from hls.frontend.base import BuilderBase
+from hls.frontend.base import BuildContext, Family
+from hls.frontend.captures import Captures
 from hls.frontend.conversions import Call, Convert, Literal, Part
+from hls.frontend.names import Names
 from hls.frontend.source import MISSING
 from hls.frontend.tables import BINOPS, BOOLOPS, CMPOPS, UNOPS
 from hls.ir import ConstantOp, Value
@@ -22,65 +25,55 @@ from hls.ir.kinds import OpKind
 from hls.types import BoolType, FixedType, FloatType, IntType
 
 
-class Expressions(BuilderBase):
+class Expressions(Family):
     """Names, constants, operators, comparisons and conditions."""
 
-    def visit_Attribute(self, node: ast.Attribute) -> Value:
-        """`p.r` (a struct field); `a.shape[0]`, `a.ndim`, `math.pi`, `cfg.N`: compile-time numbers."""
-        if self.struct_type_of_node(node.value) is not None:
-            return self.read_field(node)
-        return self.static_number(node)
+    def __init__(self, ctx: BuildContext, captures: Captures, names: Names) -> None:
+        super().__init__(ctx)
+        self.captures = captures
+        self.names = names
 
     def static_number(self, node: ast.AST) -> Value:
-        value = self.static(node, "expression")
+        value = self.ctx.static(node, "expression")
         if isinstance(value, (bool, int, float, np.number, np.bool_)):
-            return self.constant_value(value, node)
-        raise self.error(f"{ast.unparse(node)!r} is a {type(value).__name__}, not a number a kernel can use", node,
-                         UnsupportedError)
-
-    def read_name(self, node: ast.Name) -> Value:
-        var = self.env.get(node.id)
-        if var is None:
-            if node.id in self.loop_locals:
-                raise self.error(f"{node.id!r} is only defined inside a loop or branch; define it before",
-                                 node)
-            raise self.error(f"unknown variable {node.id!r}", node)
-        return self.read_cell(var.value) if var.cell else var.value
+            return self.captures.constant_value(value, node)
+        raise self.ctx.error(f"{ast.unparse(node)!r} is a {type(value).__name__}, not a number a kernel can use", node,
+                             UnsupportedError)
 
     def visit_Name(self, node: ast.Name) -> Value:
-        if self.is_struct_local(node.id):
-            raise self.struct_not_a_value(self.structs[node.id], node)
-        if node.id in self.env and self.env[node.id].prefix:
-            raise self.error(f"{node.id!r} is a row of an array; index it (`{node.id}[j]`) or pass the whole "
-                             "array", node, UnsupportedError)
-        if node.id in self.env or node.id in self.loop_locals:
-            return self.read_name(node)
-        return self.captured(node)
+        if self.ctx.is_struct_local(node.id):
+            raise self.ctx.struct_not_a_value(self.ctx.struct_locals[node.id], node)
+        if node.id in self.ctx.env and self.ctx.env[node.id].prefix:
+            raise self.ctx.error(f"{node.id!r} is a row of an array; index it (`{node.id}[j]`) or pass the whole "
+                                 "array", node, UnsupportedError)
+        if node.id in self.ctx.env or node.id in self.ctx.loop_locals:
+            return self.names.read_name(node)
+        return self.captures.captured(node)
 
     def visit_Constant(self, node: ast.Constant) -> Value:
         if isinstance(node.value, (str, bytes)) or node.value is None or node.value is Ellipsis:
-            raise self.error(f"{type(node.value).__name__} values are not supported in kernels", node,
-                             UnsupportedError)
+            raise self.ctx.error(f"{type(node.value).__name__} values are not supported in kernels", node,
+                                 UnsupportedError)
         if isinstance(node.value, complex):
-            raise self.error("complex numbers are not supported", node, UnsupportedError)
-        return self.constant_value(node.value, node)
+            raise self.ctx.error("complex numbers are not supported", node, UnsupportedError)
+        return self.captures.constant_value(node.value, node)
 
     def visit_BinOp(self, node: ast.BinOp) -> Value:
         kind = BINOPS.get(type(node.op))
         if kind is None:
-            raise self.error(f"operator {type(node.op).__name__} is not supported", node, UnsupportedError)
-        lhs, rhs = self.expr(node.left), self.expr(node.right)
-        result = self.lower.binary(kind, lhs, rhs, self.loc)
+            raise self.ctx.error(f"operator {type(node.op).__name__} is not supported", node, UnsupportedError)
+        lhs, rhs = self.ctx.expr(node.left), self.ctx.expr(node.right)
+        result = self.ctx.lower.binary(kind, lhs, rhs, self.ctx.loc)
         self.note_literals(node, (node.left, lhs), (node.right, rhs), result)
         if kind in (OpKind.ADD, OpKind.SUB, OpKind.MUL, OpKind.DIV):
             self.note_int_to_float(result.type, (node.left, lhs), (node.right, rhs))
         integers = isinstance(lhs.type, (IntType, BoolType)) and isinstance(rhs.type, (IntType, BoolType))
         if kind == OpKind.DIV and integers:
-            self.conversions.add(node, Call("rt.truediv", (Part("left"), Part("right"))))
+            self.ctx.conversions.add(node, Call("rt.truediv", (Part("left"), Part("right"))))
         if kind == OpKind.DIV and isinstance(result.type, FixedType):
-            self.conversions.add(node, Call("rt.fixed_div", (Part("left"), Part("right"), result.type)))
+            self.ctx.conversions.add(node, Call("rt.fixed_div", (Part("left"), Part("right"), result.type)))
         if kind == OpKind.SHL and not isinstance(getattr(rhs, "op", None), ConstantOp):
-            self.conversions.add(node, Call("rt.shl_reported", (Part("left"), Part("right"), result.type)))
+            self.ctx.conversions.add(node, Call("rt.shl_reported", (Part("left"), Part("right"), result.type)))
         return result
 
     def note_literals(self, node: ast.AST, *pairs: tuple[ast.AST, Value]) -> None:
@@ -90,9 +83,9 @@ class Expressions(BuilderBase):
             if isinstance(item, Value):
                 continue
             child, value = item
-            literal = self.conversions.get(child, Literal)
+            literal = self.ctx.conversions.get(child, Literal)
             if literal is not None and isinstance(value.type, FloatType):
-                self.conversions.add(child, Literal(self.adopted_float(value, result), literal.value))
+                self.ctx.conversions.add(child, Literal(self.adopted_float(value, result), literal.value))
 
     def adopted_float(self, literal: Value, result: Value | None) -> FloatType:
         for user in literal.uses:
@@ -104,54 +97,54 @@ class Expressions(BuilderBase):
 
     def visit_UnaryOp(self, node: ast.UnaryOp) -> Value:
         if isinstance(node.op, ast.UAdd):
-            return self.expr(node.operand)
+            return self.ctx.expr(node.operand)
         operand = node.operand
         if isinstance(node.op, ast.USub) and isinstance(operand, ast.Constant) \
                 and isinstance(operand.value, (int, float)) and not isinstance(operand.value, bool):
-            return self.constant_value(-operand.value, node)
-        value = self.expr(operand)
-        result = self.lower.unary(UNOPS[type(node.op)], value, self.loc)
+            return self.captures.constant_value(-operand.value, node)
+        value = self.ctx.expr(operand)
+        result = self.ctx.lower.unary(UNOPS[type(node.op)], value, self.ctx.loc)
         if isinstance(node.op, ast.Invert) and isinstance(result.type, IntType) and not result.type.signed:
-            self.conversions.add(node, Call("rt.convert", (result.type, Part(""))))  # ~ of ap_uint<W> keeps W bits
+            self.ctx.conversions.add(node, Call("rt.convert", (result.type, Part(""))))  # ~ of ap_uint<W> keeps W bits
         return result
 
     def visit_Compare(self, node: ast.Compare) -> Value:
-        left, left_node = self.expr(node.left), node.left
+        left, left_node = self.ctx.expr(node.left), node.left
         result = None
         for op, right_node in zip(node.ops, node.comparators, strict=True):
             kind = CMPOPS.get(type(op))
             if kind is None:
-                raise self.error(f"comparison {type(op).__name__} is not supported in kernels", node,
-                                 UnsupportedError)
-            right = self.expr(right_node)
-            cmp = self.lower.compare(kind, left, right, self.loc)
+                raise self.ctx.error(f"comparison {type(op).__name__} is not supported in kernels", node,
+                                     UnsupportedError)
+            right = self.ctx.expr(right_node)
+            cmp = self.ctx.lower.compare(kind, left, right, self.ctx.loc)
             if isinstance(left.type, FloatType) or isinstance(right.type, FloatType):
-                target = self.lower.float_target(left, right)  # what both sides are compared in
+                target = self.ctx.lower.float_target(left, right)  # what both sides are compared in
                 self.adopt_literals(target, (left_node, left), (right_node, right))
                 self.note_int_to_float(target, (left_node, left), (right_node, right))
-            result = cmp if result is None else self.lower.logic(OpKind.LAND, result, cmp, self.loc)
+            result = cmp if result is None else self.ctx.lower.logic(OpKind.LAND, result, cmp, self.ctx.loc)
             left, left_node = right, right_node
         return result
 
     def visit_BoolOp(self, node: ast.BoolOp) -> Value:
         kind = BOOLOPS[type(node.op)]
-        values = [self.expr(v) for v in node.values]
+        values = [self.ctx.expr(v) for v in node.values]
         for value_node, value in zip(node.values, values, strict=True):
             if not isinstance(value.type, BoolType):
-                raise self.error("`and`/`or` operands must be conditions (e.g. x != 0): on numbers Python "
-                                 "returns one of the operands, not a bool", value_node)
+                raise self.ctx.error("`and`/`or` operands must be conditions (e.g. x != 0): on numbers Python "
+                                     "returns one of the operands, not a bool", value_node)
         result = values[0]
         for value in values[1:]:
-            result = self.lower.logic(kind, result, value, self.loc)
+            result = self.ctx.lower.logic(kind, result, value, self.ctx.loc)
         return result
 
     def visit_IfExp(self, node: ast.IfExp) -> Value:
-        decided = self.compile_time(node.test)
+        decided = self.ctx.compile_time(node.test)
         if decided is not MISSING:  # `a if MODE == 1 else b`: only the chosen side is hardware
-            return self.expr(node.body if decided else node.orelse)
+            return self.ctx.expr(node.body if decided else node.orelse)
         cond = self.condition(node.test)
-        a, b = self.expr(node.body), self.expr(node.orelse)
-        result = self.lower.select(cond, a, b, self.loc)
+        a, b = self.ctx.expr(node.body), self.ctx.expr(node.orelse)
+        result = self.ctx.lower.select(cond, a, b, self.ctx.loc)
         self.adopt_literals(result.type, (node.body, a), (node.orelse, b))
         self.note_int_to_float(result.type, (node.body, a), (node.orelse, b))
         return result
@@ -162,20 +155,20 @@ class Expressions(BuilderBase):
             values = [self.condition(v) for v in node.values]
             result = values[0]
             for value in values[1:]:
-                result = self.lower.logic(kind, result, value, self.loc)
+                result = self.ctx.lower.logic(kind, result, value, self.ctx.loc)
             return result
         if isinstance(node, ast.UnaryOp) and isinstance(node.op, ast.Not):
-            return self.lower.unary(OpKind.NOT, self.condition(node.operand), self.loc)
-        return self.lower.truth(self.expr(node), self.src.loc(node))
+            return self.ctx.lower.unary(OpKind.NOT, self.condition(node.operand), self.ctx.loc)
+        return self.ctx.lower.truth(self.ctx.expr(node), self.ctx.src.loc(node))
 
     def adopt_literals(self, target: Any, *pairs: tuple[ast.AST, Value]) -> None:
         """Float literals among `pairs` take `target`'s precision in Python mode, as the lowering gave
         them in C++ (`x32 == 0.1` compares with 0.1f; a float64 0.1 would never equal a float32)."""
         if isinstance(target, FloatType):
             for child, value in pairs:
-                literal = self.conversions.get(child, Literal)
+                literal = self.ctx.conversions.get(child, Literal)
                 if literal is not None and isinstance(value.type, FloatType):
-                    self.conversions.add(child, Literal(target, literal.value))
+                    self.ctx.conversions.add(child, Literal(target, literal.value))
 
     def note_int_to_float(self, target: Any, *pairs: tuple[ast.AST, Value]) -> None:
         """Ints meeting a float are cast to it by the C++; Python mode converts them the same way
@@ -183,4 +176,15 @@ class Expressions(BuilderBase):
         if isinstance(target, FloatType):
             for child, value in pairs:
                 if isinstance(value.type, (IntType, BoolType)):
-                    self.conversions.add(child, Convert(target))
+                    self.ctx.conversions.add(child, Convert(target))
+
+    def augmented(self, kind: str, current: Value, value_node: ast.AST, node: ast.AugAssign) -> Value:
+        value = self.ctx.expr(value_node)
+        result = self.ctx.lower.binary(kind, current, value, self.ctx.loc)
+        if kind == OpKind.SHL and not isinstance(getattr(value, "op", None), ConstantOp):
+            # `x <<= n` wraps in the shift, as `x = x << n`
+            self.ctx.conversions.add(node, Call("rt.shl_reported", (Part("left"), Part("right"), result.type)))
+        self.note_literals(value_node, (value_node, value), result)  # `x32 *= 0.1` multiplies by 0.1f
+        if kind in (OpKind.ADD, OpKind.SUB, OpKind.MUL, OpKind.DIV):
+            self.note_int_to_float(result.type, (value_node, value))
+        return result

@@ -19,8 +19,12 @@ import numpy as np
 
 from hls.directives import unroll
 from hls.errors import UnsupportedError
-from hls.frontend.base import BuilderBase
+from hls.frontend.base import BuildContext, Family
+from hls.frontend.branches import Branches
+from hls.frontend.captures import Captures
+from hls.frontend.control import Control
 from hls.frontend.conversions import Literal
+from hls.frontend.loops import Loops
 from hls.frontend.lower import float64
 from hls.frontend.source import MISSING, call_target, try_static
 from hls.frontend.state import Var
@@ -37,16 +41,24 @@ def _common_type(values: list[Any]) -> Any:
     return functools.reduce(int_union, [literal_int_type(int(v)) for v in values])
 
 
-class Iterables(BuilderBase):
+class Iterables(Family):
     """`for` over tuples, arrays, enumerate and zip."""
+
+    def __init__(self, ctx: BuildContext, captures: Captures, branches: Branches, control: Control,
+                 for_loops: Loops) -> None:
+        super().__init__(ctx)
+        self.captures = captures
+        self.branches = branches
+        self.control = control
+        self.for_loops = for_loops
 
     def visit_For(self, node: ast.For) -> None:
         """Every `for`: range loops go to lower_for; the rest are rewritten into one here."""
-        target = call_target(node.iter.func, self.src) if isinstance(node.iter, ast.Call) else MISSING
+        target = call_target(node.iter.func, self.ctx.src) if isinstance(node.iter, ast.Call) else MISSING
         if target is builtins.range:
-            self.lower_for(node)
+            self.for_loops.lower_for(node)
         elif node.orelse:
-            raise self.error("`for ... else` is not supported", node, UnsupportedError)
+            raise self.ctx.error("`for ... else` is not supported", node, UnsupportedError)
         elif target is builtins.enumerate:
             self.lower_enumerate(node)
         elif target is builtins.zip:
@@ -54,10 +66,10 @@ class Iterables(BuilderBase):
         elif isinstance(node.target, ast.Name) and self._is_array(node.iter):
             self.lower_arrays(node, [(node.target, node.iter)], index_name=None)
         else:
-            values = self.compile_time(node.iter, "the iterable of a for loop")
+            values = self.ctx.compile_time(node.iter, "the iterable of a for loop")
             if values is MISSING or not isinstance(values, (tuple, list)):
-                raise self.error("loops iterate over range(...), an array, enumerate/zip of arrays, or a tuple of "
-                                 "compile-time values", node.iter, UnsupportedError)
+                raise self.ctx.error("loops iterate over range(...), an array, enumerate/zip of arrays, or a tuple of "
+                                     "compile-time values", node.iter, UnsupportedError)
             self.unroll_tuple(node, list(values))
 
     def _is_array(self, node: ast.AST) -> bool:
@@ -67,54 +79,55 @@ class Iterables(BuilderBase):
         """The kernel array (argument, local, or module-level numpy ROM) a name refers to, else None."""
         if not isinstance(node, ast.Name):
             return None
-        if node.id in self.env:
-            return self.env[node.id] if self.env[node.id].is_array and not self.env[node.id].cell else None
-        if node.id not in self.kernel_names and isinstance(try_static(node, self.src), (np.ndarray, TypedConstant)):
-            value = self.expr(node)  # the ROM
+        if node.id in self.ctx.env:
+            return self.ctx.env[node.id] if self.ctx.env[node.id].is_array and not self.ctx.env[node.id].cell else None
+        if node.id not in self.ctx.kernel_names and isinstance(try_static(node, self.ctx.src), (np.ndarray,
+                                                                                                TypedConstant)):
+            value = self.ctx.expr(node)  # the ROM
             return Var(value, value.type, is_array=True)
         return None
 
     def lower_enumerate(self, node: ast.For) -> None:
         call = node.iter
         if call.keywords or len(call.args) != 1:
-            raise self.error("enumerate() over one array, without a start, e.g. `for i, v in enumerate(a)`", call,
-                             UnsupportedError)
+            raise self.ctx.error("enumerate() over one array, without a start, e.g. `for i, v in enumerate(a)`", call,
+                                 UnsupportedError)
         if not (isinstance(node.target, ast.Tuple) and len(node.target.elts) == 2
                 and isinstance(node.target.elts[0], ast.Name)):
-            raise self.error("unpack enumerate into two names: `for i, v in enumerate(a)`", node.target,
-                             UnsupportedError)
+            raise self.ctx.error("unpack enumerate into two names: `for i, v in enumerate(a)`", node.target,
+                                 UnsupportedError)
         index, element = node.target.elts
         inner = call.args[0]
-        inner_target = call_target(inner.func, self.src) if isinstance(inner, ast.Call) else MISSING
+        inner_target = call_target(inner.func, self.ctx.src) if isinstance(inner, ast.Call) else MISSING
         if inner_target is builtins.zip:
             self.lower_zip(node, element, inner, index_name=index.id)
         elif isinstance(element, ast.Name) and self._is_array(inner):
             self.lower_arrays(node, [(element, inner)], index_name=index.id)
         else:
-            raise self.error("enumerate() needs an array (or zip of arrays) and one element name", inner,
-                             UnsupportedError)
+            raise self.ctx.error("enumerate() needs an array (or zip of arrays) and one element name", inner,
+                                 UnsupportedError)
 
     def lower_zip(self, node: ast.For, target: ast.AST, call: ast.Call, index_name: str | None) -> None:
         if not call.args or any(k.arg != "strict" for k in call.keywords):
-            raise self.error("zip() of arrays, e.g. `for x, y in zip(a, b)`", call, UnsupportedError)
+            raise self.ctx.error("zip() of arrays, e.g. `for x, y in zip(a, b)`", call, UnsupportedError)
         names = target.elts if isinstance(target, ast.Tuple) else []
         if len(names) != len(call.args) or not all(isinstance(n, ast.Name) for n in names):
-            raise self.error(f"unpack zip of {len(call.args)} arrays into as many names", target, UnsupportedError)
+            raise self.ctx.error(f"unpack zip of {len(call.args)} arrays into as many names", target, UnsupportedError)
         for arg in call.args:
             if not self._is_array(arg):
-                raise self.error("zip() arguments must be arrays of the kernel", arg, UnsupportedError)
+                raise self.ctx.error("zip() arguments must be arrays of the kernel", arg, UnsupportedError)
         lengths = {self._array_var(arg).type.shape[0] for arg in call.args}
-        if any(self.static(k.value, "zip's strict") for k in call.keywords) and len(lengths) > 1:
-            raise self.error(f"zip(..., strict=True) of arrays of different lengths {sorted(lengths)}", call)
+        if any(self.ctx.static(k.value, "zip's strict") for k in call.keywords) and len(lengths) > 1:
+            raise self.ctx.error(f"zip(..., strict=True) of arrays of different lengths {sorted(lengths)}", call)
         self.lower_arrays(node, list(zip(names, call.args, strict=True)), index_name)
 
     def lower_arrays(self, node: ast.For, pairs: list[tuple[ast.Name, ast.Name]],
                      index_name: str | None) -> None:
         """An index loop over the first dimension (the shortest, as zip stops there) binding each name."""
         for name, _ in pairs:
-            if name.id in self.env:
-                raise self.error(f"loop variable {name.id!r} reuses the name of a variable defined earlier; rename it",
-                                 name, UnsupportedError)
+            if name.id in self.ctx.env:
+                raise self.ctx.error(f"loop variable {name.id!r} reuses the name of a variable defined earlier; "
+                                     "rename it", name, UnsupportedError)
         arrays = {array.id: self._array_var(array) for _, array in pairs}
         count = min(var.type.shape[0] for var in arrays.values())
         iv = index_name or self._fresh(f"{pairs[0][0].id}_i")
@@ -129,32 +142,33 @@ class Iterables(BuilderBase):
             for name, array in pairs:
                 self.bind_element(name.id, arrays[array.id], index)
 
-        self.lower_for(loop, prologue=bind)
-        self.loop_locals |= {name.id for name, _ in pairs}
+        self.for_loops.lower_for(loop, prologue=bind)
+        self.ctx.loop_locals |= {name.id for name, _ in pairs}
 
     def bind_element(self, name: str, array: Any, index: Value) -> None:
-        index = self.lower.as_int(index, self.loc)
+        index = self.ctx.lower.as_int(index, self.ctx.loc)
         prefix = (*array.prefix, index)
         t: ArrayType = array.type
         if len(t.shape) == 1:
-            value = self.emit(LoadOp(array.value, list(prefix), self.loc))
+            value = self.ctx.emit(LoadOp(array.value, list(prefix), self.ctx.loc))
             value.name = name
-            self.env[name] = Var(value, t.elem)
+            self.ctx.env[name] = Var(value, t.elem)
         else:  # a row: `v[j]` reads the parent at (index, j)
-            self.env[name] = Var(array.value, ArrayType(t.elem, t.shape[1:]), is_array=True, prefix=prefix)
+            self.ctx.env[name] = Var(array.value, ArrayType(t.elem, t.shape[1:]), is_array=True, prefix=prefix)
 
     def _fresh(self, base: str) -> str:
         name, count = base, 1
-        while name in self.kernel_names or name in self.env:
+        while name in self.ctx.kernel_names or name in self.ctx.env:
             name, count = f"{base}{count}", count + 1
-        self.kernel_names.add(name)
+        self.ctx.kernel_names.add(name)
         return name
 
     def unroll_tuple(self, node: ast.For, values: list[Any]) -> None:
         """`for w in (1, 2, 4)`: the body once per value, `w` a compile-time constant in each."""
         if not isinstance(node.target, ast.Name):
-            raise self.error("the loop variable of a tuple loop must be a single name", node.target, UnsupportedError)
-        self.refuse_exits(node)
+            raise self.ctx.error("the loop variable of a tuple loop must be a single name", node.target,
+                                 UnsupportedError)
+        self.control.refuse_exits(node)
         name, body = node.target.id, node.body
         if body and self._is_unroll(body[0]):
             body = body[1:]  # implied: a tuple loop is always unrolled
@@ -163,23 +177,23 @@ class Iterables(BuilderBase):
         if vtype is not None and isinstance(node.iter, (ast.Tuple, ast.List)) and isinstance(vtype, FloatType):
             for element in node.iter.elts:  # Python mode multiplies by these as float64, as the C++ does
                 if isinstance(element, ast.Constant):
-                    self.conversions.add(element, Literal(vtype, element.value))
-        saved = self.consts.get(name, MISSING)
-        before = set(self.env)
+                    self.ctx.conversions.add(element, Literal(vtype, element.value))
+        saved = self.ctx.consts.get(name, MISSING)
+        before = set(self.ctx.env)
         for value in values:
-            for fresh in [n for n in self.env if n not in before and self.env[n].is_array]:
-                del self.env[fresh]  # `buf = hls.zeros(...)` in the body: a new array in each copy, as in Python
-            self.consts[name] = value
+            for fresh in [n for n in self.ctx.env if n not in before and self.ctx.env[n].is_array]:
+                del self.ctx.env[fresh]  # `buf = hls.zeros(...)` in the body: a new array in each copy, as in Python
+            self.ctx.consts[name] = value
             if vtype is not None:
-                constant = self.constant_value(value, node.target)
-                self.env[name] = Var(self.lower.assign(constant, vtype, self.loc, "loop value"),
-                                     vtype)
-            self.visit_body(body)
+                constant = self.captures.constant_value(value, node.target)
+                self.ctx.env[name] = Var(self.ctx.lower.assign(constant, vtype, self.ctx.loc, "loop value"),
+                                         vtype)
+            self.branches.visit_body(body)
         if saved is MISSING:
-            self.consts.pop(name, None)
+            self.ctx.consts.pop(name, None)
         else:
-            self.consts[name] = saved
+            self.ctx.consts[name] = saved
 
     def _is_unroll(self, stmt: ast.stmt) -> bool:
         return isinstance(stmt, ast.Expr) and isinstance(stmt.value, ast.Call) and not stmt.value.keywords \
-            and not stmt.value.args and call_target(stmt.value.func, self.src) is unroll
+            and not stmt.value.args and call_target(stmt.value.func, self.ctx.src) is unroll

@@ -7,7 +7,9 @@ import builtins
 from collections.abc import Callable
 
 from hls.errors import UnsupportedError
-from hls.frontend.base import BuilderBase
+from hls.frontend.base import BuildContext, Family
+from hls.frontend.branches import Branches
+from hls.frontend.control import Control
 from hls.frontend.lower import iv_type
 from hls.frontend.scan import assigned_names, find_assignment
 from hls.frontend.source import try_static
@@ -16,62 +18,67 @@ from hls.ir import ConstantOp, Value
 from hls.types import BoolType, IntType
 
 
-class Loops(BuilderBase):
+class Loops(Family):
     """`for ... in range(...)` loops and their carried values."""
+
+    def __init__(self, ctx: BuildContext, branches: Branches, control: Control) -> None:
+        super().__init__(ctx)
+        self.branches = branches
+        self.control = control
 
     def lower_for(self, node: ast.For, prologue: Callable[[Value], None] | None = None) -> None:
         """`prologue(iv)`, when given, binds names at the top of the body (the element of `for v in a`)."""
         if node.orelse:
-            raise self.error("`for ... else` is not supported", node, UnsupportedError)
+            raise self.ctx.error("`for ... else` is not supported", node, UnsupportedError)
         if not isinstance(node.target, ast.Name):
-            raise self.error("the loop variable must be a single name", node.target, UnsupportedError)
+            raise self.ctx.error("the loop variable must be a single name", node.target, UnsupportedError)
         lb, ub, step = self.range_bounds(node.iter)
         iv_name = node.target.id
         assigned = assigned_names(node.body, bit_stores=True)
         if iv_name in assigned:
-            raise self.error(f"assignment to the loop variable {iv_name!r} inside the loop; use another variable",
-                             find_assignment(node.body, iv_name) or node, UnsupportedError)
-        if iv_name in self.env:
-            raise self.error(f"loop variable {iv_name!r} reuses the name of a variable defined earlier; Python would "
-                             "overwrite it, hardware would not: rename one", node.target, UnsupportedError)
-        carried = self.carried_names(node.body)
-        inits = self.carried_inits(carried)
-        loop = self.new_loop(lb, ub, step, inits, carried, iv_name, iv_type(lb, ub))
-        self.carries[id(loop)] = set(carried)
-        self.block.append(loop)
-        with self.region(loop.body), self.scope():
-            self.env[iv_name] = Var(loop.iv, loop.iv.type, is_iv=True)
+            raise self.ctx.error(f"assignment to the loop variable {iv_name!r} inside the loop; use another variable",
+                                 find_assignment(node.body, iv_name) or node, UnsupportedError)
+        if iv_name in self.ctx.env:
+            raise self.ctx.error(f"loop variable {iv_name!r} reuses the name of a variable defined earlier; Python "
+                                 "would overwrite it, hardware would not: rename one", node.target, UnsupportedError)
+        carried = self.control.carried_names(node.body)
+        inits = self.control.carried_inits(carried)
+        loop = self.ctx.new_loop(lb, ub, step, inits, carried, iv_name, iv_type(lb, ub))
+        self.ctx.carries[id(loop)] = set(carried)
+        self.ctx.block.append(loop)
+        with self.ctx.region(loop.body), self.ctx.scope():
+            self.ctx.env[iv_name] = Var(loop.iv, loop.iv.type, is_iv=True)
             for name, arg in zip(carried, loop.carried, strict=True):
-                self.env[name] = Var(arg, arg.type)
-            self.start_iteration(node.body)
-            with self.in_loop(loop):
+                self.ctx.env[name] = Var(arg, arg.type)
+            self.control.start_iteration(node.body)
+            with self.ctx.in_loop(loop):
                 if prologue is not None:
                     prologue(loop.iv)
-                self.label_slot = node.body[0] if node.body else None
-                self.visit_body(node.body)
-            self.end_iteration(loop, carried, node.body)
+                self.ctx.label_slot = node.body[0] if node.body else None
+                self.branches.visit_body(node.body)
+            self.control.end_iteration(loop, carried, node.body)
         for name, result in zip(carried, loop.results, strict=True):
-            self.env[name] = Var(result, result.type)
-        self.loop_locals |= {n for n in assigned | {iv_name} if n not in self.env}
+            self.ctx.env[name] = Var(result, result.type)
+        self.ctx.loop_locals |= {n for n in assigned | {iv_name} if n not in self.ctx.env}
 
     def range_bounds(self, node: ast.AST):
-        if not (isinstance(node, ast.Call) and try_static(node.func, self.src) is builtins.range):
-            raise self.error("loops must iterate over range(...); iterating over arrays or other objects is not "
-                             "supported", node, UnsupportedError)
+        if not (isinstance(node, ast.Call) and try_static(node.func, self.ctx.src) is builtins.range):
+            raise self.ctx.error("loops must iterate over range(...); iterating over arrays or other objects is not "
+                                 "supported", node, UnsupportedError)
         if node.keywords or not 1 <= len(node.args) <= 3:
-            raise self.error("range takes 1 to 3 positional arguments", node, UnsupportedError)
-        values = [self.expr(a) for a in node.args]
+            raise self.ctx.error("range takes 1 to 3 positional arguments", node, UnsupportedError)
+        values = [self.ctx.expr(a) for a in node.args]
         for arg, value in zip(node.args, values, strict=True):
             if not isinstance(value.type, (IntType, BoolType)):
-                raise self.error(f"range bounds must be integers, got {value.type}", arg)
-        values = [self.lower.as_int(v, self.loc) for v in values]
+                raise self.ctx.error(f"range bounds must be integers, got {value.type}", arg)
+        values = [self.ctx.lower.as_int(v, self.ctx.loc) for v in values]
         if len(values) == 1:
-            values = [self.lower.constant(0, self.loc), values[0]]
+            values = [self.ctx.lower.constant(0, self.ctx.loc), values[0]]
         if len(values) == 2:
-            values.append(self.lower.constant(1, self.loc))
+            values.append(self.ctx.lower.constant(1, self.ctx.loc))
         step_op = getattr(values[2], "op", None)
         if not isinstance(step_op, ConstantOp) or step_op.value == 0:
-            raise self.error("the range step must be a non-zero constant",
-                             node.args[2] if len(node.args) == 3 else node,
-                             UnsupportedError)
+            raise self.ctx.error("the range step must be a non-zero constant",
+                                 node.args[2] if len(node.args) == 3 else node,
+                                 UnsupportedError)
         return values

@@ -22,7 +22,8 @@ from hls.directives import (
     Directive,
 )
 from hls.errors import DirectiveWarning
-from hls.frontend.base import BuilderBase
+from hls.frontend.base import BuildContext, Family
+from hls.frontend.captures import Captures
 from hls.frontend.source import try_static
 from hls.ir import BlockArg, DirectiveOp
 from hls.types import ArrayType, StructType, TypedConstant
@@ -36,8 +37,12 @@ CHECKS = {"pipeline": "check_pipeline", "unroll": "check_unroll", "loop_tripcoun
           "aggregate": "check_aggregate"}  # directive -> the method checking its options
 
 
-class Pragmas(BuilderBase):
+class Pragmas(Family):
     """Directive statements and their options."""
+
+    def __init__(self, ctx: BuildContext, captures: Captures) -> None:
+        super().__init__(ctx)
+        self.captures = captures
 
     def apply_directive(self, name: str, call: ast.Call) -> None:
         options = self.bind_directive(name, call)
@@ -52,9 +57,9 @@ class Pragmas(BuilderBase):
         if name in LOOP_DIRECTIVES:
             self.attach_to_loop(name, directive)
             return
-        if name in ("dataflow", "inline") and self.loops:
-            raise self.error(f"hls.{name}() applies to the whole function; write it at the top of the kernel body")
-        self.emit(DirectiveOp(directive, target, self.loc))
+        if name in ("dataflow", "inline") and self.ctx.loops:
+            raise self.ctx.error(f"hls.{name}() applies to the whole function; write it at the top of the kernel body")
+        self.ctx.emit(DirectiveOp(directive, target, self.ctx.loc))
 
     def bind_directive(self, name: str, call: ast.Call) -> dict[str, Any]:
         args: list[Any] = []
@@ -62,71 +67,71 @@ class Pragmas(BuilderBase):
             if index == 0 and name in ARRAY_DIRECTIVES:
                 args.append(self.array_target(name, arg))
             else:
-                args.append(self.static(arg, f"option of hls.{name}"))
-        kwargs = {kw.arg: self.static(kw.value, f"option {kw.arg!r} of hls.{name}") for kw in call.keywords}
+                args.append(self.ctx.static(arg, f"option of hls.{name}"))
+        kwargs = {kw.arg: self.ctx.static(kw.value, f"option {kw.arg!r} of hls.{name}") for kw in call.keywords}
         try:
             bound = inspect.signature(DIRECTIVES[name]).bind(*args, **kwargs)
         except TypeError as exc:
-            raise self.error(f"hls.{name}: {exc}") from None
+            raise self.ctx.error(f"hls.{name}: {exc}") from None
         bound.apply_defaults()
         return dict(bound.arguments)
 
     def array_target(self, name: str, node: ast.AST):
         if name in ("aggregate", "disaggregate"):
             return self.struct_target(name, node)
-        if name != "interface" and isinstance(node, ast.Name) and node.id not in self.env \
-                and isinstance(try_static(node, self.src), (np.ndarray, TypedConstant)):
-            return self.captured(node)  # a module-level numpy array: the ROM it becomes, named as in Python
-        if not isinstance(node, ast.Name) or node.id not in self.env or not self.env[node.id].is_array:
-            raise self.error(f"hls.{name} needs an array variable as its first argument", node)
-        value = self.env[node.id].value
-        if name == "interface" and not (isinstance(value, BlockArg) and value.block is self.func.body.block):
-            raise self.error("hls.interface applies to kernel arguments only", node)
+        if name != "interface" and isinstance(node, ast.Name) and node.id not in self.ctx.env \
+                and isinstance(try_static(node, self.ctx.src), (np.ndarray, TypedConstant)):
+            return self.captures.captured(node)  # a module-level numpy array: the ROM it becomes, named as in Python
+        if not isinstance(node, ast.Name) or node.id not in self.ctx.env or not self.ctx.env[node.id].is_array:
+            raise self.ctx.error(f"hls.{name} needs an array variable as its first argument", node)
+        value = self.ctx.env[node.id].value
+        if name == "interface" and not (isinstance(value, BlockArg) and value.block is self.ctx.func.body.block):
+            raise self.ctx.error("hls.interface applies to kernel arguments only", node)
         return value
 
     def name_loop(self, call: ast.Call, label: Any) -> None:
         """hls.label("name"): the loop's C++ label and report row; unique within the function."""
-        if not self.loops or getattr(self.label_slot, "value", None) is not call:
-            raise self.error("hls.label() must be the first statement of the loop body it names")
+        if not self.ctx.loops or getattr(self.ctx.label_slot, "value", None) is not call:
+            raise self.ctx.error("hls.label() must be the first statement of the loop body it names")
         if not (isinstance(label, str) and label.isidentifier() and label.isascii()):
-            raise self.error(f"hls.label needs a C identifier, got {label!r}")
-        loop = self.loops[-1]
-        if label in self.user_labels or (label in self.labels and label != loop.attrs["label"]):
-            raise self.error(f"duplicate loop label {label!r} in {self.src.tree.name}")
-        self.labels.discard(loop.attrs["label"])
-        self.labels.add(label)
-        self.user_labels.add(label)
+            raise self.ctx.error(f"hls.label needs a C identifier, got {label!r}")
+        loop = self.ctx.loops[-1]
+        if label in self.ctx.user_labels or (label in self.ctx.labels and label != loop.attrs["label"]):
+            raise self.ctx.error(f"duplicate loop label {label!r} in {self.ctx.src.tree.name}")
+        self.ctx.labels.discard(loop.attrs["label"])
+        self.ctx.labels.add(label)
+        self.ctx.user_labels.add(label)
         loop.attrs["label"] = label
 
     def attach_to_loop(self, name: str, directive: Directive) -> None:
-        if not self.loops:
+        if not self.ctx.loops:
             if name == "pipeline":
-                if self.func.attrs.get("pipeline") is not None:
-                    raise self.error("the function already has a pipeline directive")
-                self.func.attrs["pipeline"] = directive
+                if self.ctx.func.attrs.get("pipeline") is not None:
+                    raise self.ctx.error("the function already has a pipeline directive")
+                self.ctx.func.attrs["pipeline"] = directive
                 return
-            raise self.error(f"hls.{name}() must be inside the body of the loop it applies to")
-        loop = self.loops[-1]
+            raise self.ctx.error(f"hls.{name}() must be inside the body of the loop it applies to")
+        loop = self.ctx.loops[-1]
         key = LOOP_FIELDS[name]
         if loop.attrs.get(key) is not None:
-            raise self.error(f"loop {loop.attrs['label']} already has a {name} directive")
+            raise self.ctx.error(f"loop {loop.attrs['label']} already has a {name} directive")
         loop.attrs[key] = directive
 
     def check_positive(self, what: str, value: Any, allow_none: bool = True) -> None:
         if value is None and allow_none:
             return
         if not isinstance(value, int) or isinstance(value, bool) or value < 1:
-            raise self.error(f"{what} must be a positive integer, got {value!r}")
+            raise self.ctx.error(f"{what} must be a positive integer, got {value!r}")
 
     def check_one_of(self, what: str, value: Any, choices: tuple[str, ...], allow_none: bool = False) -> None:
         if value is None and allow_none:
             return
         if value not in choices:
-            raise self.error(f"{what} must be one of {', '.join(choices)}; got {value!r}")
+            raise self.ctx.error(f"{what} must be one of {', '.join(choices)}; got {value!r}")
 
     def check_flag(self, what: str, value: Any) -> None:
         if not isinstance(value, bool):
-            raise self.error(f"{what} must be True or False, got {value!r}")
+            raise self.ctx.error(f"{what} must be True or False, got {value!r}")
 
     def check_pipeline(self, o: dict[str, Any]) -> None:
         self.check_positive("hls.pipeline ii", o["ii"])
@@ -142,58 +147,58 @@ class Pragmas(BuilderBase):
     def check_tripcount(self, o: dict[str, Any]) -> None:
         for key in ("min", "max"):
             if not isinstance(o[key], int) or isinstance(o[key], bool) or o[key] < 0:
-                raise self.error(f"hls.loop_tripcount {key} must be a non-negative integer, got {o[key]!r}")
+                raise self.ctx.error(f"hls.loop_tripcount {key} must be a non-negative integer, got {o[key]!r}")
         if o["min"] > o["max"]:
-            raise self.error("hls.loop_tripcount min exceeds max")
+            raise self.ctx.error("hls.loop_tripcount min exceeds max")
 
     def check_partition(self, o: dict[str, Any]) -> None:
         t: ArrayType = o["var"].type
         self.check_one_of("hls.array_partition type", o["type"], PARTITION_TYPES)
         dim = o["dim"]
         if not isinstance(dim, int) or isinstance(dim, bool) or not 0 <= dim <= len(t.shape):
-            raise self.error(f"hls.array_partition dim must be 0 (all) or 1..{len(t.shape)}, got {dim!r}")
+            raise self.ctx.error(f"hls.array_partition dim must be 0 (all) or 1..{len(t.shape)}, got {dim!r}")
         if o["type"] == "complete":
             if o["factor"] is not None:
-                raise self.error("hls.array_partition: a complete partition takes no factor")
+                raise self.ctx.error("hls.array_partition: a complete partition takes no factor")
             return
         self.check_positive("hls.array_partition factor", o["factor"], allow_none=False)
         sizes = t.shape if dim == 0 else (t.shape[dim - 1],)
         if o["factor"] > min(sizes):  # Vitis accepts it and clamps the factor to the dimension (UG1399 array_partition)
-            warnings.warn_explicit(f"{self.loc}: hls.array_partition factor {o['factor']} exceeds the dimension size "
-                                   f"{min(sizes)}; Vitis clamps it to {min(sizes)} (one bank per element)",
-                                   DirectiveWarning, self.loc.file, self.loc.line)
+            warnings.warn_explicit(f"{self.ctx.loc}: hls.array_partition factor {o['factor']} exceeds the dimension "
+                                   f"size {min(sizes)}; Vitis clamps it to {min(sizes)} (one bank per element)",
+                                   DirectiveWarning, self.ctx.loc.file, self.ctx.loc.line)
 
     def check_storage(self, o: dict[str, Any]) -> None:
         self.check_one_of("hls.bind_storage type", o["type"], STORAGE_TYPES)
         self.check_one_of("hls.bind_storage impl", o["impl"], STORAGE_IMPLS, allow_none=True)
         if o["latency"] is not None and (not isinstance(o["latency"], int) or o["latency"] < 0):
-            raise self.error("hls.bind_storage latency must be a non-negative integer")
+            raise self.ctx.error("hls.bind_storage latency must be a non-negative integer")
         if isinstance(o["var"], BlockArg):
-            raise self.error("hls.bind_storage applies to local arrays; for kernel arguments use hls.interface "
-                             "(storage_type) as Vitis requires")
+            raise self.ctx.error("hls.bind_storage applies to local arrays; for kernel arguments use hls.interface "
+                                 "(storage_type) as Vitis requires")
 
     def check_interface(self, o: dict[str, Any]) -> None:
         self.check_one_of("hls.interface mode", o["mode"], INTERFACE_MODES)
         if o["bundle"] is not None and not (isinstance(o["bundle"], str) and o["bundle"].isidentifier()
                                             and o["bundle"].isascii()):
-            raise self.error(f"hls.interface bundle must be an identifier, got {o['bundle']!r}")
+            raise self.ctx.error(f"hls.interface bundle must be an identifier, got {o['bundle']!r}")
         self.check_one_of("hls.interface offset", o["offset"], ("off", "direct", "slave"), allow_none=True)
         for key in ("depth", "latency", "max_read_burst_length", "max_write_burst_length"):
             self.check_positive(f"hls.interface {key}", o[key])
         self.check_one_of("hls.interface storage_type", o["storage_type"], STORAGE_TYPES[1:], allow_none=True)
         if o["storage_type"] is not None and o["mode"] not in ("ap_memory", "bram"):
-            raise self.error(f"hls.interface storage_type applies to ap_memory and bram ports, not {o['mode']}")
+            raise self.ctx.error(f"hls.interface storage_type applies to ap_memory and bram ports, not {o['mode']}")
 
     def struct_target(self, name: str, node: ast.AST):
         """The struct argument or the array of structs an aggregate/disaggregate directive names."""
         if isinstance(node, ast.Name):
-            var = self.env.get(node.id)
+            var = self.ctx.env.get(node.id)
             if var is not None and var.is_array and isinstance(var.type.elem, StructType):
                 return var.value
-            for arg in self.func.args:
+            for arg in self.ctx.func.args:
                 if arg.name == node.id and isinstance(arg.type, StructType):
                     return arg
-        raise self.error(f"hls.{name} needs a struct argument or an array of structs as its first argument", node)
+        raise self.ctx.error(f"hls.{name} needs a struct argument or an array of structs as its first argument", node)
 
     def check_aggregate(self, o: dict[str, Any]) -> None:
         self.check_one_of("hls.aggregate compact", o["compact"], AGGREGATE_COMPACT, allow_none=True)

@@ -32,6 +32,11 @@ class ArrayShape:
         return self.shape[0]
 
 
+def local_name(name: str, field: str) -> str:
+    """The variable holding one field of a struct local (`p.r`: never a Python identifier)."""
+    return f"{name}.{field}"
+
+
 @dataclass
 class Var:
     value: Value
@@ -50,7 +55,7 @@ class Scope:
 
 
 class BuildState:
-    """The mutable part of building one function; the visitor mixins read and extend it."""
+    """The mutable part of building one function; the construct families read and extend it (`BuildContext`)."""
 
     def __init__(self, kernel_names: set[str]) -> None:
         self.block: Block | None = None
@@ -64,7 +69,7 @@ class BuildState:
         # every name the kernel binds (Python makes them local throughout the function) ...
         self.kernel_names = kernel_names
         self.consts: dict[str, Any] = {}  # ... except these, bound to compile-time values (tuple loops)
-        self.structs: dict[str, Any] = {}  # struct locals: name -> StructType (fields are `p.r` in env)
+        self.struct_locals: dict[str, Any] = {}  # struct locals: name -> StructType (fields are `p.r` in env)
         # the types of locals without a declaration (hls.frontend.joins): pinned from the previous build,
         # and what this build saw: each assignment, the types used, the names each loop carries
         self.pinned: dict[str, ScalarType] = {}

@@ -7,9 +7,10 @@ what the golden model needs beyond that: the name of each local FIFO (for messag
 from __future__ import annotations
 
 import ast
+from collections.abc import Callable
 
 from hls.errors import HLSTypeError, UnsupportedError
-from hls.frontend.base import BuilderBase
+from hls.frontend.base import BuildContext, Family
 from hls.frontend.conversions import Call, Part
 from hls.frontend.source import try_static
 from hls.frontend.state import Var
@@ -27,46 +28,56 @@ from hls.streams import stream
 from hls.types import StreamType, StructType
 from hls.wording import type_expr
 
+# `pack_struct(node, t, what)`: the whole struct `node` denotes, checked against `t`, as one value. The
+# struct family sits above this one (it reads structs from FIFOs), so it is handed down as a callback.
+PackStruct = Callable[[ast.AST, StructType, str], Value]
 
-class Streams(BuilderBase):
+
+class Streams(Family):
     """Local FIFOs and stream methods."""
 
+    def __init__(self, ctx: BuildContext, pack_struct: PackStruct) -> None:
+        super().__init__(ctx)
+        self.pack_struct = pack_struct
+
     def is_stream_decl(self, node: ast.AST) -> bool:
-        return isinstance(node, ast.Call) and try_static(node.func, self.src) is stream
+        return isinstance(node, ast.Call) and try_static(node.func, self.ctx.src) is stream
 
     def bind_local_stream(self, target: ast.Name, call: ast.Call) -> None:
         """`s = hls.stream(T, depth=N)`: a FIFO of the region (default depth 2, as Vitis)."""
-        if target.id in self.env:
-            raise self.error(f"{target.id!r} is already defined; a stream cannot be rebound", target, UnsupportedError)
-        if self.loops:
-            raise self.error("declare streams at the top level of the kernel, not inside a loop or branch", call,
-                             UnsupportedError)
+        if target.id in self.ctx.env:
+            raise self.ctx.error(f"{target.id!r} is already defined; a stream cannot be rebound", target,
+                                 UnsupportedError)
+        if self.ctx.loops:
+            raise self.ctx.error("declare streams at the top level of the kernel, not inside a loop or branch", call,
+                                 UnsupportedError)
         depth_nodes = [kw.value for kw in call.keywords if kw.arg == "depth"] + call.args[1:]
         if not 1 <= len(call.args) <= 2 or len(call.keywords) + len(call.args) - 1 != len(depth_nodes) \
                 or len(depth_nodes) > 1:
-            raise self.error("use hls.stream(T, depth=N), e.g. hls.stream(hls.int32, depth=4)", call)
-        elem = self.annotation(call.args[0], "stream element", allow_array=False)
-        depth = self.static(depth_nodes[0], "stream depth") if depth_nodes else 2
+            raise self.ctx.error("use hls.stream(T, depth=N), e.g. hls.stream(hls.int32, depth=4)", call)
+        elem = self.ctx.annotation(call.args[0], "stream element", allow_array=False)
+        depth = self.ctx.static(depth_nodes[0], "stream depth") if depth_nodes else 2
         if isinstance(depth, bool) or not isinstance(depth, int) or depth < 1:
-            raise self.error(f"stream depth must be a positive integer constant, got {depth!r}", depth_nodes[0])
+            raise self.ctx.error(f"stream depth must be a positive integer constant, got {depth!r}", depth_nodes[0])
         t = StreamType(elem, depth)
-        value = self.emit(StreamOp(t, target.id, self.loc))
-        self.env[target.id] = Var(value, t)
+        value = self.ctx.emit(StreamOp(t, target.id, self.ctx.loc))
+        self.ctx.env[target.id] = Var(value, t)
         depth_part = (Part("keywords.0.value") if call.keywords else Part("args.1")) if depth_nodes else 2
-        self.conversions.add(call, Call("st.local_stream", (Part("args.0"), depth_part, target.id)))
-        self.facts.traced = True
+        self.ctx.conversions.add(call, Call("st.local_stream", (Part("args.0"), depth_part, target.id)))
+        self.ctx.facts.traced = True
 
     def stream_method(self, node: ast.AST) -> tuple[Value, str] | None:
         """(stream value, method) when `node` calls a method of a stream variable, else None."""
         if not (isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute)
                 and isinstance(node.func.value, ast.Name)):
             return None
-        var = self.env.get(node.func.value.id)
+        var = self.ctx.env.get(node.func.value.id)
         if var is None or not isinstance(var.type, StreamType):
             return None
         if node.func.attr not in METHODS:
-            raise self.error(f"streams have no method {node.func.attr!r}; use one of {', '.join(METHODS)}", node.func,
-                             UnsupportedError)
+            raise self.ctx.error(f"streams have no method {node.func.attr!r}; use one of {', '.join(METHODS)}",
+                                 node.func,
+                                 UnsupportedError)
         return var.value, node.func.attr
 
     def lower_method(self, node: ast.Call, statement: bool) -> Value | None:
@@ -74,51 +85,52 @@ class Streams(BuilderBase):
         stream_value, method = self.stream_method(node)
         arity = 1 if method in ("write", "write_nb") else 0
         if node.keywords or len(node.args) != arity:
-            raise self.error(f"{method}() takes {arity} argument{'s' * (arity != 1)}", node)
+            raise self.ctx.error(f"{method}() takes {arity} argument{'s' * (arity != 1)}", node)
         t = stream_value.type
         if method == "read_nb":
-            raise self.error("read_nb() returns (ok, value): unpack it, `ok, v = s.read_nb()`", node, UnsupportedError)
+            raise self.ctx.error("read_nb() returns (ok, value): unpack it, `ok, v = s.read_nb()`", node,
+                                 UnsupportedError)
         if method in ("write", "write_nb"):
             what = f"write to stream {node.func.value.id!r}"
-            value = self.struct_packed(node.args[0], t.elem, what) if isinstance(t.elem, StructType) else \
-                self.lower.assign(self.expr(node.args[0]), t.elem, self.loc, what)
-            op = StreamWriteOp(value, stream_value, self.loc) if method == "write" else \
-                StreamWriteNbOp(value, stream_value, self.loc)
+            value = self.pack_struct(node.args[0], t.elem, what) if isinstance(t.elem, StructType) else \
+                self.ctx.lower.assign(self.ctx.expr(node.args[0]), t.elem, self.ctx.loc, what)
+            op = StreamWriteOp(value, stream_value, self.ctx.loc) if method == "write" else \
+                StreamWriteNbOp(value, stream_value, self.ctx.loc)
         elif method == "read" and isinstance(t.elem, StructType):
-            raise self.struct_not_a_value(t.elem, node)
+            raise self.ctx.struct_not_a_value(t.elem, node)
         elif method == "read":
-            op = StreamReadOp(stream_value, self.loc)
+            op = StreamReadOp(stream_value, self.ctx.loc)
         else:
-            op = StreamStatusOp(method, stream_value, self.loc)
-        result = self.emit(op)
+            op = StreamStatusOp(method, stream_value, self.ctx.loc)
+        result = self.ctx.emit(op)
         if not statement and result is None:
-            raise self.error(f"{method}() has no value", node, UnsupportedError)
+            raise self.ctx.error(f"{method}() has no value", node, UnsupportedError)
         return result
 
-    def unpack_read_nb(self, target: ast.Tuple | ast.List, call: ast.Call) -> bool:
-        """`ok, v = s.read_nb()`; False when the assignment is something else."""
+    def read_nb(self, target: ast.Tuple | ast.List, call: ast.Call) -> list[Value] | None:
+        """`ok, v = s.read_nb()`: the op's two results, for the caller to assign to the two names; None when
+        the assignment is something else."""
         found = self.stream_method(call)
         if found is None or found[1] != "read_nb":
-            return False
+            return None
         if call.args or call.keywords:
-            raise self.error("read_nb() takes no arguments", call)
+            raise self.ctx.error("read_nb() takes no arguments", call)
         if len(target.elts) != 2 or not all(isinstance(e, ast.Name) for e in target.elts):
-            raise self.error("read_nb() returns (ok, value): unpack it into two names, `ok, v = s.read_nb()`", target,
-                             HLSTypeError)
-        op = StreamReadNbOp(found[0], self.loc, (target.elts[0].id, target.elts[1].id))
-        self.emit(op)
-        for element, value in zip(target.elts, op.results, strict=True):
-            self.assign_target(element, value, element)
-        return True
+            raise self.ctx.error("read_nb() returns (ok, value): unpack it into two names, `ok, v = s.read_nb()`",
+                                 target,
+                                 HLSTypeError)
+        op = StreamReadNbOp(found[0], self.ctx.loc, (target.elts[0].id, target.elts[1].id))
+        self.ctx.emit(op)
+        return list(op.results)
 
     def check_argument(self, param_type, value: Value, what: str, node: ast.AST) -> None:
         """A stream passed where an array or scalar is expected, and the reverse, is an error here."""
         if isinstance(param_type, StreamType) and not param_type.accepts(value.type):
             got = "an array" if hasattr(value.type, "shape") else f"a {value.type}"
-            raise self.error(f"{what} is a stream of {param_type.elem}; got {got} (pass a stream declared with "
-                             f"hls.stream({type_expr(param_type.elem)}, depth=N) or a "
-                             f"hls.stream[{type_expr(param_type.elem)}] parameter)",
-                             node)
+            raise self.ctx.error(f"{what} is a stream of {param_type.elem}; got {got} (pass a stream declared with "
+                                 f"hls.stream({type_expr(param_type.elem)}, depth=N) or a "
+                                 f"hls.stream[{type_expr(param_type.elem)}] parameter)",
+                                 node)
         if isinstance(value.type, StreamType) and not isinstance(param_type, StreamType):
-            raise self.error(f"{what} expects {param_type}; got a stream (annotate the parameter hls.stream[T] to pass "
-                             "a FIFO)", node)
+            raise self.ctx.error(f"{what} expects {param_type}; got a stream (annotate the parameter hls.stream[T] to "
+                                 "pass a FIFO)", node)
