@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import math
 import threading
 from weakref import WeakKeyDictionary
 
@@ -202,10 +203,37 @@ def _float_core(lib: OpLib, t: FloatType, base: str) -> OpCost:
     return lib.core(("f" if t.bits == 32 else "d") + base)
 
 
-def _binary(op: BinaryOp, lib: OpLib, known: int | None = None) -> OpCost:
+def _float_constant(value: Value) -> float | None:
+    const = getattr(value, "op", None)
+    if isinstance(const, ConstantOp) and isinstance(const.value, (float, int)) and not isinstance(const.value, bool):
+        return float(const.value)
+    return None
+
+
+def float_identity(op: BinaryOp, constants: tuple = ()) -> bool:
+    """`x * 1.0`, `x / 1.0`, `x + -0.0`, `x - 0.0`: exact identities in IEEE 754 that LLVM's InstCombine
+    folds without fast-math before Vitis binds cores (aahwu labB fft_stage_first: twiddle (1.0, -0.0),
+    the Bind Op report lists 4 fmul of the 8 written, every fadd/fsub kept; `x * -0.0` and `x + 0.0` are
+    not identities and stay). `constants`: operand values known in this copy (folded ROM loads)."""
+    lhs, rhs = _float_constant(op.lhs), _float_constant(op.rhs)
+    known = [float(c) for c in constants if isinstance(c, float)]
+    if op.kind == OpKind.MUL:
+        return 1.0 in (lhs, rhs) or 1.0 in known
+    if op.kind == OpKind.DIV:
+        return rhs == 1.0
+    if op.kind == OpKind.ADD:
+        return any(c == 0.0 and math.copysign(1.0, c) < 0 for c in (lhs, rhs) if c is not None)
+    if op.kind == OpKind.SUB:
+        return rhs == 0.0 and math.copysign(1.0, rhs) > 0
+    return False
+
+
+def _binary(op: BinaryOp, lib: OpLib, known: int | None = None, constants: tuple = ()) -> OpCost:
     t = op.result.type
     kind = op.kind
     if isinstance(t, FloatType):
+        if float_identity(op, constants):
+            return lib.wire(f"f{kind}")
         if kind in _FLOAT_BINARY:
             return _float_core(lib, t, _FLOAT_BINARY[kind])
         if kind in (OpKind.MIN, OpKind.MAX):
@@ -322,7 +350,7 @@ def op_cost(op: Op, lib: OpLib, constants: tuple = ()) -> OpCost:
     load), as LLVM would have propagated them."""
     if isinstance(op, BinaryOp):
         return _binary(op, lib, next((c for c in constants if isinstance(c, int) and not isinstance(c, bool)),
-                                     None))
+                                     None), constants)
     if isinstance(op, CompareOp):
         t = op.operands[0].type
         if isinstance(t, FloatType) or isinstance(op.operands[1].type, FloatType):
