@@ -115,3 +115,56 @@ def banked_buffer(x: hls.float32[256], y: hls.float32[256]):
         buf[i] = x[i] * 2.0
     for i in range(256):
         y[i] = buf[255 - i]
+
+
+TWIDDLE = np.array([1.0, 0.5, -0.0, 0.25], dtype=np.float32)
+
+
+@hls.kernel
+def add_then_sub(a: hls.float32[64], b: hls.float32[64], c: hls.float32[64]):
+    hls.interface(a, "ap_memory")
+    hls.interface(b, "ap_memory")
+    hls.interface(c, "ap_memory")
+    for i in range(64):
+        hls.pipeline(off=True)
+        c[i] = (a[i] + b[i]) - c[i]
+
+
+@hls.kernel
+def scale_and_add(a: hls.float32[64], b: hls.float32[64]):
+    hls.interface(a, "ap_memory")
+    hls.interface(b, "ap_memory")
+    for i in range(64):
+        hls.pipeline(off=True)
+        b[i] = a[i] * 3.0 + 1.0
+
+
+@hls.kernel
+def low_byte_product(a: hls.int32, b: hls.int32) -> hls.uint8:
+    return hls.uint8(a * b)
+
+
+@hls.kernel
+def times_table_one(a: hls.float32[64], b: hls.float32[64]):
+    hls.interface(a, "ap_memory")
+    hls.interface(b, "ap_memory")
+    w = TWIDDLE[0]
+    for i in range(64):
+        b[i] = a[i] * w
+
+
+@hls.kernel
+def times_table_half(a: hls.float32[64], b: hls.float32[64]):
+    hls.interface(a, "ap_memory")
+    hls.interface(b, "ap_memory")
+    w = TWIDDLE[1]
+    for i in range(64):
+        b[i] = a[i] * w
+
+
+@hls.kernel
+def float_identities(a: hls.float32[64], b: hls.float32[64]):
+    hls.interface(a, "ap_memory")
+    hls.interface(b, "ap_memory")
+    for i in range(64):
+        b[i] = (a[i] * 1.0 - 0.0) / 1.0

@@ -2,7 +2,7 @@
 
 import numpy as np
 
-from hls.schedule import schedule_module
+from hls.schedule import oplib, schedule_module
 from tests import loop_rule_kernels as lk
 
 
@@ -71,3 +71,36 @@ def test_small_banks_of_a_partitioned_array_are_lutram():
     """R4: 256 floats in 16 cyclic banks: 16 words x 32 bits a bank, each a LUTRAM (no BRAM)."""
     r = report(lk.banked_buffer)
     assert r.resources.bram18k == 0 and r.resources.lut > 16 * 32
+
+
+def _ops(r, name):
+    return sum(row.count or 0 for row in r.breakdown if row.op == name)
+
+
+def test_an_fadd_and_an_fsub_of_different_states_share_one_faddfsub():
+    """R5: a sequential loop's add then subtract run in different states: one faddfsub core (2 DSP48),
+    not an fadd and an fsub (4)."""
+    r = report(lk.add_then_sub, part="xc7z020clg400-1", clock_ns=10.0)
+    assert r.resources.dsp == 2 and _ops(r, "faddfsub") == 1
+
+
+def test_a_sequential_fsm_feeds_core_instances_from_registers():
+    """S1: load -> fmul -> fadd -> store in a sequential loop: a state for the load, one register state
+    before each core (loaded value, product), the cores' latencies, a state for the store."""
+    options = {"part": "xc7z020clg400-1", "clock_ns": 10.0}
+    (loop,) = report(lk.scale_and_add, **options).loops
+    fmul, fadd = (oplib.latency(core, **options) for core in ("fmul", "fadd"))
+    assert loop.latency_max // loop.trip_max == 1 + 1 + fmul + 1 + fadd + 1
+
+
+def test_a_product_truncated_to_a_byte_is_a_lut_multiplier():
+    """R1: uint8(a * b) needs the low 8 bits of a and b only: an 8 x 8 fabric multiplier, no DSP48."""
+    assert report(lk.low_byte_product).resources.dsp == 0
+
+
+def test_float_identities_fold_and_others_do_not():
+    """R6: x * 1.0, x - 0.0, x / 1.0 are exact identities LLVM folds: no core; x * 0.5 keeps its fmul.
+    A table entry read at a constant index before the loop is that constant inside it (C1)."""
+    assert report(lk.float_identities).resources.dsp == 0
+    assert report(lk.times_table_one).resources.dsp == 0
+    assert report(lk.times_table_half).resources.dsp == oplib.CORE_AREA["fmul"][0]
