@@ -144,22 +144,20 @@ def low_byte_product(a: hls.int32, b: hls.int32) -> hls.uint8:
     return hls.uint8(a * b)
 
 
-@hls.kernel
-def times_table_one(a: hls.float32[64], b: hls.float32[64]):
-    hls.interface(a, "ap_memory")
-    hls.interface(b, "ap_memory")
-    w = TWIDDLE[0]
-    for i in range(64):
-        b[i] = a[i] * w
+def _times_entry(k: int):
+    """b[i] = a[i] * TWIDDLE[k], the entry read once before the loop."""
+    @hls.kernel
+    def times_entry(a: hls.float32[64], b: hls.float32[64]):
+        hls.interface(a, "ap_memory")
+        hls.interface(b, "ap_memory")
+        w = TWIDDLE[k]
+        for i in range(64):
+            b[i] = a[i] * w
+    return times_entry
 
 
-@hls.kernel
-def times_table_half(a: hls.float32[64], b: hls.float32[64]):
-    hls.interface(a, "ap_memory")
-    hls.interface(b, "ap_memory")
-    w = TWIDDLE[1]
-    for i in range(64):
-        b[i] = a[i] * w
+times_table_one = _times_entry(0)
+times_table_half = _times_entry(1)
 
 
 @hls.kernel
