@@ -166,3 +166,24 @@ def float_identities(a: hls.float32[64], b: hls.float32[64]):
     hls.interface(b, "ap_memory")
     for i in range(64):
         b[i] = (a[i] * 1.0 - 0.0) / 1.0
+
+
+@hls.kernel
+def signed_sum(x: hls.float32[64]) -> hls.float32:
+    hls.interface(x, "ap_memory")
+    acc = hls.float32(0.0)
+    for i in range(64):
+        if x[i] > 0.0:
+            acc = acc + x[i]
+        else:
+            acc = acc - x[i]
+    return acc
+
+
+@hls.kernel
+def plain_sum(x: hls.float32[64]) -> hls.float32:
+    hls.interface(x, "ap_memory")
+    acc = hls.float32(0.0)
+    for i in range(64):
+        acc = acc + x[i]
+    return acc

@@ -104,3 +104,14 @@ def test_float_identities_fold_and_others_do_not():
     assert report(lk.float_identities).resources.dsp == 0
     assert report(lk.times_table_one).resources.dsp == 0
     assert report(lk.times_table_half).resources.dsp == oplib.CORE_AREA["fmul"][0]
+
+
+def test_a_value_carried_through_an_if_reaches_its_core_from_a_register():
+    """S1: `acc += x` carries the fadd's own output register (II = fadd latency); `acc = acc +/- x` under
+    an if carries the select behind the cores, registered once more before the next faddfsub (aubaez
+    CORDIC: II 6 with a 4-cycle faddfsub)."""
+    options = {"part": "xc7z020clg400-1", "clock_ns": 10.0}
+    fadd = oplib.latency("fadd", **options)
+    (plain,) = report(lk.plain_sum, **options).loops
+    (signed,) = report(lk.signed_sum, **options).loops
+    assert plain.ii == fadd and signed.ii == fadd + 2, (plain.ii, signed.ii)

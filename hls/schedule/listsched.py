@@ -74,8 +74,7 @@ def list_schedule(graph: Graph) -> tuple[list[int], int]:
     def place(index: int, start: int) -> None:
         times[index] = start
         for dst, lag in succs[index]:
-            earliest[dst] = max(earliest[dst], required_start(nodes[index], start, 0, lag, period, 0, nodes[dst],
-                                                                sequential=True))
+            earliest[dst] = max(earliest[dst], required_start(nodes[index], start, 0, lag, period, 0, nodes[dst]))
             waiting[dst] -= 1
             if waiting[dst] == 0:
                 heapq.heappush(ready_heap, (earliest[dst], -height[dst], dst))

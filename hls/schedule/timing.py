@@ -52,28 +52,31 @@ def core_instance(node: Node) -> bool:
         not (node.name == "mul" and node.cost.dsp <= 1)
 
 
-def registered_input(src: Node, dst: Node, sequential: bool) -> bool:
-    """`dst` takes `src`'s value from a register, a state after it arrives. A sequential FSM feeds a core
-    instance from registers only: a loaded value from its `*_load_reg`, a core's result from its
-    `*_reg` (level2fast DFT-256 ROM variants, xc7z020: c_reg, real_sample_load_reg, mul_reg, sub_reg in
-    the Register table, 16 states an iteration; wes237c FIR without pipelining: shift_reg_load_reg into
-    a multi-DSP mul, 5 states); a pipeline feeds a multi-DSP multiplier a load from a register."""
-    if src.access is not None and src.access.is_store:
+def registered_input(src: Node, dst: Node, carried: bool = False) -> bool:
+    """`dst` takes `src`'s value from a register, a state after it arrives. Vitis feeds a core instance
+    from registers only: a loaded value from its `*_load_reg`, a core's result from its `*_reg`, a value
+    carried through the loop's phi (fabric logic after the last core: an if's select) from the register
+    behind it; a value a core carries in its own output register goes straight back (`acc += x[i]`:
+    II = fadd latency, VITIS_FACTS.md 4). Register tables: level2fast DFT-256 ROM variants (c_reg,
+    real_sample_load_reg, mul_reg, sub_reg; 16 states an iteration), aahwu labB FFT stages (pipelined:
+    bitcast_ln30_reg, mul3_reg, temp_R_reg; depth 17), wes237c FIR (shift_reg_load_reg into a multi-DSP
+    mul); the aubaez CORDICs' II 6 (fixed point: faddfsub 4 + select + phi) and 10 (float)."""
+    if not core_instance(dst) or (src.access is not None and src.access.is_store):
         return False
-    if sequential and core_instance(dst):
-        return src.access is not None or src.latency > 0
-    return src.access is not None and holds_operands(dst)
+    if carried:
+        return src.latency == 0 and src.access is None
+    return src.access is not None or src.latency > 0
 
 
 def required_start(src: Node, src_start: int, distance: int, lag: int, period: int, ii: int,
-                   dst: Node | None = None, sequential: bool = False) -> int:
+                   dst: Node | None = None) -> int:
     """Earliest start of an edge's destination given its source's start (and the II for distances).
     `dst`: an operator that reads its operand from a register starts a state later (`registered_input`)."""
     if lag == DATA:
         bound = ready(src, src_start, period, carried=distance > 0)
         if distance == 0 and src.cost.output_states and (dst is None or not is_wire(dst)):
             bound = (-(-bound // period) + src.cost.output_states) * period
-        if dst is not None and distance == 0 and registered_input(src, dst, sequential):
+        if dst is not None and registered_input(src, dst, distance > 0):
             bound = (bound // period + 1) * period
     else:
         bound = (src_start // period + lag) * period
