@@ -187,3 +187,39 @@ def plain_sum(x: hls.float32[64]) -> hls.float32:
     for i in range(64):
         acc = acc + x[i]
     return acc
+
+
+@hls.kernel
+def two_reads_small(x: hls.int32[32], y: hls.int32[32]):
+    hls.interface(x, "ap_memory")
+    hls.interface(y, "ap_memory")
+    buf = hls.zeros((32,), hls.int32)
+    for i in range(32):
+        buf[i] = x[i]
+    for i in range(31):
+        y[i] = buf[i] + buf[i + 1]
+
+
+@hls.kernel
+def two_reads_large(x: hls.int32[1024], y: hls.int32[1024]):
+    hls.interface(x, "ap_memory")
+    hls.interface(y, "ap_memory")
+    buf = hls.zeros((1024,), hls.int32)
+    for i in range(1024):
+        buf[i] = x[i]
+    for i in range(1023):
+        y[i] = buf[i] + buf[i + 1]
+
+
+@hls.kernel
+def four_products_ii4(a: hls.int16[64], b: hls.int16[64], y: hls.int32[64]):
+    hls.interface(a, "ap_memory")
+    hls.interface(b, "ap_memory")
+    hls.interface(y, "ap_memory")
+    for i in range(64):
+        hls.pipeline(ii=4)
+        t = hls.int16(a[i] * b[i])  # a chain: the four products start in four different cycles
+        t = hls.int16(t * b[i])
+        t = hls.int16(t * a[i])
+        y[i] = hls.int32(t * b[i])
+

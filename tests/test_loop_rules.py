@@ -115,3 +115,18 @@ def test_a_value_carried_through_an_if_reaches_its_core_from_a_register():
     (plain,) = report(lk.plain_sum, **options).loops
     (signed,) = report(lk.signed_sum, **options).loops
     assert plain.ii == fadd and signed.ii == fadd + 2, (plain.ii, signed.ii)
+
+
+def test_a_lutram_bank_has_one_read_port_a_bram_two():
+    """R7: buf[i] + buf[i + 1] from 32 words (1 Kbit, LUTRAM, RAM_AUTO_1R1W) takes II 2; from 1024 words
+    (BRAM, both ports) II 1 (rhsuanwang mmult ijk: 32 reads of one LUTRAM bank an iteration, II 32)."""
+    assert [lp.ii for lp in report(lk.two_reads_small).loops] == [1, 2]
+    assert [lp.ii for lp in report(lk.two_reads_large).loops] == [1, 1]
+
+
+def test_a_pipeline_gives_each_integer_multiply_its_own_dsp():
+    """R8: four 16-bit products at II 4 bind four DSP48s, not one shared over the four slots (ELEN226
+    loop_perfect solution6 at II 5: 4 DSP; rhsuanwang mmult ijk at II 32: 96 DSP for 32 products)."""
+    r = report(lk.four_products_ii4)
+    (loop,) = r.loops
+    assert loop.ii == 4 and r.resources.dsp == 4

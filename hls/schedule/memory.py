@@ -232,6 +232,8 @@ def local_storage(name: str, t: ArrayType, directives: dict, value: Value, rom: 
     elif impl == "lutram" or (impl == "auto" and math.ceil(math.prod(t.shape) / storage.banks) * bit_width(t.elem)
                               <= LUTRAM_BITS):
         storage.kind = "lutram"
+        if kind_name == "auto":
+            storage.ports = PORTS["ram_s2p"]
     if options and options.latency:
         storage.read_latency = int(options.latency)
     return storage

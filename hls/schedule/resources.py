@@ -90,6 +90,13 @@ def _unit_key(node: Node) -> tuple:
     return ADD_SUB_UNIT.get(node.name, node.name), _type_name(node), node.cost.dsp, node.cost.ff, node.cost.lut
 
 
+def _dsp_multiply(node: Node) -> bool:
+    """An integer multiply on DSP48s: a pipeline gives each its own (ELEN226 loop_perfect solution6,
+    II 5: 4 DSP; rhsuanwang mmult ijk, II 32: 32 products on 96 DSP48s), where floating-point cores are
+    shared across the II's slots (aubaez float CORDIC, II 10: 10 DSP for 4 fmul and 6 fadd/fsub)."""
+    return node.name == "mul" and node.cost.dsp > 0
+
+
 def _new_unit(groups: list[list[tuple]], guard: tuple) -> int:
     """1 when an operator needs a unit of its own in its cycle, 0 when it joins a unit whose operators
     all sit on the other side of an if from it (only one of them runs: UG1448 "Mutual Exclusion,
@@ -155,7 +162,7 @@ class ResourceTally:
         groups: dict[tuple, list[list[tuple]]] = defaultdict(list)
         for node, start in zip(graph.nodes, times, strict=True):
             if node.cost.shareable:
-                slot = (start // period) % ii if ii else start // period
+                slot = (0 if _dsp_multiply(node) else (start // period) % ii) if ii else start // period
                 per_slot[_unit_key(node)][slot] += _new_unit(groups[(_unit_key(node), slot)], node.guard)
             elif node.index in absorbed:  # the DSP48 post-adder does this add: no LUT of its own
                 self._units(module, node, 1, shared=False, cost=Resources(0, 0, node.cost.ff, 0))
