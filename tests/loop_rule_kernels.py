@@ -189,26 +189,22 @@ def plain_sum(x: hls.float32[64]) -> hls.float32:
     return acc
 
 
-@hls.kernel
-def two_reads_small(x: hls.int32[32], y: hls.int32[32]):
-    hls.interface(x, "ap_memory")
-    hls.interface(y, "ap_memory")
-    buf = hls.zeros((32,), hls.int32)
-    for i in range(32):
-        buf[i] = x[i]
-    for i in range(31):
-        y[i] = buf[i] + buf[i + 1]
+def _two_reads(n: int):
+    """y[i] = buf[i] + buf[i + 1] from a local buffer of n words."""
+    @hls.kernel
+    def two_reads(x: hls.int32[n], y: hls.int32[n]):
+        hls.interface(x, "ap_memory")
+        hls.interface(y, "ap_memory")
+        buf = hls.zeros((n,), hls.int32)
+        for i in range(n):
+            buf[i] = x[i]
+        for i in range(n - 1):
+            y[i] = buf[i] + buf[i + 1]
+    return two_reads
 
 
-@hls.kernel
-def two_reads_large(x: hls.int32[1024], y: hls.int32[1024]):
-    hls.interface(x, "ap_memory")
-    hls.interface(y, "ap_memory")
-    buf = hls.zeros((1024,), hls.int32)
-    for i in range(1024):
-        buf[i] = x[i]
-    for i in range(1023):
-        y[i] = buf[i] + buf[i + 1]
+two_reads_small = _two_reads(32)
+two_reads_large = _two_reads(1024)
 
 
 @hls.kernel
