@@ -219,3 +219,19 @@ def four_products_ii4(a: hls.int16[64], b: hls.int16[64], y: hls.int32[64]):
         t = hls.int16(t * a[i])
         y[i] = hls.int32(t * b[i])
 
+
+
+@hls.kernel
+def quarter_sums(d_in: hls.int16[512], d_out: hls.int16[128]):
+    hls.interface(d_in, "ap_memory")
+    hls.interface(d_out, "ap_memory")
+    for i in range(128):
+        d_out[i] = d_in[i] + d_in[i + 128] + d_in[i + 256] + d_in[i + 384]
+
+
+@hls.kernel
+def shifted_sums(d_in: hls.int16[512], d_out: hls.int16[128]):
+    hls.interface(d_in, "ap_memory")
+    hls.interface(d_out, "ap_memory")
+    for i in range(128):
+        d_out[i] = d_in[i] + d_in[i + 1] + d_in[i + 2] + d_in[i + 3]

@@ -130,3 +130,11 @@ def test_a_pipeline_gives_each_integer_multiply_its_own_dsp():
     r = report(lk.four_products_ii4)
     (loop,) = r.loops
     assert loop.ii == 4 and r.resources.dsp == 4
+
+
+def test_adding_a_constant_above_the_counters_bits_is_wiring():
+    """R9: with i < 128, i + 128, i + 256, i + 384 set bits i never has (LLVM `or disjoint`): no adder;
+    i + 1, i + 2, i + 3 carry into i's bits and stay adders (Stepaka lab5's Expression tables)."""
+    def adders(kernel):
+        return sum(row.count or 0 for row in report(kernel).breakdown if row.op == "add" and row.count)
+    assert adders(lk.shifted_sums) - adders(lk.quarter_sums) == 3
