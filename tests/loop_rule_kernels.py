@@ -221,17 +221,16 @@ def four_products_ii4(a: hls.int16[64], b: hls.int16[64], y: hls.int32[64]):
 
 
 
-@hls.kernel
-def quarter_sums(d_in: hls.int16[512], d_out: hls.int16[128]):
-    hls.interface(d_in, "ap_memory")
-    hls.interface(d_out, "ap_memory")
-    for i in range(128):
-        d_out[i] = d_in[i] + d_in[i + 128] + d_in[i + 256] + d_in[i + 384]
+def _four_sums(step: int):
+    """d_out[i] = d_in[i] + d_in[i + step] + d_in[i + 2 step] + d_in[i + 3 step], i < 128."""
+    @hls.kernel
+    def four_sums(d_in: hls.int16[512], d_out: hls.int16[128]):
+        hls.interface(d_in, "ap_memory")
+        hls.interface(d_out, "ap_memory")
+        for i in range(128):
+            d_out[i] = d_in[i] + d_in[i + step] + d_in[i + 2 * step] + d_in[i + 3 * step]
+    return four_sums
 
 
-@hls.kernel
-def shifted_sums(d_in: hls.int16[512], d_out: hls.int16[128]):
-    hls.interface(d_in, "ap_memory")
-    hls.interface(d_out, "ap_memory")
-    for i in range(128):
-        d_out[i] = d_in[i] + d_in[i + 1] + d_in[i + 2] + d_in[i + 3]
+quarter_sums = _four_sums(128)
+shifted_sums = _four_sums(1)
