@@ -19,6 +19,7 @@ from tests import schedule_kernels as sk
 FIXTURES = Path(__file__).parent / "fixtures" / "csynth"
 FADD = oplib.latency("fadd")
 STORE = 1  # a BRAM write is readable the next cycle
+REGISTERED = 1  # a floating-point core takes a loaded operand from a register, a state after it arrives
 
 
 def report(kernel, **options):
@@ -69,8 +70,9 @@ def test_pipelined_vector_add_latency_is_n_minus_1_plus_depth_minus_1():
     loop = only_loop(r)
     assert loop.ii == 1 and loop.target_ii == 1 and loop.ii_met
     assert loop.latency_min == loop.latency_max == sk.N - 1 + loop.depth - 1
-    # burst read (1) + fadd + store (1); the m_axi latency is paid once per direction outside the loop
-    assert loop.depth == 1 + FADD + 1
+    # burst read (1) + the loaded value's register (a core instance reads registers: timing.registered_input,
+    # labB's Register table) + fadd + store (1); the m_axi latency is paid once per direction outside the loop
+    assert loop.depth == 1 + REGISTERED + FADD + 1
     assert r.latency_max == loop.latency_max + 1 + 2 * MAXI_LATENCY + 1
     assert r.interval_max == r.latency_max + 1
 
@@ -101,7 +103,7 @@ def test_memory_ports_bound_the_ii():
 
 def test_raw_dependence_limits_ii_by_the_chain_latency():
     loop = only_loop(report(sk.raw_float))
-    assert loop.ii == BRAM_READ_LATENCY + FADD + STORE
+    assert loop.ii == BRAM_READ_LATENCY + REGISTERED + FADD + STORE
     assert "`a`" in loop.limiter and "schedule_kernels.py:69" in loop.limiter
     assert only_loop(report(sk.raw_int)).ii == BRAM_READ_LATENCY + 0 + STORE  # the add chains
     assert only_loop(report(sk.raw_far)).ii == 1  # distance 4: ceil(2 / 4)

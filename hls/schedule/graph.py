@@ -55,7 +55,7 @@ from hls.ir.structops import StructGetOp, StructPackOp
 from hls.ir.visit import Walker, rule
 from hls.passes.straighten import MAX_REGION_OPS, NotUnrollable, extract, straighten
 from hls.schedule.affine import ITER, Affine, combine, induction_step
-from hls.schedule.memory import Storage, bit_width, function_storages
+from hls.schedule.memory import Storage, bit_width, function_storages, rom_constant
 from hls.schedule.opcost import op_cost
 from hls.schedule.oplib import OpCost, OpLib
 from hls.types import BoolType, IntType
@@ -158,6 +158,11 @@ def straight_region(ops: list[Op], storages: dict[Value, Storage], library: Modu
         return Region(ops, None, storages)  # nothing the passes would change: no copy needed
     module, mapping = extract(ops, "region")
     func = module.top_function
+    for old, new in mapping.items():  # a constant-table read from outside is a constant in the copy
+        const = rom_constant(old) if new in func.args else None
+        if const is not None:
+            func.body.block.insert(0, const)
+            new.replace_all_uses_with(const.result)
     origins = {}
     for old, new in mapping.items():
         op = getattr(new, "op", None)

@@ -192,6 +192,27 @@ def constant_rows(value: Value) -> bool:
                and isinstance(getattr(use.operands[1], "op", None), ConstantOp) for use in value.uses)
 
 
+def rom_constant(value: Value) -> ConstantOp | None:
+    """A scalar read from a ROM at constant indices, as a constant: LLVM folds a load of a constant global
+    at a constant offset (ConstantFolding, before Vitis schedules), so a loop reading such a value from
+    outside sees the constant (aahwu labB fft_stage_first: twiddle W[0] = (1.0, -0.0) read before the loop;
+    its Bind Op report keeps 4 of the 8 fmul, the ones by 1.0 folded)."""
+    op = getattr(value, "op", None)
+    if not isinstance(op, LoadOp) or op.attrs.get("field") or not isinstance(getattr(op.memref, "op", None), RomOp) \
+            or not all(isinstance(getattr(i, "op", None), ConstantOp) for i in op.indices):
+        return None
+    data = op.memref.op.attrs["data"]
+    index = tuple(int(i.op.value) for i in op.indices)
+    if len(index) != data.ndim or not all(0 <= k < n for k, n in zip(index, data.shape, strict=True)):
+        return None
+    t = value.type
+    if isinstance(t, FloatType):
+        return ConstantOp(float(data[index]), t, op.loc)
+    if isinstance(t, IntType) and not isinstance(t, BoolType):
+        return ConstantOp(int(data[index]), t, op.loc)
+    return None
+
+
 def local_storage(name: str, t: ArrayType, directives: dict, value: Value, rom: Any = None) -> Storage:
     """A local array or ROM: RAM_AUTO dual-port BRAM unless bind_storage / array_partition say otherwise."""
     splits, text = _splits(t.shape, directives.get("array_partition", {}).get(id(value), []))
@@ -211,6 +232,8 @@ def local_storage(name: str, t: ArrayType, directives: dict, value: Value, rom: 
     elif impl == "lutram" or (impl == "auto" and math.ceil(math.prod(t.shape) / storage.banks) * bit_width(t.elem)
                               <= LUTRAM_BITS):
         storage.kind = "lutram"
+        if kind_name == "auto":
+            storage.ports = PORTS["ram_s2p"]
     if options and options.latency:
         storage.read_latency = int(options.latency)
     return storage

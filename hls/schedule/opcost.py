@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import math
 import threading
 from weakref import WeakKeyDictionary
 
@@ -215,10 +216,67 @@ def _float_core(lib: OpLib, t: FloatType, base: str) -> OpCost:
     return lib.core(("f" if t.bits == 32 else "d") + base)
 
 
-def _binary(op: BinaryOp, lib: OpLib, known: int | None = None) -> OpCost:
+def _counter_bits(value: Value) -> int | None:
+    """The bits a for loop's counter may have set inside its body (known bits of lb + step * k, k < trip:
+    nothing at or above the last value's top bit, nothing below the trailing zeros of lb and step)."""
+    block = getattr(value, "block", None)
+    loop = getattr(getattr(block, "parent", None), "parent", None)
+    if not isinstance(loop, ForOp) or not block.args or value is not block.args[0] or loop.const_bounds() is None:
+        return None
+    lb, _, step = loop.const_bounds()
+    trip = loop.trip_count()
+    if lb < 0 or step <= 0 or not trip:
+        return None
+    low = min((lb | (1 << 62)) & -(lb | (1 << 62)), step & -step)  # lowest bit lb or step can set
+    return ((1 << (lb + step * (trip - 1)).bit_length()) - 1) & ~(low - 1)
+
+
+def disjoint_add(op: BinaryOp) -> bool:
+    """`i + c` where no set bit of the constant c can meet one of the counter i: LLVM's InstCombine makes it
+    `or disjoint` from known bits, wires in the fabric (Stepaka lab5 sol1: `d_in[i + 128]`, `i + 256`,
+    `i + 384` with i < 128; its Expression table has no adder for them, only a 9-LUT xor for i + 384)."""
+    if op.kind != OpKind.ADD:
+        return False
+    for var, const in ((op.lhs, op.rhs), (op.rhs, op.lhs)):
+        c = getattr(getattr(const, "op", None), "value", None) if isinstance(getattr(const, "op", None), ConstantOp) \
+            else None
+        bits = _counter_bits(var)
+        if isinstance(c, int) and not isinstance(c, bool) and c >= 0 and bits is not None and not c & bits:
+            return True
+    return False
+
+
+def _float_constant(value: Value) -> float | None:
+    const = getattr(value, "op", None)
+    if isinstance(const, ConstantOp) and isinstance(const.value, (float, int)) and not isinstance(const.value, bool):
+        return float(const.value)
+    return None
+
+
+def float_identity(op: BinaryOp, constants: tuple = ()) -> bool:
+    """`x * 1.0`, `x / 1.0`, `x + -0.0`, `x - 0.0`: exact identities in IEEE 754 that LLVM's InstCombine
+    folds without fast-math before Vitis binds cores (aahwu labB fft_stage_first: twiddle (1.0, -0.0),
+    the Bind Op report lists 4 fmul of the 8 written, every fadd/fsub kept; `x * -0.0` and `x + 0.0` are
+    not identities and stay). `constants`: operand values known in this copy (folded ROM loads)."""
+    lhs, rhs = _float_constant(op.lhs), _float_constant(op.rhs)
+    known = [float(c) for c in constants if isinstance(c, float)]
+    if op.kind == OpKind.MUL:
+        return 1.0 in (lhs, rhs) or 1.0 in known
+    if op.kind == OpKind.DIV:
+        return rhs == 1.0
+    if op.kind == OpKind.ADD:
+        return any(c == 0.0 and math.copysign(1.0, c) < 0 for c in (lhs, rhs) if c is not None)
+    if op.kind == OpKind.SUB:
+        return rhs == 0.0 and math.copysign(1.0, rhs) > 0
+    return False
+
+
+def _binary(op: BinaryOp, lib: OpLib, known: int | None = None, constants: tuple = ()) -> OpCost:
     t = op.result.type
     kind = op.kind
     if isinstance(t, FloatType):
+        if float_identity(op, constants):
+            return lib.wire(f"f{kind}")
         if kind in _FLOAT_BINARY:
             return _float_core(lib, t, _FLOAT_BINARY[kind])
         if kind in (OpKind.MIN, OpKind.MAX):
@@ -230,6 +288,8 @@ def _binary(op: BinaryOp, lib: OpLib, known: int | None = None) -> OpCost:
     width = bit_width(t)
     wa, wb = operand_width(op.lhs), operand_width(op.rhs)
     if kind in (OpKind.ADD, OpKind.SUB):
+        if disjoint_add(op):
+            return lib.wire("or")
         if _mac_multiply(op, lib) is not None:
             return lib.post_adder(kind)
         return lib.adder(width, kind, demanded_width(op.result))
@@ -339,7 +399,7 @@ class OpCoster(Walker):
     @rule(BinaryOp)
     def binary(self, op: BinaryOp, lib: OpLib, constants: tuple) -> OpCost:
         return _binary(op, lib, next((c for c in constants if isinstance(c, int) and not isinstance(c, bool)),
-                                     None))
+                                     None), constants)
 
     @rule(CompareOp)
     def compare(self, op: CompareOp, lib: OpLib, constants: tuple) -> OpCost:

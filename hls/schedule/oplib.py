@@ -98,9 +98,12 @@ UNSOURCED = {"dexp": 28, "dlog": 28, "fsin": 24, "fcos": 24, "ftanh": 30, "dsin"
 SAME_CORE = {"fsub": "fadd", "dsub": "dadd", "fcos": "fsin", "dcos": "dsin"}
 
 # DSP, FF, LUT per core. DSP counts of fadd (full_dsp) 2 and fmul (max_dsp) 3 are in the Bind Op Report
-# of bavlyshehata/ADMM_BP (xcu250, csynth.rpt); the rest are estimates without a source (docs/oplib.md).
+# of bavlyshehata/ADMM_BP (xcu250, csynth.rpt); the FF/LUT of fadd/fsub/faddfsub (205, 390) and fmul (143,
+# 321) are the Instance rows of fadd_32ns_32ns_32_5_full_dsp_1 and fmul_32ns_32ns_32_4_max_dsp_1 in aahwu/
+# AAHLS_labB (Vitis 2022.1) and level2fast DFT-256 (2023.1), both xc7z020 at 10 ns, taken for every part;
+# the rest are estimates without a source (docs/oplib.md).
 CORE_AREA = {
-    "fadd": (2, 230, 220), "fsub": (2, 230, 220), "fmul": (3, 150, 80), "fdiv": (0, 800, 750),
+    "fadd": (2, 205, 390), "fsub": (2, 205, 390), "fmul": (3, 143, 321), "fdiv": (0, 800, 750),
     "fsqrt": (0, 500, 450), "fexp": (7, 500, 900), "flog": (4, 600, 1000), "fcmp": (0, 70, 70),
     "dadd": (3, 700, 700), "dsub": (3, 700, 700), "dmul": (10, 300, 200), "ddiv": (0, 3200, 3200),
     "dsqrt": (0, 1800, 1700), "dexp": (20, 1500, 3000), "dlog": (14, 1700, 3300), "dcmp": (0, 130, 130),
@@ -269,6 +272,8 @@ class OpLib:
         estimate: Vitis may save a tile on truncated products or spend more on wide signed ones).
         `grouped`: the multiply of a one-tile MAC, whose last stage is its post-adder (`post_adder`).
         `out_width`: the product bits the design uses (`dsp_tiles`: a truncated product drops tiles)."""
+        if out_width is not None:  # the low w bits of a product need only the low w bits of each operand
+            width_a, width_b = min(width_a, out_width), min(width_b, out_width)
         wide, narrow = max(width_a, width_b), min(width_a, width_b)
         if wide <= 8 and not accumulated:  # accumulated: a MAC on one DSP48 tile (opcost._feeds_adder)
             return self._chained("mul", 0.4 + 0.1 * (wide + narrow), 0, wide * narrow)

@@ -78,10 +78,23 @@ def _access_chains(graph: Graph, times: list[int], ii: int) -> Resources:
     return total
 
 
+# Floating-point adds and subtracts share one core kind: Vitis binds `faddfsub_*` / `dadddsub_*` units,
+# the operation chosen per cycle (UG902 floating-point cores FAddSub_*/DAddSub_*; bavlyshehata/ADMM_BP and
+# level2fast DFT-256: one unit serves an fadd and an fsub of different states).
+ADD_SUB_UNIT = {"fadd": "faddfsub", "fsub": "faddfsub", "dadd": "dadddsub", "dsub": "dadddsub"}
+
+
 def _unit_key(node: Node) -> tuple:
     """Operators one unit can serve: same kind, type and area (a MAC's multiply and a lone multiply of the
-    same widths are both one DSP48, whatever their latency)."""
-    return node.name, _type_name(node), node.cost.dsp, node.cost.ff, node.cost.lut
+    same widths are both one DSP48, whatever their latency; an fadd and an fsub are one faddfsub)."""
+    return ADD_SUB_UNIT.get(node.name, node.name), _type_name(node), node.cost.dsp, node.cost.ff, node.cost.lut
+
+
+def _dsp_multiply(node: Node) -> bool:
+    """An integer multiply on DSP48s: a pipeline gives each its own (ELEN226 loop_perfect solution6,
+    II 5: 4 DSP; rhsuanwang mmult ijk, II 32: 32 products on 96 DSP48s), where floating-point cores are
+    shared across the II's slots (aubaez float CORDIC, II 10: 10 DSP for 4 fmul and 6 fadd/fsub)."""
+    return node.name == "mul" and node.cost.dsp > 0
 
 
 def _new_unit(groups: list[list[tuple]], guard: tuple) -> int:
@@ -129,11 +142,12 @@ class ResourceTally:
         self._memories: dict[int, Storage] = {}  # held, so that no later storage reuses a counted one's id
         self._bundles: set[str] = set()
 
-    def _units(self, module: str, node: Node, count: int, shared: bool, cost: Resources | None = None) -> None:
+    def _units(self, module: str, node: Node, count: int, shared: bool, cost: Resources | None = None,
+               name: str | None = None) -> None:
         if node.access is not None or (node.cost.dsp == 0 and node.cost.ff == 0 and node.cost.lut == 0):
             return
         cost = cost or Resources(node.cost.dsp, 0, node.cost.ff, node.cost.lut)
-        key = (module, node.name, _type_name(node), cost.dsp, cost.ff, cost.lut)  # one row per distinct unit
+        key = (module, name or node.name, _type_name(node), cost.dsp, cost.ff, cost.lut)  # one row per distinct unit
         self.unit_cost[key] = cost
         self.units[key] = max(self.units.get(key, 0), count) if shared else self.units.get(key, 0) + count
 
@@ -148,7 +162,7 @@ class ResourceTally:
         groups: dict[tuple, list[list[tuple]]] = defaultdict(list)
         for node, start in zip(graph.nodes, times, strict=True):
             if node.cost.shareable:
-                slot = (start // period) % ii if ii else start // period
+                slot = (0 if _dsp_multiply(node) else (start // period) % ii) if ii else start // period
                 per_slot[_unit_key(node)][slot] += _new_unit(groups[(_unit_key(node), slot)], node.guard)
             elif node.index in absorbed:  # the DSP48 post-adder does this add: no LUT of its own
                 self._units(module, node, 1, shared=False, cost=Resources(0, 0, node.cost.ff, 0))
@@ -157,10 +171,14 @@ class ResourceTally:
         shared = sum(2 * mux_lut(len(g)) for gs in groups.values() for g in gs if len(g) > 1)
         if shared:  # a unit serving both sides of an if multiplexes its two operands
             self._add(module, "shared unit inputs", Resources(lut=shared))
+        kinds: dict[tuple, set[str]] = defaultdict(set)
+        for node in graph.nodes:
+            kinds[_unit_key(node)].add(node.name)
         for node in graph.nodes:
             key = _unit_key(node)
-            if node.cost.shareable and key in per_slot:
-                self._units(module, node, max(per_slot.pop(key).values()), shared=True)
+            if node.cost.shareable and key in per_slot:  # a unit serving two kinds is named by its core
+                name = key[0] if len(kinds[key]) > 1 else node.name
+                self._units(module, node, max(per_slot.pop(key).values()), shared=True, name=name)
         self._add(module, "registers", self._registers(graph, times, ii))
         # a carried scalar is a register with a mux choosing its initial or updated value, and in a
         # pipeline a second one forwarding the value written in the cycle it is read (ap_sig_allocacmp_*)

@@ -45,15 +45,38 @@ def holds_operands(node: Node) -> bool:
     return node.latency > 0 and node.name == "mul" and node.cost.dsp > 1
 
 
+def core_instance(node: Node) -> bool:
+    """A multi-cycle core Vitis instantiates as a module of its own (the csynth Instance table: floating-
+    point operators, dividers, multi-DSP multipliers), as opposed to a DSP48 of the DSP table."""
+    return node.latency > 0 and node.access is None and node.cost.shareable and \
+        not (node.name == "mul" and node.cost.dsp <= 1)
+
+
+def registered_input(src: Node, dst: Node, carried: bool = False) -> bool:
+    """`dst` takes `src`'s value from a register, a state after it arrives. Vitis feeds a core instance
+    from registers only: a loaded value from its `*_load_reg`, a core's result from its `*_reg`, a value
+    carried through the loop's phi (fabric logic after the last core: an if's select) from the register
+    behind it; a value a core carries in its own output register goes straight back (`acc += x[i]`:
+    II = fadd latency, VITIS_FACTS.md 4). Register tables: level2fast DFT-256 ROM variants (c_reg,
+    real_sample_load_reg, mul_reg, sub_reg; 16 states an iteration), aahwu labB FFT stages (pipelined:
+    bitcast_ln30_reg, mul3_reg, temp_R_reg; depth 17), wes237c FIR (shift_reg_load_reg into a multi-DSP
+    mul); the aubaez CORDICs' II 6 (fixed point: faddfsub 4 + select + phi) and 10 (float)."""
+    if not core_instance(dst) or (src.access is not None and src.access.is_store):
+        return False
+    if carried:
+        return src.latency == 0 and src.access is None
+    return src.access is not None or src.latency > 0
+
+
 def required_start(src: Node, src_start: int, distance: int, lag: int, period: int, ii: int,
                    dst: Node | None = None) -> int:
     """Earliest start of an edge's destination given its source's start (and the II for distances).
-    `dst`: a load feeding an operator that holds its operands is registered first."""
+    `dst`: an operator that reads its operand from a register starts a state later (`registered_input`)."""
     if lag == DATA:
         bound = ready(src, src_start, period, carried=distance > 0)
         if distance == 0 and src.cost.output_states and (dst is None or not is_wire(dst)):
             bound = (-(-bound // period) + src.cost.output_states) * period
-        if dst is not None and src.access is not None and not src.access.is_store and holds_operands(dst):
+        if dst is not None and registered_input(src, dst, distance > 0):
             bound = (bound // period + 1) * period
     else:
         bound = (src_start // period + lag) * period
