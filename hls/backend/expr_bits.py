@@ -12,7 +12,7 @@ from __future__ import annotations
 from hls.backend.ctype import ApInt, CType, NativeInt, ctype_of
 from hls.backend.expr import PREC, Expr, cast_to, combine, index_text
 from hls.bits import width_of
-from hls.ir.bitops import BitcastOp, BitGetOp, BitSetOp, BitUnaryOp, ConcatOp, SliceOp, SliceSetOp
+from hls.ir.bitops import BitcastOp, BitGetOp, BitSetOp, BitUnaryKind, BitUnaryOp, ConcatOp, SliceOp, SliceSetOp
 from hls.ir.core import Op
 from hls.types import BoolType, FixedType, FloatType, IntType
 
@@ -77,9 +77,9 @@ def bit_expr(op: Op, args: list[Expr]) -> Expr:
 def bit_unary(op: BitUnaryOp, a: Expr, result: CType) -> Expr:
     t = op.operands[0].type
     bits = raw_uint(a, t)
-    if op.kind == "reverse":
+    if op.kind is BitUnaryKind.REVERSE:
         return combine(f"hls_reverse<{bits.ctype.spelling}>({bits.text})", "primary", result, bits)
-    if op.kind == "popcount":
+    if op.kind is BitUnaryKind.POPCOUNT:
         return combine(f"hls_popcount<{width_of(t)}, {result.width}>({bits.text})", "primary", result, bits)
     return combine(f"{result.spelling}({bits.at(PREC['primary'])}.countLeadingZeros())", "primary", result, bits)
 

@@ -18,7 +18,7 @@ from hls.backend.expr import CSIM_CHECKED, HELPERS
 from hls.backend.layout import wrap, wrap_all
 from hls.backend.names import Namer
 from hls.backend.pragmas import interface_pragma
-from hls.directives import Interface
+from hls.directives import Interface, Partition
 from hls.errors import HLSTypeError
 from hls.interfaces import BLOCK_CONTROL, default_interface
 from hls.ir import AllocOp, DirectiveOp, Module
@@ -181,8 +181,9 @@ def port_specs(func, emitted: EmittedFunction, errors: list[tuple[str, Any]],
 
 def top_interface_pragmas(func, flow: str = "vitis") -> list[str]:
     """The flow's default interfaces (hls/interfaces.py) for every argument the user gave none."""
-    chosen = {id(op.target) for op in func.walk() if isinstance(op, DirectiveOp) and op.kind == "interface"}
-    partitioned = [op for op in func.walk() if isinstance(op, DirectiveOp) and op.kind == "array_partition"]
+    directives = [op for op in func.walk() if isinstance(op, DirectiveOp)]
+    chosen = {id(op.target) for op in directives if isinstance(op.directive, Interface)}
+    partitioned = [op for op in directives if isinstance(op.directive, Partition)]
     pragmas = []
     bundle = 0
     for arg in func.args:

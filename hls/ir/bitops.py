@@ -6,12 +6,26 @@ defines each one on Python-mode values). Slices and counts are unsigned (`ap_uin
 
 from __future__ import annotations
 
+from enum import Enum
+
 from hls.bits import count_type, width_of
 from hls.errors import Loc
 from hls.ir.core import KindOp, Op, Value
 from hls.types import BoolType, FixedType, FloatType, IntType, ScalarType
 
-BIT_UNARY_KINDS = ("reverse", "popcount", "clz")
+
+class BitUnaryKind(str, Enum):
+    """What a `BitUnaryOp` computes (a str enum: it prints in the IR as its value, `popcount`)."""
+
+    REVERSE = "reverse"
+    POPCOUNT = "popcount"
+    CLZ = "clz"
+
+    __str__ = str.__str__
+    __format__ = str.__format__
+
+
+BIT_UNARY_KINDS = tuple(BitUnaryKind)
 
 
 def _bits_operand(op: Op, value: Value) -> int:
@@ -125,9 +139,10 @@ class BitUnaryOp(KindOp):
     pure = True
     kinds = BIT_UNARY_KINDS
 
-    def __init__(self, kind: str, value: Value, loc: Loc | None = None):
+    def __init__(self, kind: BitUnaryKind | str, value: Value, loc: Loc | None = None):
+        kind = BitUnaryKind(kind)
         width = width_of(value.type)
-        result = IntType(width, False) if kind == "reverse" else count_type(width)
+        result = IntType(width, False) if kind is BitUnaryKind.REVERSE else count_type(width)
         super().__init__([value], [result], attrs={"kind": kind}, loc=loc)
 
     def verify(self) -> None:

@@ -25,6 +25,7 @@ from dataclasses import dataclass
 
 from hls.ir import BinaryOp, CastOp, ConstantOp, Module, Value
 from hls.ir.core import Block, BlockArg, Op
+from hls.ir.kinds import OpKind
 from hls.passes.clone import set_ops
 from hls.types import FixedType, IntType
 
@@ -43,7 +44,7 @@ def _sum_node(op: Op | None, frac: int) -> bool:
     """An add, or a cast that keeps the low bits (same binary point, wrapping or widening)."""
     if isinstance(op, BinaryOp):
         t = op.result.type
-        return op.kind == "add" and isinstance(t, (IntType, FixedType)) and _frac(t) == frac
+        return op.kind == OpKind.ADD and isinstance(t, (IntType, FixedType)) and _frac(t) == frac
     if isinstance(op, CastOp):
         src, dst = op.operands[0].type, op.result.type
         return isinstance(src, (IntType, FixedType)) and isinstance(dst, (IntType, FixedType)) \

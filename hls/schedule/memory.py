@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass, field
+from enum import Enum
 from itertools import product
 from typing import Any
 
@@ -60,12 +61,29 @@ class DimSplit:
     block: int = 1
 
 
+class StorageKind(str, Enum):
+    """Where an array lives, as the schedulers and the resource count see it (a str enum: it prints and
+    formats as its value, `regs`)."""
+
+    BRAM = "bram"
+    LUTRAM = "lutram"
+    URAM = "uram"
+    REGS = "regs"  # completely partitioned: registers, no port limit
+    ROM = "rom"
+    M_AXI = "m_axi"
+    AP_MEMORY = "ap_memory"
+    FIFO = "fifo"
+
+    __str__ = str.__str__
+    __format__ = str.__format__
+
+
 @dataclass
 class Storage:
     """One array's memory: kind, element type, shape, banks, ports and latencies."""
 
     name: str
-    kind: str  # bram, lutram, uram, regs, rom, m_axi, ap_memory
+    kind: StorageKind
     elem: ScalarType
     shape: tuple[int, ...]
     ports: tuple[int, int, int] | None  # None: registers, no port limit
@@ -83,15 +101,15 @@ class Storage:
     @property
     def resource(self) -> str:
         """What shares ports: the array itself, or its m_axi bundle (arrays in one bundle share it)."""
-        return f"m_axi:{self.bundle}" if self.kind == "m_axi" else f"mem:{self.name}:{id(self)}"
+        return f"m_axi:{self.bundle}" if self.kind is StorageKind.M_AXI else f"mem:{self.name}:{id(self)}"
 
     @property
     def is_maxi(self) -> bool:
-        return self.kind == "m_axi"
+        return self.kind is StorageKind.M_AXI
 
     def bank_sets(self, indices: list[int | None]) -> list[tuple[int, ...]]:
         """Banks an access with these index values may touch (all banks of a dimension it cannot tell)."""
-        if self.ports is None or self.kind == "m_axi" or self.banks == 1:
+        if self.ports is None or self.kind is StorageKind.M_AXI or self.banks == 1:
             return [()]
         per_dim = []
         for split, index in zip(self.splits, indices, strict=False):
@@ -124,17 +142,18 @@ class Storage:
         width = bit_width(self.elem)
         words = math.prod(self.shape)
         per_bank = math.ceil(words / self.banks)
-        if self.kind in ("m_axi", "ap_memory", "fifo"):  # a FIFO's cost: hls.schedule.fifo_timing.fifo_cost
+        if self.kind in (StorageKind.M_AXI, StorageKind.AP_MEMORY, StorageKind.FIFO):
+            # a FIFO's cost: hls.schedule.fifo_timing.fifo_cost
             return {}
-        if self.kind == "regs" and self.rom_data is not None:
+        if self.kind is StorageKind.REGS and self.rom_data is not None:
             # a completely partitioned ROM holds constants: no register, a LUT ROM (64 words x 1 bit per
             # LUT6) in front of the multiplexer (level2fast DFT cyclic16: two 256 x 32 ROMs, Memory row 256 LUT)
             return {"lut": lutram_luts(words, width)}
-        if self.kind == "regs":
+        if self.kind is StorageKind.REGS:
             return {"ff": words * width, "lut": words * width // 4}
-        if self.kind == "lutram":
+        if self.kind is StorageKind.LUTRAM:
             return {"lut": self.banks * lutram_luts(per_bank, width)}
-        if self.kind == "uram":
+        if self.kind is StorageKind.URAM:
             return {"uram": self.banks * uram_blocks(per_bank, width)}
         return {"bram18k": self.banks * bram18_blocks(per_bank, width)}
 
@@ -202,15 +221,16 @@ def local_storage(name: str, t: ArrayType, directives: dict, value: Value, rom: 
     options = bind[-1].directive if bind else None
     kind_name = options.type if options else ("rom_2p" if rom is not None else "auto")
     impl = (options.impl if options else None) or "auto"
-    storage = Storage(name, "rom" if rom is not None else "bram", t.elem, t.shape, PORTS.get(kind_name, PORTS["auto"]),
-                      splits, rom_data=rom, partition_text=text)
+    kind = StorageKind.ROM if rom is not None else StorageKind.BRAM
+    storage = Storage(name, kind, t.elem, t.shape, PORTS.get(kind_name, PORTS["auto"]), splits, rom_data=rom,
+                      partition_text=text)
     if all(s.banks == size for s, size in zip(splits, t.shape, strict=True)):
-        storage.kind, storage.ports, storage.read_latency, storage.write_latency = "regs", None, 0, 1
+        storage.kind, storage.ports, storage.read_latency, storage.write_latency = StorageKind.REGS, None, 0, 1
     elif impl == "uram":
-        storage.kind, storage.read_latency = "uram", URAM_READ_LATENCY
+        storage.kind, storage.read_latency = StorageKind.URAM, URAM_READ_LATENCY
     elif impl == "lutram" or (impl == "auto" and math.ceil(math.prod(t.shape) / storage.banks) * bit_width(t.elem)
                               <= LUTRAM_BITS):
-        storage.kind = "lutram"
+        storage.kind = StorageKind.LUTRAM
     if options and options.latency:
         storage.read_latency = int(options.latency)
     return storage
@@ -219,7 +239,7 @@ def local_storage(name: str, t: ArrayType, directives: dict, value: Value, rom: 
 def fifo_storage(name: str, t: StreamType) -> Storage:
     """A FIFO as the schedulers see it: one read and one write port, one access of a process per
     cycle (a process only reads or only writes it); a read takes a cycle, as Vitis's FIFO read state."""
-    return Storage(name, "fifo", t.elem, (t.depth,), (1, 1, 1), read_latency=1, write_latency=1)
+    return Storage(name, StorageKind.FIFO, t.elem, (t.depth,), (1, 1, 1), read_latency=1, write_latency=1)
 
 
 def argument_storage(arg: Value, bundle_index: int, directives: dict, maxi_latency: int, flow: str = "vitis"
@@ -232,7 +252,7 @@ def argument_storage(arg: Value, bundle_index: int, directives: dict, maxi_laten
     mode = options.mode
     if mode == "m_axi":
         latency = int(options.latency or maxi_latency)
-        return Storage(arg.name or "arg", "m_axi", t.elem, t.shape, PORTS["m_axi"], read_latency=latency,
+        return Storage(arg.name or "arg", StorageKind.M_AXI, t.elem, t.shape, PORTS["m_axi"], read_latency=latency,
                        write_latency=latency, bundle=options.bundle or "gmem")
     splits, text = _splits(t.shape, directives.get("array_partition", {}).get(id(arg), []))
     # without storage_type an ap_memory port has two read/write ports (RAM_T2P-like): ELEN226 Vitis 2022.1
@@ -240,7 +260,7 @@ def argument_storage(arg: Value, bundle_index: int, directives: dict, maxi_laten
     # inner_product solution4 (two loads of one bank per state), docs/oplib.md
     storage_type = options.storage_type or "ram_t2p"
     ports = PORTS["fifo"] if mode in ("ap_fifo", "axis") else PORTS.get(storage_type, PORTS["ram_2p"])
-    return Storage(arg.name or "arg", "ap_memory", t.elem, t.shape, ports, splits, partition_text=text)
+    return Storage(arg.name or "arg", StorageKind.AP_MEMORY, t.elem, t.shape, ports, splits, partition_text=text)
 
 
 def function_storages(func: Function, is_top: bool, maxi_latency: int = MAXI_LATENCY,
