@@ -40,7 +40,7 @@ class TypeFamily(str, Enum):
 
 
 def family_of(t: HLSType) -> TypeFamily:
-    """The family of a scalar or struct type, or of an array's or stream's elements."""
+    """The family of a scalar or struct type (an array, stream or tuple has none: ask its elements')."""
     family = getattr(t, "family", None)
     if not isinstance(family, TypeFamily):
         raise TypeError(f"{t} has no type family")
@@ -349,10 +349,6 @@ class ArrayType(HLSType):
     def size(self) -> int:
         return math.prod(self.shape)
 
-    @property
-    def family(self) -> TypeFamily:
-        return self.elem.family
-
     def __call__(self, values: Any) -> TypedConstant:
         """`TAPS = hls.ap_fixed[16, 2][4](np.array([...]))`: a module-level constant array of this type, a
         ROM the C++ declares as `static const ap_fixed<16, 2> TAPS[4]`. Each value is converted as an
@@ -428,10 +424,6 @@ class StreamType(HLSType):
 
     def accepts(self, other: HLSType) -> bool:
         return isinstance(other, StreamType) and other.elem == self.elem
-
-    @property
-    def family(self) -> TypeFamily:
-        return self.elem.family
 
 
 # --------------------------------------------------------------------------------------------------
