@@ -120,6 +120,11 @@ class IntType(ScalarType):
         return self.width in (8, 16, 32, 64)
 
     @property
+    def bit_width(self) -> int:
+        """Bits a value occupies in hardware (registers, memory words, bit access)."""
+        return self.width
+
+    @property
     def storage_dtype(self) -> np.dtype:
         for bits in (8, 16, 32, 64):
             if self.width <= bits:
@@ -145,6 +150,10 @@ class BoolType(ScalarType):
     __repr__ = __str__
 
     @property
+    def bit_width(self) -> int:
+        return 1
+
+    @property
     def storage_dtype(self) -> np.dtype:
         return np.dtype(np.bool_)
 
@@ -163,6 +172,10 @@ class FloatType(ScalarType):
         return f"float{self.bits}"
 
     __repr__ = __str__
+
+    @property
+    def bit_width(self) -> int:
+        return self.bits
 
     @property
     def storage_dtype(self) -> np.dtype:
@@ -234,6 +247,10 @@ class FixedType(ScalarType):
         return self.width - self.int_bits
 
     @property
+    def bit_width(self) -> int:
+        return self.width
+
+    @property
     def is_default_modes(self) -> bool:
         return self.quant == "AP_TRN" and self.overflow == "AP_WRAP" and self.sat_bits == 0
 
@@ -300,6 +317,11 @@ class StructType(HLSType):
     def field(self, name: str) -> ScalarType | ArrayType | None:
         return dict(self.fields).get(name)
 
+    @property
+    def bit_width(self) -> int:
+        """Aggregated, as Vitis packs a struct: one word of all its fields."""
+        return sum(ft.bit_width for _, ft in self.fields)
+
     def missing_hint(self, name: str) -> str:
         """More words for the error naming a field the type lacks (hls.axis explains absent side channels)."""
         return ""
@@ -348,6 +370,11 @@ class ArrayType(HLSType):
     @property
     def size(self) -> int:
         return math.prod(self.shape)
+
+    @property
+    def bit_width(self) -> int:
+        """All the elements' bits (an array field of a struct is part of the struct's word)."""
+        return self.elem.bit_width * self.size
 
     def __call__(self, values: Any) -> TypedConstant:
         """`TAPS = hls.ap_fixed[16, 2][4](np.array([...]))`: a module-level constant array of this type, a

@@ -19,7 +19,7 @@ from typing import Any
 
 from hls.interfaces import default_interface
 from hls.ir import AllocOp, ConstantOp, DirectiveOp, Function, LoadOp, RomOp, StoreOp, StreamOp, Value
-from hls.types import ArrayType, BoolType, FixedType, FloatType, IntType, ScalarType, StreamType, StructType
+from hls.types import ArrayType, ScalarType, StreamType
 
 MAXI_LATENCY = 64  # Vitis-flow default m_axi latency (config_interface -m_axi_latency), VITIS_FACTS.md 2 and 4
 BRAM_READ_LATENCY = 1  # Bind Storage Report "Latency 1" for RAM_AUTO (bavlyshehata/ADMM_BP, xcu250, 2022.2)
@@ -38,18 +38,8 @@ BRAM18_SHAPES = ((16384, 1), (8192, 2), (4096, 4), (2048, 9), (1024, 18), (512, 
 
 
 def bit_width(t: Any) -> int:
-    """Bits of a scalar value (registers, memory words)."""
-    if isinstance(t, (IntType, FixedType)):
-        return t.width
-    if isinstance(t, FloatType):
-        return t.bits
-    if isinstance(t, BoolType):
-        return 1
-    if isinstance(t, ArrayType):  # an array field of a struct
-        return bit_width(t.elem) * t.size
-    if isinstance(t, StructType):  # aggregated, as Vitis packs a struct: one word of all its fields
-        return sum(bit_width(ft) for _, ft in t.fields)
-    return 32
+    """Bits of a value (registers, memory words): the type's own `bit_width`, 32 for a type without one."""
+    return getattr(t, "bit_width", 32)
 
 
 @dataclass
