@@ -175,7 +175,7 @@ def _levels(nodes: list[GraphNode], edges: list[GraphEdge]) -> dict[str, int]:
 
 def _node_text(node: GraphNode) -> str:
     if node.latency_max is None:
-        return "scheduled in its caller" if node.kind is NodeKind.FUNCTION else ""
+        return "scheduled in its caller" if node.kind == NodeKind.FUNCTION else ""
     if node.latency_min == node.latency_max:
         return f"{node.latency_max:,} cycles"
     return f"{node.latency_min if node.latency_min is not None else '?'}~{node.latency_max:,} cycles"
