@@ -19,11 +19,7 @@ from hls.types import BoolType, FixedType, FloatType, IntType, ScalarType, wrap_
 
 def width_of(t: ScalarType) -> int:
     """How many bits a value of `t` occupies in hardware."""
-    if isinstance(t, BoolType):
-        return 1
-    if isinstance(t, FloatType):
-        return t.bits
-    return t.width  # type: ignore[attr-defined]
+    return t.bit_width
 
 
 def count_type(width: int) -> IntType:

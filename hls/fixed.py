@@ -88,10 +88,10 @@ def to_raw(x: Any, t: FixedFormat) -> Any:
     if isinstance(x, Fraction):
         return _exact_raw(x.numerator, x.denominator, t)
     arr = np.asarray(x)
-    if arr.dtype.kind in "biu":
+    if arr.dtype == np.bool_ or np.issubdtype(arr.dtype, np.integer):
         flat = [_exact_raw(int(v), 1, t) for v in arr.ravel()]
         return _pack(flat, arr.shape, t)
-    if arr.dtype.kind != "f":
+    if not np.issubdtype(arr.dtype, np.floating):
         raise TypeError(f"cannot convert {arr.dtype} values to {t}")
     doubles = np.asarray(arr, dtype=np.float64, order="C")  # keeps 0-d shapes, unlike ascontiguousarray
     if not np.all(np.isfinite(doubles)):

@@ -368,7 +368,7 @@ class Kernel:
                 base = [verification.edge_value(t, v, kind[5:]) for t, v in zip(compiled.arg_types, base, strict=True)]
             started = time.monotonic()
             try:
-                if kind == "random":
+                if kind == verification.RANDOM:
                     run, level = self._fitting_run(base, level, golden, tracer, traced_call)
                 else:
                     run = self._golden_run(base, golden, tracer, traced_call)
@@ -382,7 +382,7 @@ class Kernel:
                 tracer.deadline = None
             if index == 0:
                 budget = max(verification.MIN_BUDGET, verification.SLOW * (time.monotonic() - started))
-            label = verification.level_label(level) if kind == "random" else kind
+            label = verification.level_label(level) if kind == verification.RANDOM else kind
             self._csim_compare(run, rtol, atol, result, f"{label} inputs" if index else "")
             tracer.commit()
             (result["edge_overflows"] if kind.startswith("edge") else reported).update(run.overflows)

@@ -18,6 +18,7 @@ import collections
 import sys
 import threading
 from dataclasses import dataclass, field
+from enum import Enum
 from typing import Any
 
 import numpy as np
@@ -372,22 +373,32 @@ def _record(stream: Stream, write: bool) -> None:
         frame = sys._getframe(2)
         while frame.f_code.co_filename == __file__:
             frame = frame.f_back
-        process.events.append(("A", stream, write, frame.f_lineno))
+        process.events.append((TraceEvent.ACCESS, stream, write, frame.f_lineno))
+
+
+class TraceEvent(str, Enum):
+    """The kind of one event a dataflow process records for the estimate (`RawProcess.events`,
+    hls/schedule/dataflow.py): a FIFO access, or a loop's entry, iteration and exit."""
+
+    ACCESS = "A"
+    LOOP_ENTER = "L"
+    LOOP_ITER = "I"
+    LOOP_EXIT = "X"
 
 
 def loop_enter(key: tuple[str, int]) -> None:
     process = _current()
     if process is not None:
-        process.events.append(("L", key))
+        process.events.append((TraceEvent.LOOP_ENTER, key))
 
 
 def loop_iter(key: tuple[str, int]) -> None:
     process = _current()
     if process is not None:
-        process.events.append(("I", key))
+        process.events.append((TraceEvent.LOOP_ITER, key))
 
 
 def loop_exit(key: tuple[str, int]) -> None:
     process = _current()
     if process is not None:
-        process.events.append(("X", key))
+        process.events.append((TraceEvent.LOOP_EXIT, key))

@@ -11,8 +11,9 @@ from __future__ import annotations
 import math
 import re
 from dataclasses import dataclass
+from enum import Enum
 from fractions import Fraction
-from typing import Any
+from typing import Any, ClassVar
 
 import numpy as np
 
@@ -22,6 +23,42 @@ from hls.errors import TypeBuildError, caller_loc
 QUANT_MODES = ("AP_RND", "AP_RND_ZERO", "AP_RND_MIN_INF", "AP_RND_INF", "AP_RND_CONV", "AP_TRN", "AP_TRN_ZERO")
 OVERFLOW_MODES = ("AP_SAT", "AP_SAT_ZERO", "AP_SAT_SYM", "AP_WRAP", "AP_WRAP_SM")
 MAX_INT_WIDTH = 1024
+
+
+class TypeFamily(str, Enum):
+    """The family a type belongs to: what every stage switches on (its codec, its C spelling, the
+    operators whose fold is exact on it). A str enum, so a member prints as its name (`int`)."""
+
+    BOOL = "bool"
+    INT = "int"
+    FIXED = "fixed"
+    FLOAT = "float"
+    STRUCT = "struct"
+
+    __str__ = str.__str__
+    __format__ = str.__format__
+
+
+def family_of(t: HLSType) -> TypeFamily:
+    """The family of a scalar or struct type (an array, stream or tuple has none: ask its elements')."""
+    family = getattr(t, "family", None)
+    if not isinstance(family, TypeFamily):
+        raise TypeError(f"{t} has no type family")
+    return family
+
+
+def register_family_class(cls: type, base: type, registry: dict[TypeFamily, type], family: TypeFamily | None,
+                          required: tuple[str, ...]) -> None:
+    """Check, when `cls` (a subclass of `base`) is defined, that it defines every method of `required`
+    (not inherited from `base`'s abstract one), then register it as `family`'s class in `registry`. The
+    per-family registries (codecs, C spellings) call it from `__init_subclass__`, as numba's data
+    models do: a class left incomplete fails at import, not at the first kernel that needs it."""
+    missing = [n for n in required if next(k for k in cls.__mro__ if n in vars(k)) is base]
+    if missing:
+        raise TypeError(f"{base.__name__} class {cls.__name__} leaves {', '.join(missing)} undefined")
+    if family is not None:
+        cls.family = family
+        registry[family] = cls
 
 
 class HLSType:
@@ -57,6 +94,7 @@ class ScalarType(HLSType):
 
 @dataclass(frozen=True)
 class IntType(ScalarType):
+    family: ClassVar[TypeFamily] = TypeFamily.INT
     width: int
     signed: bool
 
@@ -82,6 +120,11 @@ class IntType(ScalarType):
         return self.width in (8, 16, 32, 64)
 
     @property
+    def bit_width(self) -> int:
+        """Bits a value occupies in hardware (registers, memory words, bit access)."""
+        return self.width
+
+    @property
     def storage_dtype(self) -> np.dtype:
         for bits in (8, 16, 32, 64):
             if self.width <= bits:
@@ -99,10 +142,16 @@ class IntType(ScalarType):
 
 @dataclass(frozen=True)
 class BoolType(ScalarType):
+    family: ClassVar[TypeFamily] = TypeFamily.BOOL
+
     def __str__(self) -> str:
         return "bool_"
 
     __repr__ = __str__
+
+    @property
+    def bit_width(self) -> int:
+        return 1
 
     @property
     def storage_dtype(self) -> np.dtype:
@@ -116,12 +165,17 @@ class BoolType(ScalarType):
 
 @dataclass(frozen=True)
 class FloatType(ScalarType):
+    family: ClassVar[TypeFamily] = TypeFamily.FLOAT
     bits: int
 
     def __str__(self) -> str:
         return f"float{self.bits}"
 
     __repr__ = __str__
+
+    @property
+    def bit_width(self) -> int:
+        return self.bits
 
     @property
     def storage_dtype(self) -> np.dtype:
@@ -168,6 +222,7 @@ def exact_to_float32(value: int | Fraction) -> np.float32:
 class FixedType(ScalarType):
     """ap_fixed<W, I, Q, O, N> (signed) or ap_ufixed<...>."""
 
+    family: ClassVar[TypeFamily] = TypeFamily.FIXED
     width: int
     int_bits: int
     signed: bool = True
@@ -190,6 +245,10 @@ class FixedType(ScalarType):
     @property
     def frac_bits(self) -> int:
         return self.width - self.int_bits
+
+    @property
+    def bit_width(self) -> int:
+        return self.width
 
     @property
     def is_default_modes(self) -> bool:
@@ -245,6 +304,7 @@ class StructType(HLSType):
     (`@hls.struct`, hls/structs.py). `cls` is the user's dataclass: Python mode's values are its
     instances, so two structs with the same fields but different classes are different types."""
 
+    family: ClassVar[TypeFamily] = TypeFamily.STRUCT
     name: str
     fields: tuple[tuple[str, ScalarType | ArrayType], ...]
     cls: Any = None
@@ -256,6 +316,11 @@ class StructType(HLSType):
 
     def field(self, name: str) -> ScalarType | ArrayType | None:
         return dict(self.fields).get(name)
+
+    @property
+    def bit_width(self) -> int:
+        """Aggregated, as Vitis packs a struct: one word of all its fields."""
+        return sum(ft.bit_width for _, ft in self.fields)
 
     def missing_hint(self, name: str) -> str:
         """More words for the error naming a field the type lacks (hls.axis explains absent side channels)."""
@@ -305,6 +370,11 @@ class ArrayType(HLSType):
     @property
     def size(self) -> int:
         return math.prod(self.shape)
+
+    @property
+    def bit_width(self) -> int:
+        """All the elements' bits (an array field of a struct is part of the struct's word)."""
+        return self.elem.bit_width * self.size
 
     def __call__(self, values: Any) -> TypedConstant:
         """`TAPS = hls.ap_fixed[16, 2][4](np.array([...]))`: a module-level constant array of this type, a
@@ -425,7 +495,7 @@ def wrap_int(value: int, width: int, signed: bool) -> int:
 
 def wrap_array(values: np.ndarray, t: IntType) -> np.ndarray:
     """Vectorized wrap; floats truncate toward zero first (numpy's cast does the same)."""
-    if values.dtype.kind in "fc":
+    if np.issubdtype(values.dtype, np.inexact):
         if not np.all(np.isfinite(values)):
             raise ValueError(f"cannot convert non-finite values to {t}")
         values = np.trunc(values)
@@ -433,13 +503,13 @@ def wrap_array(values: np.ndarray, t: IntType) -> np.ndarray:
             raise ValueError(f"cannot convert values beyond 2**63 to {t}: undefined in C++")
         values = values.astype(np.int64)
     dtype = t.storage_dtype
-    if dtype.kind == "O" or values.dtype.kind == "O":
+    if dtype == np.object_ or values.dtype == np.object_:
         flat = [wrap_int(int(v), t.width, t.signed) for v in values.ravel()]
         return np.array(flat, dtype=dtype).reshape(values.shape)
-    if values.dtype.kind == "b":
+    if values.dtype == np.bool_:
         values = values.astype(np.int64)
-    if values.dtype.kind in "iu" and values.dtype.itemsize <= 8 and t.width < 64 \
-            and not (values.dtype.kind == "u" and values.dtype.itemsize == 8):
+    if np.issubdtype(values.dtype, np.integer) and values.dtype.itemsize <= 8 and t.width < 64 \
+            and not (np.issubdtype(values.dtype, np.unsignedinteger) and values.dtype.itemsize == 8):
         return wrap_int64(values, t).astype(dtype, copy=False)
     mask = np.uint64((1 << t.width) - 1) if t.width < 64 else np.uint64(0xFFFFFFFFFFFFFFFF)
     bits = values.astype(np.uint64) & mask  # astype to uint64 wraps modulo 2**64

@@ -22,6 +22,7 @@ import time
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
+from enum import Enum
 from typing import Any
 
 import numpy as np
@@ -48,10 +49,13 @@ class GoldenRun:
 # ---- the input sets ------------------------------------------------------------------------------
 
 
+RANDOM = "random"  # the trial kind of a random draw; an edge-value trial is "edge <which>"
+
+
 def trial_kinds(trials: int) -> list[str]:
     """One random draw first, then up to half the sets on edge values, the rest random draws."""
     edges = min(len(EDGES), trials // 2)
-    return ["random", *(f"edge {e}" for e in EDGES[:edges]), *["random"] * (trials - edges - 1)]
+    return [RANDOM, *(f"edge {e}" for e in EDGES[:edges]), *[RANDOM] * (trials - edges - 1)]
 
 
 def edge_scalar(t: Any, which: str) -> Any:
@@ -121,9 +125,20 @@ def level_label(level: int) -> str:
 # ---- branch coverage -----------------------------------------------------------------------------
 
 
+class BranchKind(str, Enum):
+    """The construct a measured branch belongs to (a str enum: it prints and sorts as its value)."""
+
+    IF = "if"
+    WHILE = "while"
+    CONDITIONAL = "conditional"  # a conditional expression `a if c else b`
+
+    __str__ = str.__str__
+    __format__ = str.__format__
+
+
 @dataclass
 class Branch:
-    kind: str  # "if", "while" or "conditional"
+    kind: BranchKind
     line: int
     test: tuple[int, int]  # first and last line of the condition
     arms: dict[str, tuple[int, int, int, int]]  # arm -> (line, col, end line, end col) of its first node
@@ -177,9 +192,10 @@ def branch_points(func: Any) -> tuple[str, list[Branch]]:
             test = (node.test.lineno, node.test.end_lineno or node.test.lineno)
             arms = {"then" if isinstance(node, ast.If) else "body": span(node.body[0])}
             arms["else" if isinstance(node, ast.If) else "exit"] = span(node.orelse[0]) if node.orelse else (0, 0, 0, 0)
-            branches.append(Branch("if" if isinstance(node, ast.If) else "while", node.lineno, test, arms))
+            kind = BranchKind.IF if isinstance(node, ast.If) else BranchKind.WHILE
+            branches.append(Branch(kind, node.lineno, test, arms))
         elif isinstance(node, ast.IfExp):
-            branches.append(Branch("conditional", node.lineno, (node.lineno, node.end_lineno or node.lineno),
+            branches.append(Branch(BranchKind.CONDITIONAL, node.lineno, (node.lineno, node.end_lineno or node.lineno),
                                    {"then": span(node.body), "else": span(node.orelse)}))
     return src.file, sorted(branches, key=lambda b: (b.line, b.kind))
 
@@ -199,7 +215,7 @@ class Tracer:
         self.tests: dict[int, list[int]] = {}  # a condition's line -> branch indices
         self.exp_lines: set[int] = set()
         for i, b in enumerate(coverage.branches):
-            if b.kind == "conditional":
+            if b.kind is BranchKind.CONDITIONAL:
                 self.exp_lines.update(range(b.test[0], b.test[1] + 1))
             else:
                 for line in range(b.test[0], b.test[1] + 1):
@@ -241,7 +257,7 @@ class Tracer:
         if pos[0] is None:
             return
         for i, b in enumerate(self.coverage.branches):
-            if b.kind == "conditional" and b.test[0] <= pos[0] <= b.test[1]:
+            if b.kind is BranchKind.CONDITIONAL and b.test[0] <= pos[0] <= b.test[1]:
                 for arm, region in b.arms.items():
                     if inside((pos[0], pos[2] or 0, pos[1] or pos[0], pos[3] or 0), region):
                         self.coverage.taken.add((i, arm))

@@ -481,3 +481,94 @@ def test_family_order_is_the_documented_one():
     docs = (ROOT / "docs" / "architecture.md").read_text(encoding="utf-8")
     documented = re.findall(r"^\| \d+ \| `(\w+)` \(`\w+\.py`\) \|", docs, re.MULTILINE)
     assert tuple(documented) == FAMILIES
+# ---- type families and kind vocabularies (issue 20, item 4) ------------------------------------------
+
+MAX_KIND_STRING_COMPARISONS = 10
+
+
+def _names_a_kind(node: ast.expr) -> bool:
+    return isinstance(node, ast.Name) and node.id.endswith("kind") or \
+        isinstance(node, ast.Attribute) and node.attr.endswith("kind")
+
+
+def _string_literals(node: ast.expr) -> bool:
+    if isinstance(node, ast.Constant):
+        return isinstance(node.value, str)
+    return isinstance(node, (ast.Tuple, ast.List, ast.Set)) and bool(node.elts) and all(
+        isinstance(e, ast.Constant) and isinstance(e.value, str) for e in node.elts)
+
+
+def kind_string_comparisons(root: Path = ROOT, package: str = "hls") -> list[str]:
+    """`path:line: source` of every comparison of a name or attribute ending in `kind` (`op.kind`,
+    `dtype.kind`, `kind`) with a string literal or a tuple, list or set of them, either side: a kind
+    vocabulary spelled in strings, where an enum (TypeFamily, StorageKind, ...) or np.issubdtype belongs."""
+    found = []
+    for path in module_files(root, package).values():
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if not isinstance(node, ast.Compare):
+                continue
+            operands = [node.left, *node.comparators]
+            if any(_names_a_kind(a) and _string_literals(b) or _names_a_kind(b) and _string_literals(a)
+                   for a, b in itertools.pairwise(operands)):
+                found.append(f"{path.relative_to(root).as_posix()}:{node.lineno}: {ast.unparse(node)}")
+    return sorted(found)
+
+
+def test_at_most_10_kind_string_comparisons():
+    found = kind_string_comparisons()
+    assert len(found) <= MAX_KIND_STRING_COMPARISONS, (
+        f"{len(found)} comparisons of a kind with a string literal in hls/ (at most {MAX_KIND_STRING_COMPARISONS}; "
+        "compare enum members, e.g. hls.types.TypeFamily):\n" + "\n".join(f"  {f}" for f in found))
+
+
+def test_kind_comparison_counter(tmp_path):
+    """The counter itself: string kinds on either side, in tuples and sets, and in chains count once per
+    comparison; enum members, other names and strings not compared with a kind do not."""
+    (tmp_path / "toy").mkdir()
+    (tmp_path / "toy" / "m.py").write_text(
+        "def f(op, kind, dtype, name, K):\n"
+        "    a = op.kind == 'add'\n"  # 1
+        "    b = 'fixed' != kind\n"  # 2
+        "    c = dtype.kind in 'biu'\n"  # 3
+        "    d = op.ctype.kind not in ('native', 'bool')\n"  # 4
+        "    e = kind in {'x', 'y'}\n"  # 5
+        "    g = 0 < op.kind == 'z'\n"  # 6
+        "    h = op.kind is K.ADD or kind == K.SUB or name == 'kind'\n"
+        "    i = op.kinds == ('a',) or op.kind in (K.A, 'b') or kind == 3\n"
+        "    return a, b, c, d, e, g, h, i\n")
+    found = kind_string_comparisons(tmp_path, "toy")
+    assert [f.split(":")[1] for f in found] == ["2", "3", "4", "5", "6", "7"], found
+
+
+def test_every_type_family_has_one_codec_class_and_one_c_spelling():
+    from hls.backend.codec import codec_for
+    from hls.backend.codec_base import CODECS
+    from hls.backend.ctype import C_SPELLINGS, ctype_of
+    from hls.types import TypeFamily, family_of
+
+    assert set(CODECS) == set(C_SPELLINGS) == set(TypeFamily)
+    for t in (hls.int16, hls.uint9, hls.bool_, hls.float32, hls.ap_fixed[16, 4]):
+        assert family_of(codec_for(t).elem) is family_of(t) is codec_for(t).family is ctype_of(t).family
+    with pytest.raises(TypeError, match="no type family"):
+        family_of(hls.int8[4])
+
+
+def test_an_incomplete_codec_or_c_spelling_class_fails_when_defined():
+    from dataclasses import dataclass
+
+    from hls.backend.codec_base import CODECS, Codec
+    from hls.backend.ctype import C_SPELLINGS, CType
+    from hls.types import TypeFamily
+
+    before = dict(CODECS), dict(C_SPELLINGS)
+    with pytest.raises(TypeError, match="Codec class Half leaves of, dat_in, .*draw undefined"):
+        @dataclass(frozen=True)
+        class Half(Codec, family=TypeFamily.INT):
+            def cpp_out(self, expr: str) -> str:
+                return expr
+    with pytest.raises(TypeError, match="CType class Unspelled leaves of undefined"):
+        class Unspelled(CType, family=TypeFamily.INT):
+            @property
+            def spelling(self) -> str:
+                return "int"
+    assert (dict(CODECS), dict(C_SPELLINGS)) == before

@@ -10,6 +10,7 @@ import numpy as np
 import pytest
 
 import hls
+from hls.types import TypeFamily
 from tests import bad_struct_kernels as bad
 from tests import struct_kernels as sk
 from tests.error_marks import assert_error_at_marker
@@ -196,7 +197,7 @@ def test_struct_codec_is_the_composite_of_its_field_codecs():
     from hls.backend.codec import codec_for, declarations
 
     frame = codec_for(sk.Frame.__hls_struct__)
-    assert frame.kind == "struct" and [n for n, _ in frame.fields] == ["tag", "gain", "taps", "ok", "level"]
+    assert frame.family is TypeFamily.STRUCT and [n for n, _ in frame.fields] == ["tag", "gain", "taps", "ok", "level"]
     assert frame.dtype == sk.Frame.__hls_struct__.storage_dtype and frame.dtype.isalignedstruct
     assert dict(frame.fields)["taps"] == codec_for(hls.int16[2, 2]) and not frame.exact  # a float32 field
     storage, functions = declarations([frame, codec_for(sk.Frame[4])])

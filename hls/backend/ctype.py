@@ -7,46 +7,166 @@ compares it with the exact IR result type and adds a cast only where C++ would o
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import ClassVar
+
+import numpy as np
 
 from hls.axis import AxisType
 from hls.backend.names import member
-from hls.types import ArrayType, BoolType, FixedType, FloatType, HLSType, IntType, ScalarType, StructType
+from hls.types import (
+    ArrayType,
+    FixedType,
+    HLSType,
+    IntType,
+    ScalarType,
+    StructType,
+    TypeFamily,
+    register_family_class,
+)
 
 NATIVE_WIDTHS = (8, 16, 32, 64)
+
+C_SPELLINGS: dict[TypeFamily, type[CType]] = {}  # a type family -> the C spelling class declaring its values
 
 
 @dataclass(frozen=True)
 class CType:
-    kind: str  # "native", "ap", "float", "fixed", "bool", "struct"
+    """A C++ type of the kernel: one subclass per C spelling (registry `C_SPELLINGS`). Every subclass
+    defines `spelling`; one registered for a family (`class X(CType, family=...)`) also defines `of`,
+    the C type declaring a value of an hls type of that family. Leaving either undefined fails when
+    the class is defined, not at the first emit. The class flags describe C++'s own arithmetic on it."""
+
     width: int = 0
     signed: bool = True
+
+    family: ClassVar[TypeFamily]
+    native: ClassVar[bool] = False  # a native C integer (intN_t / uintN_t)
+    promotes: ClassVar[bool] = False  # C's integer promotions and usual arithmetic conversions apply
+    builtin: ClassVar[bool] = False  # a C++ builtin type: an explicit conversion is the C cast `(T)x`
+    ap_type: ClassVar[bool] = False  # an ap_int / ap_fixed class template
+
+    def __init_subclass__(cls, family: TypeFamily | None = None, **kwargs: object) -> None:
+        super().__init_subclass__(**kwargs)
+        register_family_class(cls, CType, C_SPELLINGS, family, ("spelling", "of") if family else ("spelling",))
+
+    @property
+    def spelling(self) -> str:
+        raise NotImplementedError
+
+    @classmethod
+    def of(cls, t: HLSType) -> CType:
+        raise NotImplementedError
+
+    @property
+    def int_type(self) -> IntType | None:
+        """The integer type whose values this C type holds, or None for a non-integer one."""
+        return None
+
+
+@dataclass(frozen=True)
+class NativeInt(CType, family=TypeFamily.INT):
+    """int8_t ... uint64_t; an integer type of another width is declared as an `ApInt`."""
+
+    native: ClassVar[bool] = True
+    promotes: ClassVar[bool] = True
+    builtin: ClassVar[bool] = True
+
+    @property
+    def spelling(self) -> str:
+        return f"{'' if self.signed else 'u'}int{self.width}_t"
+
+    @classmethod
+    def of(cls, t: HLSType) -> CType:
+        return NativeInt(t.width, t.signed) if t.width in NATIVE_WIDTHS else ApInt(t.width, t.signed)
+
+    @property
+    def int_type(self) -> IntType | None:
+        return IntType(self.width, self.signed)
+
+
+@dataclass(frozen=True)
+class ApInt(CType):
+    """ap_int<W> / ap_uint<W> (the INT family's other spelling, chosen by `NativeInt.of`)."""
+
+    family: ClassVar[TypeFamily] = TypeFamily.INT
+    ap_type: ClassVar[bool] = True
+
+    @property
+    def spelling(self) -> str:
+        return f"ap_{'' if self.signed else 'u'}int<{self.width}>"
+
+    @property
+    def int_type(self) -> IntType | None:
+        return IntType(self.width, self.signed)
+
+
+@dataclass(frozen=True)
+class CBool(CType, family=TypeFamily.BOOL):
+    width: int = 1
+    signed: bool = False
+
+    promotes: ClassVar[bool] = True
+    builtin: ClassVar[bool] = True
+
+    @property
+    def spelling(self) -> str:
+        return "bool"
+
+    @classmethod
+    def of(cls, t: HLSType) -> CType:
+        return CBool()
+
+    @property
+    def int_type(self) -> IntType | None:
+        return IntType(1, False)
+
+
+@dataclass(frozen=True)
+class CFloat(CType, family=TypeFamily.FLOAT):
+    builtin: ClassVar[bool] = True
+
+    @property
+    def spelling(self) -> str:
+        return "float" if self.width == 32 else "double"
+
+    @classmethod
+    def of(cls, t: HLSType) -> CType:
+        return CFloat(t.bits)
+
+
+@dataclass(frozen=True)
+class CFixed(CType, family=TypeFamily.FIXED):
+    """ap_fixed<...> / ap_ufixed<...>: `fixed` is the hls type (its width and sign repeated in the fields)."""
+
     fixed: FixedType | None = None
+
+    ap_type: ClassVar[bool] = True
+
+    @property
+    def spelling(self) -> str:
+        return fixed_spelling(self.fixed)
+
+    @classmethod
+    def of(cls, t: HLSType) -> CType:
+        return CFixed(t.width, t.signed, t)
+
+
+@dataclass(frozen=True)
+class CStruct(CType, family=TypeFamily.STRUCT):
+    """A struct the header declares (`struct_declaration`), or an AXI-stream packet (`hls::axis<...>`)."""
+
     struct: StructType | None = None
 
     @property
     def spelling(self) -> str:
-        if self.kind == "native":
-            return f"{'' if self.signed else 'u'}int{self.width}_t"
-        if self.kind == "ap":
-            return f"ap_{'' if self.signed else 'u'}int<{self.width}>"
-        if self.kind == "float":
-            return "float" if self.width == 32 else "double"
-        if self.kind == "bool":
-            return "bool"
-        if self.kind == "struct":
-            return axis_spelling(self.struct) if isinstance(self.struct, AxisType) else self.struct.name
-        return fixed_spelling(self.fixed)
+        return axis_spelling(self.struct) if isinstance(self.struct, AxisType) else self.struct.name
 
-    @property
-    def int_type(self) -> IntType | None:
-        if self.kind in ("native", "ap"):
-            return IntType(self.width, self.signed)
-        if self.kind == "bool":
-            return IntType(1, False)
-        return None
+    @classmethod
+    def of(cls, t: HLSType) -> CType:
+        return CStruct(struct=t)
 
 
-INT = CType("native", 32, True)
+INT = NativeInt(32, True)
 
 
 def fixed_spelling(t: FixedType) -> str:
@@ -57,18 +177,11 @@ def fixed_spelling(t: FixedType) -> str:
 
 
 def ctype_of(t: HLSType) -> CType:
-    """The C++ type used to declare a value of IR type `t`."""
-    if isinstance(t, BoolType):
-        return CType("bool", 1, False)
-    if isinstance(t, IntType):
-        return CType("native" if t.width in NATIVE_WIDTHS else "ap", t.width, t.signed)
-    if isinstance(t, FloatType):
-        return CType("float", t.bits)
-    if isinstance(t, FixedType):
-        return CType("fixed", t.width, t.signed, t)
-    if isinstance(t, StructType):
-        return CType("struct", struct=t)
-    raise TypeError(f"no C++ type for {t}")
+    """The C++ type used to declare a value of IR type `t` (its family's C spelling class decides)."""
+    cls = C_SPELLINGS.get(getattr(t, "family", None))
+    if cls is None:
+        raise TypeError(f"no C++ type for {t}")
+    return cls.of(t)
 
 
 def spelling(t: HLSType) -> str:
@@ -85,16 +198,16 @@ def carrier_of(t: IntType) -> CType:
 def exact_ctype(t: IntType) -> CType:
     """A C++ type to compute a result of IR type `t` in: 64-bit native where it fits, else ap."""
     if t.width <= 64:
-        return CType("native", 64, t.signed)
-    return CType("ap", t.width, t.signed)
+        return NativeInt(64, t.signed)
+    return ApInt(t.width, t.signed)
 
 
 def promote(a: CType, b: CType | None = None) -> CType | None:
     """The C++ usual arithmetic conversions for native integers; None when an ap type is involved."""
     ops = [a] if b is None else [a, b]
-    if any(c.kind not in ("native", "bool") for c in ops):
+    if not all(c.promotes for c in ops):
         return None
-    promoted = [INT if c.width < 32 or c.kind == "bool" else c for c in ops]
+    promoted = [INT if c.width < 32 or c.family is TypeFamily.BOOL else c for c in ops]
     if len(promoted) == 1:
         return promoted[0]
     x, y = promoted
@@ -114,11 +227,11 @@ def declared_array(t: ArrayType, name: str) -> str:
 def storage_ctype(t: ScalarType) -> str:
     """The C type of one element as numpy stores it at the csim boundary."""
     dtype = t.storage_dtype
-    if dtype.kind == "b":
+    if dtype == np.bool_:
         return "bool"
-    if dtype.kind == "f":
+    if np.issubdtype(dtype, np.floating):
         return "float" if dtype.itemsize == 4 else "double"
-    return f"{'' if dtype.kind == 'i' else 'u'}int{dtype.itemsize * 8}_t"
+    return f"{'' if np.issubdtype(dtype, np.signedinteger) else 'u'}int{dtype.itemsize * 8}_t"
 
 
 def struct_declaration(t: StructType) -> list[str]:

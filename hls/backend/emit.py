@@ -7,7 +7,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from hls.backend import faults
-from hls.backend.ctype import CType, carrier_of, ctype_of, declared_array, spelling
+from hls.backend.ctype import ApInt, CType, carrier_of, ctype_of, declared_array, spelling
 from hls.backend.emit_values import (
     _ctype_or_int,
     _is_cell,
@@ -59,7 +59,7 @@ from hls.ir.stream_ops import FifoOp, StreamOp
 from hls.ir.structops import StructGetOp, StructPackOp
 from hls.ir.traits import process_of
 from hls.ir.visit import Walker, rule
-from hls.types import ArrayType, FixedType, FloatType, ScalarType, StreamType, StructType, TupleType
+from hls.types import ArrayType, FixedType, FloatType, ScalarType, StreamType, StructType, TupleType, TypeFamily
 
 MAX_INLINE_DEPTH = 6
 
@@ -238,7 +238,7 @@ class FunctionEmitter(StreamStatements, StructStatements, LocalNames, Walker):
             text = self.assignable(self.use(op.operands[0]), value.type).text
         else:
             expr = self.build(op) if id(value) not in self.pending else self.use(value)
-            fits = not isinstance(op, CastOp) and ctype.kind == "native" and expr.ctype.kind in ("native", "bool")
+            fits = not isinstance(op, CastOp) and ctype.native and expr.ctype.promotes
             text = expr.text if fits else cast_to(expr, ctype).text  # an operator's value fits its IR type
         self.pending.pop(id(value), None)
         name = self.reusable(value.name, ctype, op)
@@ -360,7 +360,7 @@ class FunctionEmitter(StreamStatements, StructStatements, LocalNames, Walker):
         elif isinstance(t.elem, StructType):
             self.line(f"{declared_array(t, name)};")
             self.zero_fill(name, t.shape, t.elem)
-        elif ctype_of(t.elem).kind in ("native", "float", "bool"):
+        elif ctype_of(t.elem).builtin:
             self.line(f"{declared_array(t, name)} = {{}};")
         else:
             # `= {}` runs ap_int/ap_fixed's default constructor, which leaves the value undefined:
@@ -418,15 +418,15 @@ class FunctionEmitter(StreamStatements, StructStatements, LocalNames, Walker):
     def assignable(self, expr: Expr, target_type) -> Expr:
         """Conversion into a declared type happens by C++ assignment; fixed<-float needs nothing."""
         target = ctype_of(target_type)
-        if target.kind == "struct":
+        if target.family is TypeFamily.STRUCT:
             return expr
-        if target.kind == "fixed" and expr.ctype != target:
+        if target.family is TypeFamily.FIXED and expr.ctype != target:
             return fixed_source(expr, target.fixed)
-        if expr.ctype == target or target.kind == "ap":
+        if expr.ctype == target or isinstance(target, ApInt):
             return expr
-        if target.kind == "native" and expr.ctype.kind in ("native", "bool") and not target.signed:
+        if target.native and expr.ctype.promotes and not target.signed:
             return expr  # C++ converts an integer into an unsigned type modulo 2**W, as the IR wraps it
-        if target.kind == "native" and expr.ctype.kind == "native":
+        if target.native and expr.ctype.native:
             return expr if target.int_type.contains(expr.ctype.int_type) else cast_to(expr, target)
         return cast_to(expr, target)
 

@@ -6,11 +6,11 @@ from __future__ import annotations
 from fractions import Fraction
 from typing import Any
 
-from hls.backend.ctype import CType, ctype_of, declared_array, spelling
+from hls.backend.ctype import ApInt, CFloat, CType, ctype_of, declared_array, spelling
 from hls.backend.expr import PREC, Expr
 from hls.ir import AllocOp, CastOp, ConstantOp, LoadOp, RomOp
 from hls.ir.core import Op, Value
-from hls.types import ArrayType, BoolType, FixedType, FloatType, IntType, StreamType
+from hls.types import ArrayType, BoolType, FixedType, FloatType, IntType, StreamType, TypeFamily
 
 
 def implicit_conversion(op: Op) -> bool:
@@ -21,11 +21,11 @@ def implicit_conversion(op: Op) -> bool:
     if not isinstance(op, CastOp):
         return False
     target, src = ctype_of(op.result.type), op.operands[0].type
-    if target.kind == "fixed":
+    if target.family is TypeFamily.FIXED:
         return isinstance(src, (IntType, FixedType, FloatType)) and not isinstance(src, BoolType)
-    if target.kind == "native" and not target.signed:  # modulo 2**W, as the IR wraps (assignable)
+    if target.native and not target.signed:  # modulo 2**W, as the IR wraps (assignable)
         return isinstance(src, (IntType, BoolType))
-    return target.kind == "ap" and isinstance(src, IntType)
+    return isinstance(target, ApInt) and isinstance(src, IntType)
 
 
 def plain_constant(value: Value, t: Any) -> Expr | None:
@@ -35,7 +35,7 @@ def plain_constant(value: Value, t: Any) -> Expr | None:
     if not isinstance(op, ConstantOp) or not isinstance(t, FixedType) or value.type != t or t.width > 53:
         return None
     number = float(Fraction(op.value))
-    return Expr(repr(number), PREC["primary"] if number >= 0 else PREC["unary"], CType("float", 64, True))
+    return Expr(repr(number), PREC["primary"] if number >= 0 else PREC["unary"], CFloat(64))
 
 
 def rom_use_type(op: RomOp) -> FixedType | None:
@@ -79,11 +79,11 @@ def print_format(value: Expr) -> tuple[str, str]:
     """The printf conversion and argument of one value: ints exactly, floats with the digits that
     round-trip (9 for float32, 17 for double), fixed point through double, bools as Python spells them."""
     ctype, text = value.ctype, value.text
-    if ctype.kind == "bool":
+    if ctype.family is TypeFamily.BOOL:
         return "%s", f'({text}) ? "True" : "False"'
-    if ctype.kind == "float":
+    if ctype.family is TypeFamily.FLOAT:
         return ("%.9g" if ctype.width == 32 else "%.17g"), f"(double)({text})"
-    if ctype.kind == "fixed":
+    if ctype.family is TypeFamily.FIXED:
         return "%.17g", f"({text}).to_double()"
     if ctype.width > 64:
         return "%s", f"({text}).to_string(10).c_str()"

@@ -13,11 +13,11 @@ from fractions import Fraction
 import numpy as np
 
 from hls.backend import faults
-from hls.backend.ctype import CType, ctype_of, exact_ctype, promote
+from hls.backend.ctype import ApInt, CBool, CFixed, CType, NativeInt, ctype_of, exact_ctype, promote
 from hls.ir import BinaryOp, CastOp, CompareOp, ConstantOp, LogicOp, MathOp, SelectOp, UnaryOp
 from hls.ir.kinds import BINARY, COMPARE, OpKind, kinds
 from hls.ir.ranges import in_bounds, value_range
-from hls.types import BoolType, FixedType, FloatType, IntType, fixed_binop_type, fixed_of, int_union
+from hls.types import BoolType, FixedType, FloatType, IntType, TypeFamily, fixed_binop_type, fixed_of, int_union
 
 # helper templates the kernel preamble defines when used (in this order); the first group is checked in csim
 CHECKS = ("hls_divisor", "hls_index", "hls_bit_index", "hls_shift_count", "hls_float_to_int", "hls_finite")
@@ -83,15 +83,15 @@ def cast_to(e: Expr, target: CType) -> Expr:
     """An explicit conversion, spelled as a C cast for natives and a constructor for ap types."""
     if e.ctype == target:
         return e
-    if target.kind == "fixed":
+    if target.family is TypeFamily.FIXED:
         e = fixed_source(e, target.fixed)
-    if target.kind in ("native", "float", "bool"):
-        if e.ctype.kind == "ap" and e.ctype.width > 64 and target.kind == "float":
+    if target.builtin:
+        if isinstance(e.ctype, ApInt) and e.ctype.width > 64 and target.family is TypeFamily.FLOAT:
             # a C cast goes through 64 bits and to_double() is wrong above 2**63: round in a helper,
             # straight to the target (through double, a float32 would be rounded twice)
             w = e.ctype.width + 1
             return combine(f"hls_wide_to_float<{target.spelling}, {w}>(ap_int<{w}>({e.text}))", "primary", target, e)
-        if e.ctype.kind == "fixed" and target.kind == "float":
+        if e.ctype.family is TypeFamily.FIXED and target.family is TypeFamily.FLOAT:
             method = "to_float" if target.width == 32 else "to_double"
             return combine(f"{e.at(PREC['primary'])}.{method}()", "primary", target, e)
         return combine(f"({target.spelling}){e.at(PREC['unary'])}", "unary", target, e)
@@ -107,18 +107,18 @@ def fixed_source(e: Expr, target: FixedType) -> Expr:
     integer bits (a sign or zero extension) keeps the value and puts the bit inside the source.
     """
     c = e.ctype
-    if target.quant == "AP_TRN" or c.kind == "float":
+    if target.quant == "AP_TRN" or c.family is TypeFamily.FLOAT:
         return e
-    if c.kind == "fixed":
+    if c.family is TypeFamily.FIXED:
         width, frac, signed = c.fixed.width, c.fixed.frac_bits, c.fixed.signed
     else:  # native, ap, bool: ap_fixed converts them as ap_fixed<W, W>
-        width, frac, signed = c.width, 0, c.signed and c.kind != "bool"
+        width, frac, signed = c.width, 0, c.signed and c.family is not TypeFamily.BOOL
     if (target.quant == "AP_TRN_ZERO" and not signed) or frac - target.frac_bits <= width:
         return e
     width = frac - target.frac_bits
-    if c.kind == "fixed":
-        return cast_to(e, CType("fixed", width, signed, FixedType(width, width - frac, signed)))
-    return cast_to(e, CType("ap", width, signed))
+    if c.family is TypeFamily.FIXED:
+        return cast_to(e, CFixed(width, signed, FixedType(width, width - frac, signed)))
+    return cast_to(e, ApInt(width, signed))
 
 
 def int_range_ok(c: CType, t: IntType) -> bool:
@@ -156,7 +156,7 @@ def binary_expr(op: BinaryOp, a: Expr, b: Expr) -> Expr:
             # the header's division overflows on MIN / -1 (ap_fixed<4, 4>(-8) / -1 gave -8 although the
             # quotient type holds 8): one more integer bit in the dividend keeps its value and the result
             wide = FixedType(fa.width + 1, fa.int_bits + 1, True)
-            a = cast_to(a, CType("fixed", wide.width, True, wide))
+            a = cast_to(a, CFixed(wide.width, True, wide))
         return combine(f"hls_fixed_div<{ctype.spelling}>({a.text}, {divisor(op, b).text})", "primary", ctype, a, b)
     if isinstance(result, BoolType) or isinstance(result, (FloatType, FixedType)):
         if kind in (OpKind.MIN, OpKind.MAX):
@@ -194,7 +194,7 @@ def actual_type(a: Expr, b: Expr | None, result: IntType) -> CType:
     p = promote(a.ctype, b.ctype if b is not None else None)
     if p is not None:
         return p
-    return CType("ap", result.width, result.signed)
+    return ApInt(result.width, result.signed)
 
 
 def minmax_expr(kind: OpKind, a: Expr, b: Expr, ctype: CType) -> Expr:
@@ -211,13 +211,13 @@ def shift_expr(op: BinaryOp, a: Expr, b: Expr) -> Expr:
     lhs_type = ir_int(op.lhs.type)
     if isinstance(count, ConstantOp):
         n = count.value
-        if op.kind == OpKind.SHR and a.ctype.kind == "native" and n < max(a.ctype.width, 32):
+        if op.kind == OpKind.SHR and a.ctype.native and n < max(a.ctype.width, 32):
             return combine(f"{a.at(PREC['shift'])} >> {n}", "shift", promote(a.ctype), a)
-        wide = CType("ap", result.width, result.signed) if op.kind == OpKind.SHL else CType("ap", lhs_type.width,
+        wide = ApInt(result.width, result.signed) if op.kind == OpKind.SHL else ApInt(lhs_type.width,
                                                                                         lhs_type.signed)
         a = cast_to(a, wide)
         return combine(f"{a.at(PREC['shift'])} {sym} {n}", "shift", wide, a)
-    ap = CType("ap", lhs_type.width, lhs_type.signed)
+    ap = ApInt(lhs_type.width, lhs_type.signed)
     # a variable shift keeps its left operand's width, so that operand must be exactly the IR's type:
     # a compound one may be wider in C++ (ap_uint<65> + ap_uint<65> is ap_uint<66>) and keep bits the
     # IR's shift wraps away (fuzz seed 4242000016)
@@ -240,7 +240,7 @@ def index_text(value, e: Expr, width: int, op, what: str = "bit index") -> str:
 def rotate_expr(op: BinaryOp, a: Expr, b: Expr) -> Expr:
     """`ap_uint<W>(x).lrotate(n)` (rrotate): ap_int rotates in place and returns a reference, so a copy is
     rotated and read back as a value; a count not proven in 0..W-1 is checked in csim (the header asserts)."""
-    ap = CType("ap", op.result.type.width, False)
+    ap = ApInt(op.result.type.width, False)
     text = f"{ap.spelling}({a.text}).{op.kind.cpp}({index_text(op.rhs, b, ap.width, op, 'rotate count')})"
     return combine(f"{ap.spelling}({text})", "primary", ap, a, b)
 
@@ -256,12 +256,12 @@ def compare_expr(op: CompareOp, a: Expr, b: Expr) -> Expr:
         joined = ctype_of(fixed_binop_type("max", fixed_of(ta), fixed_of(tb)))
         a, b = cast_to(a, joined), cast_to(b, joined)
     sym, prec = CMP_C[op.kind]
-    return combine(f"{a.at(PREC[prec] + 1)} {sym} {b.at(PREC[prec] + 1)}", prec, CType("bool", 1, False), a, b)
+    return combine(f"{a.at(PREC[prec] + 1)} {sym} {b.at(PREC[prec] + 1)}", prec, CBool(), a, b)
 
 
 def logic_expr(op: LogicOp, a: Expr, b: Expr) -> Expr:
     sym, prec = op.kind.cpp, op.kind.prec
-    return combine(f"{a.at(PREC[prec])} {sym} {b.at(PREC[prec] + 1)}", prec, CType("bool", 1, False), a, b)
+    return combine(f"{a.at(PREC[prec])} {sym} {b.at(PREC[prec] + 1)}", prec, CBool(), a, b)
 
 
 def unary_expr(op: UnaryOp, a: Expr) -> Expr:
@@ -304,7 +304,7 @@ def cast_expr(op: CastOp, a: Expr) -> Expr:
         # beyond int64, or NaN, so is that one: csim checks it, as Python mode raises there)
         a = checked(a, "HLS_FLOAT_TO_INT", faults.FLOAT_TO_INT, f"cannot convert a NaN, an infinity or a float "
                     f"beyond +-2**63 to {target}: float-to-integer conversion is defined for |x| < 2**63 only", op.loc)
-        wide = cast_to(a, CType("native", 64, True))
+        wide = cast_to(a, NativeInt(64, True))
         return cast_to(wide, ctype)
     if isinstance(target, FixedType) and isinstance(src, FloatType) and a.ctype != ctype:
         # (a float ROM declared in the fixed type is read as fixed: no conversion is left to check)
@@ -313,9 +313,9 @@ def cast_expr(op: CastOp, a: Expr) -> Expr:
         if src.int_bits <= 0:
             # every value lies in (-1, 1), so truncation toward zero gives 0; the header's
             # to_ap_int_base() is wrong there (I < 0 leaves its result unset, I == 0 overflows it)
-            return cast_to(Expr("0", PREC["primary"], CType("native", 32, True)), ctype)
+            return cast_to(Expr("0", PREC["primary"], NativeInt(32, True)), ctype)
         return cast_to(combine(f"{a.at(PREC['primary'])}.to_ap_int_base()", "primary",
-                               CType("ap", max(src.int_bits, 1), src.signed), a), ctype)
+                               ApInt(max(src.int_bits, 1), src.signed), a), ctype)
     return cast_to(a, ctype)
 
 
@@ -323,7 +323,7 @@ def select_expr(op: SelectOp, c: Expr, a: Expr, b: Expr) -> Expr:
     ctype = ctype_of(op.result.type)
     if a.ctype != ctype or b.ctype != ctype:
         a, b = cast_to(a, ctype), cast_to(b, ctype)
-    if ctype.kind in ("ap", "fixed"):
+    if ctype.ap_type:
         # `?:` needs both arms of one C++ type, and ap arithmetic widens beyond the modelled type
         # (ap_int<117> * ap_int<117> is ap_int<234>): construct compound arms explicitly
         a, b = (combine(f"{ctype.spelling}({e.text})", "primary", ctype, e) if e.prec < PREC["primary"] else e
@@ -351,19 +351,18 @@ def constant_expr(op: ConstantOp) -> Expr:
 
 
 def int_literal(value: int, t: IntType) -> Expr:
-    ctype = ctype_of(t)
     if -(2**31) < value < 2**31:
-        lit_type = CType("native", 32, True)
+        lit_type = NativeInt(32, True)
         return Expr(str(value), PREC["primary"] if value >= 0 else PREC["unary"], lit_type)
     if -(2**63) < value < 2**63:
-        return Expr(f"{value}LL", PREC["primary"] if value >= 0 else PREC["unary"], CType("native", 64, True))
+        return Expr(f"{value}LL", PREC["primary"] if value >= 0 else PREC["unary"], NativeInt(64, True))
     if 0 <= value < 2**64:
-        return Expr(f"{value}ULL", PREC["primary"], CType("native", 64, False))
+        return Expr(f"{value}ULL", PREC["primary"], NativeInt(64, False))
     width = max(t.width, value.bit_length() + 1)
     hexed = format(value % (1 << width), "x")
-    ap = CType("ap", width, True)
+    ap = ApInt(width, True)
     return Expr(f'{ap.spelling}("{hexed}", 16)' if value >= 0 else f'{ap.spelling}("-{format(-value, "x")}", 16)',
-                PREC["primary"], ap if ctype.kind == "native" else ap)
+                PREC["primary"], ap)
 
 
 def float_literal(value: float, bits: int) -> str:

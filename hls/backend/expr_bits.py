@@ -9,10 +9,10 @@ plain `ap_uint` at once, so they behave as values wherever they are used. Update
 
 from __future__ import annotations
 
-from hls.backend.ctype import CType, ctype_of
+from hls.backend.ctype import ApInt, CType, NativeInt, ctype_of
 from hls.backend.expr import PREC, Expr, cast_to, combine, index_text
 from hls.bits import width_of
-from hls.ir.bitops import BitcastOp, BitGetOp, BitSetOp, BitUnaryOp, ConcatOp, SliceOp, SliceSetOp
+from hls.ir.bitops import BitcastOp, BitGetOp, BitSetOp, BitUnaryKind, BitUnaryOp, ConcatOp, SliceOp, SliceSetOp
 from hls.ir.core import Op
 from hls.types import BoolType, FixedType, FloatType, IntType
 
@@ -25,13 +25,13 @@ def bit_view(e: Expr, t) -> Expr:
     if isinstance(t, FixedType):
         return cast_to(e, ctype_of(t))
     t = IntType(1, False) if isinstance(t, BoolType) else t
-    return cast_to(e, CType("ap", t.width, t.signed))
+    return cast_to(e, ApInt(t.width, t.signed))
 
 
 def raw_uint(e: Expr, t) -> Expr:
     """The bit pattern of `e` (of IR type t) as an ap_uint<W>: fixed point through its range."""
     width = width_of(t)
-    uint = CType("ap", width, False)
+    uint = ApInt(width, False)
     if isinstance(t, FixedType):
         e = bit_view(e, t)
         return combine(f"{uint.spelling}({e.at(PREC['primary'])}.range({width - 1}, 0))", "primary", uint, e)
@@ -41,7 +41,7 @@ def raw_uint(e: Expr, t) -> Expr:
 def bit_expr(op: Op, args: list[Expr]) -> Expr:
     """The expression of one bit-level op."""
     t = op.operands[0].type
-    result = CType("ap", op.result.type.width, False) if isinstance(op.result.type, IntType) else \
+    result = ApInt(op.result.type.width, False) if isinstance(op.result.type, IntType) else \
         ctype_of(op.result.type)
     if isinstance(op, SliceOp):
         x = bit_view(args[0], t)
@@ -59,7 +59,7 @@ def bit_expr(op: Op, args: list[Expr]) -> Expr:
     if isinstance(op, SliceSetOp):
         x = bit_view(args[0], t)
         lo, hi = op.attrs["lo"], op.attrs["hi"]
-        new = cast_to(args[1], CType("ap", hi - lo, False))
+        new = cast_to(args[1], ApInt(hi - lo, False))
         return combine(f"hls_set_range<{x.ctype.spelling}>({x.text}, {hi - 1}, {lo}, {new.text})", "primary",
                        x.ctype, x, new)
     if isinstance(op, ConcatOp):
@@ -77,9 +77,9 @@ def bit_expr(op: Op, args: list[Expr]) -> Expr:
 def bit_unary(op: BitUnaryOp, a: Expr, result: CType) -> Expr:
     t = op.operands[0].type
     bits = raw_uint(a, t)
-    if op.kind == "reverse":
+    if op.kind is BitUnaryKind.REVERSE:
         return combine(f"hls_reverse<{bits.ctype.spelling}>({bits.text})", "primary", result, bits)
-    if op.kind == "popcount":
+    if op.kind is BitUnaryKind.POPCOUNT:
         return combine(f"hls_popcount<{width_of(t)}, {result.width}>({bits.text})", "primary", result, bits)
     return combine(f"{result.spelling}({bits.at(PREC['primary'])}.countLeadingZeros())", "primary", result, bits)
 
@@ -89,19 +89,19 @@ def bitcast_expr(op: BitcastOp, a: Expr) -> Expr:
     source, target = op.operands[0].type, op.result.type
     width = width_of(source)
     if isinstance(source, FloatType):
-        native = CType("native", width, False)
+        native = NativeInt(width, False)
         bits = combine(f"hls_float_bits<{ctype_of(source).spelling}, {native.spelling}>({a.text})", "primary",
                        native, a)
     else:
         bits = raw_uint(a, source)
     if isinstance(target, FloatType):
-        native = CType("native", width, False)
+        native = NativeInt(width, False)
         bits = cast_to(bits, native)
         return combine(f"hls_bits_float<{ctype_of(target).spelling}, {native.spelling}>({bits.text})", "primary",
                        ctype_of(target), bits)
     if isinstance(target, FixedType):
-        bits = cast_to(bits, CType("ap", width, False))
+        bits = cast_to(bits, ApInt(width, False))
         return combine(f"hls_fixed_from_bits<{ctype_of(target).spelling}, {width}>({bits.text})", "primary",
                        ctype_of(target), bits)
     # an integer: the same bits in a same-width type (ap_int's constructor keeps the low W bits)
-    return cast_to(bits, CType("ap", width, target.signed))
+    return cast_to(bits, ApInt(width, target.signed))

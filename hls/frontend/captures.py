@@ -23,6 +23,11 @@ NUMPY_TYPES: dict[str, ScalarType] = {
 }
 
 
+def _real(dtype: np.dtype) -> bool:
+    """A bool, integer or floating numpy dtype (what a captured ROM may hold)."""
+    return dtype == np.bool_ or np.issubdtype(dtype, np.integer) or np.issubdtype(dtype, np.floating)
+
+
 class Captures(Family):
     """Module-level numbers and arrays a kernel reads (constants and ROMs)."""
 
@@ -43,7 +48,7 @@ class Captures(Family):
     def rom(self, name: str, data: np.ndarray, node: ast.AST, typed: ScalarType | None = None) -> Value:
         if name in self.ctx.roms:
             return self.ctx.roms[name]
-        elem = typed or (NUMPY_TYPES.get(data.dtype.str[1:]) if data.dtype.kind in "biuf" else None)
+        elem = typed or (NUMPY_TYPES.get(data.dtype.str[1:]) if _real(data.dtype) else None)
         if elem is None or data.ndim == 0:
             raise self.ctx.error(f"captured array {name!r} has dtype {data.dtype}; use bool, int8..64, uint8..64, "
                                  "float32 or float64 arrays", node)

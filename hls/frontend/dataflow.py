@@ -16,6 +16,7 @@ starts when the writer is done (recorded for Python mode).
 from __future__ import annotations
 
 import ast
+from enum import Enum
 
 from hls.directives import DIRECTIVES, dataflow
 from hls.errors import HLSTypeError, UnsupportedError
@@ -29,6 +30,17 @@ from hls.ir.usage import usage
 from hls.types import ArrayType, StreamType
 
 PROCESS_OPS = (ForOp, CallOp, IfOp)
+
+
+class RegionStatement(Enum):
+    """What one statement of a dataflow region is (`Dataflow.statement_kind`)."""
+
+    PROCESS = "process"
+    RETURN = "return"
+    DECLARATION = "declaration"
+    SCALAR = "scalar"
+    DIRECTIVE = "directive"
+    COMMENT = "comment"
 
 
 def process_name(ops: list[Op]) -> str:
@@ -67,16 +79,16 @@ class Dataflow(Family):
         scalars: set[str] = set()
         for stmt in body[start:]:
             kind = self.statement_kind(stmt)
-            if kind == "scalar":
+            if kind is RegionStatement.SCALAR:
                 self.check_scalar(stmt, scalars)
-            if kind == "return":
+            if kind is RegionStatement.RETURN:
                 if stmt.value is not None:
                     raise self.ctx.error("a dataflow kernel cannot return a value; write results to a stream or array",
                                          stmt, UnsupportedError)
                 continue
             before = len(self.ctx.block.ops)
             self.ctx.visit(stmt)
-            if kind != "process":
+            if kind is not RegionStatement.PROCESS:
                 continue
             ops = self.ctx.block.ops[before:]
             name = process_name(ops)
@@ -93,26 +105,26 @@ class Dataflow(Family):
             fifos = [name for name, var in self.ctx.env.items() if isinstance(getattr(var.value, "op", None), StreamOp)]
             self.ctx.conversions.add(self.ctx.src.tree, Region(tuple(fifos)))
 
-    def statement_kind(self, stmt: ast.stmt) -> str:
+    def statement_kind(self, stmt: ast.stmt) -> RegionStatement:
         if isinstance(stmt, ast.For):
-            return "process"
+            return RegionStatement.PROCESS
         if isinstance(stmt, ast.Return):
-            return "return"
+            return RegionStatement.RETURN
         if isinstance(stmt, ast.Assign) and (self.streams.is_stream_decl(stmt.value)
                                              or self.arrays.is_zeros_call(stmt.value)):
-            return "declaration"
+            return RegionStatement.DECLARATION
         if isinstance(stmt, (ast.Assign, ast.AnnAssign)) and self.is_scalar_statement(stmt):
-            return "scalar"
+            return RegionStatement.SCALAR
         if isinstance(stmt, ast.If) and self.is_conditional_process(stmt):
-            return "process"
+            return RegionStatement.PROCESS
         if self.is_call_process(stmt):
-            return "process"
+            return RegionStatement.PROCESS
         if isinstance(stmt, ast.Expr) and isinstance(stmt.value, ast.Call):
             target = call_target(stmt.value.func, self.ctx.src)
             if getattr(target, "__name__", None) in DIRECTIVES:
-                return "directive"
+                return RegionStatement.DIRECTIVE
         if isinstance(stmt, ast.Expr) and isinstance(stmt.value, ast.Constant) and isinstance(stmt.value.value, str):
-            return "comment"
+            return RegionStatement.COMMENT
         raise self.ctx.error("a dataflow region holds stream and array declarations, loops and sub-kernel calls only "
                              "(UG1399 canonical form), scalars computed from the kernel's scalars, and an `if` whose "
                              "branches are processes; move this statement into a loop or a sub-kernel", stmt,

@@ -20,6 +20,7 @@ from hls.types import (
     FloatType,
     IntType,
     ScalarType,
+    TypeFamily,
     as_int,
     fixed_binop_type,
     fixed_of,
@@ -37,16 +38,14 @@ Emit = Callable[[Op], Value]
 MAX_POW_EXPONENT = 16
 
 
-def kind_of(t: object) -> str:
-    if isinstance(t, BoolType):
-        return "bool"
-    if isinstance(t, IntType):
-        return "int"
-    if isinstance(t, FixedType):
-        return "fixed"
-    if isinstance(t, FloatType):
-        return "float"
-    return "other"
+SCALAR_FAMILIES = (TypeFamily.BOOL, TypeFamily.INT, TypeFamily.FIXED, TypeFamily.FLOAT)
+INTEGRAL = (TypeFamily.INT, TypeFamily.BOOL)
+
+
+def scalar_family(t: object) -> TypeFamily | None:
+    """The family of a scalar type operators compute on; None for anything else (structs, arrays, streams)."""
+    family = getattr(t, "family", None)
+    return family if family in SCALAR_FAMILIES else None
 
 
 class Lowering:
@@ -73,14 +72,14 @@ class Lowering:
 
     def assign(self, value: Value, target: ScalarType, loc: Loc | None, what: str) -> Value:
         """Implicit conversion at an assignment, store, argument or return: lossless kinds only."""
-        src, dst = kind_of(value.type), kind_of(target)
-        if src == "float" and dst in ("int", "bool"):
+        src, dst = scalar_family(value.type), scalar_family(target)
+        if src is TypeFamily.FLOAT and dst in INTEGRAL:
             raise HLSTypeError(f"{what}: implicit conversion from {value.type} to {target} would truncate; "
                                f"convert explicitly, e.g. {type_expr(target)}(x)", loc)
-        if src == "fixed" and dst in ("int", "bool"):
+        if src is TypeFamily.FIXED and dst in INTEGRAL:
             raise HLSTypeError(f"{what}: implicit conversion from {value.type} to {target} drops the fraction; "
                                f"convert explicitly with {type_expr(target)}(x)", loc)
-        if src in ("int", "fixed", "float") and dst == "bool":
+        if src in (TypeFamily.INT, TypeFamily.FIXED, TypeFamily.FLOAT) and dst is TypeFamily.BOOL:
             raise HLSTypeError(f"{what}: {value.type} is not a bool; compare explicitly, e.g. x != 0", loc)
         return self.cast(value, target, loc)
 
@@ -88,7 +87,7 @@ class Lowering:
         """A value in a test position (if, while, ternary, not, and/or) becomes bool as Python does."""
         if isinstance(value.type, BoolType):
             return value
-        if kind_of(value.type) == "other":
+        if scalar_family(value.type) is None:
             raise HLSTypeError(f"{value.type} cannot be used as a condition", loc)
         if isinstance(value.type, FloatType):
             zero = self.float_const(0.0, value.type, loc)
@@ -112,18 +111,18 @@ class Lowering:
     # ---- arithmetic ----------------------------------------------------------------------------
 
     def binary(self, kind: str, a: Value, b: Value, loc: Loc | None) -> Value:
-        ka, kb = kind_of(a.type), kind_of(b.type)
-        if "other" in (ka, kb):
+        ka, kb = scalar_family(a.type), scalar_family(b.type)
+        if None in (ka, kb):
             raise HLSTypeError(f"operator needs scalars, got {a.type} and {b.type}", loc)
-        if kind in (OpKind.AND, OpKind.OR, OpKind.XOR) and ka == kb == "bool":
+        if kind in (OpKind.AND, OpKind.OR, OpKind.XOR) and ka == kb == TypeFamily.BOOL:
             return self.emit(BinaryOp(kind, a, b, BoolType(), loc))
         if kind == OpKind.POW:
             return self.power(a, b, loc)
         if kind in (OpKind.SHL, OpKind.SHR):
             return self.shift(kind, a, b, loc)
-        if "float" in (ka, kb):
+        if TypeFamily.FLOAT in (ka, kb):
             return self.float_binary(kind, a, b, loc)
-        if "fixed" in (ka, kb):
+        if TypeFamily.FIXED in (ka, kb):
             return self.fixed_binary(kind, a, b, loc)
         a, b = self.as_int(a, loc), self.as_int(b, loc)
         if kind == OpKind.DIV:  # Python true division of integers: float64
@@ -134,8 +133,8 @@ class Lowering:
         return self.cast(value, as_int(value.type), loc) if isinstance(value.type, BoolType) else value
 
     def float_binary(self, kind: str, a: Value, b: Value, loc: Loc | None) -> Value:
-        if "fixed" in (kind_of(a.type), kind_of(b.type)):
-            fixed = a.type if kind_of(a.type) == "fixed" else b.type
+        if TypeFamily.FIXED in (scalar_family(a.type), scalar_family(b.type)):
+            fixed = a.type if scalar_family(a.type) is TypeFamily.FIXED else b.type
             raise HLSTypeError(f"mixing fixed point ({a.type}, {b.type}) with floats needs an explicit "
                                f"conversion: for a fixed-point design convert the float, e.g. {type_expr(fixed)}(x), "
                                f"and declare a constant table in its type, TAPS = {type_expr(fixed)}[N](values); "
@@ -164,7 +163,7 @@ class Lowering:
         return self.emit(BinaryOp(kind, a, b, fixed_binop_type(kind, fa, fb), loc))
 
     def shift(self, kind: str, a: Value, b: Value, loc: Loc | None) -> Value:
-        if kind_of(a.type) not in ("int", "bool") or kind_of(b.type) not in ("int", "bool"):
+        if scalar_family(a.type) not in INTEGRAL or scalar_family(b.type) not in INTEGRAL:
             raise HLSTypeError(f"shifts need integers, got {a.type} and {b.type}", loc)
         a, b = self.as_int(a, loc), self.as_int(b, loc)
         count = getattr(b, "op", None)
@@ -210,22 +209,22 @@ class Lowering:
         raise UnsupportedError("integer ** needs a constant exponent", loc)
 
     def unary(self, kind: str, a: Value, loc: Loc | None) -> Value:
-        k = kind_of(a.type)
+        k = scalar_family(a.type)
         if kind == OpKind.NOT:
             return self.emit(UnaryOp(OpKind.NOT, self.truth(a, loc), BoolType(), loc))
-        if k == "bool":
+        if k is TypeFamily.BOOL:
             if kind == OpKind.INVERT:
                 raise HLSTypeError("~ on a bool gives -2 or -1 in Python; use `not`", loc)
             a = self.as_int(a, loc)
-            k = "int"
-        if k == "float":
+            k = TypeFamily.INT
+        if k is TypeFamily.FLOAT:
             return self.emit(UnaryOp(kind, a, a.type, loc))
-        if k == "fixed":
+        if k is TypeFamily.FIXED:
             if kind == OpKind.INVERT:
                 raise UnsupportedError("~ on fixed point is not supported", loc)
             t = a.type
             return self.emit(UnaryOp(kind, a, FixedType(t.width + 1, t.int_bits + 1, True), loc))
-        if k != "int":
+        if k is not TypeFamily.INT:
             raise HLSTypeError(f"unary operator on {a.type}", loc)
         from_bool = isinstance(getattr(a, "op", None), CastOp) and isinstance(a.op.operands[0].type, BoolType)
         if kind == OpKind.INVERT and not a.type.signed and not from_bool:
@@ -236,11 +235,11 @@ class Lowering:
         return self.emit(UnaryOp(kind, a, IntType(min(width, MAX_INT_WIDTH), True), loc))
 
     def compare(self, kind: str, a: Value, b: Value, loc: Loc | None) -> Value:
-        ka, kb = kind_of(a.type), kind_of(b.type)
-        if "other" in (ka, kb):
+        ka, kb = scalar_family(a.type), scalar_family(b.type)
+        if None in (ka, kb):
             raise HLSTypeError(f"cannot compare {a.type} with {b.type}", loc)
-        if "float" in (ka, kb):
-            if "fixed" in (ka, kb):
+        if TypeFamily.FLOAT in (ka, kb):
+            if TypeFamily.FIXED in (ka, kb):
                 raise HLSTypeError("comparing fixed point with a float needs an explicit conversion", loc)
             target = self.float_target(a, b)
             a, b = self.cast(a, target, loc), self.cast(b, target, loc)
@@ -256,20 +255,20 @@ class Lowering:
 
     def join(self, a: Value, b: Value, loc: Loc | None) -> ScalarType:
         """The type holding both values (branches of a ternary, min/max)."""
-        ka, kb = kind_of(a.type), kind_of(b.type)
+        ka, kb = scalar_family(a.type), scalar_family(b.type)
         if a.type == b.type:
             return a.type
-        if "float" in (ka, kb):
-            if "fixed" in (ka, kb):
+        if TypeFamily.FLOAT in (ka, kb):
+            if TypeFamily.FIXED in (ka, kb):
                 raise HLSTypeError("mixing fixed point with floats needs an explicit conversion", loc)
             return self.float_target(a, b)
-        if "fixed" in (ka, kb):
+        if TypeFamily.FIXED in (ka, kb):
             return fixed_binop_type("max", fixed_of(a.type), fixed_of(b.type))
         return int_union(as_int(a.type), as_int(b.type))
 
     def math(self, func: str, args: list[Value], loc: Loc | None) -> Value:
         for arg in args:
-            if kind_of(arg.type) not in ("int", "bool", "float"):
+            if scalar_family(arg.type) not in (*INTEGRAL, TypeFamily.FLOAT):
                 raise HLSTypeError(f"math.{func} needs a number, got {arg.type}", loc)
         floats = [v.type for v in args if isinstance(v.type, FloatType) and not self.is_weak(v)]
         target = float_join(*floats) if floats else float64

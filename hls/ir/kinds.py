@@ -20,6 +20,7 @@ from typing import Any
 import numpy as np
 
 from hls import bits
+from hls.types import TypeFamily
 
 BINARY, COMPARE, UNARY, LOGIC, MATH = "binary", "compare", "unary", "logic", "math"
 
@@ -44,7 +45,7 @@ def _lor(a: Any, b: Any) -> bool:
 class Facts:
     """What one operator is. `fold` computes it on exact Python values (ints, Fractions, numpy floats);
     with `typed` it also receives the result type (rotates need the width). `exact_on` names the type
-    families ("int", "fixed", "float", "bool") on which `fold` is the golden model's result."""
+    families (`hls.types.TypeFamily`) on which `fold` is the golden model's result."""
 
     groups: frozenset[str]
     py: type[ast.AST] | None = None
@@ -57,7 +58,7 @@ class Facts:
     absorbing: int | None = None
     fold: Callable[..., Any] | None = None
     typed: bool = False
-    exact_on: frozenset[str] = frozenset()
+    exact_on: frozenset[TypeFamily] = frozenset()
     zero_divisor_raises: bool = False
     inverse: str | None = None
     cost: str | None = None
@@ -69,12 +70,12 @@ class Facts:
     mlir_math: str | None = None
 
 
-def _f(*groups: str, exact_on: tuple[str, ...] = (), **facts: Any) -> Facts:
+def _f(*groups: str, exact_on: tuple[TypeFamily, ...] = (), **facts: Any) -> Facts:
     return Facts(frozenset(groups), exact_on=frozenset(exact_on), **facts)
 
 
-_NUM = ("int", "fixed", "float")
-_BITWISE = ("int", "bool")
+_NUM = (TypeFamily.INT, TypeFamily.FIXED, TypeFamily.FLOAT)
+_BITWISE = (TypeFamily.INT, TypeFamily.BOOL)
 
 
 class OpKind(str, Enum):
@@ -93,7 +94,7 @@ class OpKind(str, Enum):
     absorbing: int | None
     fold: Callable[..., Any] | None
     typed: bool
-    exact_on: frozenset[str]
+    exact_on: frozenset[TypeFamily]
     zero_divisor_raises: bool
     inverse: str | None
     cost: str | None
@@ -124,14 +125,14 @@ class OpKind(str, Enum):
     MUL = "mul", _f(BINARY, py=ast.Mult, cpp="*", prec="mul", commutative=True, identity_rhs=1, identity_lhs=1,
                     absorbing=0, fold=operator.mul, exact_on=_NUM, cost="multiplier", float_core="mul",
                     mlir_int=("arith.muli", "arith.muli"), mlir_float="arith.mulf", mlir_fixed=True)
-    DIV = "div", _f(BINARY, py=ast.Div, cpp="/", prec="mul", fold=operator.truediv, exact_on=("float",),
+    DIV = "div", _f(BINARY, py=ast.Div, cpp="/", prec="mul", fold=operator.truediv, exact_on=(TypeFamily.FLOAT,),
                     zero_divisor_raises=True, cost="divider", float_core="div", mlir_float="arith.divf")
     FLOORDIV = "floordiv", _f(BINARY, py=ast.FloorDiv, cpp="hls_floordiv", prec="primary", cpp_unsigned="hls_div",
-                              fold=operator.floordiv, exact_on=("int",),
+                              fold=operator.floordiv, exact_on=(TypeFamily.INT,),
                               zero_divisor_raises=True, cost="divider",
                               mlir_int=("arith.floordivsi", "arith.divui"))
     MOD = "mod", _f(BINARY, py=ast.Mod, cpp="hls_floormod", prec="primary", cpp_unsigned="hls_mod", fold=operator.mod,
-                    exact_on=("int",), zero_divisor_raises=True, cost="divider",
+                    exact_on=(TypeFamily.INT,), zero_divisor_raises=True, cost="divider",
                     mlir_int=("arith.remsi", "arith.remui"))
     AND = "and", _f(BINARY, py=ast.BitAnd, cpp="&", prec="band", commutative=True, absorbing=0,
                     fold=operator.and_, exact_on=_BITWISE, cost="logic", mlir_int=("arith.andi", "arith.andi"))
@@ -140,9 +141,9 @@ class OpKind(str, Enum):
     XOR = "xor", _f(BINARY, py=ast.BitXor, cpp="^", prec="xor", commutative=True, identity_rhs=0, identity_lhs=0,
                     fold=operator.xor, exact_on=_BITWISE, cost="logic", mlir_int=("arith.xori", "arith.xori"))
     SHL = "shl", _f(BINARY, py=ast.LShift, cpp="<<", prec="shift", identity_rhs=0, fold=operator.lshift,
-                    exact_on=("int",), cost="shifter", mlir_int=("arith.shli", "arith.shli"))
+                    exact_on=(TypeFamily.INT,), cost="shifter", mlir_int=("arith.shli", "arith.shli"))
     SHR = "shr", _f(BINARY, py=ast.RShift, cpp=">>", prec="shift", identity_rhs=0, fold=operator.rshift,
-                    exact_on=("int",), cost="shifter", mlir_int=("arith.shrsi", "arith.shrui"))
+                    exact_on=(TypeFamily.INT,), cost="shifter", mlir_int=("arith.shrsi", "arith.shrui"))
     ROTL = "rotl", _f(BINARY, cpp="lrotate", prec="primary", identity_rhs=0, fold=bits.rotl, typed=True,
                       cost="shifter")
     ROTR = "rotr", _f(BINARY, cpp="rrotate", prec="primary", identity_rhs=0, fold=bits.rotr, typed=True,

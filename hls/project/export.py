@@ -36,7 +36,7 @@ from hls.errors import HLSError
 from hls.project.export_structs import struct_files, struct_port_data, struct_return_data, struct_stream_data
 from hls.sim.toolchain import CSIM_CXXFLAGS, own_include_dir
 from hls.streams import Stream
-from hls.types import ArrayType, ScalarType, StreamType, StructType, TupleType
+from hls.types import ArrayType, ScalarType, StreamType, StructType, TupleType, TypeFamily
 
 MANIFEST = "hls_export.json"
 MANIFEST_FORMAT = "hls-export/1"
@@ -199,7 +199,7 @@ def stream_port_data(port: Any, count_in: int, count_out: int) -> dict[str, Any]
     """A stream argument: fed from <arg>.dat, then compared with <arg>.golden.dat, which holds what the
     golden model left in it (an output's items, an input's unread ones)."""
     codec = port.codec
-    if codec.kind == "struct":
+    if codec.family is TypeFamily.STRUCT:
         return struct_stream_data(port, _display(port.name, port.c_name), _type_text(port.type, codec.c_type),
                                   count_in, count_out)
     var = f"arg_{port.c_name}"
@@ -217,7 +217,7 @@ def stream_port_data(port: Any, count_in: int, count_out: int) -> dict[str, Any]
 def port_data(port: Any) -> dict[str, Any]:
     """Plain data describing one argument for tb.cpp.j2 (declaration, loading, read-back, compare)."""
     codec = port.codec
-    if codec.kind == "struct":
+    if codec.family is TypeFamily.STRUCT:
         return struct_port_data(port, _display(port.name, port.c_name), _type_text(port.type, codec.c_type))
     var = f"arg_{port.c_name}"
     dims = list(port.shape)
@@ -299,7 +299,7 @@ def render_project(design: Any, settings: Settings, vectors: GoldenVectors, esti
     counts = {id(p): (len(b), len(a)) for p, b, a in zip(inputs, vectors.before, vectors.after, strict=True)
               if p.stream}
     ports = [stream_port_data(p, *counts[id(p)]) if p.stream else port_data(p) for p in design.ports]
-    struct_ret = bool(design.results) and design.results[0].codec.kind == "struct"
+    struct_ret = bool(design.results) and design.results[0].codec.family is TypeFamily.STRUCT
     rets = [struct_return_data(design.results[0].codec)] if struct_ret else return_data(design)
     data = data_files(design, ports, rets, vectors)
     ret_info = rets[0] if rets else None

@@ -13,6 +13,8 @@ from __future__ import annotations
 
 from typing import Any
 
+from hls.ir.kinds import OpKind
+
 ITER = "<iteration>"  # the pipelined loop's iteration number, 0, 1, 2, ...
 
 
@@ -60,21 +62,21 @@ class Affine:
         return " + ".join([*parts, str(self.const)])
 
 
-def combine(kind: str, lhs: Affine | None, rhs: Affine | None) -> Affine | None:
+def combine(kind: OpKind | str, lhs: Affine | None, rhs: Affine | None) -> Affine | None:
     """The affine form of `lhs <kind> rhs`, or None when it is not affine."""
     if lhs is None or rhs is None:
         return None
-    if kind == "add":
+    if kind == OpKind.ADD:
         return lhs + rhs
-    if kind == "sub":
+    if kind == OpKind.SUB:
         return lhs - rhs
-    if kind == "mul":
+    if kind == OpKind.MUL:
         if rhs.is_const:
             return lhs.scale(rhs.const)
         if lhs.is_const:
             return rhs.scale(lhs.const)
         return None
-    if kind == "shl" and rhs.is_const and 0 <= rhs.const < 62:
+    if kind == OpKind.SHL and rhs.is_const and 0 <= rhs.const < 62:
         return lhs.scale(1 << rhs.const)
     return None
 

@@ -26,12 +26,14 @@ import numpy as np
 
 from hls.schedule.fifo_timing import FifoSpec, ProcessTrace, TimingResult, fifo_cost, simulate, size_fifos
 from hls.schedule.report import LoopReport, Report, Resources
+from hls.streams import TraceEvent
 
 
 @dataclass
 class RawProcess:
-    """One process as Python mode saw it: events ("A", fifo, write, line) for an access of a region
-    FIFO, ("L" | "I" | "X", (file, line)) for a loop's entry, iteration and exit."""
+    """One process as Python mode saw it: events (TraceEvent.ACCESS, fifo, write, line) for an access of
+    a region FIFO, (TraceEvent.LOOP_ENTER | LOOP_ITER | LOOP_EXIT, (file, line)) for a loop's entry, iteration
+    and exit (hls/streams.py). The trace is data: a str enum member equals its value, so ("L", key) is read alike."""
 
     name: str
     events: list[tuple]
@@ -121,9 +123,9 @@ def nominal_cycles(events: list[tuple], loops: dict[tuple[str, int], LoopReport]
     accesses = []
     for event in events:
         kind = event[0]
-        if kind == "L":
+        if kind == TraceEvent.LOOP_ENTER:
             stack.append([loops.get(event[1]), t, 0, t])
-        elif kind == "I":
+        elif kind == TraceEvent.LOOP_ITER:
             frame = stack[-1]
             info, frame[2] = frame[0], frame[2] + 1
             if info is not None and info.ii:
@@ -131,7 +133,7 @@ def nominal_cycles(events: list[tuple], loops: dict[tuple[str, int], LoopReport]
             elif info is not None and frame[2] > 1:
                 frame[3] = max(t, frame[3] + (info.depth or 1))
             t = max(t, frame[3])
-        elif kind == "X":
+        elif kind == TraceEvent.LOOP_EXIT:
             info, entry, count, start = stack.pop()
             if info is not None and count:
                 t = max(t, entry + (count - 1) * info.ii + (info.depth or 1) if info.ii else start + (info.depth or 1))
@@ -172,7 +174,7 @@ def traces(raw: RawRegion, report: Report) -> list[ProcessTrace]:
 def process_loops(raw: RawProcess, loops: dict[tuple[str, int], LoopReport]) -> list[tuple[str, int | None]]:
     seen: dict[tuple[str, int], None] = {}
     for event in raw.events:
-        if event[0] == "L" and event[1] in loops:
+        if event[0] == TraceEvent.LOOP_ENTER and event[1] in loops:
             seen.setdefault(event[1])
     return [(loops[key].label or "loop", loops[key].ii) for key in seen]
 
@@ -208,7 +210,7 @@ def fifo_links(raw: RawRegion) -> list[tuple[str, str, str]]:
     ends: dict[str, dict[bool, str]] = {}
     for process in raw.processes:
         for event in process.events:
-            if event[0] == "A":
+            if event[0] == TraceEvent.ACCESS:
                 ends.setdefault(event[1], {}).setdefault(bool(event[2]), process.name)
     return [(ends[f.name][True], ends[f.name][False], f.name) for f in raw.fifos
             if True in ends.get(f.name, {}) and False in ends.get(f.name, {})]

@@ -24,6 +24,7 @@ from collections.abc import Iterator
 from dataclasses import replace
 
 from hls.defaults import DEFAULT_CLOCK_NS, DEFAULT_PART, PIPELINE_LOOPS
+from hls.directives import Dataflow
 from hls.errors import HLSError
 from hls.interfaces import check_flow
 from hls.ir import (
@@ -53,6 +54,7 @@ from hls.schedule.memory import MAXI_LATENCY, bit_width, function_storages
 from hls.schedule.opcost import forget_demanded_widths
 from hls.schedule.oplib import OpLib
 from hls.schedule.report import GraphEdge, GraphNode, LoopReport, Report
+from hls.schedule.report_data import NodeKind
 from hls.schedule.resources import ResourceTally, iv_width
 from hls.schedule.scope import Scope
 from hls.schedule.span import Span
@@ -348,7 +350,7 @@ def _schedule_module(module: Module, clock_ns: float, part: str, flow: str, pipe
     for storage in storages.values():
         design.tally.add_memory(func.name, storage)
     design.tally.add_control_adapter(flow)
-    if any(isinstance(op, DirectiveOp) and op.kind == "dataflow" for op in func.walk()):
+    if any(isinstance(op, DirectiveOp) and isinstance(op.directive, Dataflow) for op in func.walk()):
         design.notes.append("dataflow is not modelled: the estimate runs the tasks one after the other")
     scope = Scope(storages, {}, func.name, func.name, 0)
     pipelined = pipelined_function(design, func, scope)
@@ -378,7 +380,7 @@ def call_graph(module: Module, latencies: dict[str, Span]) -> tuple[list[GraphNo
             continue
         func = module.functions[name]
         span = latencies.get(name)
-        nodes.append(GraphNode(name, "function", func.loc.file if func.loc else None,
+        nodes.append(GraphNode(name, NodeKind.FUNCTION, func.loc.file if func.loc else None,
                                func.loc.line if func.loc else None, span.min if span else None,
                                span.max if span else None))
         for op in func.walk():

@@ -55,7 +55,7 @@ from hls.ir.structops import StructGetOp, StructPackOp
 from hls.ir.visit import Walker, rule
 from hls.passes.straighten import MAX_REGION_OPS, NotUnrollable, extract, straighten
 from hls.schedule.affine import ITER, Affine, combine, induction_step
-from hls.schedule.memory import Storage, bit_width, function_storages, rom_constant
+from hls.schedule.memory import Storage, StorageKind, bit_width, function_storages, rom_constant
 from hls.schedule.opcost import op_cost
 from hls.schedule.oplib import OpCost, OpLib
 from hls.types import BoolType, IntType
@@ -319,7 +319,7 @@ class GraphBuilder(Walker):
         key = (storage.kind, is_store, dynamic, bit_width(storage.elem), storage.banks)
         if key not in self._memory_costs:
             name = "store" if is_store else "load"
-            if storage.kind == "regs":
+            if storage.kind == StorageKind.REGS:
                 cost = self.lib.mux(bit_width(storage.elem), storage.banks) if dynamic and not is_store \
                     else self.lib.wire(name)
                 cost = OpCost(name, 0, cost.delay_ns, 0, 0, cost.lut)
@@ -342,7 +342,7 @@ class GraphBuilder(Walker):
             self.env[op.result] = loaded[key]
             return
         rank = len(op.memref.type.shape)  # a field of an array of structs: the indices of its element
-        dynamic = any(b[1] is NOCONST for b in bindings) and (storage.kind == "regs" or storage.bank_varies(
+        dynamic = any(b[1] is NOCONST for b in bindings) and (storage.kind == StorageKind.REGS or storage.bank_varies(
             [b[2] for b in bindings[:rank]]))
         # a field of an array of structs is an access to its element: the struct is one aggregated word
         # (Vitis's default for struct ports), so the further fields of a whole-struct read come with it

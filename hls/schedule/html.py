@@ -17,7 +17,7 @@ import os
 import re
 from typing import Any
 
-from hls.schedule.report_data import GraphEdge, GraphNode, LoopReport, ReportData, Resources
+from hls.schedule.report_data import GraphEdge, GraphNode, LoopReport, NodeKind, ReportData, Resources
 from hls.schedule.svg import design_graph, schedule_chart
 
 CONTEXT = 3  # source lines shown above and below each line the report names
@@ -287,7 +287,7 @@ def dataflow_section(report: ReportData, prefix: str) -> str:
         head = (f"<p>Region latency {flow.latency} cycles, interval {flow.interval} cycles, from the timed "
                 "simulation of the Python-mode trace with FIFO back-pressure (docs/dataflow.md).</p>")
     depth = {f.name: f for f in flow.fifos}
-    nodes = [GraphNode(p.name, "process", latency_min=p.latency, latency_max=p.latency) for p in flow.processes]
+    nodes = [GraphNode(p.name, NodeKind.PROCESS, latency_min=p.latency, latency_max=p.latency) for p in flow.processes]
     edges = [GraphEdge(src, dst, "fifo", label=f"{name} [{depth[name].depth}]" if name in depth else name)
              for src, dst, name in flow.links]
     svg = design_graph(nodes, edges, lambda file, line: None, prefix + "fifo-arrow") if nodes else ""

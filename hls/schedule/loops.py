@@ -19,7 +19,7 @@ from hls.schedule.affine import ITER
 from hls.schedule.deps import add_carried_scalars, add_exit_edges, add_memory_edges
 from hls.schedule.graph import Graph, GraphBuilder, Node, straight_region
 from hls.schedule.listsched import list_schedule
-from hls.schedule.memory import Storage
+from hls.schedule.memory import Storage, StorageKind
 from hls.schedule.modulo import ModuloResult, PortBound, Recurrence, modulo_schedule
 from hls.schedule.report import LoopReport, ScheduledOp
 from hls.schedule.resources import ResourceTally
@@ -85,8 +85,8 @@ def _invariant_nodes(graph: Graph) -> list[bool]:
         ok = node.index not in consumers and all(distance == 0 and invariant[src] for src, distance, _ in node.preds)
         access = node.access
         if ok and access is not None:  # a FIFO read takes the next item: never the same in two iterations
-            ok = not access.is_store and access.storage.kind != "fifo" and id(access.storage) not in stored \
-                and not access.guard and all(
+            ok = not access.is_store and access.storage.kind is not StorageKind.FIFO \
+                and id(access.storage) not in stored and not access.guard and all(
                 i is not None and i.coeff(ITER) == 0 for i in access.indices)
         invariant.append(ok)
     return invariant
@@ -267,7 +267,7 @@ def ports_text(graph: Graph, bound: PortBound) -> str:
         return (f"{what} per iteration on m_axi bundle `{storage.bundle}` ({', '.join(names)}), one "
                 f"{'read' if bound.reads else 'write'} channel: give each array its own bundle or copy it to a "
                 f"local array, at {_where(first)}")
-    if storage.kind == "fifo":
+    if storage.kind is StorageKind.FIFO:
         what = f"{bound.reads} reads" if bound.reads else f"{bound.writes} writes"
         return (f"{what} per iteration of FIFO `{storage.name}`, one item per cycle: read or write a wider element "
                 f"type once per iteration, at {_where(first)}")

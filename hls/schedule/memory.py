@@ -13,12 +13,13 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass, field
+from enum import Enum
 from itertools import product
 from typing import Any
 
 from hls.interfaces import default_interface
 from hls.ir import AllocOp, ConstantOp, DirectiveOp, Function, LoadOp, RomOp, StoreOp, StreamOp, Value
-from hls.types import ArrayType, BoolType, FixedType, FloatType, IntType, ScalarType, StreamType, StructType
+from hls.types import ArrayType, BoolType, FloatType, IntType, ScalarType, StreamType
 
 MAXI_LATENCY = 64  # Vitis-flow default m_axi latency (config_interface -m_axi_latency), VITIS_FACTS.md 2 and 4
 BRAM_READ_LATENCY = 1  # Bind Storage Report "Latency 1" for RAM_AUTO (bavlyshehata/ADMM_BP, xcu250, 2022.2)
@@ -37,18 +38,8 @@ BRAM18_SHAPES = ((16384, 1), (8192, 2), (4096, 4), (2048, 9), (1024, 18), (512, 
 
 
 def bit_width(t: Any) -> int:
-    """Bits of a scalar value (registers, memory words)."""
-    if isinstance(t, (IntType, FixedType)):
-        return t.width
-    if isinstance(t, FloatType):
-        return t.bits
-    if isinstance(t, BoolType):
-        return 1
-    if isinstance(t, ArrayType):  # an array field of a struct
-        return bit_width(t.elem) * t.size
-    if isinstance(t, StructType):  # aggregated, as Vitis packs a struct: one word of all its fields
-        return sum(bit_width(ft) for _, ft in t.fields)
-    return 32
+    """Bits of a value (registers, memory words): the type's own `bit_width`, 32 for a type without one."""
+    return getattr(t, "bit_width", 32)
 
 
 @dataclass
@@ -60,12 +51,29 @@ class DimSplit:
     block: int = 1
 
 
+class StorageKind(str, Enum):
+    """Where an array lives, as the schedulers and the resource count see it (a str enum: it prints and
+    formats as its value, `regs`)."""
+
+    BRAM = "bram"
+    LUTRAM = "lutram"
+    URAM = "uram"
+    REGS = "regs"  # completely partitioned: registers, no port limit
+    ROM = "rom"
+    M_AXI = "m_axi"
+    AP_MEMORY = "ap_memory"
+    FIFO = "fifo"
+
+    __str__ = str.__str__
+    __format__ = str.__format__
+
+
 @dataclass
 class Storage:
     """One array's memory: kind, element type, shape, banks, ports and latencies."""
 
     name: str
-    kind: str  # bram, lutram, uram, regs, rom, m_axi, ap_memory
+    kind: StorageKind
     elem: ScalarType
     shape: tuple[int, ...]
     ports: tuple[int, int, int] | None  # None: registers, no port limit
@@ -83,15 +91,15 @@ class Storage:
     @property
     def resource(self) -> str:
         """What shares ports: the array itself, or its m_axi bundle (arrays in one bundle share it)."""
-        return f"m_axi:{self.bundle}" if self.kind == "m_axi" else f"mem:{self.name}:{id(self)}"
+        return f"m_axi:{self.bundle}" if self.kind is StorageKind.M_AXI else f"mem:{self.name}:{id(self)}"
 
     @property
     def is_maxi(self) -> bool:
-        return self.kind == "m_axi"
+        return self.kind is StorageKind.M_AXI
 
     def bank_sets(self, indices: list[int | None]) -> list[tuple[int, ...]]:
         """Banks an access with these index values may touch (all banks of a dimension it cannot tell)."""
-        if self.ports is None or self.kind == "m_axi" or self.banks == 1:
+        if self.ports is None or self.kind is StorageKind.M_AXI or self.banks == 1:
             return [()]
         per_dim = []
         for split, index in zip(self.splits, indices, strict=False):
@@ -124,17 +132,18 @@ class Storage:
         width = bit_width(self.elem)
         words = math.prod(self.shape)
         per_bank = math.ceil(words / self.banks)
-        if self.kind in ("m_axi", "ap_memory", "fifo"):  # a FIFO's cost: hls.schedule.fifo_timing.fifo_cost
+        if self.kind in (StorageKind.M_AXI, StorageKind.AP_MEMORY, StorageKind.FIFO):
+            # a FIFO's cost: hls.schedule.fifo_timing.fifo_cost
             return {}
-        if self.kind == "regs" and self.rom_data is not None:
+        if self.kind is StorageKind.REGS and self.rom_data is not None:
             # a completely partitioned ROM holds constants: no register, a LUT ROM (64 words x 1 bit per
             # LUT6) in front of the multiplexer (level2fast DFT cyclic16: two 256 x 32 ROMs, Memory row 256 LUT)
             return {"lut": lutram_luts(words, width)}
-        if self.kind == "regs":
+        if self.kind is StorageKind.REGS:
             return {"ff": words * width, "lut": words * width // 4}
-        if self.kind == "lutram":
+        if self.kind is StorageKind.LUTRAM:
             return {"lut": self.banks * lutram_luts(per_bank, width)}
-        if self.kind == "uram":
+        if self.kind is StorageKind.URAM:
             return {"uram": self.banks * uram_blocks(per_bank, width)}
         return {"bram18k": self.banks * bram18_blocks(per_bank, width)}
 
@@ -223,15 +232,16 @@ def local_storage(name: str, t: ArrayType, directives: dict, value: Value, rom: 
     options = bind[-1].directive if bind else None
     kind_name = options.type if options else ("rom_2p" if rom is not None else "auto")
     impl = (options.impl if options else None) or "auto"
-    storage = Storage(name, "rom" if rom is not None else "bram", t.elem, t.shape, PORTS.get(kind_name, PORTS["auto"]),
-                      splits, rom_data=rom, partition_text=text)
+    kind = StorageKind.ROM if rom is not None else StorageKind.BRAM
+    storage = Storage(name, kind, t.elem, t.shape, PORTS.get(kind_name, PORTS["auto"]), splits, rom_data=rom,
+                      partition_text=text)
     if all(s.banks == size for s, size in zip(splits, t.shape, strict=True)):
-        storage.kind, storage.ports, storage.read_latency, storage.write_latency = "regs", None, 0, 1
+        storage.kind, storage.ports, storage.read_latency, storage.write_latency = StorageKind.REGS, None, 0, 1
     elif impl == "uram":
-        storage.kind, storage.read_latency = "uram", URAM_READ_LATENCY
+        storage.kind, storage.read_latency = StorageKind.URAM, URAM_READ_LATENCY
     elif impl == "lutram" or (impl == "auto" and math.ceil(math.prod(t.shape) / storage.banks) * bit_width(t.elem)
                               <= LUTRAM_BITS):
-        storage.kind = "lutram"
+        storage.kind = StorageKind.LUTRAM
         if kind_name == "auto":
             storage.ports = PORTS["ram_s2p"]
     if options and options.latency:
@@ -242,7 +252,7 @@ def local_storage(name: str, t: ArrayType, directives: dict, value: Value, rom: 
 def fifo_storage(name: str, t: StreamType) -> Storage:
     """A FIFO as the schedulers see it: one read and one write port, one access of a process per
     cycle (a process only reads or only writes it); a read takes a cycle, as Vitis's FIFO read state."""
-    return Storage(name, "fifo", t.elem, (t.depth,), (1, 1, 1), read_latency=1, write_latency=1)
+    return Storage(name, StorageKind.FIFO, t.elem, (t.depth,), (1, 1, 1), read_latency=1, write_latency=1)
 
 
 def argument_storage(arg: Value, bundle_index: int, directives: dict, maxi_latency: int, flow: str = "vitis"
@@ -255,7 +265,7 @@ def argument_storage(arg: Value, bundle_index: int, directives: dict, maxi_laten
     mode = options.mode
     if mode == "m_axi":
         latency = int(options.latency or maxi_latency)
-        return Storage(arg.name or "arg", "m_axi", t.elem, t.shape, PORTS["m_axi"], read_latency=latency,
+        return Storage(arg.name or "arg", StorageKind.M_AXI, t.elem, t.shape, PORTS["m_axi"], read_latency=latency,
                        write_latency=latency, bundle=options.bundle or "gmem")
     splits, text = _splits(t.shape, directives.get("array_partition", {}).get(id(arg), []))
     # without storage_type an ap_memory port has two read/write ports (RAM_T2P-like): ELEN226 Vitis 2022.1
@@ -263,7 +273,7 @@ def argument_storage(arg: Value, bundle_index: int, directives: dict, maxi_laten
     # inner_product solution4 (two loads of one bank per state), docs/oplib.md
     storage_type = options.storage_type or "ram_t2p"
     ports = PORTS["fifo"] if mode in ("ap_fifo", "axis") else PORTS.get(storage_type, PORTS["ram_2p"])
-    return Storage(arg.name or "arg", "ap_memory", t.elem, t.shape, ports, splits, partition_text=text)
+    return Storage(arg.name or "arg", StorageKind.AP_MEMORY, t.elem, t.shape, ports, splits, partition_text=text)
 
 
 def function_storages(func: Function, is_top: bool, maxi_latency: int = MAXI_LATENCY,

@@ -11,9 +11,20 @@ from __future__ import annotations
 
 import os
 from dataclasses import dataclass, field
+from enum import Enum
 from typing import Any
 
 from hls.errors import HLSError
+
+
+class NodeKind(str, Enum):
+    """What a box of the design graph is (a str enum: `to_dict` and the pictures show its value)."""
+
+    FUNCTION = "function"
+    PROCESS = "process"
+
+    __str__ = str.__str__
+    __format__ = str.__format__
 
 
 @dataclass
@@ -77,10 +88,10 @@ class ScheduledOp:
 
 @dataclass
 class GraphNode:
-    """A box of the design graph: a function today; a dataflow process once streams exist (`kind`)."""
+    """A box of the design graph: a function, or a dataflow process (`kind`)."""
 
     name: str
-    kind: str = "function"
+    kind: NodeKind = NodeKind.FUNCTION
     file: str | None = None
     line: int | None = None
     latency_min: int | None = None
@@ -233,7 +244,7 @@ class ReportData:
         loops = [_loop_from_dict(d) for d in data.get("loops", [])]
         res = data.get("resources", {})
         graph = data.get("graph") or {}
-        nodes = [GraphNode(n["name"], n.get("kind", "function"), n.get("file"), n.get("line"),
+        nodes = [GraphNode(n["name"], NodeKind(n.get("kind", "function")), n.get("file"), n.get("line"),
                            (n.get("latency") or {}).get("min"), (n.get("latency") or {}).get("max"))
                  for n in graph.get("nodes", [])]
         edges = [GraphEdge(e["src"], e["dst"], e.get("kind", "call"), e.get("count", 1), e.get("line"), e.get("label"))

@@ -13,7 +13,7 @@ from __future__ import annotations
 import html
 from collections.abc import Callable
 
-from hls.schedule.report_data import GraphEdge, GraphNode, LoopReport, ScheduledOp
+from hls.schedule.report_data import GraphEdge, GraphNode, LoopReport, NodeKind, ScheduledOp
 
 Link = Callable[[str | None, int | None], str | None]  # (file, line) -> in-page anchor or None
 
@@ -175,7 +175,7 @@ def _levels(nodes: list[GraphNode], edges: list[GraphEdge]) -> dict[str, int]:
 
 def _node_text(node: GraphNode) -> str:
     if node.latency_max is None:
-        return "scheduled in its caller" if node.kind == "function" else ""
+        return "scheduled in its caller" if node.kind == NodeKind.FUNCTION else ""
     if node.latency_min == node.latency_max:
         return f"{node.latency_max:,} cycles"
     return f"{node.latency_min if node.latency_min is not None else '?'}~{node.latency_max:,} cycles"

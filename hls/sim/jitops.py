@@ -10,6 +10,7 @@ undefined, and LLVM may drop an overflow test written on its result).
 
 from __future__ import annotations
 
+from hls.ir.bitops import BitUnaryKind
 from hls.ir.kinds import OpKind
 from hls.sim.vplan import native_ok
 from hls.types import BoolType, FloatType, IntType, ScalarType
@@ -207,11 +208,12 @@ def bit_lines(op: object, out: str, args: list[str], types: list[object], t: Sca
     return unary_bit_lines(op.kind, out, raw, types[0].width)
 
 
-def unary_bit_lines(kind: str, out: str, raw: str, width: int) -> list[str]:
+def unary_bit_lines(kind: BitUnaryKind, out: str, raw: str, width: int) -> list[str]:
     """popcount, clz and reverse as a loop over the bits."""
-    if kind == "reverse":
+    if kind is BitUnaryKind.REVERSE:
         return [f"{out} = 0", f"for q{out} in range({width}):",
                 f"    {out} = ({out} << 1) | (({raw} >> q{out}) & 1)"]
-    lines = [f"p{out} = {raw}", f"{out} = 0" if kind == "popcount" else f"{out} = {width}", f"while p{out} != 0:"]
-    step = f"{out} += p{out} & 1" if kind == "popcount" else f"{out} -= 1"
+    count = kind is BitUnaryKind.POPCOUNT
+    lines = [f"p{out} = {raw}", f"{out} = 0" if count else f"{out} = {width}", f"while p{out} != 0:"]
+    step = f"{out} += p{out} & 1" if count else f"{out} -= 1"
     return lines + [f"    {step}", f"    p{out} >>= 1"]

@@ -40,7 +40,7 @@ def py(values: Any, t: ScalarType) -> np.ndarray:
         return objects(np.frompyfunc(t.storage_dtype.type, 1, 1)(arr))
     if isinstance(t, BoolType):
         return arr.astype(np.bool_).astype(object)
-    return arr.astype(np.int64).astype(object) if arr.dtype.kind == "b" else arr.astype(object)
+    return arr.astype(np.int64).astype(object) if arr.dtype == np.bool_ else arr.astype(object)
 
 
 def native(values: np.ndarray, t: ScalarType) -> Any:
