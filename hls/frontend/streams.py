@@ -10,7 +10,7 @@ import ast
 
 from hls.errors import HLSTypeError, UnsupportedError
 from hls.frontend.base import BuilderBase
-from hls.frontend.conversions import Call, Part
+from hls.frontend.conversions import Call
 from hls.frontend.source import try_static
 from hls.frontend.state import Var
 from hls.ir import (
@@ -52,8 +52,7 @@ class Streams(BuilderBase):
         t = StreamType(elem, depth)
         value = self.emit(StreamOp(t, target.id, self.loc))
         self.env[target.id] = Var(value, t)
-        depth_part = (Part("keywords.0.value") if call.keywords else Part("args.1")) if depth_nodes else 2
-        self.conversions.add(call, Call("st.local_stream", (Part("args.0"), depth_part, target.id)))
+        self.conversions.add(call, Call("st.local_stream", (t, target.id)))  # Python mode: the IR's depth
         self.facts.traced = True
 
     def stream_method(self, node: ast.AST) -> tuple[Value, str] | None:
