@@ -22,7 +22,7 @@ from hls.compilation import Compiled
 from hls.errors import HLSError, SimulationError
 from hls.ir.usage import usage
 from hls.project.export import GoldenVectors
-from hls.schedule.dataflow import RawRegion, raw_region
+from hls.schedule.dataflow import RawRegion, Untimed, raw_region
 from hls.sim.jitrun import available
 from hls.sim.vexec import run as run_numpy
 from hls.streams import TRACES, UNBOUNDED, Stream
@@ -66,16 +66,26 @@ class GoldenRuns:
                 self.trace = TRACES[-1]
                 TRACES.clear()
 
-    def record_region(self, name: str, compiled: Compiled, inputs: list[Any]) -> RawRegion:
-        """The region's trace from one Python-mode run with unbounded local FIFOs, so that a design
-        that deadlocks at its declared depths still yields its whole trace."""
-        UNBOUNDED[0] = True
-        try:
-            self.run(name, compiled, tuple(copied(a) for a in inputs), "python")
-        finally:
-            UNBOUNDED[0] = False
-        self.region = raw_region(self.trace)
+    def dataflow_trace(self, name: str, compiled: Compiled, args: tuple[Any, ...]) -> RawRegion:
+        """The region's trace from one Python-mode run on `args` (else the one kept, else random inputs)
+        with unbounded local FIFOs, so that a design that deadlocks at its declared depths still yields
+        its whole trace."""
+        if args or self.region is None:
+            inputs = list(args) if args else random_inputs(compiled, 0)
+            UNBOUNDED[0] = True
+            try:
+                self.run(name, compiled, tuple(copied(a) for a in inputs), "python")
+            finally:
+                UNBOUNDED[0] = False
+            self.region = raw_region(self.trace)
         return self.region
+
+    def region_or_why(self, name: str, compiled: Compiled) -> RawRegion | Untimed:
+        """What the schedule stage times a dataflow top from: the trace, or why it could not be recorded."""
+        try:
+            return self.dataflow_trace(name, compiled, ())
+        except HLSError as exc:
+            return Untimed(exc.message)
 
 
 def choose_model(compiled: Compiled) -> str:

@@ -25,9 +25,11 @@ from hls.golden_runs import GoldenRuns, choose_model, golden_vectors, random_inp
 from hls.interfaces import check_flow
 from hls.project.export import ExportSettings, check_target, export_project
 from hls.schedule import Report, schedule_module
-from hls.schedule.dataflow import RawRegion, Untimed, sized_depths
+from hls.schedule.dataflow import RawRegion, sized_depths
 from hls.schedule.html import kernel_fragment
 from hls.sim.csim import CompiledKernel
+from hls.sim.jitrun import CompiledGolden
+from hls.sim.vplan import Plan
 from hls.verification import DEFAULT_TRIALS, VerifyResult
 from hls.verification import strict_overflow as strict_overflow  # hls.strict_overflow
 
@@ -69,20 +71,43 @@ class Kernel:
         """The IR, the C++ for `flow` (default: the kernel's) and the golden model, built once."""
         flow = self.flow if flow is None else check_flow(flow)
         if flow not in self._compiled:
-            other = next(iter(self._compiled.values()), None)
-            self._compiled[flow] = for_flow(other, flow) if other else compile_kernel(self, flow, self._golden.state)
+            other = next(iter(self._compiled.values()), None)  # another flow's: its IR, with this flow's C++
+            self._compiled[flow] = compile_kernel(self, flow, self._golden.state) if other is None \
+                else for_flow(other, flow)
         return self._compiled[flow]
 
-    ir = property(lambda self: self.compile().ir_text)
-    cpp = property(lambda self: self.compile().design.kernel_cpp)
-    header = property(lambda self: self.compile().design.header)
-    mlir = property(lambda self: emit_mlir(self.compile().module),
-                    doc="The kernel and its sub-kernels in upstream MLIR dialects (docs/mlir.md).")
-    vector_plan = property(lambda self: self.compile().plan, doc="Which loops the numpy golden model runs as "
-                           "whole arrays, and why it cannot when it cannot.")
-    compiled_golden = property(lambda self: self.compile().program, doc="The kernel's IR compiled by numba "
-                               "(hls/sim/jit.py); `.program.reason` says why it cannot be.")
-    golden_model = property(lambda self: choose_model(self.compile()), doc=choose_model.__doc__)
+    @property
+    def ir(self) -> str:
+        return self.compile().ir_text
+
+    @property
+    def cpp(self) -> str:
+        return self.compile().design.kernel_cpp
+
+    @property
+    def header(self) -> str:
+        return self.compile().design.header
+
+    @property
+    def mlir(self) -> str:
+        """The kernel and its sub-kernels in upstream MLIR dialects (docs/mlir.md)."""
+        return emit_mlir(self.compile().module)
+
+    @property
+    def vector_plan(self) -> Plan:
+        """Which loops the numpy golden model runs as whole arrays, and why it cannot when it cannot."""
+        return self.compile().plan
+
+    @property
+    def compiled_golden(self) -> CompiledGolden:
+        """The kernel's IR compiled by numba (hls/sim/jit.py); `.program.reason` says why it cannot be."""
+        return self.compile().program
+
+    @property
+    def golden_model(self) -> str:
+        """"numpy", "compiled" or "python": the model `k(...)` runs (hls.golden_runs.choose_model; HLS_GOLDEN)."""
+        return choose_model(self.compile())
+
     run_recording_overflows = staticmethod(run_recording_overflows)
 
     def __call__(self, *args: Any) -> Any:
@@ -124,14 +149,9 @@ class Kernel:
         dataflow region is timed from a Python-mode trace on random inputs."""
         flow = self.flow if flow is None else flow
         compiled = self.compile(flow)
-        return schedule_module(compiled.module, clock_ns=clock_ns, part=part, flow=flow, pipeline_loops=pipeline_loops,
-                               dataflow=self._region_or_why() if compiled.processes else None)
-
-    def _region_or_why(self) -> RawRegion | Untimed:
-        try:
-            return self.dataflow_trace()
-        except HLSError as exc:
-            return Untimed(exc.message)
+        trace = self._golden.region_or_why(self.__name__, self.compile()) if compiled.processes else None
+        return schedule_module(compiled.module, clock_ns=clock_ns, part=part, flow=flow,
+                               pipeline_loops=pipeline_loops, dataflow=trace)
 
     def size_fifos(self, *args: Any, clock_ns: float = DEFAULT_CLOCK_NS, part: str = DEFAULT_PART) -> dict[str, int]:
         """{FIFO name: depth}: per local FIFO of the dataflow region, the smallest depth that does not
@@ -144,12 +164,9 @@ class Kernel:
         return sized_depths(self.dataflow_trace(*args), report)
 
     def dataflow_trace(self, *args: Any) -> RawRegion:
-        """The region's trace (hls.schedule.dataflow.RawRegion), recorded once with unbounded local
-        FIFOs, so that a design that deadlocks at its declared depths still yields its whole trace."""
-        if args or self._golden.region is None:
-            inputs = list(args) if args else self.random_inputs(0)
-            return self._golden.record_region(self.__name__, self.compile(), inputs)
-        return self._golden.region
+        """The region's trace (hls.schedule.dataflow.RawRegion): recorded once, on `args` or random inputs,
+        with unbounded local FIFOs, so that a design that deadlocks at its declared depths still yields it."""
+        return self._golden.dataflow_trace(self.__name__, self.compile(), args)
 
     def _repr_html_(self) -> str:
         """Jupyter: the C++ (highlighted) and the report page inline; an HLSError shows as its message."""
