@@ -89,8 +89,8 @@ class GoldenRuns:
 
 
 def choose_model(compiled: Compiled) -> str:
-    """"numpy", "compiled" or "python" (Kernel.golden_model): HLS_GOLDEN forces one wherever it can
-    run the kernel; by default the numpy model where it is worth it, else numba for long loops."""
+    """The golden model `k(...)` runs, "numpy", "compiled" or "python": HLS_GOLDEN forces one wherever
+    it can run the kernel; by default the numpy model where it is worth it, else numba for long loops."""
     mode = os.environ.get("HLS_GOLDEN", "auto").lower()
     if mode not in GOLDEN_MODES:
         raise HLSError(f"HLS_GOLDEN must be one of {', '.join(GOLDEN_MODES)}, got {mode!r}")

@@ -72,8 +72,8 @@ class Kernel:
         flow = self.flow if flow is None else check_flow(flow)
         if flow not in self._compiled:
             other = next(iter(self._compiled.values()), None)  # another flow's: its IR, with this flow's C++
-            self._compiled[flow] = compile_kernel(self, flow, self._golden.state) if other is None \
-                else for_flow(other, flow)
+            made = compile_kernel(self, flow, self._golden.state) if other is None else for_flow(other, flow)
+            self._compiled[flow] = made
         return self._compiled[flow]
 
     @property
@@ -105,7 +105,7 @@ class Kernel:
 
     @property
     def golden_model(self) -> str:
-        """"numpy", "compiled" or "python": the model `k(...)` runs (hls.golden_runs.choose_model; HLS_GOLDEN)."""
+        """The model `k(...)` runs: "numpy", "compiled" or "python" (hls.golden_runs.choose_model, HLS_GOLDEN)."""
         return choose_model(self.compile())
 
     run_recording_overflows = staticmethod(run_recording_overflows)
