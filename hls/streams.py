@@ -164,12 +164,13 @@ class Stream:
         return f"Stream({self.name}: {self.elem}{depth}, {len(self.items)} items)"
 
 
-def local_stream(elem: ScalarType, depth: int, name: str) -> Stream:
-    """What `hls.stream(T, depth=N)` becomes in the golden model: a FIFO named after its variable,
-    prefixed by the processes of enclosing regions that declared it (`inner/q`)."""
+def local_stream(t: StreamType, name: str) -> Stream:
+    """What `hls.stream(T, depth=N)` becomes in the golden model: a FIFO of the IR's type `t` (its
+    element and depth, as the frontend decided them), named after its variable, prefixed by the
+    processes of enclosing regions that declared it (`inner/q`)."""
     process = _current()
     prefix = process.scope if process is not None else ""
-    return Stream(elem, depth=depth, name=prefix + name)
+    return Stream(t.elem, depth=t.depth, name=prefix + name)
 
 
 class _StreamFactory:

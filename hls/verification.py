@@ -17,8 +17,10 @@ golden and csim must agree on them all the same.
 from __future__ import annotations
 
 import ast
+import contextlib
 import sys
 import time
+import warnings
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
@@ -27,9 +29,13 @@ from typing import Any
 
 import numpy as np
 
+from hls.errors import OverflowReport, OverflowWarning, SimulationError, VerificationError
 from hls.frontend.source import parse_kernel
+from hls.golden_runs import copied, golden_arg, run_recording_overflows
+from hls.sim.compare import compare_outputs
 from hls.streams import Stream
 from hls.types import ArrayType, BoolType, FixedType, FloatType, HLSType, IntType, StreamType
+from hls.wording import decimal, type_expr
 
 DEFAULT_TRIALS = 8
 SLOW = 20.0  # a later set's golden run may take this many times the first set's (at least MIN_BUDGET s)
@@ -324,3 +330,109 @@ class VerifyResult(dict):  # type: ignore[type-arg] - keys as before: compared, 
     def summary(self) -> str:
         return (f"csim == golden on {', '.join(self.get('compared', [])) or 'nothing'} over {len(self['trials'])} "
                 f"input set{'s' if len(self['trials']) != 1 else ''}; {self.coverage}")
+
+
+# ---- the run: golden model and csim on each set -------------------------------------------------
+
+STRICT_OVERFLOW = [False]
+
+
+def strict_overflow(enabled: bool = True) -> None:
+    """Make every wrap or saturation of a declared value in `verify()` an error (not a warning)."""
+    STRICT_OVERFLOW[0] = enabled
+
+
+def verify_kernel(k: Any, args: tuple[Any, ...], golden: Any, rtol: float, atol: float, seed: int,
+                  strict: bool | None, trials: int) -> VerifyResult:
+    """Kernel.verify's work on the kernel `k` (its facade: compile, reset, csim, random_inputs)."""
+    compiled = k.compile()
+    tracer = tracer_for(k.__hls_kernel__, compiled.golden)
+    traced_call = golden is None and k.golden_model == "python"  # else a Python-mode run of its own
+    result = VerifyResult(tracer.coverage)
+    reported: dict[str, Any] = {}
+    level = 0
+    for index, kind in enumerate(["given"] if args else trial_kinds(trials)):
+        base = list(args) if args else k.random_inputs(seed if index == 0 else [seed, index])
+        if kind.startswith("edge"):
+            base = [edge_value(t, v, kind[5:]) for t, v in zip(compiled.arg_types, base, strict=True)]
+        started = time.monotonic()
+        try:
+            if kind == RANDOM:
+                run, level = fitting_run(k, base, level, golden, tracer, traced_call)
+            else:
+                run = golden_run(k, base, golden, tracer, traced_call)
+        except (SimulationError, TooSlow) as exc:
+            if index == 0:
+                raise
+            tracer.discard()
+            result["skipped"].append(f"{kind}: {getattr(exc, 'message', exc)}")
+            continue
+        finally:
+            tracer.deadline = None
+        if index == 0:
+            budget = max(MIN_BUDGET, SLOW * (time.monotonic() - started))
+        label = level_label(level) if kind == RANDOM else kind
+        csim_compare(k, run, rtol, atol, result, f"{label} inputs" if index else "")
+        tracer.commit()
+        (result["edge_overflows"] if kind.startswith("edge") else reported).update(run.overflows)
+        result["trials"].append(label)
+        tracer.budget = budget
+    report_overflows(reported, STRICT_OVERFLOW[0] if strict is None else strict)
+    result["overflows"] = reported
+    return result
+
+
+def fitting_run(k: Any, base: list[Any], level: int, golden: Any, tracer: Tracer, traced_call: bool) -> Any:
+    """A random draw's golden run at the first magnitude level from `level` on where no declared
+    value wraps, or at the last level (then the wrap is real); returns (run, level)."""
+    types = k.compile().arg_types
+    while True:
+        inputs = [scaled(t, v, level) for t, v in zip(types, base, strict=True)]
+        run = golden_run(k, inputs, golden, tracer, traced_call)
+        if not run.overflows or level == LEVELS - 1:
+            return run, level
+        tracer.discard()
+        level += 1
+
+
+def golden_run(k: Any, inputs: list[Any], golden: Any, tracer: Tracer, traced_call: bool) -> GoldenRun:
+    """The golden model on copies of `inputs`, from the initial state (hls.static), traced for coverage."""
+    k.reset()  # golden and csim both start from the initial state
+    golden_args = [copied(a) for a in inputs]
+    tracer.deadline = None if tracer.budget is None else time.monotonic() + tracer.budget
+    with tracer.active() if traced_call and (tracer.wanted() or tracer.budget) else contextlib.nullcontext():
+        expected, overflows = run_recording_overflows(golden or k, golden_args)
+    if not traced_call and tracer.wanted():  # the numpy model or the user's function ran: the statements too
+        compiled = k.compile()
+        views = [golden_arg(n, t, copied(a)) for n, t, a in zip(compiled.arg_names, compiled.arg_types, inputs,
+                                                                 strict=True)]
+        with tracer.active(), contextlib.suppress(Exception):  # coverage only: the checked run is above
+            compiled.golden(*views)
+    return GoldenRun(inputs, golden_args, expected, overflows)
+
+
+def csim_compare(k: Any, run: GoldenRun, rtol: float, atol: float, result: VerifyResult, context: str) -> None:
+    """csim on copies of the run's inputs, every output compared; the first set fills the result."""
+    compiled = k.compile()
+    csim_args = [copied(a) for a in run.inputs]
+    actual = k.csim(*csim_args)
+    try:
+        compared = compare_outputs(compiled.arg_names, compiled.arg_types, run.golden_args, csim_args,
+                                   compiled.return_type, run.expected, actual, rtol, atol)
+    except VerificationError as exc:
+        if not context:
+            raise
+        raise VerificationError(f"{exc.message} (on the {context})", exc.loc) from None
+    if "compared" not in result:
+        result.update({"compared": compared, "inputs": run.inputs, "outputs": run.golden_args,
+                       "return": run.expected})
+
+
+def report_overflows(events: dict[str, Any], strict: bool) -> None:
+    """Warn (or raise) once per overflowing source line; the warning points at the caller of verify()."""
+    for site, (t, before, after) in events.items():
+        message = f"{site}: {decimal(before)} does not fit {t} and became {decimal(after)}; write an explicit " \
+                  f"conversion ({type_expr(t)}(...)) if the wrap is intended"
+        if strict:
+            raise OverflowReport(message)
+        warnings.warn(message, OverflowWarning, stacklevel=4)

@@ -18,7 +18,7 @@ import pytest
 
 import hls
 from hls.errors import HLSError
-from hls.project.export import MANIFEST, GoldenVectors, check_settings, export_project, read_manifest
+from hls.project.export import MANIFEST, ExportSettings, GoldenVectors, export_project, read_manifest
 from hls.sim.toolchain import CSIM_CXXFLAGS, ap_include_dir
 from tests.conftest import EXAMPLES, ROOT
 
@@ -504,8 +504,8 @@ def test_failed_estimate_is_recorded(examples, tmp_path, monkeypatch):
 
 
 def test_the_project_stage_takes_plain_data(examples, tmp_path):
-    """export_project writes from the design, the golden vectors and a Report-like object alone."""
-    design = examples["dot"].KERNEL.compile().design
+    """export_project writes from the compiled design, the golden vectors and a Report-like object alone."""
+    compiled = examples["dot"].KERNEL.compile()
     a, b = np.arange(128, dtype=np.int16), np.full(128, 2, dtype=np.int16)
     vectors = GoldenVectors([a, b], [a, b], 2 * sum(range(128)), given=True)
 
@@ -513,8 +513,8 @@ def test_the_project_stage_takes_plain_data(examples, tmp_path):
         def to_dict(self):
             return {"top": "dot", "loops": [{"file": "/somewhere/on/this/machine/dot.py"}]}
 
-    settings = check_settings("xcvu9p-flga2104-2-i", 5, "vivado", 0, 1e-5, 1e-6)
-    project = export_project(design, vectors, tmp_path / "p", settings, estimate=Estimate())
+    settings = ExportSettings("xcvu9p-flga2104-2-i", 5, "vivado", 0, 1e-5, 1e-6)
+    project = export_project(compiled, vectors, Estimate(), settings, tmp_path / "p")
     manifest = read_manifest(project)
     assert manifest["estimate"]["loops"] == [{"file": "dot.py"}] and manifest["inputs"] == "given"
     assert (project / "tb/data/return.golden.dat").read_text() == "16256\n"  # 2 * (0 + 1 + ... + 127)

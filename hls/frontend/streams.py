@@ -11,7 +11,7 @@ from collections.abc import Callable
 
 from hls.errors import HLSTypeError, UnsupportedError
 from hls.frontend.base import BuildContext, Family
-from hls.frontend.conversions import Call, Part
+from hls.frontend.conversions import Call
 from hls.frontend.source import try_static
 from hls.frontend.state import Var
 from hls.ir import (
@@ -62,8 +62,7 @@ class Streams(Family):
         t = StreamType(elem, depth)
         value = self.ctx.emit(StreamOp(t, target.id, self.ctx.loc))
         self.ctx.env[target.id] = Var(value, t)
-        depth_part = (Part("keywords.0.value") if call.keywords else Part("args.1")) if depth_nodes else 2
-        self.ctx.conversions.add(call, Call("st.local_stream", (Part("args.0"), depth_part, target.id)))
+        self.ctx.conversions.add(call, Call("st.local_stream", (t, target.id)))  # Python mode: the IR's depth
         self.ctx.facts.traced = True
 
     def stream_method(self, node: ast.AST) -> tuple[Value, str] | None:

@@ -22,20 +22,18 @@ import math
 import os
 import re
 import tempfile
-from collections.abc import Mapping, Sequence
+from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import Any, Protocol
 
 import numpy as np
 
-from hls.backend.codec import codec_for
 from hls.backend.render import render_template
-from hls.defaults import DEFAULT_PART
+from hls.defaults import DEFAULT_ATOL, DEFAULT_PART, DEFAULT_RTOL
 from hls.errors import HLSError
 from hls.project.export_structs import struct_files, struct_port_data, struct_return_data, struct_stream_data
 from hls.sim.toolchain import CSIM_CXXFLAGS, own_include_dir
-from hls.streams import Stream
 from hls.types import ArrayType, ScalarType, StreamType, StructType, TupleType, TypeFamily
 
 MANIFEST = "hls_export.json"
@@ -58,25 +56,53 @@ _TEXT_RE = re.compile(r"[A-Za-z0-9_ ,\[\]]+")
 
 
 @dataclass(frozen=True)
-class Settings:
-    """Validated export parameters, already in the text form the templates substitute."""
+class ExportSettings:
+    """What an export is asked for, validated when it is made: a part name, numbers and a flow are
+    the only user values that reach Tcl, make and the cfg (`clock_text` is the clock as they read it)."""
 
     part: str
     clock_ns: float
-    clock_text: str
     flow: str
-    seed: int
-    rtol: float
-    atol: float
+    seed: int = 0
+    rtol: float = DEFAULT_RTOL
+    atol: float = DEFAULT_ATOL
+    overwrite: bool = False  # write into a non-empty folder that holds no previous hls export
+
+    def __post_init__(self) -> None:
+        if not isinstance(self.part, str) or not _PART_RE.fullmatch(self.part):
+            raise HLSError(f"part {self.part!r} must be a device name of letters, digits and '-' "
+                           f"(e.g. {DEFAULT_PART})")
+        if self.flow not in EXPORT_FORMATS:
+            raise HLSError(f"flow {self.flow!r} must be one of {', '.join(EXPORT_FORMATS)}")
+        clock = _number("clock_ns", self.clock_ns)
+        if not 0.01 <= clock <= 1000.0:
+            raise HLSError(f"clock_ns {self.clock_ns!r} must be a clock period in ns between 0.01 and 1000")
+        if not isinstance(self.seed, int) or isinstance(self.seed, bool) or self.seed < 0:
+            raise HLSError(f"seed {self.seed!r} must be a non-negative integer")
+        tolerances = [_number(n, v) for n, v in (("rtol", self.rtol), ("atol", self.atol))]
+        if any(t < 0 for t in tolerances):
+            raise HLSError("rtol and atol must be non-negative")
+        for name, value in (("clock_ns", clock), ("rtol", tolerances[0]), ("atol", tolerances[1])):
+            object.__setattr__(self, name, value)  # as plain floats, however they were given
+
+    @property
+    def clock_text(self) -> str:
+        return np.format_float_positional(self.clock_ns, trim="-", precision=6)
 
     @property
     def export_format(self) -> str:
         return EXPORT_FORMATS[self.flow]
 
 
+class CompiledDesign(Protocol):
+    """What this stage reads of a compiled kernel (hls.compilation.Compiled): its emitted design."""
+
+    design: Any
+
+
 @dataclass(frozen=True)
 class GoldenVectors:
-    """The golden run the testbench checks against, as data (hls/kernel.py runs it): per argument its
+    """The golden run the testbench checks against, as data (hls/golden_runs.py runs it): per argument its
     value as written to tb/data (a stream: the items fed) and after the run (a stream: what is left
     in it), and the return value."""
 
@@ -86,17 +112,17 @@ class GoldenVectors:
     given: bool = False  # the caller gave the inputs (else they were drawn from the seed)
 
 
-def export_project(design: Any, vectors: GoldenVectors, path: str | os.PathLike[str], settings: Settings, *,
-                   estimate: Any = None, estimate_error: str | None = None, overwrite: bool = False) -> Path:
-    """Write the project of the emitted `design` (a CppDesign) into `path` and return the directory.
+def export_project(compiled: CompiledDesign, vectors: GoldenVectors, report: Any, settings: ExportSettings,
+                   path: str | os.PathLike[str]) -> Path:
+    """Write the project of `compiled.design` into `path` and return the directory.
 
-    `estimate` is the schedule's Report (or None, with `estimate_error` saying why) for the manifest.
+    `report` is the schedule's Report for the manifest, or a string saying why there is none.
     Everything is computed before the first file is written, so a failure leaves the target untouched.
     """
-    check_design(design)
     root = Path(path)
-    previous = prepare_root(root, overwrite)
-    files = render_project(design, settings, vectors, estimate, estimate_error)
+    previous = check_target(compiled, settings, root)
+    estimate, error = (None, report) if isinstance(report, str) else (report, None)
+    files = render_project(compiled.design, settings, vectors, estimate, error)
     write_files(root, files, previous)
     return root
 
@@ -104,22 +130,12 @@ def export_project(design: Any, vectors: GoldenVectors, path: str | os.PathLike[
 # ---- validation --------------------------------------------------------------------------------
 
 
-def check_settings(part: Any, clock_ns: Any, flow: Any, seed: Any, rtol: Any, atol: Any) -> Settings:
-    """Reject anything that is not a plain part name or number before it can reach Tcl or make."""
-    if not isinstance(part, str) or not _PART_RE.fullmatch(part):
-        raise HLSError(f"part {part!r} must be a device name of letters, digits and '-' (e.g. {DEFAULT_PART})")
-    if flow not in EXPORT_FORMATS:
-        raise HLSError(f"flow {flow!r} must be one of {', '.join(EXPORT_FORMATS)}")
-    clock = _number("clock_ns", clock_ns)
-    if not 0.01 <= clock <= 1000.0:
-        raise HLSError(f"clock_ns {clock_ns!r} must be a clock period in ns between 0.01 and 1000")
-    clock_text = np.format_float_positional(clock, trim="-", precision=6)
-    if not isinstance(seed, int) or isinstance(seed, bool) or seed < 0:
-        raise HLSError(f"seed {seed!r} must be a non-negative integer")
-    tolerances = [_number(n, v) for n, v in (("rtol", rtol), ("atol", atol))]
-    if any(t < 0 for t in tolerances):
-        raise HLSError("rtol and atol must be non-negative")
-    return Settings(part, clock, clock_text, flow, seed, tolerances[0], tolerances[1])
+def check_target(compiled: CompiledDesign, settings: ExportSettings, path: str | os.PathLike[str]) -> set[str]:
+    """Refuse what cannot be exported (a port csim cannot carry, a non-empty folder that is not a
+    previous export) before anything is run; the files a previous export listed (candidates for
+    removal) otherwise. `Kernel.export` asks before its golden run, `export_project` again."""
+    check_design(compiled.design)
+    return prepare_root(Path(path), settings.overwrite)
 
 
 def _number(name: str, value: Any) -> float:
@@ -149,41 +165,7 @@ def check_design(design: Any) -> None:
             raise HLSError(f"internal: compiler flag {flag!r} cannot be written into project files safely")
 
 
-# ---- golden vectors ----------------------------------------------------------------------------
-
-
-def golden_inputs(names: list[str], types: list[Any], inputs: Any) -> tuple[list[Any], list[Any]]:
-    """The arguments of the golden run (copies, in argument order) and the inputs as written to
-    tb/data. `inputs` is a sequence in argument order or a mapping by name."""
-    values = _ordered_inputs(names, inputs)
-    args = [np.array(v, copy=True) if isinstance(v, np.ndarray) else v.copy() if isinstance(v, Stream) else v
-            for v in values]
-    before = []
-    for name, t, value in zip(names, types, args, strict=True):
-        if isinstance(t, StreamType):
-            if isinstance(value, Stream):
-                codec_for(t).check_stream(name, value)  # as the golden run and csim check them
-            before.append(np.asarray(value))  # the items fed to the kernel
-            continue
-        if isinstance(t, ArrayType):
-            before.append(value.copy() if isinstance(value, np.ndarray) else value)
-            continue
-        before.append(codec_for(t).value(name, value))  # as the golden run and csim check it
-    return args, before
-
-
-def _ordered_inputs(names: list[str], inputs: Any) -> list[Any]:
-    if isinstance(inputs, Mapping):
-        missing = [n for n in names if n not in inputs]
-        extra = [n for n in inputs if n not in names]
-        if missing or extra:
-            raise HLSError(f"inputs: missing {missing}, unknown {extra}; the kernel takes {names}")
-        return [inputs[n] for n in names]
-    if isinstance(inputs, (str, bytes)) or not isinstance(inputs, Sequence):
-        raise HLSError("inputs must be a sequence of argument values or a mapping by argument name")
-    if len(inputs) != len(names):
-        raise HLSError(f"inputs: the kernel takes {len(names)} arguments ({', '.join(names)}), got {len(inputs)}")
-    return list(inputs)
+# ---- files ---------------------------------------------------------------------------------------
 
 
 def _display(name: str, fallback: str) -> str:
@@ -291,7 +273,7 @@ def data_files(design: Any, ports: list[dict[str, Any]], rets: list[dict[str, An
     return data
 
 
-def render_project(design: Any, settings: Settings, vectors: GoldenVectors, estimate: Any = None,
+def render_project(design: Any, settings: ExportSettings, vectors: GoldenVectors, estimate: Any = None,
                    estimate_error: str | None = None) -> dict[str, str]:
     """Every file of the project as {relative path: text}; nothing is written here."""
     top = design.top
@@ -331,7 +313,7 @@ def render_project(design: Any, settings: Settings, vectors: GoldenVectors, esti
     return files
 
 
-def manifest_text(design: Any, settings: Settings, ports: list[dict[str, Any]], rets: list[dict[str, Any]],
+def manifest_text(design: Any, settings: ExportSettings, ports: list[dict[str, Any]], rets: list[dict[str, Any]],
                   files: list[str], inputs_given: bool, estimate: Any, error: str | None) -> str:
     """What `hls report DIR` and a later `--force` export need: settings, file list, the estimate."""
     manifest = {

@@ -1,7 +1,9 @@
 """Scheduling: operator library, dependence analysis, list and modulo scheduling, the report.
 
-`schedule_module(module, clock_ns=, part=, flow=, pipeline_loops=)` estimates a design (the IR after
-passes); `load_report(project_dir)` reads Vitis's own csynth.xml into the same `Report`.
+`schedule_module(module, clock_ns=, part=, flow=, pipeline_loops=, dataflow=)` estimates a design (the
+IR after passes) and returns the finished `Report`: a dataflow top's region is timed from `dataflow`,
+the Python-mode trace the golden run recorded (`dataflow.RawRegion`, or `dataflow.Untimed` saying why
+there is none). `load_report(project_dir)` reads Vitis's own csynth.xml into the same `Report`.
 """
 
 from hls.schedule.csynth_xml import load_report

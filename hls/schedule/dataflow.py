@@ -19,14 +19,17 @@ back-pressure of every FIFO at its depth (the rules are in its docstring).
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 import numpy as np
 
 from hls.schedule.fifo_timing import FifoSpec, ProcessTrace, TimingResult, fifo_cost, simulate, size_fifos
+from hls.schedule.memory import bit_width
 from hls.schedule.report import LoopReport, Report, Resources
 from hls.streams import TraceEvent
+
+UNMODELLED = "dataflow is not modelled"  # the sequential estimate's note, replaced once the region is timed
 
 
 @dataclass
@@ -44,6 +47,32 @@ class RawProcess:
 class RawRegion:
     processes: list[RawProcess]
     fifos: list[FifoSpec]
+
+
+@dataclass(frozen=True)
+class Untimed:
+    """No trace of the region could be recorded (its Python-mode run failed): why, for the report."""
+
+    reason: str
+
+
+def raw_region(scheduler: Any) -> RawRegion:
+    """Plain data from a Python-mode run's scheduler (hls.streams): each process's events with region
+    FIFOs named, top-level streams left out (the testbench or the AXI-stream partner feeds them, not
+    a FIFO of the region). A region FIFO's depth is its IR type's (hls.stream(T, depth=N))."""
+    fifos: dict[str, FifoSpec] = {}
+    processes = []
+    for process in scheduler.processes:
+        events = []
+        for event in process.events:
+            if event[0] != TraceEvent.ACCESS:
+                events.append(event)
+            elif event[1].depth is not None:
+                stream = event[1]
+                fifos.setdefault(stream.name, FifoSpec(stream.name, bit_width(stream.elem), stream.depth))
+                events.append((TraceEvent.ACCESS, stream.name, event[2], event[3]))
+        processes.append(RawProcess(process.name, events, list(process.after)))
+    return RawRegion(processes, list(fifos.values()))
 
 
 @dataclass
@@ -214,6 +243,24 @@ def fifo_links(raw: RawRegion) -> list[tuple[str, str, str]]:
                 ends.setdefault(event[1], {}).setdefault(bool(event[2]), process.name)
     return [(ends[f.name][True], ends[f.name][False], f.name) for f in raw.fifos
             if True in ends.get(f.name, {}) and False in ends.get(f.name, {})]
+
+
+def with_region(report: Report, trace: RawRegion | Untimed) -> Report:
+    """The finished report of a dataflow top from its sequential estimate: the region timed from its
+    trace, whose latency and interval replace the sum of the processes (also in the call graph)."""
+    if isinstance(trace, Untimed):
+        return replace(report, notes=[*report.notes, "dataflow region not timed: Python mode on random inputs "
+                                                     f"failed ({trace.reason})"])
+    timed = time_region(trace, report)
+    notes = [n for n in report.notes if not n.startswith(UNMODELLED)]
+    if timed.latency is None:
+        return replace(report, dataflow=timed, notes=notes)
+    notes.append(f"dataflow: latency and interval from the timed simulation of the region (the processes "
+                 f"one after the other would take {report.latency_max} cycles)")
+    nodes = [replace(node, latency_min=timed.latency, latency_max=timed.latency) if node.name == report.top else node
+             for node in report.nodes]  # the top's box in the call graph: the region's latency, not the sum
+    return replace(report, dataflow=timed, notes=notes, nodes=nodes, latency_min=timed.latency,
+                   latency_max=timed.latency, interval_min=timed.interval, interval_max=timed.interval)
 
 
 def sized_depths(raw: RawRegion, report: Report) -> dict[str, int]:

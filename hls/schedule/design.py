@@ -45,6 +45,7 @@ from hls.ir import (
 from hls.ir.ranges import value_range
 from hls.passes.unroll import unroll_plan
 from hls.schedule.affine import trip_range
+from hls.schedule.dataflow import UNMODELLED, RawRegion, Untimed, with_region
 from hls.schedule.deps import add_memory_edges
 from hls.schedule.flatten import flattenable_nest, joined_label
 from hls.schedule.graph import Graph, GraphBuilder, straight_region
@@ -307,14 +308,17 @@ def unrolled_iterations(loop: ForOp) -> int | None:
 
 
 def schedule_module(module: Module, *, clock_ns: float = DEFAULT_CLOCK_NS, part: str = DEFAULT_PART,
-                    flow: str = "vitis", pipeline_loops: int = PIPELINE_LOOPS) -> Report:
-    """Estimate latency, II and resources of `module` (after passes) as Vitis would schedule it.
+                    flow: str = "vitis", pipeline_loops: int = PIPELINE_LOOPS,
+                    dataflow: RawRegion | Untimed | None = None) -> Report:
+    """Estimate latency, II and resources of `module` (after passes) as Vitis would schedule it; a
+    dataflow top's region is timed from `dataflow`, its Python-mode trace (or why there is none).
 
     The cyclic garbage collector pauses meanwhile: the copies the passes make (10^5 ops for a big
     unrolled body) would otherwise be rescanned many times over while they are all still in use."""
     forget_demanded_widths()
     with _gc_paused():
-        return _schedule_module(module, clock_ns, part, flow, pipeline_loops)
+        report = _schedule_module(module, clock_ns, part, flow, pipeline_loops)
+    return report if dataflow is None else with_region(report, dataflow)
 
 
 _GC_LOCK = threading.Lock()
@@ -351,7 +355,7 @@ def _schedule_module(module: Module, clock_ns: float, part: str, flow: str, pipe
         design.tally.add_memory(func.name, storage)
     design.tally.add_control_adapter(flow)
     if any(isinstance(op, DirectiveOp) and isinstance(op.directive, Dataflow) for op in func.walk()):
-        design.notes.append("dataflow is not modelled: the estimate runs the tasks one after the other")
+        design.notes.append(f"{UNMODELLED}: the estimate runs the tasks one after the other")
     scope = Scope(storages, {}, func.name, func.name, 0)
     pipelined = pipelined_function(design, func, scope)
     if pipelined is not None:
