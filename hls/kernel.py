@@ -16,20 +16,21 @@ from typing import Any
 
 import numpy as np
 
-from hls import runtime, verification
+from hls import verification
 from hls.axis import AxisType
 from hls.backend.codec import codec_for
 from hls.backend.render import CppDesign, emit_module
 from hls.defaults import DEFAULT_ATOL, DEFAULT_CLOCK_NS, DEFAULT_PART, DEFAULT_RTOL, PIPELINE_LOOPS
 from hls.errors import HLSError, OverflowReport, OverflowWarning, SimulationError, VerificationError
 from hls.frontend.build import build_module, names_used, spell_value
-from hls.frontend.golden import make_golden
 from hls.frontend.source import enclosing_names
+from hls.golden import runtime
+from hls.golden.rewrite import make_golden
+from hls.golden.streams import TRACES, UNBOUNDED, Stream
 from hls.interfaces import check_flow
 from hls.ir import Module, print_module, verify_module
 from hls.passes import UnrollLoopsPass, default_pipeline, run_passes
 from hls.passes.clone import clone_module
-from hls.streams import TRACES, UNBOUNDED, Stream
 from hls.types import ArrayType, HLSType, ScalarType, StreamType, TupleType
 from hls.verification import DEFAULT_TRIALS, VerifyResult
 from hls.wording import decimal, type_expr
@@ -65,10 +66,10 @@ class Kernel:
         self._state = runtime.State()  # hls.static locals in Python mode
         self._plan: Any = None
         self._unoptimized: Module | None = None  # the IR of the numpy and compiled golden models
-        self._jit: Any = None  # hls.sim.jitrun.CompiledGolden
+        self._jit: Any = None  # hls.golden.jitrun.CompiledGolden
         self._worth: bool | None = None  # enough work for the compiled golden model by default
         self._csim: dict[tuple[str, ...], Any] = {}
-        self._trace: Any = None  # the last Python-mode run's dataflow trace (hls.streams.Scheduler)
+        self._trace: Any = None  # the last Python-mode run's dataflow trace (hls.golden.streams.Scheduler)
         self._region: Any = None  # the trace kept for timing (hls.schedule.dataflow.RawRegion)
 
     def specialize(self, **params: Any) -> Kernel:
@@ -153,7 +154,7 @@ class Kernel:
         TRACES.clear()
         # recording a dataflow trace needs the processes' events: Python mode, never the numpy model
         if model == "numpy" and not aliased(views) and not UNBOUNDED[0]:
-            from hls.sim.vexec import run
+            from hls.golden.vexec import run
 
             done, result = run(self.vector_plan, views)
             if done:
@@ -175,7 +176,7 @@ class Kernel:
     def vector_plan(self) -> Any:
         """Which loops the numpy golden model runs as whole arrays, and why it cannot when it cannot."""
         if self._plan is None:
-            from hls.sim.vplan import plan_kernel
+            from hls.golden.vplan import plan_kernel
 
             self._plan = plan_kernel(self._golden_ir())
         return self._plan
@@ -188,10 +189,10 @@ class Kernel:
 
     @property
     def compiled_golden(self) -> Any:
-        """The kernel's IR compiled by numba (hls/sim/jit.py); `.program.reason` says why it cannot be."""
+        """The kernel's IR compiled by numba (hls/golden/jit.py); `.program.reason` says why it cannot be."""
         if self._jit is None:
-            from hls.sim.jit import compile_module
-            from hls.sim.jitrun import CompiledGolden
+            from hls.golden.jit import compile_module
+            from hls.golden.jitrun import CompiledGolden
 
             self._jit = CompiledGolden(compile_module(self._golden_ir()))
         return self._jit
@@ -213,8 +214,8 @@ class Kernel:
                 return "numpy"
             if mode == "numpy":
                 return "python"
-        from hls.sim.jit import worth_compiling
-        from hls.sim.jitrun import available
+        from hls.golden.jit import worth_compiling
+        from hls.golden.jitrun import available
 
         if mode == "auto":
             if self._worth is None:
@@ -291,7 +292,7 @@ class Kernel:
 
     def _repr_html_(self) -> str:
         """Jupyter: the C++ (highlighted) and the report page inline; an HLSError shows as its message."""
-        from hls.schedule.html import kernel_fragment
+        from hls.report.html import kernel_fragment
 
         try:
             return kernel_fragment(self.report(), self.cpp)

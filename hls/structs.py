@@ -19,7 +19,7 @@ from typing import Any
 import numpy as np
 
 from hls.errors import HLSTypeError, Loc
-from hls.runtime import ArrayView, cast
+from hls.golden.runtime import ArrayView, cast
 from hls.types import ArrayType, FixedType, ScalarType, StructType
 
 RESERVED = ("dtype",)

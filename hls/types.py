@@ -467,7 +467,7 @@ def wrap_int64(values: np.ndarray, t: IntType) -> np.ndarray:
 
 
 # --------------------------------------------------------------------------------------------------
-# public constructors: hls.ap_int[W], hls.ap_fixed[W, I, Q, O, N] (hls.stream[T, depth] is in hls/streams.py)
+# public constructors: hls.ap_int[W], hls.ap_fixed[W, I, Q, O, N] (hls.stream[T, depth] is in hls/golden/streams.py)
 
 
 class _IntFactory:

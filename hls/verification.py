@@ -27,7 +27,7 @@ from typing import Any
 import numpy as np
 
 from hls.frontend.source import parse_kernel
-from hls.streams import Stream
+from hls.golden.streams import Stream
 from hls.types import ArrayType, BoolType, FixedType, FloatType, HLSType, IntType, StreamType
 
 DEFAULT_TRIALS = 8

@@ -15,7 +15,7 @@ TINY_SAT = hls.ap_fixed[10, -2, "AP_TRN", "AP_SAT"]
 
 
 # Golden model: a comparison of numpy scalars gave np.bool_, and np.True_ + np.True_ is True (an
-# `or`), not 2; -np.True_ raised. Fixed in hls/frontend/golden.py (comparisons yield Python bools).
+# `or`), not 2; -np.True_ raised. Fixed in hls/golden/rewrite.py (comparisons yield Python bools).
 @hls.kernel
 def float_compare_sum(x: hls.float32[4], y: hls.float32[4], out: hls.int32[4]):
     for i in range(4):
@@ -30,7 +30,7 @@ def float_compare_negate(x: hls.float64[4], out: hls.int8[4]):
 
 # Golden model: a captured np.int64 constant kept numpy's 64-bit scalar arithmetic (K * 4 wrapped to
 # 0, K % x overflowed for wide x) while the C++ computes exactly; np.bool_ constants added like `or`.
-# Fixed in hls/frontend/golden.py (captured numpy scalars become Python numbers).
+# Fixed in hls/golden/rewrite.py (captured numpy scalars become Python numbers).
 @hls.kernel
 def captured_numpy_scalars(a: hls.uint64[2], out: hls.int64[3]):
     out[0] = (WIDE_CONST * 4) >> 62
@@ -166,7 +166,7 @@ def below_half_lsb(flags: hls.bool_[4], small: hls.int4[4], tiny: TINY[4], out: 
 # 2**36 + 1 gave 2**60 where C++ rounds once to 2**60 + 2**37; the C++ helper for ints wider than 64
 # bits went through double too. Found by probing (random inputs hit the tie about once in 2**29).
 # Fixed in hls/types.py (FloatType.convert), hls/frontend/builder.py + golden.py (ints meeting a
-# float are converted by Python mode) and templates/kernel.cpp.j2 (hls_wide_to_float).
+# float are converted by Python mode) and hls/backend/templates/kernel.cpp.j2 (hls_wide_to_float).
 @hls.kernel
 def int_to_float32_once(a: hls.int64[2], x: hls.float32[2], out: hls.float32[8], flags: hls.bool_[2]):
     for i in range(2):

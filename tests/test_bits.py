@@ -12,7 +12,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 import hls
-from hls import bits
+from hls.golden import bits
 from hls.types import FixedType, IntType
 from tests import bits_kernels as bk
 

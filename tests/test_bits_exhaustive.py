@@ -1,4 +1,4 @@
-"""hls.bits against the real ap_int header: every slice and slice assignment of ap_int<W> and
+"""hls.golden.bits against the real ap_int header: every slice and slice assignment of ap_int<W> and
 ap_uint<W> for W = 1..70, every single bit (read and write), reverse and countLeadingZeros, and
 concatenations where every width 1..70 is the first and the second operand once (a three-way one for
 every fifth width): each concatenation instantiates the header's concat templates, the costly part
@@ -6,7 +6,7 @@ of the build, so pairs are not enumerated.
 
 One C++ program (two translation units compiled in parallel) runs the header's own `range()`,
 `operator[]`, `reverse()`, `countLeadingZeros()` and `(a, b)` on the same bit patterns the Python
-side evaluates with hls.bits; each printed result is compared with the Python value.
+side evaluates with hls.golden.bits; each printed result is compared with the Python value.
 """
 
 from __future__ import annotations
@@ -22,7 +22,7 @@ from pathlib import Path
 
 import pytest
 
-from hls import bits
+from hls.golden import bits
 from hls.types import FixedType, IntType
 
 WIDTHS = range(1, 71)
@@ -121,7 +121,7 @@ def build_cases(rng: random.Random) -> tuple[list[list[str]], list[tuple]]:
 
 
 def python_lines(case: tuple) -> list[tuple]:
-    """The lines the C++ prints for one case, computed by hls.bits: ("hex", value) for bit patterns,
+    """The lines the C++ prints for one case, computed by hls.golden.bits: ("hex", value) for bit patterns,
     ("dec", n) for a count, ("bit", b, pattern) for a bit read and the pattern with it flipped."""
     if case[0] == "cat":
         _, width, second, value, other = case

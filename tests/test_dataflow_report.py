@@ -9,8 +9,8 @@ import pytest
 
 import hls
 from hls.kernel import Kernel
+from hls.report.report import LoopReport, ScheduledOp
 from hls.schedule.dataflow import nominal_cycles
-from hls.schedule.report import LoopReport, ScheduledOp
 from tests import stream_kernels as sk
 from tests.conftest import ROOT, load_example
 

@@ -10,8 +10,16 @@ import pytest
 
 import hls
 from hls.backend.pragmas import directive_pragma, loop_pragmas
-from hls.directives import DIRECTIVE_TYPES, DIRECTIVES, LOOP_DIRECTIVES, LOOP_FIELDS, Interface, Partition, Pipeline
 from hls.ir import DirectiveOp, ForOp
+from hls.lang.directives import (
+    DIRECTIVE_TYPES,
+    DIRECTIVES,
+    LOOP_DIRECTIVES,
+    LOOP_FIELDS,
+    Interface,
+    Partition,
+    Pipeline,
+)
 
 
 @pytest.mark.parametrize("name", sorted(DIRECTIVE_TYPES))

@@ -524,29 +524,29 @@ def test_the_project_stage_takes_plain_data(examples, tmp_path):
 
 
 def test_templates_ship_with_the_package():
-    for pkg, name in (("hls._templates", "run_hls.tcl.j2"), ("hls._templates", "hls_config.cfg.j2"),
-                      ("hls._templates", "project.mk.j2"), ("hls._templates", "project_README.md.j2"),
-                      ("hls._testbenches", "tb.cpp.j2")):
-        assert (resources.files(pkg) / name).is_file()
+    for pkg, name in (("templates", "run_hls.tcl.j2"), ("templates", "hls_config.cfg.j2"),
+                      ("templates", "project.mk.j2"), ("templates", "project_README.md.j2"),
+                      ("testbenches", "tb.cpp.j2")):
+        assert (resources.files("hls.backend") / pkg / name).is_file()
 
 
 # ---- CLI ------------------------------------------------------------------------------------------
 
-# Runs hls.cli.main; adds the export/report parsers when hls/cli.py does not wire them in (yet).
+# Runs hls.cli.main; adds the export/report parsers when hls/cli/main.py does not wire them in (yet).
 DRIVER = """
 import argparse, sys
-import hls.cli, hls.cli_export
-base = hls.cli.parser
+import hls.cli.export, hls.cli.main
+base = hls.cli.main.parser
 def parser():
     p = base()
     sub = next(a for a in p._actions if isinstance(a, argparse._SubParsersAction))
     if "export" not in sub.choices:
-        hls.cli_export.add_export_parser(sub)
+        hls.cli.export.add_export_parser(sub)
     if "report" not in sub.choices:
-        hls.cli_export.add_report_parser(sub)
+        hls.cli.export.add_report_parser(sub)
     return p
-hls.cli.parser = parser
-sys.exit(hls.cli.main(sys.argv[1:]))
+hls.cli.main.parser = parser
+sys.exit(hls.cli.main.main(sys.argv[1:]))
 """
 
 

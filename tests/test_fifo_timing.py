@@ -13,7 +13,7 @@ from hypothesis import strategies as st
 
 from hls.errors import HLSError
 from hls.schedule import fifo_engine
-from hls.schedule.fifo_timing import FifoSpec, ProcessTrace, Region, fifo_cost, simulate, size_fifos
+from hls.schedule.fifo_timing import FifoRegion, FifoSpec, ProcessTrace, fifo_cost, simulate, size_fifos
 from tests.fifo_reference import random_design, reference
 
 
@@ -261,7 +261,7 @@ def test_engine_matches_the_cycle_by_cycle_reference(seed):
     if deadlock is None:
         assert result.process_times == times
     # The plain loop (small designs, or no numba) and the compiled one give the same answer.
-    region = Region(procs, fifos)
+    region = FifoRegion(procs, fifos)
     _same(region.timing(region.depth_vector(None), python=True), result)
     _same(region.timing(region.depth_vector(None), python=False), result)
 
@@ -272,7 +272,7 @@ def test_engine_matches_the_cycle_by_cycle_reference(seed):
 def test_deeper_fifos_never_deadlock_more_nor_finish_later(seed, base, extra, batch):
     # With batch=True most small depths deadlock and some larger ones do not: both sides are exercised.
     procs, fifos = random_design(seed, processes=4, fifos=6, items=10, batch=batch)
-    region = Region(procs, fifos)
+    region = FifoRegion(procs, fifos)
     small, large = np.array(base), np.array(base) + np.array(extra)
     first, second = region.timing(small), region.timing(large)
     if first.deadlock is None:

@@ -7,7 +7,7 @@ import numpy as np
 import pytest
 
 import hls
-from hls.cli import main
+from hls.cli.main import main
 from hls.project.export import read_manifest
 
 COEF = np.arange(8, dtype=np.int32)

@@ -11,7 +11,7 @@ import numpy as np
 import hls
 from hls.frontend.build import build_module
 from hls.frontend.conversions import Call, Part
-from hls.frontend.golden import make_golden
+from hls.golden.rewrite import make_golden
 
 FRONTEND = Path(hls.__file__).parent / "frontend"
 LEAVES = {"source", "scan", "tables", "lower", "conversions", "joins", "state", "kernels", "packets"}

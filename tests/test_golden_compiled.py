@@ -1,4 +1,4 @@
-"""The compiled golden model (hls/sim/jit.py, run by numba) against the element-by-element one, bit
+"""The compiled golden model (hls/golden/jit.py, run by numba) against the element-by-element one, bit
 for bit: every example, every test kernel and fuzz kernel it accepts, and the cases where its own
 machinery could drift from Python mode (errors at the line, wraps beyond 64 bits, float32, libm)."""
 
@@ -13,8 +13,8 @@ import pytest
 
 import hls
 from hls.errors import HLSError, OverflowWarning, SimulationError
+from hls.golden import jitrun
 from hls.kernel import Kernel
-from hls.sim import jitrun
 from tests.conftest import EXAMPLES, load_example
 from tests.golden_diff import disagreement, golden_mode, run_in_mode, same
 from tests.test_golden_numpy import FUZZ_SEEDS, load_units

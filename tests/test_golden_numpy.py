@@ -1,4 +1,4 @@
-"""The numpy golden model (hls/sim/vexec.py) against the element-by-element one, bit for bit.
+"""The numpy golden model (hls/golden/vexec.py) against the element-by-element one, bit for bit.
 
 Both models run on copies of the same inputs; every output array, the return value and the overflow
 events (site, value before and after) must be identical, floats compared by their bits.

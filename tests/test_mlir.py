@@ -10,7 +10,7 @@ import numpy as np
 import pytest
 
 import hls
-from hls.cli import main
+from hls.cli.main import main
 from tests import control_kernels
 from tests import mlir_kernels as mk
 from tests.conftest import EXAMPLES, ROOT

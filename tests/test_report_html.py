@@ -10,9 +10,9 @@ from html.parser import HTMLParser
 import pytest
 
 import hls
-from hls.cli import main
+from hls.cli.main import main
+from hls.report.html import page
 from hls.schedule import Report
-from hls.schedule.html import page
 from hls.schedule.memory import MAXI_LATENCY
 from tests.conftest import ROOT
 

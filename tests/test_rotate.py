@@ -11,9 +11,9 @@ import numpy as np
 import pytest
 
 import hls
-from hls import bits
 from hls.backend.expr import BIN_C
 from hls.frontend.tables import BINOPS, CMPOPS, MATH_NAMES, UNOPS
+from hls.golden import bits
 from hls.ir.kinds import BINARY, COMPARE, MATH, OpKind, kinds
 from hls.passes.evaluate import ARITH
 from hls.types import IntType

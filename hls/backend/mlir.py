@@ -49,7 +49,7 @@ def emit_mlir(module: Module) -> str:
     globals_ = rom_globals(b, module)
     declarations(b, module)
     for func in module.functions.values():
-        FunctionEmitter(b, func, globals_, func.name == module.top).emit()
+        MlirFunctionEmitter(b, func, globals_, func.name == module.top).emit()
     b.depth = 0
     b.line("}")
     return b.render()
@@ -128,7 +128,7 @@ def grouped(directives: list[DirectiveOp]) -> dict[str, object]:
     return out
 
 
-class FunctionEmitter:
+class MlirFunctionEmitter:
     def __init__(self, b: Builder, func: Function, globals_: dict[int, str], top: bool):
         self.b, self.func, self.globals, self.top = b, func, globals_, top
         self.values: dict[int, str] = {}

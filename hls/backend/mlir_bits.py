@@ -7,9 +7,9 @@ from __future__ import annotations
 
 from hls.backend.mlir_arith import IntArith
 from hls.backend.mlir_builder import mlir_type, unsupported
-from hls.bits import width_of
 from hls.ir.bitops import BitcastOp, BitGetOp, BitSetOp, BitUnaryOp, ConcatOp, SliceOp, SliceSetOp
 from hls.ir.core import Op
+from hls.lang.bits import width_of
 from hls.types import IntType
 
 

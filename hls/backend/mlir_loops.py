@@ -9,8 +9,8 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from hls.backend.mlir_builder import Emitter, unsupported
-from hls.directives import LOOP_FIELDS
 from hls.ir import ConstantOp, ForOp, LoadOp, StoreOp, Value
+from hls.lang.directives import LOOP_FIELDS
 
 LOOP_DIRECTIVES = ("label", *LOOP_FIELDS.values())  # carried as hls.* attributes
 

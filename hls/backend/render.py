@@ -18,17 +18,17 @@ from hls.backend.expr import CSIM_CHECKED, HELPERS
 from hls.backend.layout import wrap, wrap_all
 from hls.backend.names import Namer
 from hls.backend.pragmas import interface_pragma
-from hls.directives import Interface
 from hls.errors import HLSTypeError
 from hls.interfaces import BLOCK_CONTROL, default_interface
 from hls.ir import AllocOp, DirectiveOp, Module
 from hls.ir.usage import stream_directions
+from hls.lang.directives import Interface
 from hls.types import ArrayType, FixedType, ScalarType, StreamType, StructType, TupleType
 
 
 @lru_cache(maxsize=1)
 def environment() -> jinja2.Environment:
-    dirs = [str(resources.files(pkg)) for pkg in ("hls._templates", "hls._testbenches")]
+    dirs = [str(resources.files("hls.backend") / folder) for folder in ("templates", "testbenches")]
     return jinja2.Environment(loader=jinja2.FileSystemLoader(dirs), undefined=jinja2.StrictUndefined,
                               trim_blocks=True, lstrip_blocks=True, keep_trailing_newline=True)
 

@@ -9,7 +9,7 @@ from hls.frontend.base import BuilderBase
 from hls.frontend.source import subscript_chain, try_static
 from hls.frontend.state import Var
 from hls.ir import AllocOp, ConstantOp, LoadOp, RomOp, StoreOp, Value
-from hls.runtime import zeros
+from hls.lang.storage import zeros
 from hls.types import ArrayType, BoolType, IntType, StructType
 
 

@@ -3,7 +3,7 @@
 
 A subscript is bit access when it slices, or when what it indexes is a scalar: a scalar variable or
 expression, or an array element (`A[i][3]` on a 1-D `A`, `B[i][0:2]`). The golden model calls the
-functions of hls.bits at the same nodes (recorded as Conversion records).
+functions of hls.golden.bits at the same nodes (recorded as Conversion records).
 """
 
 from __future__ import annotations
@@ -13,7 +13,6 @@ from typing import Any
 
 import numpy as np
 
-from hls import bits
 from hls.errors import HLSTypeError, UnsupportedError
 from hls.frontend.base import BuilderBase
 from hls.frontend.conversions import BitStore, Call, Part
@@ -21,6 +20,7 @@ from hls.frontend.source import MISSING, subscript_chain
 from hls.ir import BinaryOp, ConstantOp, LoadOp, StoreOp, Value
 from hls.ir.bitops import BitcastOp, BitGetOp, BitSetOp, BitUnaryOp, ConcatOp, SliceOp, SliceSetOp
 from hls.ir.kinds import OpKind
+from hls.lang import bits
 from hls.types import BoolType, FixedType, FloatType, IntType, ScalarType, TypedConstant
 
 METHODS = {"bit_count": "popcount", "reverse": "reverse"}

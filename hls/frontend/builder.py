@@ -3,7 +3,7 @@
 `FunctionBuilder` is composed of one mixin per kind of construct (each in its own module, each
 importing only hls.frontend.base); this module is the only one that imports them all. Alongside
 the IR the builder records, per AST node, the `Conversion` records Python mode applies
-(hls.frontend.conversions, hls.frontend.golden).
+(hls.frontend.conversions, hls.golden.rewrite).
 """
 
 from __future__ import annotations
@@ -18,7 +18,7 @@ from hls.frontend.branches import Branches
 from hls.frontend.calls import Calls
 from hls.frontend.captures import Captures
 from hls.frontend.control import Control
-from hls.frontend.dataflow import Dataflow
+from hls.frontend.dataflow import Dataflows
 from hls.frontend.expressions import Expressions
 from hls.frontend.iterables import Iterables
 from hls.frontend.joins import MAX_ROUNDS, clamped, growth_error, iterations, settle
@@ -37,7 +37,7 @@ from hls.types import ArrayType, HLSType, ScalarType, StreamType, StructType
 
 
 class FunctionBuilder(Statements, Expressions, Arrays, Bits, Calls, Results, Captures, Control, Branches, Loops,
-                      Iterables, Streams, Structs, Dataflow, Pragmas):
+                      Iterables, Streams, Structs, Dataflows, Pragmas):
     """Builds one Function from one kernel's AST."""
 
     def build(self) -> Function:

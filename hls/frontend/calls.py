@@ -8,15 +8,15 @@ import math
 from collections.abc import Sized
 from typing import Any
 
-from hls.bits import INTRINSICS
-from hls.directives import DIRECTIVES
 from hls.errors import HLSTypeError, UnsupportedError
 from hls.frontend.base import BuilderBase, is_kernel
 from hls.frontend.conversions import Call, Part
 from hls.frontend.source import MISSING, call_target
 from hls.frontend.tables import MATH_NAMES
 from hls.ir import CallOp, PrintOp, Value
-from hls.runtime import static, zeros
+from hls.lang.bits import INTRINSICS
+from hls.lang.directives import DIRECTIVES
+from hls.lang.storage import static, zeros
 from hls.types import (
     ArrayType,
     BoolType,

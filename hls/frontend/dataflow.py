@@ -17,13 +17,13 @@ from __future__ import annotations
 
 import ast
 
-from hls.directives import DIRECTIVES, dataflow
 from hls.errors import HLSTypeError, UnsupportedError
 from hls.frontend.base import BuilderBase, is_kernel
-from hls.frontend.conversions import Process, Region
+from hls.frontend.conversions import DataflowProcess, DataflowRegion
 from hls.frontend.source import MISSING, call_target, try_static
 from hls.ir import CallOp, ForOp, IfOp, Op, StreamOp, Value
 from hls.ir.usage import usage
+from hls.lang.directives import DIRECTIVES, dataflow
 from hls.types import ArrayType, StreamType
 
 PROCESS_OPS = (ForOp, CallOp, IfOp)
@@ -39,7 +39,7 @@ def process_name(ops: list[Op]) -> str:
     return "process"
 
 
-class Dataflow(BuilderBase):
+class Dataflows(BuilderBase):
     """Dataflow regions: processes, their FIFOs and ping-pong arrays, checked at the line."""
 
     def region_start(self, body: list[ast.stmt]) -> int | None:
@@ -84,7 +84,7 @@ class Dataflow(BuilderBase):
         self.check_region(processes)
         if processes:  # Python mode runs the processes concurrently, with the region's FIFOs
             fifos = [name for name, var in self.env.items() if isinstance(getattr(var.value, "op", None), StreamOp)]
-            self.conversions.add(self.src.tree, Region(tuple(fifos)))
+            self.conversions.add(self.src.tree, DataflowRegion(tuple(fifos)))
 
     def statement_kind(self, stmt: ast.stmt) -> str:
         if isinstance(stmt, ast.For):
@@ -162,7 +162,7 @@ class Dataflow(BuilderBase):
             for array in used.array_writes:
                 if isinstance(array.type, ArrayType):
                     writers.setdefault(array, name)
-            self.conversions.add(stmt, Process(name, tuple(after)))
+            self.conversions.add(stmt, DataflowProcess(name, tuple(after)))
             if after:  # csim waits too (hls_csim::region::after)
                 next(op for op in ops if op.attrs.get("process") == name).attrs["after"] = tuple(after)
         for stream, (writer, written) in producer.items():

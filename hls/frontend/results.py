@@ -25,7 +25,7 @@ from hls.frontend.lower import iv_type
 from hls.frontend.source import MISSING, call_target, static_eval, try_static
 from hls.frontend.state import Var
 from hls.ir import AllocOp, LoadOp, ReturnOp, StoreOp, Value, YieldOp
-from hls.runtime import static
+from hls.lang.storage import static
 from hls.types import ArrayType, HLSType, ScalarType, TupleType
 
 ARRAY_RETURN_HELP = ("a kernel returning an array returns one local array variable, created with "

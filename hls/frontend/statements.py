@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import ast
 
-from hls.directives import DIRECTIVES
 from hls.errors import HLSTypeError, UnsupportedError
 from hls.frontend.base import BuilderBase, is_kernel
 from hls.frontend.conversions import Call, Cast, Part
@@ -15,6 +14,7 @@ from hls.frontend.state import Var
 from hls.frontend.tables import BINOPS
 from hls.ir import ConstantOp, LoadOp, ReturnOp, Value
 from hls.ir.kinds import OpKind
+from hls.lang.directives import DIRECTIVES
 from hls.types import IntType, ScalarType, StreamType, StructType, float64
 
 

@@ -5,10 +5,10 @@ from __future__ import annotations
 from fractions import Fraction
 from typing import Any
 
-from hls.directives import Directive, LoopFlatten, Pipeline, TripCount, Unroll
 from hls.errors import Loc
 from hls.ir.core import Block, KindOp, Op, Region, Value
 from hls.ir.kinds import BINARY, COMPARE, LOGIC, MATH, UNARY, OpKind, kinds
+from hls.lang.directives import Directive, LoopFlatten, Pipeline, TripCount, Unroll
 from hls.types import (
     ArrayType,
     BoolType,

@@ -5,9 +5,9 @@ from __future__ import annotations
 import json
 from fractions import Fraction
 
-from hls.directives import Directive
 from hls.ir.core import Block, Function, Module, Op, Value
 from hls.ir.ops import ConstantOp, ForOp, IfOp, RomOp, WhileOp
+from hls.lang.directives import Directive
 
 
 class Printer:

@@ -15,7 +15,7 @@ from typing import Any
 
 import numpy as np
 
-from hls import bits
+from hls.golden import bits
 from hls.ir import BinaryOp, CastOp, CompareOp, ConstantOp, LogicOp, MathOp, UnaryOp, Value
 from hls.ir.bitops import BIT_OPS, BitcastOp, BitGetOp, BitSetOp, BitUnaryOp, ConcatOp, SliceOp, SliceSetOp
 from hls.ir.core import Op
@@ -34,7 +34,7 @@ def _exact(*groups: str) -> dict[OpKind, Any]:
 
 
 ARITH = {k: f for k, f in _exact(BINARY).items() if k.exact_on}
-# the same operations on numpy arrays (the numpy golden model, hls/sim/vexec.py): only min and max
+# the same operations on numpy arrays (the numpy golden model, hls/golden/vexec.py): only min and max
 # need a form of their own, with the same operand order and NaN behaviour as the scalar ones
 VECTOR_ARITH = {**ARITH, OpKind.MIN: lambda a, b: np.where(b < a, b, a),
                 OpKind.MAX: lambda a, b: np.where(a < b, b, a)}
@@ -77,7 +77,7 @@ BIT_UNARY = {"reverse": bits.reverse, "popcount": bits.bit_count, "clz": bits.le
 
 
 def _bit_op(op: Op, args: list[Any]) -> Any:
-    """Bit-level ops, computed by the same functions the golden model calls (hls.bits)."""
+    """Bit-level ops, computed by the same functions the golden model calls (hls.golden.bits)."""
     types = [v.type for v in op.operands]
     if isinstance(op, BitGetOp):
         return bits.get_bit(args[0], int(args[1]), types[0])

@@ -33,9 +33,9 @@ from hls.backend.codec import codec_for
 from hls.backend.render import render_template
 from hls.defaults import DEFAULT_PART
 from hls.errors import HLSError
+from hls.golden.streams import Stream
 from hls.project.export_structs import struct_files, struct_port_data, struct_return_data, struct_stream_data
 from hls.sim.toolchain import CSIM_CXXFLAGS, own_include_dir
-from hls.streams import Stream
 from hls.types import ArrayType, ScalarType, StreamType, StructType, TupleType
 
 MANIFEST = "hls_export.json"

@@ -41,9 +41,10 @@ from hls.ir import (
     YieldOp,
     has_exit,
 )
+from hls.ir.affine import trip_range
 from hls.ir.ranges import value_range
 from hls.passes.unroll import unroll_plan
-from hls.schedule.affine import trip_range
+from hls.report.report import GraphEdge, GraphNode, LoopReport, Report
 from hls.schedule.deps import add_memory_edges
 from hls.schedule.flatten import flattenable_nest, joined_label
 from hls.schedule.graph import Graph, GraphBuilder, straight_region
@@ -52,7 +53,6 @@ from hls.schedule.loops import pipelined_function, pipelined_loop
 from hls.schedule.memory import MAXI_LATENCY, bit_width, function_storages
 from hls.schedule.opcost import forget_demanded_widths
 from hls.schedule.oplib import OpLib
-from hls.schedule.report import GraphEdge, GraphNode, LoopReport, Report
 from hls.schedule.resources import ResourceTally, iv_width
 from hls.schedule.scope import Scope
 from hls.schedule.span import Span

@@ -41,10 +41,10 @@ from hls.ir import (
     YieldOp,
     has_exit,
 )
+from hls.ir.affine import ITER, Affine, combine, induction_step
 from hls.ir.kinds import OpKind
 from hls.ir.stream_ops import STREAM_ACCESSES, STREAM_WRITES, StreamOp, StreamStatusOp
 from hls.passes.straighten import MAX_REGION_OPS, NotUnrollable, extract, straighten
-from hls.schedule.affine import ITER, Affine, combine, induction_step
 from hls.schedule.memory import Storage, bit_width, function_storages
 from hls.schedule.opcost import op_cost
 from hls.schedule.oplib import OpCost, OpLib
@@ -128,7 +128,7 @@ class Graph:
 
 
 @dataclass
-class Region:
+class GraphRegion:
     """A straightened copy: its ops (no terminator), the copy of the pipelined loop, the arrays' storages."""
 
     ops: list[Op]
@@ -137,7 +137,7 @@ class Region:
 
 
 def straight_region(ops: list[Op], storages: dict[Value, Storage], library: Module,
-                    pipelined: ForOp | WhileOp | None = None) -> Region:
+                    pipelined: ForOp | WhileOp | None = None) -> GraphRegion:
     """`ops` (or the iteration of `pipelined`, then ops == [pipelined]) as straight-line code on a copy.
 
     Arrays from outside keep their storages, and so do copies of the region's own arrays (an array
@@ -145,7 +145,7 @@ def straight_region(ops: list[Op], storages: dict[Value, Storage], library: Modu
     per call, as Vitis makes them. Raises NotUnrollable (hls.passes.straighten)."""
     ops = [op for op in ops if not isinstance(op, (YieldOp, ReturnOp))]
     if pipelined is None and not any(_straightens(op) for top in ops for op in top.walk()):
-        return Region(ops, None, storages)  # nothing the passes would change: no copy needed
+        return GraphRegion(ops, None, storages)  # nothing the passes would change: no copy needed
     module, mapping = extract(ops, "region")
     func = module.top_function
     origins = {}
@@ -168,7 +168,7 @@ def straight_region(ops: list[Op], storages: dict[Value, Storage], library: Modu
             found[op.result] = origins[origin]
         elif origin is not None:
             origins[origin] = found[op.result]
-    return Region(func.body.block.ops[:-1], keep, found)
+    return GraphRegion(func.body.block.ops[:-1], keep, found)
 
 
 def _straightens(op: Op) -> bool:

@@ -1,4 +1,4 @@
-"""The result of an exploration (hls/explore.py runs it): one `Row` per point, the objective, the Pareto
+"""The result of an exploration (hls/explore/run.py runs it): one `Row` per point, the objective, the Pareto
 front, the table (`str`), JSON data (`to_dict`) and the HTML page (a scatter of latency against cost with
 the front, and the table).
 
@@ -21,8 +21,8 @@ from pathlib import Path
 from typing import Any
 
 from hls.errors import HLSError
-from hls.schedule.html import fragment, page
-from hls.schedule.report import table
+from hls.report.html import fragment, page
+from hls.report.report import table
 
 RESOURCES = ("dsp", "bram18k", "ff", "lut", "uram")
 
@@ -305,7 +305,7 @@ def html_table(result: Exploration) -> str:
 
 
 def sections(result: Exploration) -> list[tuple[str, str]]:
-    """The page's sections, laid out by the report page's own shell (hls.schedule.html)."""
+    """The page's sections, laid out by the report page's own shell (hls.report.html)."""
     sampled = f" (sampled from {result.total})" if len(result.rows) < result.total else ""
     summary = (f"<p>{len(result.rows)} points{sampled}, {len(result.pareto)} on the Pareto front of worst-case "
                "latency against the objective (highlighted, joined by the dashed line).</p>")

@@ -22,6 +22,19 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
+from hls.golden.jitops import (
+    CMP,
+    RING,
+    binary_lines,
+    bit_lines,
+    cast_lines,
+    const_text,
+    extern_decl,
+    math_lines,
+    unary_lines,
+    wide,
+)
+from hls.golden.vplan import Plan, Unsupported, check_function, needs_objects, reports, shifts_out, speculative
 from hls.ir import (
     SCALAR_OPS,
     AllocOp,
@@ -48,19 +61,6 @@ from hls.ir import (
 from hls.ir.bitops import BIT_OPS, BitcastOp
 from hls.ir.core import Block, Function, Module, Op, Value
 from hls.ir.kinds import OpKind
-from hls.sim.jitops import (
-    CMP,
-    RING,
-    binary_lines,
-    bit_lines,
-    cast_lines,
-    const_text,
-    extern_decl,
-    math_lines,
-    unary_lines,
-    wide,
-)
-from hls.sim.vplan import Plan, Unsupported, check_function, needs_objects, reports, shifts_out, speculative
 from hls.types import ArrayType, BoolType, FixedType, IntType, ScalarType
 
 

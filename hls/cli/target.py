@@ -1,5 +1,5 @@
-"""Finding what a command names: FILE.py:kernel, or a file of examples. Shared by hls/cli.py and
-hls/cli_export.py; a bad target is a BadTarget, which `hls.cli.main` turns into exit code 2."""
+"""Finding what a command names: FILE.py:kernel, or a file of examples. Shared by hls/cli/main.py and
+hls/cli/export.py; a bad target is a BadTarget, which `hls.cli.main` turns into exit code 2."""
 
 from __future__ import annotations
 

@@ -15,10 +15,10 @@ from typing import Any
 
 import numpy as np
 
-from hls import runtime
+from hls.golden import runtime
+from hls.golden.jit import Program
+from hls.golden.vexec import to_python
 from hls.sim.cache import cache_root, make_private_dir, write_atomic
-from hls.sim.jit import Program
-from hls.sim.vexec import to_python
 from hls.types import BoolType, IntType, TupleType
 
 _FORMAT = "hls-golden-compiled/1"

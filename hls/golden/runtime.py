@@ -16,6 +16,7 @@ import numpy as np
 
 from hls.errors import Loc
 from hls.ir.ops import MATH_FUNCS
+from hls.lang.storage import provide
 from hls.types import (
     ArrayType,
     BoolType,
@@ -153,6 +154,7 @@ class StructRef:
         return repr(self._type.convert(self))
 
 
+@provide("zeros")
 def zeros(shape: Any, dtype: ScalarType | type) -> ArrayView:
     """A local array, zero-initialised (hardware: an on-chip memory)."""
     shape = shape if isinstance(shape, tuple) else (shape,)
@@ -322,15 +324,6 @@ def kernel_print(types: tuple[Any, ...], sep: str, end: str, *values: Any) -> No
 
 # --------------------------------------------------------------------------------------------------
 # results beyond one scalar, and state between calls (hls.frontend.results)
-
-
-def static(initial: Any) -> Any:
-    """`x = hls.static(hls.int32(0))`: a kernel local that keeps its value from one call to the next.
-
-    Only meaningful inside a kernel (the frontend compiles it to a C++ `static` local and the golden
-    model keeps it on the kernel); called directly it returns `initial`.
-    """
-    return initial
 
 
 class State:

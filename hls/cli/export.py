@@ -1,6 +1,6 @@
-"""`hls export` and `hls report` sub-commands, kept apart from hls/cli.py so the parsers can be tested alone.
+"""`hls export` and `hls report` sub-commands, kept apart from hls/cli/main.py so the parsers can be tested alone.
 
-hls/cli.py wires them in with `add_export_parser(sub)` and `add_report_parser(sub)`; errors are
+hls/cli/main.py wires them in with `add_export_parser(sub)` and `add_report_parser(sub)`; errors are
 raised as HLSError / BadTarget and turned into exit code 2 and one line on stderr by `hls.cli.main`.
 """
 
@@ -10,7 +10,7 @@ import argparse
 from pathlib import Path
 from typing import Any
 
-from hls.cli_target import BadTarget, load_kernel
+from hls.cli.target import BadTarget, load_kernel
 from hls.defaults import DEFAULT_CLOCK_NS, DEFAULT_PART
 from hls.interfaces import FLOWS
 from hls.project.export import MANIFEST
@@ -118,7 +118,8 @@ def run_report(target: Any, args: argparse.Namespace | None = None) -> int:
 
     from hls.errors import HLSError
     from hls.project.export import read_manifest
-    from hls.schedule import Report, load_report
+    from hls.report.csynth_xml import load_report
+    from hls.report.report import Report
 
     clock = args.clock if args is not None else DEFAULT_CLOCK_NS
     part = args.part if args is not None else DEFAULT_PART

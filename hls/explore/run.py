@@ -35,7 +35,7 @@ from typing import Any
 
 from hls import progress
 from hls.errors import HLSError
-from hls.exploration import Exploration, Row, make_objective
+from hls.explore.result import Exploration, Row, make_objective
 from hls.kernel import Kernel
 
 REPORT_OPTIONS = ("clock_ns", "part", "flow", "pipeline_loops")
@@ -246,7 +246,7 @@ def top_rows(result: Exploration, k: int) -> list[Row]:
 def synthesise_point(factory: Callable[..., Any], params: dict[str, Any], options: dict[str, Any],
                      project: str) -> dict[str, Any]:
     """Worker: export the point's project and run `vitis_hls -f run_hls.tcl` (csynth only), read its report."""
-    from hls.schedule import load_report
+    from hls.report.csynth_xml import load_report
 
     with progress.silenced():
         try:

@@ -3,11 +3,11 @@
 A loop is *parallel* when no iteration uses what another iteration produces: it carries no value,
 its bounds are the same in every lane of the loops around it, and every pair of accesses to an
 array inside it (at least one a store) provably touches the same element only within one
-iteration. The proof works on affine indices (hls.schedule.affine): some dimension where both
+iteration. The proof works on affine indices (hls.ir.affine): some dimension where both
 indices are `a * iv + (the same terms fixed during the loop) + c` with equal `a` and constants that
 cannot meet in another iteration. Indices that involve inner loop counters or data prove nothing.
 
-The analysis also decides whether the interpreter in hls/sim/vexec.py can run the kernel at all
+The analysis also decides whether the interpreter in hls/golden/vexec.py can run the kernel at all
 (supported ops and types, exactly representable in int64 / float64) and whether it is worth it
 (`fast`: every loop that runs element by element sits inside a parallel loop or contains one).
 This lives in the sim stage because it uses the schedule stage's affine forms.
@@ -42,12 +42,12 @@ from hls.ir import (
     YieldOp,
     has_exit,
 )
+from hls.ir.affine import Affine, combine
 from hls.ir.bitops import BIT_OPS
 from hls.ir.core import Block, BlockArg, Function, Module, Op, Value
 from hls.ir.kinds import OpKind
 from hls.ir.ranges import value_range
 from hls.passes.evaluate import KINDS
-from hls.schedule.affine import Affine, combine
 from hls.types import ArrayType, BoolType, FixedType, FloatType, IntType, ScalarType
 
 INT64 = (-(1 << 63), (1 << 63) - 1)
@@ -134,7 +134,7 @@ def lane_safe(func: Function) -> bool:
 
 @functools.cache
 def native_ok(t: ScalarType) -> bool:
-    """Values of `t` travel exactly in a numpy dtype (else as Python objects, hls/sim/vobject.py)."""
+    """Values of `t` travel exactly in a numpy dtype (else as Python objects, hls/golden/vobject.py)."""
     if isinstance(t, (BoolType, FloatType)):
         return True
     if isinstance(t, IntType):
@@ -171,7 +171,7 @@ def needs_objects(op: Op) -> bool:
 
 def check_function(func: Function, sequential: bool = False) -> None:
     """Raise Unsupported unless the interpreter can run `func`; `sequential`: the compiled model
-    (hls/sim/jit.py), which runs in order and so also takes while loops and early exits."""
+    (hls/golden/jit.py), which runs in order and so also takes while loops and early exits."""
     for arg in func.args:
         if not type_ok(arg.type):
             raise Unsupported(f"argument {arg.name} of type {arg.type}")

@@ -23,8 +23,9 @@ from typing import Any
 import numpy as np
 
 from hls.errors import DeadlockError, Loc, SimulationError
-from hls.runtime import GOLDEN_CODES, cast
-from hls.types import FixedType, ScalarType, StreamType, StructType, struct_type_of
+from hls.golden.runtime import GOLDEN_CODES, cast
+from hls.lang.storage import provide
+from hls.types import FixedType, ScalarType, StructType, struct_type_of
 
 
 def _caller_loc() -> Loc | None:
@@ -171,30 +172,10 @@ def local_stream(elem: ScalarType, depth: int, name: str) -> Stream:
     return Stream(elem, depth=depth, name=prefix + name)
 
 
-class _StreamFactory:
-    """`hls.stream[T]` annotates a FIFO parameter; `hls.stream(T, depth=N)` declares a local FIFO
-    (in Python mode, a bounded runtime FIFO; in the C++, an hls::stream with a depth pragma)."""
-
-    def __call__(self, elem: ScalarType, depth: int = 2) -> Any:
-        elem = struct_type_of(elem) or elem
-        if not isinstance(elem, (ScalarType, StructType)) or isinstance(depth, bool) or not isinstance(depth, int) \
-                or depth < 1:
-            raise TypeError("hls.stream(T, depth=N) takes a scalar hls type and a positive integer depth")
-        return Stream(elem, depth=depth, name="stream")
-
-    def __repr__(self) -> str:
-        return "hls.stream"
-
-    def __getitem__(self, params: Any) -> StreamType:
-        params = params if isinstance(params, tuple) else (params,)
-        elem = struct_type_of(params[0]) or params[0]
-        depth = params[1] if len(params) > 1 else 2
-        if not isinstance(elem, (ScalarType, StructType)) or not isinstance(depth, int) or depth < 1:
-            raise TypeError("stream takes [ScalarType] or [ScalarType, depth]")
-        return StreamType(elem, depth)
-
-
-stream = _StreamFactory()
+@provide("stream")
+def new_stream(elem: ScalarType | StructType, depth: int) -> Stream:
+    """`hls.stream(T, depth=N)` in Python mode (hls/lang/storage.py checks the arguments)."""
+    return Stream(elem, depth=depth, name="stream")
 
 
 # ---- the scheduler --------------------------------------------------------------------------------

@@ -15,21 +15,21 @@ from typing import Any
 
 import numpy as np
 
-from hls import bits, runtime, streams
 from hls.frontend.conversions import (
     BitStore,
     Call,
     Cast,
     CastEach,
     Convert,
+    DataflowProcess,
+    DataflowRegion,
     KernelFacts,
     Literal,
     Part,
-    Process,
-    Region,
     Static,
 )
 from hls.frontend.source import KernelSource
+from hls.golden import bits, runtime, streams
 
 MODULES = {"rt": "__hls_rt", "bits": "__hls_bits", "st": "__hls_st"}  # Call.helper prefix -> namespace name
 
@@ -184,19 +184,19 @@ class GoldenRewriter(ast.NodeTransformer):
         node.returns = None
         for arg in node.args.args:
             arg.annotation = None
-        region = self.records.get(node, Region)
+        region = self.records.get(node, DataflowRegion)
         if region is not None:
             node.body = self.dataflow_body(node.body, region)
         self.generic_visit(node)
         return node
 
-    def dataflow_body(self, body: list[ast.stmt], region: Region) -> list[ast.stmt]:
+    def dataflow_body(self, body: list[ast.stmt], region: DataflowRegion) -> list[ast.stmt]:
         """Each process statement becomes a nested function; the region ends in one
-        `run_dataflow` call that runs them concurrently (hls.streams)."""
+        `run_dataflow` call that runs them concurrently (hls.golden.streams)."""
         out: list[ast.stmt] = []
         entries = []
         for stmt in body:
-            process = self.records.get(stmt, Process)
+            process = self.records.get(stmt, DataflowProcess)
             if process is None:
                 out.append(stmt)
                 continue

@@ -9,8 +9,8 @@ import time
 import warnings
 from pathlib import Path
 
-from hls.cli_export import add_export_parser, add_flow_option, add_report_parser
-from hls.cli_target import BadTarget, load_kernel, load_module
+from hls.cli.export import add_export_parser, add_flow_option, add_report_parser
+from hls.cli.target import BadTarget, load_kernel, load_module
 from hls.errors import HLSError, OverflowWarning, VerificationError
 from hls.wording import decimal
 

@@ -10,8 +10,8 @@ undefined, and LLVM may drop an overflow test written on its result).
 
 from __future__ import annotations
 
+from hls.golden.vplan import native_ok
 from hls.ir.kinds import OpKind
-from hls.sim.vplan import native_ok
 from hls.types import BoolType, FloatType, IntType, ScalarType
 
 RING = frozenset({OpKind.ADD, OpKind.SUB, OpKind.MUL, OpKind.AND, OpKind.OR, OpKind.XOR, OpKind.NEG,
@@ -171,7 +171,7 @@ def cast_lines(out: str, arg: str, src: object, t: ScalarType, slot: int | None,
                     f"        EV[{slot}, 2] = {out}"]
 
 
-# ---- bit access (hls.bits on integers up to 63 bits: their patterns are non-negative int64s) ---------
+# ---- bit access (hls.golden.bits on integers up to 63 bits: their patterns are non-negative int64s) ---------
 
 
 def raw_text(name: str, t: object) -> str:
@@ -185,7 +185,7 @@ def index_lines(index: str, width: int) -> list[str]:
 
 
 def bit_lines(op: object, out: str, args: list[str], types: list[object], t: ScalarType) -> list[str]:
-    """BitGetOp, BitSetOp, SliceOp, SliceSetOp, ConcatOp and BitUnaryOp, as hls.bits defines them."""
+    """BitGetOp, BitSetOp, SliceOp, SliceSetOp, ConcatOp and BitUnaryOp, as hls.golden.bits defines them."""
     name = type(op).__name__
     raw = raw_text(args[0], types[0])
     if name == "BitGetOp":

@@ -1,16 +1,15 @@
 """The schedule report: what `k.report()` returns and `hls.load_report()` reads from Vitis.
 
-`Report` is the data of hls/schedule/report_data.py (fields, `to_dict()`, the csynth-like `str()`,
+`Report` is the data of hls/report/data.py (fields, `to_dict()`, the csynth-like `str()`,
 `compare()`) plus its HTML views: `to_html()` and `_repr_html_` render the report page of
-hls/schedule/html.py. The row classes are re-exported here for the modules that build reports.
+hls/report/html.py. The row classes are re-exported here for the modules that build reports.
 """
 
 from __future__ import annotations
 
 import os
 
-from hls.schedule.html import report_fragment, report_page
-from hls.schedule.report_data import (
+from hls.report.data import (
     BreakdownRow,
     GraphEdge,
     GraphNode,
@@ -21,6 +20,7 @@ from hls.schedule.report_data import (
     table,
     write_text,
 )
+from hls.report.html import report_fragment, report_page
 
 __all__ = ["BreakdownRow", "GraphEdge", "GraphNode", "LoopReport", "Report", "Resources", "ScheduledOp", "table",
            "write_text"]

@@ -13,7 +13,7 @@ from __future__ import annotations
 import html
 from collections.abc import Callable
 
-from hls.schedule.report_data import GraphEdge, GraphNode, LoopReport, ScheduledOp
+from hls.report.data import GraphEdge, GraphNode, LoopReport, ScheduledOp
 
 Link = Callable[[str | None, int | None], str | None]  # (file, line) -> in-page anchor or None
 

@@ -2,7 +2,7 @@
 
 Every SSA value is a numpy array over the iteration space of the parallel loops around it (one axis
 per loop, size 1 where it does not vary) or a numpy scalar. Integers travel as int64, which holds
-them exactly (hls/sim/vplan.py admits only types within 64 signed bits, and the IR's result types
+them exactly (hls/golden/vplan.py admits only types within 64 signed bits, and the IR's result types
 hold exact results); fixed-point values as float64, exact up to 53 bits; floats as float32/float64
 in the IR's operation order (numpy ufuncs contract nothing into FMAs). Conversions go through the
 same hls.types / hls.fixed routines as Python mode, so results are the element-by-element model's
@@ -21,7 +21,8 @@ from typing import Any
 
 import numpy as np
 
-from hls import runtime
+from hls.golden import runtime, vobject
+from hls.golden.vplan import Plan, native_ok, shifts_out
 from hls.ir import (
     AllocOp,
     BinaryOp,
@@ -44,8 +45,6 @@ from hls.ir import (
 from hls.ir.core import Block, Op, Value
 from hls.ir.kinds import OpKind
 from hls.passes.evaluate import COMPARE, UNARY, VECTOR_ARITH
-from hls.sim import vobject
-from hls.sim.vplan import Plan, native_ok, shifts_out
 from hls.types import ArrayType, BoolType, FixedType, FloatType, IntType, ScalarType, TupleType, wrap_int64
 
 Lanes = Any  # an ndarray over the current iteration space, or a numpy scalar

@@ -1,9 +1,9 @@
-"""The schedule report's data: the fields of `Report` (hls/schedule/report.py) and its rows.
+"""The schedule report's data: the fields of `Report` (hls/report/report.py) and its rows.
 
 One shape for both sources, so estimate and tool can be put side by side. Cycles are integers; None
 means unknown (a trip count nobody gave) or, for a loop's II, not pipelined. `to_dict()` is the
 shape DESIGN.md fixes (extra keys allowed, none renamed); `str()` prints tables laid out like a
-Vitis csynth report. The HTML views (hls/schedule/html.py, svg.py) read these classes, and `Report`
+Vitis csynth report. The HTML views (hls/report/html.py, svg.py) read these classes, and `Report`
 adds those views on top, so the data never imports its views.
 """
 

@@ -3,7 +3,7 @@
 Integers wider than int64, fixed-point values wider than float64 holds exactly, fixed-point
 division, and fixed point mixed with wide integers run here: each lane holds what Python mode holds
 (a Python int, a Fraction, a bool, an np.float32) and every operation is Python mode's own scalar
-operation (operators, hls.types convert, hls.runtime helpers) applied per lane. Still one pass over
+operation (operators, hls.types convert, hls.golden.runtime helpers) applied per lane. Still one pass over
 the loop nest rather than one interpreted statement per element, and exact by construction.
 """
 
@@ -15,11 +15,11 @@ from typing import Any
 
 import numpy as np
 
-from hls import runtime
+from hls.golden import runtime
+from hls.golden.vplan import native_ok
 from hls.ir import BinaryOp, CompareOp, UnaryOp
 from hls.ir.kinds import OpKind
 from hls.passes.evaluate import COMPARE, UNARY, VECTOR_ARITH
-from hls.sim.vplan import native_ok
 from hls.types import BoolType, FixedType, FloatType, IntType, ScalarType
 
 _FRACTION = np.frompyfunc(Fraction, 1, 1)
@@ -72,7 +72,7 @@ def binary(op: BinaryOp, a: Any, b: Any, check: Any) -> Any:
         b = check(bools(b == 0), ZeroDivisionError("division by zero"), b, 1)
     elif kind in (OpKind.SHL, OpKind.SHR):
         b = check(bools(b < 0), ValueError("negative shift count"), b, 0)
-    elif kind.typed:  # a rotate: its count must lie in 0..width-1 (hls.bits.rotate raises otherwise)
+    elif kind.typed:  # a rotate: its count must lie in 0..width-1 (hls.golden.bits.rotate raises otherwise)
         b = check(bools((b < 0) | (b >= t.width)), ValueError(f"{kind} count outside 0..{t.width - 1}"), b, 0)
     if kind.typed:
         result = per_lane(lambda x, y: kind.fold(x, y, t), a, b)

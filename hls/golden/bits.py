@@ -1,5 +1,6 @@
 """Bit-level operations on Python-mode values: the one definition shared by the golden model, constant
-folding and the public kernel intrinsics (`hls.concat`, `hls.leading_zeros`, `hls.bitcast`).
+folding and the public kernel intrinsics (`hls.concat`, `hls.leading_zeros`, `hls.bitcast`; their public
+names are in hls/lang/bits.py).
 
 A value's bits are its two's-complement pattern in its type's width: the raw mantissa for fixed point,
 the IEEE-754 encoding for floats. Bit 0 is the least significant; slices follow Python's convention
@@ -14,21 +15,8 @@ from typing import Any
 
 import numpy as np
 
-from hls.types import BoolType, FixedType, FloatType, IntType, ScalarType, wrap_int
-
-
-def width_of(t: ScalarType) -> int:
-    """How many bits a value of `t` occupies in hardware."""
-    if isinstance(t, BoolType):
-        return 1
-    if isinstance(t, FloatType):
-        return t.bits
-    return t.width  # type: ignore[attr-defined]
-
-
-def count_type(width: int) -> IntType:
-    """The type of a bit count or a leading-zero count of a `width`-bit value (0..width)."""
-    return IntType(width.bit_length(), False)
+from hls.lang.bits import width_of
+from hls.types import BoolType, FixedType, FloatType, ScalarType, wrap_int
 
 
 def raw_bits(value: Any, t: ScalarType) -> int:
@@ -139,45 +127,3 @@ def rotr(value: Any, count: Any, t: ScalarType) -> int:
 def bitcast_value(value: Any, source: ScalarType, target: ScalarType) -> Any:
     """Same-width reinterpretation: the bits of `value` read as a `target`."""
     return from_bits(raw_bits(value, source), target)
-
-
-# --------------------------------------------------------------------------------------------------
-# public intrinsics: the frontend lowers calls to these; they need the argument types of a kernel
-
-
-def _kernel_only(name: str) -> Any:
-    from hls.errors import UnsupportedError
-
-    return UnsupportedError(f"hls.{name}() works on typed kernel values: call it inside an @hls.kernel function, "
-                            "where every argument's width is known")
-
-
-def concat(*values: Any) -> Any:
-    """Concatenate bit vectors, the first most significant (a kernel intrinsic)."""
-    raise _kernel_only("concat")
-
-
-def leading_zeros_of(value: Any) -> Any:
-    """Count the zeros above the highest set bit (a kernel intrinsic)."""
-    raise _kernel_only("leading_zeros")
-
-
-def bitcast(value: Any, target: ScalarType) -> Any:
-    """Reinterpret the bits of `value` as `target`, of the same width (a kernel intrinsic)."""
-    raise _kernel_only("bitcast")
-
-
-def rotl_of(value: Any, count: Any) -> Any:
-    """Rotate an unsigned integer left by `count` (0..width-1) bits (a kernel intrinsic)."""
-    raise _kernel_only("rotl")
-
-
-def rotr_of(value: Any, count: Any) -> Any:
-    """Rotate an unsigned integer right by `count` (0..width-1) bits (a kernel intrinsic)."""
-    raise _kernel_only("rotr")
-
-
-leading_zeros_of.__name__ = "leading_zeros"
-rotl_of.__name__, rotr_of.__name__ = "rotl", "rotr"
-INTRINSICS = {concat: "concat", leading_zeros_of: "leading_zeros", bitcast: "bitcast", rotl_of: "rotl",
-              rotr_of: "rotr"}

@@ -22,7 +22,7 @@ import xml.etree.ElementTree as ET
 from pathlib import Path
 
 from hls.errors import HLSError
-from hls.schedule.report import LoopReport, Report, Resources
+from hls.report.report import LoopReport, Report, Resources
 
 LOOP_FIELDS = {"TripCount", "Latency", "AbsoluteTimeLatency", "PipelineII", "PipelineDepth", "IterationLatency",
                "InstanceList", "TargetII", "Slack", "Pipelined"}

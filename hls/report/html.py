@@ -4,7 +4,7 @@
 this project (the report, an exploration's Pareto front) is built with it. `report_page(report)` is
 `Report.to_html()`: the summary, the loops with each II limiter linked to its Python line (shown
 inline with a few lines of context), the schedule chart of every pipelined loop and the design graph
-(SVG, hls/schedule/svg.py), and the resources. `report_fragment` is the same inside a <div> for
+(SVG, hls/report/svg.py), and the resources. `report_fragment` is the same inside a <div> for
 Jupyter. Syntax highlighting uses pygments when installed (the `notebook` extra), else plain text.
 """
 
@@ -17,8 +17,8 @@ import os
 import re
 from typing import Any
 
-from hls.schedule.report_data import GraphEdge, GraphNode, LoopReport, ReportData, Resources
-from hls.schedule.svg import design_graph, schedule_chart
+from hls.report.data import GraphEdge, GraphNode, LoopReport, ReportData, Resources
+from hls.report.svg import design_graph, schedule_chart
 
 CONTEXT = 3  # source lines shown above and below each line the report names
 _FRAGMENTS = itertools.count()
