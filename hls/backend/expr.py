@@ -351,7 +351,6 @@ def constant_expr(op: ConstantOp) -> Expr:
 
 
 def int_literal(value: int, t: IntType) -> Expr:
-    ctype = ctype_of(t)
     if -(2**31) < value < 2**31:
         lit_type = CType("native", 32, True)
         return Expr(str(value), PREC["primary"] if value >= 0 else PREC["unary"], lit_type)
@@ -363,7 +362,7 @@ def int_literal(value: int, t: IntType) -> Expr:
     hexed = format(value % (1 << width), "x")
     ap = CType("ap", width, True)
     return Expr(f'{ap.spelling}("{hexed}", 16)' if value >= 0 else f'{ap.spelling}("-{format(-value, "x")}", 16)',
-                PREC["primary"], ap if ctype.kind == "native" else ap)
+                PREC["primary"], ap)
 
 
 def float_literal(value: float, bits: int) -> str:

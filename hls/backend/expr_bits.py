@@ -16,9 +16,6 @@ from hls.ir.core import Op
 from hls.lang.bits import width_of
 from hls.types import BoolType, FixedType, FloatType, IntType
 
-BIT_HELPERS = ("hls_set_bit", "hls_set_range", "hls_reverse", "hls_popcount", "hls_float_bits", "hls_bits_float",
-               "hls_fixed_from_bits")
-
 
 def bit_view(e: Expr, t) -> Expr:
     """`e` as a C++ value with bit access: ap_(u)int<W> for integers, the ap_fixed type itself."""

@@ -12,7 +12,6 @@ from hls.lang.directives import Directive, LoopFlatten, Pipeline, TripCount, Unr
 from hls.types import (
     ArrayType,
     BoolType,
-    FixedType,
     FloatType,
     HLSType,
     IntType,
@@ -513,4 +512,3 @@ class PrintOp(Op):
 
 
 TERMINATORS = (YieldOp, ReturnOp)
-ARITH_TYPES = (IntType, BoolType, FixedType, FloatType)

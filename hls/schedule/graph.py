@@ -60,7 +60,6 @@ class Access:
     storage: Storage
     indices: list[Affine | None]
     is_store: bool
-    burst: bool = False
     guard: tuple = ()  # the if-converted branches it sits in: (id of the if, taken side, single iteration)
 
     def exclusive(self, other: Access) -> bool:

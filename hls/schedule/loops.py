@@ -64,7 +64,6 @@ def mark_bursts(graph: Graph) -> list[tuple[Storage, bool]]:
         if len(per_bundle[(storage.bundle, is_store)]) == 1 and _burstable(nodes):
             for node in nodes:
                 node.latency = 1
-                node.access.burst = True
             bursts.append((storage, is_store))
     return bursts
 

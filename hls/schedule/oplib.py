@@ -162,10 +162,6 @@ class OpCost:
     # states after the result before fabric logic may use it (a loop-carried register takes it at once)
     output_states: int = 0
 
-    @property
-    def is_chained(self) -> bool:
-        return self.latency == 0
-
 
 def scale_latency(latency: int, from_clock: float, from_factor: float, to_clock: float, to_factor: float) -> int:
     """The same total delay cut into stages of another period on another fabric."""
