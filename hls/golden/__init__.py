@@ -5,6 +5,6 @@ applied) and run on the runtime library: `runtime.py` (arrays, casts, statics), 
 and the dataflow scheduler), `bits.py` (bit semantics, also the IR's constant folding). The numpy
 model runs independent loop nests as whole-array operations (`vplan.py` decides, `vexec.py` and
 `vobject.py` execute); the compiled model runs the IR through numba (`jit.py`, `jitops.py`, `jitrun.py`).
-This package's modules sit at different import layers (tests/test_architecture.py, docs/architecture.md):
+This package's modules sit at different import layers (tests/top/test_architecture.py, docs/architecture.md):
 keep this file free of imports.
 """
