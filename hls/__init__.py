@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-from hls.axis import axis
 from hls.errors import (
     CompileError,
     DeadlockError,
@@ -17,8 +16,10 @@ from hls.errors import (
 )
 from hls.explore.result import Exploration
 from hls.explore.run import explore
+from hls.golden import structs as _golden_structs  # noqa: F401 - provides @hls.struct's Python-mode classes
 from hls.golden.streams import Stream
 from hls.kernel import Kernel, kernel, strict_overflow
+from hls.lang.axis import axis
 from hls.lang.bits import bitcast, concat
 from hls.lang.bits import leading_zeros_of as leading_zeros
 from hls.lang.bits import rotl_of as rotl
@@ -38,9 +39,9 @@ from hls.lang.directives import (
     unroll,
 )
 from hls.lang.storage import static, stream, zeros
+from hls.lang.structs import struct
 from hls.report.csynth_xml import load_report
 from hls.report.report import Report
-from hls.structs import struct
 from hls.types import alias as _alias
 from hls.types import (
     ap_fixed,

@@ -17,7 +17,6 @@ from typing import Any
 import numpy as np
 
 from hls import verification
-from hls.axis import AxisType
 from hls.backend.codec import codec_for
 from hls.backend.render import CppDesign, emit_module
 from hls.defaults import DEFAULT_ATOL, DEFAULT_CLOCK_NS, DEFAULT_PART, DEFAULT_RTOL, PIPELINE_LOOPS
@@ -29,6 +28,7 @@ from hls.golden.rewrite import make_golden
 from hls.golden.streams import TRACES, UNBOUNDED, Stream
 from hls.interfaces import check_flow
 from hls.ir import Module, print_module, verify_module
+from hls.lang.axis import AxisType
 from hls.passes import UnrollLoopsPass, default_pipeline, run_passes
 from hls.passes.clone import clone_module
 from hls.types import ArrayType, HLSType, ScalarType, StreamType, TupleType

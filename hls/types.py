@@ -242,7 +242,7 @@ class FixedType(ScalarType):
 @dataclass(frozen=True)
 class StructType(HLSType):
     """A record of named fields, scalars or fixed-size arrays of scalars, in declaration order
-    (`@hls.struct`, hls/structs.py). `cls` is the user's dataclass: Python mode's values are its
+    (`@hls.struct`, hls/lang/structs.py). `cls` is the user's dataclass: Python mode's values are its
     instances, so two structs with the same fields but different classes are different types."""
 
     name: str

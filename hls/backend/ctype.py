@@ -8,8 +8,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from hls.axis import AxisType
 from hls.backend.names import member
+from hls.lang.axis import AxisType
 from hls.types import ArrayType, BoolType, FixedType, FloatType, HLSType, IntType, ScalarType, StructType
 
 NATIVE_WIDTHS = (8, 16, 32, 64)

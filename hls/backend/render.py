@@ -9,7 +9,6 @@ from typing import Any
 
 import jinja2
 
-from hls.axis import AxisType
 from hls.backend import faults
 from hls.backend.codec import Codec, codec_for, declarations
 from hls.backend.ctype import struct_declaration
@@ -22,6 +21,7 @@ from hls.errors import HLSTypeError
 from hls.interfaces import BLOCK_CONTROL, default_interface
 from hls.ir import AllocOp, DirectiveOp, Module
 from hls.ir.usage import stream_directions
+from hls.lang.axis import AxisType
 from hls.lang.directives import Interface
 from hls.types import ArrayType, FixedType, ScalarType, StreamType, StructType, TupleType
 

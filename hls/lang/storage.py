@@ -25,7 +25,8 @@ def provide(name: str) -> Callable[[Callable[..., Any]], Callable[..., Any]]:
     return register
 
 
-def _implementation(name: str) -> Callable[..., Any]:
+def implementation(name: str) -> Callable[..., Any]:
+    """The Python-mode implementation `provide` registered for `name`."""
     try:
         return _IMPLEMENTATIONS[name]
     except KeyError:
@@ -34,7 +35,7 @@ def _implementation(name: str) -> Callable[..., Any]:
 
 def zeros(shape: Any, dtype: ScalarType | type) -> Any:
     """A local array, zero-initialised (hardware: an on-chip memory)."""
-    return _implementation("zeros")(shape, dtype)
+    return implementation("zeros")(shape, dtype)
 
 
 def static(initial: Any) -> Any:
@@ -55,7 +56,7 @@ class _StreamFactory:
         if not isinstance(elem, (ScalarType, StructType)) or isinstance(depth, bool) or not isinstance(depth, int) \
                 or depth < 1:
             raise TypeError("hls.stream(T, depth=N) takes a scalar hls type and a positive integer depth")
-        return _implementation("stream")(elem, depth)
+        return implementation("stream")(elem, depth)
 
     def __repr__(self) -> str:
         return "hls.stream"

@@ -13,7 +13,7 @@ import numpy as np
 import pytest
 
 import hls
-from hls.axis import AxisType
+from hls.lang.axis import AxisType
 from tests.error_marks import assert_error_at_marker
 from tests.kernels import axis_kernels as ak
 from tests.kernels import bad_axis_kernels as bad

@@ -1,4 +1,5 @@
-"""`@hls.struct`: a class whose annotated fields are hls types becomes a record type.
+"""`@hls.struct` in Python mode: a class whose annotated fields are hls types becomes a record type
+(the public name is hls/lang/structs.py, which calls `struct` here).
 
 The class stays a Python dataclass (Python mode's struct values are its instances) and gains an
 `hls.StructType` (`Pixel.__hls_struct__`); `Pixel[64]` is an array of it. Every field assignment
@@ -20,12 +21,14 @@ import numpy as np
 
 from hls.errors import HLSTypeError, Loc
 from hls.golden.runtime import ArrayView, cast
+from hls.lang.storage import provide
 from hls.types import ArrayType, FixedType, ScalarType, StructType
 
 RESERVED = ("dtype",)
 MAX_FIELD_ELEMENTS = 1024  # elements of one array field: copies of a struct are unrolled element by element
 
 
+@provide("struct")
 def struct(cls: type, make_type: Any = StructType) -> type:
     """Make `cls` an hls struct type: a dataclass whose fields are hls scalars or arrays of them. A
     scalar field's class-level value is its default (zero when none is given). `make_type` builds the

@@ -19,7 +19,7 @@ import functools
 from dataclasses import dataclass
 from typing import Any
 
-from hls.structs import struct
+from hls.lang.structs import struct
 from hls.types import MAX_INT_WIDTH, FixedType, FloatType, IntType, ScalarType, StructType, struct_type_of
 from hls.wording import type_expr
 
