@@ -22,7 +22,7 @@ test: $(STAMP) chromium
 	printf '{"seconds": %s, "exit": %s, "cores": %s, "date": "%s"}\n' "$$(( $$(date +%s) - start ))" "$$rc" \
 	  "$$(nproc)" "$$(date -u +%Y-%m-%dT%H:%M:%SZ)" > build/test_time.json; exit $$rc
 
-# tests/test_report_browser.py drives Debian's chromium: installed here when missing and run as root;
+# tests/report/test_report_browser.py drives Debian's chromium: installed here when missing and run as root;
 # otherwise (or if apt fails) those tests skip and say why.
 chromium:
 	@command -v chromium >/dev/null 2>&1 || { [ "$$(id -u)" = 0 ] && apt-get update -q && \

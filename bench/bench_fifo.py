@@ -18,7 +18,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from hls.schedule import fifo_engine  # noqa: E402
-from hls.schedule.fifo_timing import Region, size_fifos  # noqa: E402
+from hls.schedule.fifo_timing import FifoRegion, size_fifos  # noqa: E402
 from tests.fifo_reference import random_design, reference  # noqa: E402
 
 
@@ -35,7 +35,7 @@ def run(quick: bool = False) -> list[dict]:
     items = 500 if quick else 5000
     processes, fifos = random_design(1, processes=10, fifos=10, items=items)
     events = sum(len(p.fifo) for p in processes)
-    region = Region(processes, fifos)
+    region = FifoRegion(processes, fifos)
     depth = region.depth_vector(None)
     first = _best_of(1, lambda: region.timing(depth, python=False))  # loads numba's compiled loop if installed
     compiled = fifo_engine._kernel()[1]

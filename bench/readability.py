@@ -1,6 +1,6 @@
 """How readable the generated C++ is next to the Python it came from (issue 21): counts a reader would
 make by eye, per kernel. Used by bench_readability.py (the `make bench` table) and by
-tests/test_readability.py (the goals, and the hand-written Vitis versions in tests/fixtures/).
+tests/backend/test_readability.py (the goals, and the hand-written Vitis versions in tests/fixtures/).
 
 - Python statements: the statements of the kernel's functions (and the sub-kernels its C++ holds),
   without docstrings, `pass` and directive calls (`hls.pipeline()`, ... become pragmas, not statements).

@@ -2,12 +2,29 @@
 
 from __future__ import annotations
 
-from hls.axis import axis
-from hls.bits import bitcast, concat
-from hls.bits import leading_zeros_of as leading_zeros
-from hls.bits import rotl_of as rotl
-from hls.bits import rotr_of as rotr
-from hls.directives import (
+from hls.errors import (
+    CompileError,
+    DeadlockError,
+    DirectiveWarning,
+    HLSError,
+    HLSTypeError,
+    OverflowReport,
+    OverflowWarning,
+    SimulationError,
+    UnsupportedError,
+    VerificationError,
+)
+from hls.explore.result import Exploration
+from hls.explore.run import explore
+from hls.golden import structs as _golden_structs  # noqa: F401 - provides @hls.struct's Python-mode classes
+from hls.golden.streams import Stream
+from hls.kernel import Kernel, kernel, strict_overflow
+from hls.lang.axis import axis
+from hls.lang.bits import bitcast, concat
+from hls.lang.bits import leading_zeros_of as leading_zeros
+from hls.lang.bits import rotl_of as rotl
+from hls.lang.bits import rotr_of as rotr
+from hls.lang.directives import (
     aggregate,
     array_partition,
     bind_storage,
@@ -21,24 +38,10 @@ from hls.directives import (
     pipeline,
     unroll,
 )
-from hls.errors import (
-    CompileError,
-    DeadlockError,
-    DirectiveWarning,
-    HLSError,
-    HLSTypeError,
-    OverflowReport,
-    OverflowWarning,
-    SimulationError,
-    UnsupportedError,
-    VerificationError,
-)
-from hls.explore import Exploration, explore
-from hls.kernel import Kernel, kernel, strict_overflow
-from hls.runtime import static, zeros
-from hls.schedule import Report, load_report
-from hls.streams import Stream, stream
-from hls.structs import struct
+from hls.lang.storage import static, stream, zeros
+from hls.lang.structs import struct
+from hls.report.csynth_xml import load_report
+from hls.report.report import Report
 from hls.types import alias as _alias
 from hls.types import (
     ap_fixed,

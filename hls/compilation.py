@@ -14,13 +14,13 @@ from typing import Any
 
 from hls.backend.render import CppDesign, emit_module
 from hls.frontend.build import build_module
-from hls.frontend.golden import make_golden
+from hls.golden.jit import compile_module, worth_compiling
+from hls.golden.jitrun import CompiledGolden
+from hls.golden.rewrite import make_golden
+from hls.golden.vplan import Plan, plan_kernel
 from hls.ir import Module, print_module, verify_module
 from hls.passes import UnrollLoopsPass, default_pipeline, run_passes
 from hls.passes.clone import clone_module
-from hls.sim.jit import compile_module, worth_compiling
-from hls.sim.jitrun import CompiledGolden
-from hls.sim.vplan import Plan, plan_kernel
 from hls.types import ArrayType, HLSType, ScalarType, TupleType
 
 

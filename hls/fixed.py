@@ -11,7 +11,7 @@ F = W - I fraction bits becomes the raw W-bit mantissa m (value m * 2**-F):
    AP_SAT_SYM into a signed type, Q == min) is fixed up by the overflow mode.
 
 Header behaviour that the documentation does not tell (each verified with g++ against the real
-header; tests/test_fixed_exhaustive.py pins the values):
+header; tests/golden/test_fixed_exhaustive.py pins the values):
 
 - A subnormal double is decoded as if its exponent field were a normal one: the hidden bit is
   set and the exponent is -1023, so d = k * 2**-1074 converts as (2**52 + k) * 2**-1075. Only

@@ -15,17 +15,16 @@ from typing import Any
 
 import numpy as np
 
-from hls import runtime
-from hls.axis import AxisType
 from hls.backend.codec import codec_for
 from hls.compilation import Compiled
 from hls.errors import HLSError, SimulationError
+from hls.golden import jitrun, runtime
+from hls.golden.streams import TRACES, UNBOUNDED, Stream
+from hls.golden.vexec import run as run_numpy
 from hls.ir.usage import usage
+from hls.lang.axis import AxisType
 from hls.project.export import GoldenVectors
 from hls.schedule.dataflow import RawRegion, Untimed, raw_region
-from hls.sim import jitrun
-from hls.sim.vexec import run as run_numpy
-from hls.streams import TRACES, UNBOUNDED, Stream
 from hls.types import ArrayType, HLSType, StreamType
 from hls.wording import type_expr
 
@@ -38,7 +37,7 @@ class GoldenRuns:
 
     def __init__(self) -> None:
         self.state = runtime.State()
-        self.trace: Any = None  # the last Python-mode run's dataflow scheduler (hls.streams.Scheduler)
+        self.trace: Any = None  # the last Python-mode run's dataflow scheduler (hls.golden.streams.Scheduler)
         self.region: RawRegion | None = None  # the trace kept for timing
 
     def run(self, name: str, compiled: Compiled, args: tuple[Any, ...], model: str, boundary: bool = True) -> Any:

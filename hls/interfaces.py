@@ -11,8 +11,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from hls.directives import Interface
 from hls.errors import HLSError
+from hls.lang.directives import Interface
 
 FLOWS = ("vitis", "vivado")
 BLOCK_CONTROL = {"vitis": "s_axilite", "vivado": "ap_ctrl_hs"}

@@ -14,22 +14,23 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from hls import progress, runtime, verification
+from hls import progress, verification
 from hls.backend.mlir import emit_mlir
 from hls.compilation import Compiled, compile_kernel, for_flow
 from hls.defaults import DEFAULT_ATOL, DEFAULT_CLOCK_NS, DEFAULT_PART, DEFAULT_RTOL, PIPELINE_LOOPS
 from hls.errors import HLSError
 from hls.frontend.build import names_used, spell_value
 from hls.frontend.source import enclosing_names
+from hls.golden import runtime
+from hls.golden.jitrun import CompiledGolden
+from hls.golden.vplan import Plan
 from hls.golden_runs import GoldenRuns, choose_model, golden_vectors, random_inputs, run_recording_overflows
 from hls.interfaces import check_flow
 from hls.project.export import ExportSettings, check_target, export_project
+from hls.report.html import kernel_fragment
 from hls.schedule import Report, schedule_module
 from hls.schedule.dataflow import RawRegion, sized_depths
-from hls.schedule.html import kernel_fragment
 from hls.sim.csim import CompiledKernel
-from hls.sim.jitrun import CompiledGolden
-from hls.sim.vplan import Plan
 from hls.verification import DEFAULT_TRIALS, VerifyResult
 from hls.verification import strict_overflow as strict_overflow  # hls.strict_overflow
 

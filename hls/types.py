@@ -301,7 +301,7 @@ class FixedType(ScalarType):
 @dataclass(frozen=True)
 class StructType(HLSType):
     """A record of named fields, scalars or fixed-size arrays of scalars, in declaration order
-    (`@hls.struct`, hls/structs.py). `cls` is the user's dataclass: Python mode's values are its
+    (`@hls.struct`, hls/lang/structs.py). `cls` is the user's dataclass: Python mode's values are its
     instances, so two structs with the same fields but different classes are different types."""
 
     family: ClassVar[TypeFamily] = TypeFamily.STRUCT
@@ -537,7 +537,7 @@ def wrap_int64(values: np.ndarray, t: IntType) -> np.ndarray:
 
 
 # --------------------------------------------------------------------------------------------------
-# public constructors: hls.ap_int[W], hls.ap_fixed[W, I, Q, O, N] (hls.stream[T, depth] is in hls/streams.py)
+# public constructors: hls.ap_int[W], hls.ap_fixed[W, I, Q, O, N] (hls.stream[T, depth] is in hls/golden/streams.py)
 
 
 class _IntFactory:

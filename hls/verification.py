@@ -31,9 +31,9 @@ import numpy as np
 
 from hls.errors import OverflowReport, OverflowWarning, SimulationError, VerificationError
 from hls.frontend.source import parse_kernel
+from hls.golden.streams import Stream
 from hls.golden_runs import copied, golden_arg, run_recording_overflows
 from hls.sim.compare import compare_outputs
-from hls.streams import Stream
 from hls.types import ArrayType, BoolType, FixedType, FloatType, HLSType, IntType, StreamType
 from hls.wording import decimal, type_expr
 

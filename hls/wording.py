@@ -35,7 +35,7 @@ def type_expr(t: HLSType) -> str:
     if isinstance(t, TupleType):
         return f"tuple[{', '.join(type_expr(e) for e in t.elems)}]"
     if isinstance(t, StructType):
-        own = getattr(t, "type_expr", None)  # a packet type (hls/axis.py) spells itself
+        own = getattr(t, "type_expr", None)  # a packet type (hls/lang/axis.py) spells itself
         return own() if callable(own) else t.name
     return str(t)
 

@@ -4,7 +4,7 @@ A `Codec` (from `codec_for(t)`) is made once per scalar, array or stream type an
 about crossing: the numpy storage dtype and its C type (what cffi passes), the kernel's C++ type, the
 C++ conversions both ways (storage -> kernel and back, in the csim bridge; `.dat` value -> kernel
 and back, in the exported testbench), the `.dat` text format both ways, how a random input is drawn
-and how golden and csim outputs are compared. The bridge template (testbenches/bridge.cpp.j2), csim
+and how golden and csim outputs are compared. The bridge template (hls/backend/testbenches/bridge.cpp.j2), csim
 (hls/sim/csim.py), verify (Kernel.verify) and the project export (hls/project/) read it.
 
 It lives in the backend so that everything after it (sim, the project export) imports it without

@@ -12,7 +12,7 @@ import numpy as np
 
 from hls.backend.ctype import ctype_of, storage_ctype
 from hls.errors import SimulationError, VerificationError
-from hls.runtime import ArrayView
+from hls.golden.runtime import ArrayView
 from hls.types import ScalarType, TypeFamily, exact_value, register_family_class
 from hls.wording import type_expr
 

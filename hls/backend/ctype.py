@@ -11,8 +11,8 @@ from typing import ClassVar
 
 import numpy as np
 
-from hls.axis import AxisType
 from hls.backend.names import member
+from hls.lang.axis import AxisType
 from hls.types import (
     ArrayType,
     FixedType,

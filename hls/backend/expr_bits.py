@@ -11,13 +11,10 @@ from __future__ import annotations
 
 from hls.backend.ctype import ApInt, CType, NativeInt, ctype_of
 from hls.backend.expr import PREC, Expr, cast_to, combine, index_text
-from hls.bits import width_of
 from hls.ir.bitops import BitcastOp, BitGetOp, BitSetOp, BitUnaryKind, BitUnaryOp, ConcatOp, SliceOp, SliceSetOp
 from hls.ir.core import Op
+from hls.lang.bits import width_of
 from hls.types import BoolType, FixedType, FloatType, IntType
-
-BIT_HELPERS = ("hls_set_bit", "hls_set_range", "hls_reverse", "hls_popcount", "hls_float_bits", "hls_bits_float",
-               "hls_fixed_from_bits")
 
 
 def bit_view(e: Expr, t) -> Expr:

@@ -49,7 +49,7 @@ def emit_mlir(module: Module) -> str:
     globals_ = rom_globals(b, module)
     declarations(b, module)
     for func in module.functions.values():
-        FunctionEmitter(b, func, globals_, func.name == module.top).emit()
+        MlirFunctionEmitter(b, func, globals_, func.name == module.top).emit()
     b.depth = 0
     b.line("}")
     return b.render()
@@ -128,7 +128,7 @@ def grouped(directives: list[DirectiveOp]) -> dict[str, object]:
     return out
 
 
-class FunctionEmitter(Walker):
+class MlirFunctionEmitter(Walker):
     """One function as MLIR: a rule per op class. Structs have no MLIR form: reaching one is the
     user-facing `UnsupportedError` at its line, not an internal error."""
 

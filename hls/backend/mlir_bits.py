@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from hls.backend.mlir_arith import IntArith
 from hls.backend.mlir_builder import mlir_type
-from hls.bits import width_of
+from hls.golden.bits import width_of
 from hls.ir.bitops import BitcastOp, BitGetOp, BitSetOp, BitUnaryKind, BitUnaryOp, ConcatOp, SliceOp, SliceSetOp
 from hls.types import IntType
 

@@ -11,9 +11,9 @@ from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import Any, Protocol
 
-from hls.directives import Directive
 from hls.errors import UnsupportedError
 from hls.ir.core import Op, Value
+from hls.lang.directives import Directive
 from hls.types import ArrayType, BoolType, FixedType, FloatType, HLSType, IntType, StreamType
 
 _NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_$.]*")

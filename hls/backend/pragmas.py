@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from hls.directives import (
+from hls.lang.directives import (
     LOOP_FIELDS,
     Aggregate,
     BindStorage,

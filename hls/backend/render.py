@@ -9,7 +9,6 @@ from typing import Any
 
 import jinja2
 
-from hls.axis import AxisType
 from hls.backend import faults
 from hls.backend.codec import Codec, codec_for, declarations
 from hls.backend.ctype import struct_declaration
@@ -18,18 +17,19 @@ from hls.backend.expr import CSIM_CHECKED, HELPERS
 from hls.backend.layout import wrap, wrap_all
 from hls.backend.names import Namer
 from hls.backend.pragmas import interface_pragma
-from hls.directives import Interface, Partition
 from hls.errors import HLSTypeError
 from hls.interfaces import BLOCK_CONTROL, default_interface
 from hls.ir import AllocOp, DirectiveOp, Module
 from hls.ir.traits import process_of
 from hls.ir.usage import stream_directions
+from hls.lang.axis import AxisType
+from hls.lang.directives import Interface, Partition
 from hls.types import ArrayType, FixedType, ScalarType, StreamType, StructType, TupleType
 
 
 @lru_cache(maxsize=1)
 def environment() -> jinja2.Environment:
-    dirs = [str(resources.files(pkg)) for pkg in ("hls._templates", "hls._testbenches")]
+    dirs = [str(resources.files("hls.backend") / folder) for folder in ("templates", "testbenches")]
     return jinja2.Environment(loader=jinja2.FileSystemLoader(dirs), undefined=jinja2.StrictUndefined,
                               trim_blocks=True, lstrip_blocks=True, keep_trailing_newline=True)
 

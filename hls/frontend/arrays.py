@@ -8,7 +8,7 @@ import ast
 from hls.frontend.base import Family
 from hls.frontend.source import subscript_chain, try_static
 from hls.ir import ConstantOp, RomOp, StoreOp, Value
-from hls.runtime import zeros
+from hls.lang.storage import zeros
 from hls.types import ArrayType, BoolType, IntType, StructType
 
 

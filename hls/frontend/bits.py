@@ -3,7 +3,7 @@
 
 A subscript is bit access when it slices, or when what it indexes is a scalar: a scalar variable or
 expression, or an array element (`A[i][3]` on a 1-D `A`, `B[i][0:2]`). The golden model calls the
-functions of hls.bits at the same nodes (recorded as Conversion records). `visit_Subscript`, the rule
+functions of hls.golden.bits at the same nodes (recorded as Conversion records). `visit_Subscript`, the rule
 for every subscript read, lives here, the lowest family that knows all four readings of `x[...]`: an
 element of a struct's array field, a compile-time shape, bits, an array element.
 """
@@ -15,7 +15,6 @@ from typing import Any
 
 import numpy as np
 
-from hls import bits
 from hls.errors import HLSTypeError, UnsupportedError
 from hls.frontend.arrays import Arrays
 from hls.frontend.base import BuildContext, Family
@@ -27,6 +26,7 @@ from hls.frontend.structs import Structs
 from hls.ir import BinaryOp, ConstantOp, LoadOp, StoreOp, Value
 from hls.ir.bitops import BitcastOp, BitGetOp, BitSetOp, BitUnaryOp, ConcatOp, SliceOp, SliceSetOp
 from hls.ir.kinds import OpKind
+from hls.lang import bits
 from hls.types import BoolType, FixedType, FloatType, IntType, ScalarType, TypedConstant
 
 METHODS = {"bit_count": "popcount", "reverse": "reverse"}

@@ -6,7 +6,7 @@ order of construction below: a family's constructor can only be given families b
 two rules a lower family needs from a higher one are callbacks of this class: `pack_struct` (a struct
 argument of a sub-kernel call or a struct written to a FIFO, lowered by `Structs`) and `build_callee`.
 Alongside the IR the families record, per AST node, the `Conversion` records Python mode applies
-(hls.frontend.conversions, hls.frontend.golden).
+(hls.frontend.conversions, hls.golden.rewrite).
 """
 
 from __future__ import annotations
@@ -22,7 +22,7 @@ from hls.frontend.branches import Branches
 from hls.frontend.calls import Calls
 from hls.frontend.captures import Captures
 from hls.frontend.control import Control
-from hls.frontend.dataflow import Dataflow
+from hls.frontend.dataflow import Dataflows
 from hls.frontend.expressions import Expressions
 from hls.frontend.iterables import Iterables
 from hls.frontend.joins import MAX_ROUNDS, clamped, growth_error, iterations, settle
@@ -63,7 +63,7 @@ class FunctionBuilder:
         self.control = Control(ctx, self.exprs, self.branches)
         self.for_loops = Loops(ctx, self.branches, self.control)
         self.iterables = Iterables(ctx, self.captures, self.branches, self.control, self.for_loops)
-        self.dataflow = Dataflow(ctx, self.arrays, self.streams)
+        self.dataflow = Dataflows(ctx, self.arrays, self.streams)
         self.statements = Statements(ctx, self.pragmas, self.names, self.exprs, self.arrays, self.streams,
                                      self.kernel_calls, self.structs, self.bits, self.calls, self.results,
                                      self.control)

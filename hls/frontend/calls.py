@@ -10,8 +10,6 @@ import math
 from collections.abc import Sized
 from typing import Any
 
-from hls.bits import INTRINSICS
-from hls.directives import DIRECTIVES
 from hls.errors import HLSTypeError, UnsupportedError
 from hls.frontend.base import BuildContext, Family, is_kernel
 from hls.frontend.bits import Bits
@@ -22,7 +20,9 @@ from hls.frontend.streams import Streams
 from hls.frontend.subkernels import KernelCalls
 from hls.frontend.tables import MATH_NAMES
 from hls.ir import PrintOp, Value
-from hls.runtime import static, zeros
+from hls.lang.bits import INTRINSICS
+from hls.lang.directives import DIRECTIVES
+from hls.lang.storage import static, zeros
 from hls.types import (
     BoolType,
     FixedType,

@@ -12,7 +12,6 @@ from __future__ import annotations
 
 import ast
 
-from hls.directives import unroll
 from hls.errors import HLSTypeError, UnsupportedError
 from hls.frontend.base import BuildContext, Family
 from hls.frontend.branches import Branches
@@ -35,6 +34,7 @@ from hls.frontend.state import Var
 from hls.ir import ConstantOp, Value, WhileOp, YieldOp
 from hls.ir.core import Op
 from hls.ir.kinds import OpKind
+from hls.lang.directives import unroll
 from hls.types import BoolType, ScalarType
 
 

@@ -3,11 +3,11 @@
 The lowering decides once how a construct behaves in C++; where Python would compute something
 else (an int true division, a wrapping shift, a float literal of another precision, an assignment
 to a narrower type, a bit slice, ...) it records one of these records at the AST node, in one
-`Conversions` map per kernel. The golden rewriter (hls.frontend.golden) applies them without
+`Conversions` map per kernel. The golden rewriter (hls.golden.rewrite) applies them without
 knowing which construct made them:
 
-- `Call`: the expression becomes a call of a runtime helper (`rt.` hls.runtime, `bits.` hls.bits,
-  `st.` hls.streams); `Part`s name pieces of the converted node, other arguments are constants.
+- `Call`: the expression becomes a call of a runtime helper (`rt.` hls.golden.runtime, `bits.` hls.golden.bits,
+  `st.` hls.golden.streams); `Part`s name pieces of the converted node, other arguments are constants.
   At a statement (`return`, assignment) the pieces are those of the statement and `Part("")` is
   its value; at an augmented assignment, those of the `target op value` it stands for.
 - `Convert`: an int meeting a float, converted as the C++ converts it (kept apart from `Call`, so a
@@ -16,7 +16,7 @@ knowing which construct made them:
 - `Cast`, `CastEach`: the value of an assignment, argument or return converted to the declared
   type(s) (`site` reported on overflow).
 - `BitStore`: `x[lo:hi] = v` becomes `x = helper(...)`; `read` is how `x[lo:hi]` is read, for `op=`.
-- `Static`, `Process`, `Region`: state kept between calls, and dataflow processes.
+- `Static`, `ProcessRecord`, `RegionRecord`: state kept between calls, and dataflow processes.
 
 A node carries at most one record of each kind; building a node again (a body unrolled once per
 value of a tuple) replaces it.
@@ -77,17 +77,17 @@ class Static:
 
 
 @dataclass(frozen=True)
-class Process:
+class ProcessRecord:
     name: str
     after: tuple[str, ...]  # processes whose arrays this one reads (it starts when they are done)
 
 
 @dataclass(frozen=True)
-class Region:
+class RegionRecord:
     streams: tuple[str, ...]  # the region's local FIFOs
 
 
-Conversion = Call | Convert | Literal | Cast | CastEach | BitStore | Static | Process | Region
+Conversion = Call | Convert | Literal | Cast | CastEach | BitStore | Static | ProcessRecord | RegionRecord
 C = TypeVar("C")
 
 
@@ -133,4 +133,4 @@ class KernelFacts:
     @property
     def processes(self) -> bool:
         """The kernel is a dataflow region."""
-        return bool(self.conversions.of_kind(Region))
+        return bool(self.conversions.of_kind(RegionRecord))

@@ -18,15 +18,15 @@ from __future__ import annotations
 import ast
 from enum import Enum
 
-from hls.directives import DIRECTIVES, dataflow
 from hls.errors import HLSTypeError, UnsupportedError
 from hls.frontend.arrays import Arrays
 from hls.frontend.base import BuildContext, Family, is_kernel
-from hls.frontend.conversions import Process, Region
+from hls.frontend.conversions import ProcessRecord, RegionRecord
 from hls.frontend.source import MISSING, call_target, try_static
 from hls.frontend.streams import Streams
 from hls.ir import CallOp, ForOp, IfOp, Op, StreamOp, Value
 from hls.ir.usage import usage
+from hls.lang.directives import DIRECTIVES, dataflow
 from hls.types import ArrayType, StreamType
 
 PROCESS_OPS = (ForOp, CallOp, IfOp)
@@ -53,7 +53,7 @@ def process_name(ops: list[Op]) -> str:
     return "process"
 
 
-class Dataflow(Family):
+class Dataflows(Family):
     """Dataflow regions: processes, their FIFOs and ping-pong arrays, checked at the line."""
 
     def __init__(self, ctx: BuildContext, arrays: Arrays, streams: Streams) -> None:
@@ -103,7 +103,7 @@ class Dataflow(Family):
         self.check_region(processes)
         if processes:  # Python mode runs the processes concurrently, with the region's FIFOs
             fifos = [name for name, var in self.ctx.env.items() if isinstance(getattr(var.value, "op", None), StreamOp)]
-            self.ctx.conversions.add(self.ctx.src.tree, Region(tuple(fifos)))
+            self.ctx.conversions.add(self.ctx.src.tree, RegionRecord(tuple(fifos)))
 
     def statement_kind(self, stmt: ast.stmt) -> RegionStatement:
         if isinstance(stmt, ast.For):
@@ -182,7 +182,7 @@ class Dataflow(Family):
             for array in used.array_writes:
                 if isinstance(array.type, ArrayType):
                     writers.setdefault(array, name)
-            self.ctx.conversions.add(stmt, Process(name, tuple(after)))
+            self.ctx.conversions.add(stmt, ProcessRecord(name, tuple(after)))
             if after:  # csim waits too (hls_csim::region::after)
                 next(op for op in ops if op.attrs.get("process") == name).attrs["after"] = tuple(after)
         for stream, (writer, written) in producer.items():

@@ -17,7 +17,6 @@ from typing import Any
 
 import numpy as np
 
-from hls.directives import unroll
 from hls.errors import UnsupportedError
 from hls.frontend.base import BuildContext, Family
 from hls.frontend.branches import Branches
@@ -29,6 +28,7 @@ from hls.frontend.lower import float64
 from hls.frontend.source import MISSING, call_target, try_static
 from hls.frontend.state import Var
 from hls.ir import LoadOp, Value
+from hls.lang.directives import unroll
 from hls.types import ArrayType, FloatType, TypedConstant, int_union, literal_int_type
 
 _NUMBERS = (bool, int, float, np.integer, np.floating, np.bool_)

@@ -1,4 +1,4 @@
-"""Where AXI-stream packets (`hls.axis[...]`, hls/axis.py) may appear in a kernel.
+"""Where AXI-stream packets (`hls.axis[...]`, hls/lang/axis.py) may appear in a kernel.
 
 A packet is a struct, so reading, building and copying one is the struct code's work
 (hls/frontend/structs.py). What is particular is where it may go: a packet is one beat of an
@@ -13,8 +13,8 @@ from __future__ import annotations
 import ast
 from typing import Any
 
-from hls.axis import AxisType
 from hls.errors import UnsupportedError
+from hls.lang.axis import AxisType
 from hls.types import ArrayType
 from hls.wording import type_expr
 

@@ -9,7 +9,12 @@ from typing import Any
 
 import numpy as np
 
-from hls.directives import (
+from hls.errors import DirectiveWarning
+from hls.frontend.base import BuildContext, Family
+from hls.frontend.captures import Captures
+from hls.frontend.source import try_static
+from hls.ir import BlockArg, DirectiveOp
+from hls.lang.directives import (
     AGGREGATE_COMPACT,
     DIRECTIVE_TYPES,
     DIRECTIVES,
@@ -21,11 +26,6 @@ from hls.directives import (
     STORAGE_TYPES,
     Directive,
 )
-from hls.errors import DirectiveWarning
-from hls.frontend.base import BuildContext, Family
-from hls.frontend.captures import Captures
-from hls.frontend.source import try_static
-from hls.ir import BlockArg, DirectiveOp
 from hls.types import ArrayType, StructType, TypedConstant
 
 ARRAY_DIRECTIVES = ("array_partition", "bind_storage", "interface", "aggregate", "disaggregate")

@@ -30,7 +30,7 @@ from hls.frontend.state import Var
 from hls.frontend.structs import Structs
 from hls.frontend.subkernels import KernelCalls
 from hls.ir import AllocOp, ReturnOp, StoreOp, Value, YieldOp
-from hls.runtime import static
+from hls.lang.storage import static
 from hls.types import ArrayType, HLSType, ScalarType, TupleType
 
 ARRAY_RETURN_HELP = ("a kernel returning an array returns one local array variable, created with "

@@ -3,7 +3,7 @@
 Nested constructs change this state only through two context managers, so nothing saves and
 restores it by hand: `region(block)` makes ops go into `block` (a loop body, a branch, a condition)
 and `scope(env)` gives the statements inside their own copy of the variables, whose final bindings
-the caller reads from the yielded `Scope` after the block (`scope.env`). This module imports nothing
+the caller reads from the yielded `VarScope` after the block (`scope.env`). This module imports nothing
 else of the frontend.
 """
 
@@ -48,7 +48,7 @@ class Var:
 
 
 @dataclass
-class Scope:
+class VarScope:
     """The variables a nested body left bound (filled in when its `scope()` ends)."""
 
     env: dict[str, Var] = field(default_factory=dict)
@@ -97,11 +97,11 @@ class BuildState:
             self.block = saved
 
     @contextmanager
-    def scope(self, env: dict[str, Var] | None = None) -> Iterator[Scope]:
+    def scope(self, env: dict[str, Var] | None = None) -> Iterator[VarScope]:
         """The body sees a copy of `env` (default: the current variables); its bindings stay inside."""
         saved = self.env
         self.env = dict(saved if env is None else env)
-        inner = Scope()
+        inner = VarScope()
         try:
             yield inner
         finally:

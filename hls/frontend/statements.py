@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import ast
 
-from hls.directives import DIRECTIVES
 from hls.errors import HLSTypeError, UnsupportedError
 from hls.frontend.arrays import Arrays
 from hls.frontend.base import BuildContext, Family, is_kernel
@@ -23,6 +22,7 @@ from hls.frontend.structs import Structs
 from hls.frontend.subkernels import KernelCalls
 from hls.frontend.tables import BINOPS
 from hls.ir import LoadOp, ReturnOp, Value
+from hls.lang.directives import DIRECTIVES
 from hls.types import ScalarType, StructType
 
 

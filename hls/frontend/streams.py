@@ -1,6 +1,6 @@
 """Streams in kernels: local FIFO declarations and the read/write/empty/full/read_nb/write_nb methods.
 
-Python mode runs the same statements on hls.streams.Stream objects, so the frontend only records
+Python mode runs the same statements on hls.golden.streams.Stream objects, so the frontend only records
 what the golden model needs beyond that: the name of each local FIFO (for messages and the report).
 """
 
@@ -24,7 +24,7 @@ from hls.ir import (
     Value,
 )
 from hls.ir.stream_ops import STREAM_METHODS as METHODS
-from hls.streams import stream
+from hls.lang.storage import stream
 from hls.types import StreamType, StructType
 from hls.wording import type_expr
 

@@ -1,6 +1,6 @@
 """Bit-level ops: single bits, slices, concatenation, bit counts and same-width reinterpretation.
 
-They read and write the two's-complement bit pattern of integers and fixed-point values (hls.bits
+They read and write the two's-complement bit pattern of integers and fixed-point values (hls.golden.bits
 defines each one on Python-mode values). Slices and counts are unsigned (`ap_uint`).
 """
 
@@ -8,9 +8,9 @@ from __future__ import annotations
 
 from enum import Enum
 
-from hls.bits import count_type, width_of
 from hls.errors import Loc
 from hls.ir.core import KindOp, Op, Value
+from hls.lang.bits import count_type, width_of
 from hls.types import BoolType, FixedType, FloatType, IntType, ScalarType
 
 

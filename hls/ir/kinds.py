@@ -19,7 +19,7 @@ from typing import Any
 
 import numpy as np
 
-from hls import bits
+from hls.golden import bits
 from hls.types import TypeFamily
 
 BINARY, COMPARE, UNARY, LOGIC, MATH = "binary", "compare", "unary", "logic", "math"

@@ -5,15 +5,14 @@ from __future__ import annotations
 from fractions import Fraction
 from typing import Any
 
-from hls.directives import Directive, Unroll
 from hls.errors import Loc
 from hls.ir.core import Block, KindOp, Op, Region, Value
 from hls.ir.kinds import BINARY, COMPARE, LOGIC, MATH, UNARY, OpKind, kinds
 from hls.ir.traits import ArrayAccess, DataflowProcess, LoopDirectives
+from hls.lang.directives import Directive, Unroll
 from hls.types import (
     ArrayType,
     BoolType,
-    FixedType,
     FloatType,
     HLSType,
     IntType,
@@ -554,4 +553,3 @@ class PrintOp(Op):
 
 
 TERMINATORS = (YieldOp, ReturnOp)
-ARITH_TYPES = (IntType, BoolType, FixedType, FloatType)

@@ -5,10 +5,10 @@ from __future__ import annotations
 import json
 from fractions import Fraction
 
-from hls.directives import Directive
 from hls.ir.core import Block, Function, Module, Op, Value
 from hls.ir.ops import ConstantOp, ForOp, IfOp, RomOp, WhileOp
 from hls.ir.visit import Walker, rule
+from hls.lang.directives import Directive
 
 
 class Printer(Walker):

@@ -6,8 +6,8 @@ from __future__ import annotations
 
 from typing import Any, ClassVar
 
-from hls.directives import LOOP_FIELDS, LoopFlatten, Pipeline, TripCount, Unroll
 from hls.ir.core import Op
+from hls.lang.directives import LOOP_FIELDS, LoopFlatten, Pipeline, TripCount, Unroll
 
 
 class ArrayAccess:

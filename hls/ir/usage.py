@@ -10,8 +10,6 @@ from hls.ir.kinds import OpKind
 from hls.ir.ops import BinaryOp, CallOp, CastOp, ConstantOp, ForOp, IfOp, LoadOp, StoreOp
 from hls.ir.stream_ops import STREAM_ACCESSES, STREAM_WRITES
 
-UNKNOWN = None  # a count that depends on run-time values
-
 
 @dataclass
 class Usage:

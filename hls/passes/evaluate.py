@@ -15,7 +15,7 @@ from typing import Any
 
 import numpy as np
 
-from hls import bits
+from hls.golden import bits
 from hls.ir import (
     AllocOp,
     BinaryOp,
@@ -59,7 +59,7 @@ def _exact(*groups: str) -> dict[OpKind, Any]:
 
 
 ARITH = {k: f for k, f in _exact(BINARY).items() if k.exact_on}
-# the same operations on numpy arrays (the numpy golden model, hls/sim/vexec.py): only min and max
+# the same operations on numpy arrays (the numpy golden model, hls/golden/vexec.py): only min and max
 # need a form of their own, with the same operand order and NaN behaviour as the scalar ones
 VECTOR_ARITH = {**ARITH, OpKind.MIN: lambda a, b: np.where(b < a, b, a),
                 OpKind.MAX: lambda a, b: np.where(a < b, b, a)}
@@ -103,7 +103,7 @@ BIT_UNARY = {BitUnaryKind.REVERSE: bits.reverse, BitUnaryKind.POPCOUNT: bits.bit
 
 class Evaluator(Walker):
     """One rule per op class that computes on constants; every other op is not foldable. The bit-level
-    rules call the same functions the golden model calls (hls.bits)."""
+    rules call the same functions the golden model calls (hls.golden.bits)."""
 
     not_applicable = (ConstantOp, SelectOp, AllocOp, RomOp, LoadOp, StoreOp, YieldOp, ForOp, WhileOp, IfOp,
                       CallOp, ReturnOp, DirectiveOp, PrintOp, StreamOp, FifoOp, StructPackOp, StructGetOp)

@@ -6,9 +6,9 @@ the Python-mode trace the golden run recorded (`dataflow.RawRegion`, or `dataflo
 there is none). `load_report(project_dir)` reads Vitis's own csynth.xml into the same `Report`.
 """
 
-from hls.schedule.csynth_xml import load_report
+from hls.report.csynth_xml import load_report
+from hls.report.report import BreakdownRow, LoopReport, Report, Resources
 from hls.schedule.design import schedule_module
 from hls.schedule.oplib import OpLib
-from hls.schedule.report import BreakdownRow, LoopReport, Report, Resources
 
 __all__ = ["BreakdownRow", "LoopReport", "OpLib", "Report", "Resources", "load_report", "schedule_module"]

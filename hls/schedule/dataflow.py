@@ -1,7 +1,7 @@
 """A dataflow region timed from its Python-mode trace: the FIFO part of `k.report()` and `k.size_fifos()`.
 
 Python mode records, per process, its accesses to the region's FIFOs in program order and the loop
-iterations around them (hls.streams). Here each access gets its nominal cycle (the cycle it would
+iterations around them (hls.golden.streams). Here each access gets its nominal cycle (the cycle it would
 issue with no stall, from the process start) from the schedule estimate of its loop:
 
 - a pipelined loop entered at cycle t0 starts iteration i (from 0) at t0 + i*II, and an access in it
@@ -24,10 +24,10 @@ from typing import Any
 
 import numpy as np
 
+from hls.golden.streams import TraceEvent
+from hls.report.report import LoopReport, Report, Resources
 from hls.schedule.fifo_timing import FifoSpec, ProcessTrace, TimingResult, fifo_cost, simulate, size_fifos
 from hls.schedule.memory import bit_width
-from hls.schedule.report import LoopReport, Report, Resources
-from hls.streams import TraceEvent
 
 UNMODELLED = "dataflow is not modelled"  # the sequential estimate's note, replaced once the region is timed
 
@@ -57,7 +57,7 @@ class Untimed:
 
 
 def raw_region(scheduler: Any) -> RawRegion:
-    """Plain data from a Python-mode run's scheduler (hls.streams): each process's events with region
+    """Plain data from a Python-mode run's scheduler (hls.golden.streams): each process's events with region
     FIFOs named, top-level streams left out (the testbench or the AXI-stream partner feeds them, not
     a FIFO of the region). A region FIFO's depth is its IR type's (hls.stream(T, depth=N))."""
     fifos: dict[str, FifoSpec] = {}

@@ -17,7 +17,7 @@ from __future__ import annotations
 
 from collections import defaultdict
 
-from hls.schedule.affine import ITER, Affine
+from hls.ir.affine import ITER, Affine
 from hls.schedule.graph import DATA, Graph, Node
 
 ANY = "any"

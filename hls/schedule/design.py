@@ -24,7 +24,6 @@ from collections.abc import Iterator
 from dataclasses import replace
 
 from hls.defaults import DEFAULT_CLOCK_NS, DEFAULT_PART, PIPELINE_LOOPS
-from hls.directives import Dataflow
 from hls.errors import HLSError
 from hls.interfaces import check_flow
 from hls.ir import (
@@ -42,9 +41,12 @@ from hls.ir import (
     YieldOp,
     has_exit,
 )
+from hls.ir.affine import trip_range
 from hls.ir.ranges import value_range
+from hls.lang.directives import Dataflow
 from hls.passes.unroll import unroll_plan
-from hls.schedule.affine import trip_range
+from hls.report.data import NodeKind
+from hls.report.report import GraphEdge, GraphNode, LoopReport, Report
 from hls.schedule.dataflow import UNMODELLED, RawRegion, Untimed, with_region
 from hls.schedule.deps import add_memory_edges
 from hls.schedule.flatten import flattenable_nest, joined_label
@@ -54,8 +56,6 @@ from hls.schedule.loops import pipelined_function, pipelined_loop
 from hls.schedule.memory import MAXI_LATENCY, bit_width, function_storages
 from hls.schedule.opcost import forget_demanded_widths
 from hls.schedule.oplib import OpLib
-from hls.schedule.report import GraphEdge, GraphNode, LoopReport, Report
-from hls.schedule.report_data import NodeKind
 from hls.schedule.resources import ResourceTally, iv_width
 from hls.schedule.scope import Scope
 from hls.schedule.span import Span

@@ -8,9 +8,9 @@ from __future__ import annotations
 import math
 
 from hls.errors import HLSError
+from hls.report.report import Resources
 from hls.schedule.memory import bram18_blocks, lutram_luts, uram_blocks
 from hls.schedule.parts import FAMILIES
-from hls.schedule.report import Resources
 
 # UG1399 config_storage / syn.storage: FIFOs are SRLs while depth x width <= auto_srl_max_bits, default
 # 1024 (also LightningSim's rule; Vitis names such FIFOs *_fifo_w32_d25_S, larger ones *_A, memory).

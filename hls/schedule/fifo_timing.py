@@ -42,7 +42,7 @@ from hls.errors import HLSError
 from hls.schedule import fifo_engine
 from hls.schedule.fifo_impl import fifo_cost
 
-__all__ = ["FifoSpec", "ProcessTrace", "Region", "TimingResult", "describe_deadlock", "fifo_cost", "simulate",
+__all__ = ["FifoSpec", "ProcessTrace", "FifoRegion", "TimingResult", "describe_deadlock", "fifo_cost", "simulate",
            "size_fifos"]
 
 MIN_DEPTH = 1
@@ -96,7 +96,7 @@ class TimingResult:
                 "stalls": {n: {"empty": e, "full": f} for n, (e, f) in self.stalls.items()}}
 
 
-class Region:
+class FifoRegion:
     """A region's traces flattened once, so re-timing at new depths only re-resolves write constraints."""
 
     def __init__(self, processes: list[ProcessTrace], fifos: list[FifoSpec]):
@@ -265,7 +265,7 @@ class Region:
 def simulate(processes: list[ProcessTrace], fifos: list[FifoSpec],
              depths: dict[str, int] | None = None) -> TimingResult:
     """Time a dataflow region with its declared FIFO depths, or `depths` overriding some of them."""
-    region = Region(processes, fifos)
+    region = FifoRegion(processes, fifos)
     return region.timing(region.depth_vector(depths))
 
 
@@ -319,7 +319,7 @@ def size_fifos(processes: list[ProcessTrace], fifos: list[FifoSpec], goal: str =
     """
     if goal not in GOALS:
         raise HLSError(f"size_fifos goal {goal!r}: expected one of {', '.join(GOALS)}")
-    region = Region(processes, fifos)
+    region = FifoRegion(processes, fifos)
     deep = np.array([max(len(w), MIN_DEPTH) for w in region.writes], np.int64)
     # About how many re-timings the search below takes (picks the compiled loop when it pays off).
     runs = 2 + 2 * len(fifos) + sum(int(math.log2(len(w) + 1)) for w in region.writes)

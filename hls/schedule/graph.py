@@ -47,6 +47,7 @@ from hls.ir import (
     YieldOp,
     has_exit,
 )
+from hls.ir.affine import ITER, Affine, combine, induction_step
 from hls.ir.bitops import BIT_OPS
 from hls.ir.core import KindOp
 from hls.ir.kinds import OpKind
@@ -54,7 +55,6 @@ from hls.ir.stream_ops import FifoOp, StreamOp, StreamStatusOp
 from hls.ir.structops import StructGetOp, StructPackOp
 from hls.ir.visit import Walker, rule
 from hls.passes.straighten import MAX_REGION_OPS, NotUnrollable, extract, straighten
-from hls.schedule.affine import ITER, Affine, combine, induction_step
 from hls.schedule.memory import Storage, StorageKind, bit_width, function_storages, rom_constant
 from hls.schedule.opcost import op_cost
 from hls.schedule.oplib import OpCost, OpLib
@@ -70,7 +70,6 @@ class Access:
     storage: Storage
     indices: list[Affine | None]
     is_store: bool
-    burst: bool = False
     guard: tuple = ()  # the if-converted branches it sits in: (id of the if, taken side, single iteration)
 
     def exclusive(self, other: Access) -> bool:
@@ -138,7 +137,7 @@ class Graph:
 
 
 @dataclass
-class Region:
+class GraphRegion:
     """A straightened copy: its ops (no terminator), the copy of the pipelined loop, the arrays' storages."""
 
     ops: list[Op]
@@ -147,7 +146,7 @@ class Region:
 
 
 def straight_region(ops: list[Op], storages: dict[Value, Storage], library: Module,
-                    pipelined: ForOp | WhileOp | None = None) -> Region:
+                    pipelined: ForOp | WhileOp | None = None) -> GraphRegion:
     """`ops` (or the iteration of `pipelined`, then ops == [pipelined]) as straight-line code on a copy.
 
     Arrays from outside keep their storages, and so do copies of the region's own arrays (an array
@@ -155,7 +154,7 @@ def straight_region(ops: list[Op], storages: dict[Value, Storage], library: Modu
     per call, as Vitis makes them. Raises NotUnrollable (hls.passes.straighten)."""
     ops = [op for op in ops if not isinstance(op, (YieldOp, ReturnOp))]
     if pipelined is None and not any(_straightens(op) for top in ops for op in top.walk()):
-        return Region(ops, None, storages)  # nothing the passes would change: no copy needed
+        return GraphRegion(ops, None, storages)  # nothing the passes would change: no copy needed
     module, mapping = extract(ops, "region")
     func = module.top_function
     for old, new in mapping.items():  # a constant-table read from outside is a constant in the copy
@@ -183,7 +182,7 @@ def straight_region(ops: list[Op], storages: dict[Value, Storage], library: Modu
             found[op.result] = origins[origin]
         elif origin is not None:
             origins[origin] = found[op.result]
-    return Region(func.body.block.ops[:-1], keep, found)
+    return GraphRegion(func.body.block.ops[:-1], keep, found)
 
 
 def _straightens(op: Op) -> bool:

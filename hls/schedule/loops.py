@@ -14,14 +14,14 @@ import os
 from collections import defaultdict
 
 from hls.ir import ForOp, Function, WhileOp
+from hls.ir.affine import ITER
 from hls.passes.straighten import NotUnrollable
-from hls.schedule.affine import ITER
+from hls.report.report import LoopReport, ScheduledOp
 from hls.schedule.deps import add_carried_scalars, add_exit_edges, add_memory_edges
 from hls.schedule.graph import Graph, GraphBuilder, Node, straight_region
 from hls.schedule.listsched import list_schedule
 from hls.schedule.memory import Storage, StorageKind
 from hls.schedule.modulo import ModuloResult, PortBound, Recurrence, modulo_schedule
-from hls.schedule.report import LoopReport, ScheduledOp
 from hls.schedule.resources import ResourceTally
 from hls.schedule.scope import Design, Scope
 from hls.schedule.span import Span
@@ -64,7 +64,6 @@ def mark_bursts(graph: Graph) -> list[tuple[Storage, bool]]:
         if len(per_bundle[(storage.bundle, is_store)]) == 1 and _burstable(nodes):
             for node in nodes:
                 node.latency = 1
-                node.access.burst = True
             bursts.append((storage, is_store))
     return bursts
 

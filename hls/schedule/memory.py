@@ -82,7 +82,6 @@ class Storage:
     write_latency: int = 1
     bundle: str | None = None
     rom_data: Any = None
-    partition_text: str = ""
 
     @property
     def banks(self) -> int:
@@ -171,9 +170,8 @@ def _directives(func: Function) -> dict[str, dict[int, list[DirectiveOp]]]:
     return found
 
 
-def _splits(shape: tuple[int, ...], partitions: list[DirectiveOp]) -> tuple[list[DimSplit], str]:
+def _splits(shape: tuple[int, ...], partitions: list[DirectiveOp]) -> list[DimSplit]:
     splits = [DimSplit() for _ in shape]
-    texts = []
     for op in partitions:
         o = op.directive
         dims = range(len(shape)) if o.dim == 0 else [o.dim - 1]
@@ -186,8 +184,7 @@ def _splits(shape: tuple[int, ...], partitions: list[DirectiveOp]) -> tuple[list
             else:
                 factor = max(1, min(int(o.factor or 1), size))
                 splits[d] = DimSplit(factor, o.type == "cyclic", math.ceil(size / factor))
-        texts.append(f"{o.type} factor {o.factor} dim {o.dim}")
-    return splits, "; ".join(texts)
+    return splits
 
 
 def constant_rows(value: Value) -> bool:
@@ -224,17 +221,15 @@ def rom_constant(value: Value) -> ConstantOp | None:
 
 def local_storage(name: str, t: ArrayType, directives: dict, value: Value, rom: Any = None) -> Storage:
     """A local array or ROM: RAM_AUTO dual-port BRAM unless bind_storage / array_partition say otherwise."""
-    splits, text = _splits(t.shape, directives.get("array_partition", {}).get(id(value), []))
+    splits = _splits(t.shape, directives.get("array_partition", {}).get(id(value), []))
     if rom is not None and splits[0].banks == 1 and constant_rows(value):
         splits[0] = DimSplit(t.shape[0], True, 1)
-        text = "; ".join(filter(None, [text, "rows split (constant first index)"]))
     bind = directives.get("bind_storage", {}).get(id(value), [])
     options = bind[-1].directive if bind else None
     kind_name = options.type if options else ("rom_2p" if rom is not None else "auto")
     impl = (options.impl if options else None) or "auto"
     kind = StorageKind.ROM if rom is not None else StorageKind.BRAM
-    storage = Storage(name, kind, t.elem, t.shape, PORTS.get(kind_name, PORTS["auto"]), splits, rom_data=rom,
-                      partition_text=text)
+    storage = Storage(name, kind, t.elem, t.shape, PORTS.get(kind_name, PORTS["auto"]), splits, rom_data=rom)
     if all(s.banks == size for s, size in zip(splits, t.shape, strict=True)):
         storage.kind, storage.ports, storage.read_latency, storage.write_latency = StorageKind.REGS, None, 0, 1
     elif impl == "uram":
@@ -267,13 +262,13 @@ def argument_storage(arg: Value, bundle_index: int, directives: dict, maxi_laten
         latency = int(options.latency or maxi_latency)
         return Storage(arg.name or "arg", StorageKind.M_AXI, t.elem, t.shape, PORTS["m_axi"], read_latency=latency,
                        write_latency=latency, bundle=options.bundle or "gmem")
-    splits, text = _splits(t.shape, directives.get("array_partition", {}).get(id(arg), []))
+    splits = _splits(t.shape, directives.get("array_partition", {}).get(id(arg), []))
     # without storage_type an ap_memory port has two read/write ports (RAM_T2P-like): ELEN226 Vitis 2022.1
     # verbose schedule reports, loop_perfect solution2 (two stores to B in one state, core `Ports = 2`) and
     # inner_product solution4 (two loads of one bank per state), docs/oplib.md
     storage_type = options.storage_type or "ram_t2p"
     ports = PORTS["fifo"] if mode in ("ap_fifo", "axis") else PORTS.get(storage_type, PORTS["ram_2p"])
-    return Storage(arg.name or "arg", StorageKind.AP_MEMORY, t.elem, t.shape, ports, splits, partition_text=text)
+    return Storage(arg.name or "arg", StorageKind.AP_MEMORY, t.elem, t.shape, ports, splits)
 
 
 def function_storages(func: Function, is_top: bool, maxi_latency: int = MAXI_LATENCY,

@@ -21,7 +21,7 @@ import math
 from collections import defaultdict
 from dataclasses import dataclass
 
-from hls.schedule.affine import ITER
+from hls.ir.affine import ITER
 from hls.schedule.graph import Graph, Node
 from hls.schedule.listsched import PortTable
 from hls.schedule.memory import Storage

@@ -21,7 +21,7 @@ import math
 from dataclasses import dataclass
 
 from hls.defaults import CLOCK_UNCERTAINTY, DEFAULT_CLOCK_NS, DEFAULT_PART
-from hls.schedule.parts import Part, detect_part, usable_period_ns
+from hls.schedule.parts import FpgaPart, detect_part, usable_period_ns
 
 REFERENCE_CLOCK_NS = 3.333
 REFERENCE_PART = "xcu250-figd2104-2L-e"
@@ -165,10 +165,6 @@ class OpCost:
     # states after the result before fabric logic may use it (a loop-carried register takes it at once)
     output_states: int = 0
 
-    @property
-    def is_chained(self) -> bool:
-        return self.latency == 0
-
 
 def scale_latency(latency: int, from_clock: float, from_factor: float, to_clock: float, to_factor: float) -> int:
     """The same total delay cut into stages of another period on another fabric."""
@@ -184,7 +180,7 @@ class OpLib:
     def __init__(self, clock_ns: float = DEFAULT_CLOCK_NS, part: str = DEFAULT_PART,
                  uncertainty: float = CLOCK_UNCERTAINTY):
         self.clock_ns = float(clock_ns)
-        self.part: Part = detect_part(part)
+        self.part: FpgaPart = detect_part(part)
         self.uncertainty = uncertainty
         self.usable_ns = usable_period_ns(self.clock_ns, uncertainty)
         self._cache: dict[tuple, OpCost] = {}

@@ -54,7 +54,7 @@ _GRADE = re.compile(r"-(\d)[a-z]*(?:-[a-z]+)*$")
 
 
 @dataclass(frozen=True)
-class Part:
+class FpgaPart:
     """What the scheduler needs to know about a part: family, fabric and speed grade."""
 
     name: str
@@ -68,7 +68,7 @@ class Part:
         return FABRIC_FACTORS[self.fabric] * GRADE_FACTORS.get(self.grade or "2", 1.0)
 
 
-def detect_part(name: str) -> Part:
+def detect_part(name: str) -> FpgaPart:
     """Family by name prefix (xc7z -> Zynq-7000, xc7 -> 7-series, xczu/xck26/xck24 -> Zynq UltraScale+,
     xcu/xcvu/xcku/xcau/xcsu -> UltraScale(+), xcv -> Versal); the speed grade from the suffix (`-2L-e` -> 2)."""
     lowered = name.strip().lower()
@@ -77,7 +77,7 @@ def detect_part(name: str) -> Part:
             if fabric == "us" and _PLUS_DEVICE.match(lowered):
                 family, fabric = "ultrascale+", "usplus"
             grade = _GRADE.search(lowered)
-            return Part(name, family, fabric, grade.group(1) if grade else None)
+            return FpgaPart(name, family, fabric, grade.group(1) if grade else None)
     known = ", ".join(sorted({p for p, _, _ in _FAMILIES}))
     raise HLSError(f"unknown FPGA part {name!r}: expected an AMD part name starting with one of {known}")
 

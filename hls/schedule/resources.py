@@ -13,11 +13,11 @@ from __future__ import annotations
 import math
 from collections import Counter, defaultdict
 
+from hls.report.report import BreakdownRow, Resources
 from hls.schedule.graph import Graph, Node, exclusive
 from hls.schedule.memory import Storage
 from hls.schedule.opcost import demanded_width
 from hls.schedule.oplib import ADDER_LUT_EXTRA, COMPARE_LUT_EXTRA, MUX_LUT_PER_INPUT, mux_lut
-from hls.schedule.report import BreakdownRow, Resources
 from hls.schedule.timing import holds_operands, ready
 
 # Estimates without a source (docs/oplib.md): one m_axi adapter (read/write buffers, address logic)

@@ -10,9 +10,9 @@ counter cannot wrap: it stops at B, which its own type holds. With an `and`, a `
 from __future__ import annotations
 
 from hls.ir import BinaryOp, CastOp, CompareOp, ConstantOp, LogicOp, Value, WhileOp, has_exit
+from hls.ir.affine import trip_range
 from hls.ir.kinds import OpKind
 from hls.ir.ranges import value_range
-from hls.schedule.affine import trip_range
 
 Range = tuple[int, int]
 

@@ -7,8 +7,8 @@ from typing import Any
 import numpy as np
 
 from hls.errors import DeadlockError, SimulationError
+from hls.golden.streams import Stream
 from hls.sim.build import build_shared_library, load_library, load_private_copy
-from hls.streams import Stream
 from hls.types import TupleType
 from hls.wording import type_expr
 

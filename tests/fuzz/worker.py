@@ -34,7 +34,7 @@ from hls.errors import (
     UnsupportedError,
     VerificationError,
 )
-from hls.sim.jitrun import available
+from hls.golden.jitrun import available
 from hls.types import ArrayType, TupleType
 from tests.fuzz.generator import Unit, batch_top, module_text
 from tests.fuzz.oracle import check_oracle

@@ -1,0 +1,386 @@
+"""Python-mode streams and dataflow regions: processes run as hardware runs them.
+
+Each process of a region is a thread, but only one runs at a time: it holds the baton until it
+blocks (a read on an empty FIFO, a write on a full one, or a wait for the processes it comes after)
+or finishes; the baton then goes to the next process in program order that can move. So a run is
+deterministic (the same interleaving every time, whatever the OS does with threads), every FIFO holds
+at most its depth, and when no process can move the region is deadlocked: `hls.DeadlockError` lists
+every blocked process with its FIFO and line. Nested regions (a process calling a dataflow sub-kernel)
+add their processes to the same scheduler; the calling process waits for them.
+
+Each process also records its trace: its FIFO accesses in program order and the loop iterations
+around them, from which hls.schedule.dataflow times the region without running Python again.
+"""
+
+from __future__ import annotations
+
+import collections
+import sys
+import threading
+from dataclasses import dataclass, field
+from enum import Enum
+from typing import Any
+
+import numpy as np
+
+from hls.errors import DeadlockError, Loc, SimulationError
+from hls.golden.runtime import GOLDEN_CODES, cast
+from hls.lang.storage import provide
+from hls.types import FixedType, ScalarType, StreamType, StructType, struct_type_of
+
+
+def _caller_loc() -> Loc | None:
+    """The innermost kernel line on the current stack (the blocked or failing stream access)."""
+    frame = sys._getframe(1)
+    while frame is not None:
+        code = frame.f_code
+        if code in GOLDEN_CODES or code.co_name.startswith("__hls_process_"):
+            line, end_line, col, end_col = frame.f_lineno, None, 0, None
+            if hasattr(code, "co_positions"):  # Python 3.11+: the column of the stream call
+                line, end_line, col, end_col = list(code.co_positions())[frame.f_lasti // 2]
+            return Loc(code.co_filename, line or frame.f_lineno, col or 0, end_col if end_line == line else None)
+        frame = frame.f_back
+    return None
+
+
+def _where(loc: Loc | None) -> str:
+    return f"{loc.file}:{loc.line}" if loc is not None else "?"
+
+
+class Stream:
+    """A FIFO of `elem` values. `hls.Stream(T, values)` is a top-level argument (unbounded; an input
+    holds `values`, an output collects what the kernel writes); `hls.stream(T, depth=N)` inside a
+    kernel makes a local FIFO of at most `depth` items."""
+
+    def __init__(self, elem: ScalarType, values: Any = None, depth: int | None = None, name: str = "stream"):
+        if depth is not None and (isinstance(depth, bool) or not isinstance(depth, int) or depth < 1):
+            raise TypeError(f"stream depth must be a positive integer, got {depth!r}")
+        elem = struct_type_of(elem) or elem
+        if not isinstance(elem, (ScalarType, StructType)):
+            raise TypeError(f"hls.Stream takes a scalar hls type or an @hls.struct class, got {elem!r}")
+        self.elem = elem
+        self.depth = depth
+        self.name = name
+        self.items: collections.deque = collections.deque()
+        self.reads = 0
+        if values is not None:  # kept as given: a kernel's boundary checks and converts them (its codec)
+            for value in values if isinstance(elem, StructType) else np.asarray(values).reshape(-1).tolist():
+                self.items.append(elem.convert(value) if getattr(value, "__hls_struct_type__", None) else value)
+
+    @classmethod
+    def packets(cls, packet: Any, data: Any, **fields: Any) -> Stream:
+        """An input stream of AXI-stream packets (`hls.axis[T]`) carrying `data` in order, with `last`
+        set on the final packet unless given. Any other field (keep, strb, user, id, dest) is one value
+        for every packet or one per packet; omitted ones take the packet type's defaults. Read a
+        stream's fields back as arrays with `np.asarray(s)["data"]`, `np.asarray(s)["last"]`."""
+        t = struct_type_of(packet)
+        if t is None or t.field("data") is None or t.field("last") is None:
+            raise TypeError(f"Stream.packets takes a packet class such as hls.axis[hls.int32], got {packet!r}")
+        values = np.asarray(data, dtype=object).reshape(-1)
+        columns = {"data": values, "last": np.arange(len(values)) == len(values) - 1}
+        for name, value in fields.items():
+            if t.field(name) is None or name == "data":
+                raise TypeError(f"{t} has no field {name!r} to set{t.missing_hint(name)}" if name != "data" else
+                                "give the data as Stream.packets' second argument")
+            try:
+                columns[name] = np.broadcast_to(np.asarray(value, dtype=object), values.shape)
+            except ValueError:
+                raise TypeError(f"field {name!r}: give one value or {len(values)} values (one per packet), got "
+                                f"shape {np.shape(value)}") from None
+        # mappings of the given field values: the kernel's boundary checks them (a packet would wrap)
+        return cls(packet, [{n: c[i] for n, c in columns.items()} for i in range(len(values))])
+
+    # ---- the kernel-side methods ----------------------------------------------------------------
+
+    def read(self) -> Any:
+        while not self.items:
+            self._wait("empty")
+        self.reads += 1
+        _record(self, False)
+        return self.items.popleft()
+
+    def write(self, value: Any) -> None:
+        converted = cast(self.elem, value)
+        while self.full():
+            self._wait("full")
+        _record(self, True)
+        self.items.append(converted)
+
+    def empty(self) -> bool:
+        return not self.items
+
+    def full(self) -> bool:
+        return self.depth is not None and not UNBOUNDED[0] and len(self.items) >= self.depth
+
+    def read_nb(self) -> tuple[bool, Any]:
+        if not self.items:
+            return False, self.elem.zero() if isinstance(self.elem, StructType) else self.elem.convert(0)
+        return True, self.read()
+
+    def write_nb(self, value: Any) -> bool:
+        if self.full():
+            return False
+        self.write(value)
+        return True
+
+    def _wait(self, why: str) -> None:
+        process = _current()
+        loc = _caller_loc()
+        if process is None or (why == "empty" and self.depth is None):
+            what = "top-level input stream" if self.depth is None else "stream"
+            raise SimulationError(f"read from the empty {what} {self.name!r}: no process is left to write it"
+                                  if why == "empty" else f"write to the full stream {self.name!r} outside a "
+                                  "dataflow region: no process can read it", loc)
+        process.scheduler.block(process, Blocked(self, why, loc))
+
+    # ---- the Python side ------------------------------------------------------------------------
+
+    def __len__(self) -> int:
+        return len(self.items)
+
+    def __array__(self, dtype: Any = None, copy: Any = None) -> np.ndarray:
+        items = [self.settled(v) for v in self.items]
+        if isinstance(self.elem, StructType):
+            return self.elem.to_storage(items)
+        values = [float(v) if isinstance(self.elem, FixedType) else v for v in items]
+        array = np.asarray(values, dtype=self.elem.storage_dtype) if values else \
+            np.zeros(0, dtype=self.elem.storage_dtype)
+        return array.astype(dtype) if dtype is not None else array
+
+    def settled(self, item: Any) -> Any:
+        """An item as the element type holds it, for Python-side views of a stream no kernel has
+        checked yet (`hls.Stream(T, values)` keeps the values as given; a struct given field by field
+        is built, and wraps, as its constructor does)."""
+        if isinstance(item, dict):
+            return self.elem.cls(**item)
+        return self.elem.convert(item)
+
+    def copy(self) -> Stream:
+        twin = Stream(self.elem, depth=self.depth, name=self.name)
+        twin.items.extend(self.items)
+        return twin
+
+    def __repr__(self) -> str:
+        depth = f", depth={self.depth}" if self.depth is not None else ""
+        return f"Stream({self.name}: {self.elem}{depth}, {len(self.items)} items)"
+
+
+def local_stream(t: StreamType, name: str) -> Stream:
+    """What `hls.stream(T, depth=N)` becomes in the golden model: a FIFO of the IR's type `t` (its
+    element and depth, as the frontend decided them), named after its variable, prefixed by the
+    processes of enclosing regions that declared it (`inner/q`)."""
+    process = _current()
+    prefix = process.scope if process is not None else ""
+    return Stream(t.elem, depth=t.depth, name=prefix + name)
+
+
+@provide("stream")
+def new_stream(elem: ScalarType | StructType, depth: int) -> Stream:
+    """`hls.stream(T, depth=N)` in Python mode (hls/lang/storage.py checks the arguments)."""
+    return Stream(elem, depth=depth, name="stream")
+
+
+# ---- the scheduler --------------------------------------------------------------------------------
+
+
+@dataclass
+class Blocked:
+    stream: Stream | None  # None: waiting for other processes to finish
+    why: str  # "empty", "full" or "after"
+    loc: Loc | None
+    waits_for: list[Process] = field(default_factory=list)
+
+    def ready(self) -> bool:
+        if self.stream is None:
+            return all(p.done for p in self.waits_for)
+        return bool(self.stream.items) if self.why == "empty" else not self.stream.full()
+
+
+class Abort(BaseException):
+    """Unwinds a blocked process when the region ends in an error (never seen by users)."""
+
+
+class Process:
+    def __init__(self, scheduler: Scheduler, name: str, body: Any, scope: str):
+        self.scheduler = scheduler
+        self.name = name
+        self.body = body
+        self.scope = scope
+        self.resume = threading.Semaphore(0)
+        self.blocked: Blocked | None = None
+        self.done = False
+        self.started = False
+        self.aborting = False
+        self.error: BaseException | None = None
+        self.events: list[tuple] = []
+        self.after: list[str] = []
+        self.thread = threading.Thread(target=self.main, name=f"hls-process-{name}", daemon=True)
+
+    def main(self) -> None:
+        _LOCAL.process = self
+        self.resume.acquire()
+        try:
+            if not self.aborting:
+                self.body()
+        except Abort:
+            pass
+        except BaseException as exc:  # noqa: BLE001 - handed to the scheduler's thread
+            self.error = exc
+        finally:
+            self.done = True
+            self.scheduler.baton.release()
+
+
+class Scheduler:
+    """One per outermost region: runs its processes (and nested regions' ones) one at a time."""
+
+    def __init__(self) -> None:
+        self.processes: list[Process] = []
+        self.baton = threading.Semaphore(0)
+        self.trace: dict[str, list[tuple]] = {}
+
+    def block(self, process: Process, blocked: Blocked) -> None:
+        process.blocked = blocked
+        self.baton.release()
+        process.resume.acquire()
+        process.blocked = None
+        if process.aborting:
+            raise Abort
+
+    def run(self, waiter: Process | None, group: list[Process]) -> None:
+        """Start `group`; return when all of it is done. `waiter` (a process, for a nested region)
+        blocks meanwhile; the outermost call drives the baton itself."""
+        self.processes.extend(group)
+        for process in group:
+            process.thread.start()
+        if waiter is not None:
+            self.block(waiter, Blocked(None, "after", None, list(group)))
+            return
+        try:
+            self.drive()
+        finally:
+            for process in self.processes:
+                if not process.done:
+                    process.aborting = True
+                    process.resume.release()
+                    process.thread.join()
+
+    def drive(self) -> None:
+        turn = 0
+        while True:
+            failed = next((p for p in self.processes if p.error is not None), None)
+            if failed is not None:
+                raise failed.error.with_traceback(failed.error.__traceback__)
+            live = [p for p in self.processes if not p.done]
+            if not live:
+                return
+            order = self.processes[turn:] + self.processes[:turn]
+            chosen = next((p for p in order if not p.done and (p.blocked is None or p.blocked.ready())), None)
+            if chosen is None:
+                raise DeadlockError(deadlock_message(live), live[0].blocked.loc if live[0].blocked else None)
+            turn = self.processes.index(chosen)
+            chosen.started = True
+            chosen.resume.release()
+            self.baton.acquire()
+
+
+def deadlock_message(live: list[Process]) -> str:
+    lines = ["deadlock: no process of the dataflow region can move"]
+    for process in live:
+        blocked = process.blocked
+        if blocked is None or blocked.stream is None:
+            continue
+        action = "reads the empty" if blocked.why == "empty" else "writes the full"
+        depth = f" (depth {blocked.stream.depth})" if blocked.stream.depth is not None else ""
+        lines.append(f"  process {process.name!r} {action} FIFO {blocked.stream.name!r}{depth} at "
+                     f"{_where(blocked.loc)}")
+    lines.append("a FIFO too shallow for the data a process must write before another reads it deadlocks; "
+                 "k.size_fifos() gives the depths that do not")
+    return "\n".join(lines)
+
+
+_LOCAL = threading.local()
+
+
+def _current() -> Process | None:
+    return getattr(_LOCAL, "process", None)
+
+
+def run_dataflow(processes: list[tuple[str, Any, tuple[str, ...]]], local_streams: list[Stream]) -> None:
+    """Run a region: `processes` are (name, body, names of the processes it comes after) in program
+    order. A process that reads an array another process writes starts when that one is done (the
+    ping-pong buffer hand-off). Data left in a local FIFO at the end is an error."""
+    parent = _current()
+    scheduler = parent.scheduler if parent is not None else Scheduler()
+    scope = parent.scope if parent is not None else ""
+    group: list[Process] = []
+    for name, body, after in processes:
+        waits = [p for p in group if p.name in after]
+        process = Process(scheduler, scope + name, _after(waits, body), f"{scope}{name}/")
+        process.after = [p.name for p in waits]
+        group.append(process)
+    scheduler.run(parent, group)
+    if parent is None:
+        TRACES.append(scheduler)
+    for stream in local_streams:
+        if stream.items:
+            raise SimulationError(f"{len(stream.items)} item{'s' * (len(stream.items) != 1)} left in FIFO "
+                                  f"{stream.name!r} when the dataflow region ended: its consumer reads fewer "
+                                  "than its producer writes")
+
+
+def _after(waits: list[Process], body: Any) -> Any:
+    if not waits:
+        return body
+
+    def wrapped() -> None:
+        process = _current()
+        if not all(p.done for p in waits):
+            process.scheduler.block(process, Blocked(None, "after", None, waits))
+        body()
+
+    return wrapped
+
+
+UNBOUNDED = [False]  # while recording a trace for timing: local FIFOs never fill (the trace is the same)
+TRACES: list[Scheduler] = []  # the last runs' schedulers, read by Kernel to keep the trace (then cleared)
+
+
+# ---- trace recording ------------------------------------------------------------------------------
+
+
+def _record(stream: Stream, write: bool) -> None:
+    process = _current()
+    if process is not None:
+        frame = sys._getframe(2)
+        while frame.f_code.co_filename == __file__:
+            frame = frame.f_back
+        process.events.append((TraceEvent.ACCESS, stream, write, frame.f_lineno))
+
+
+class TraceEvent(str, Enum):
+    """The kind of one event a dataflow process records for the estimate (`RawProcess.events`,
+    hls/schedule/dataflow.py): a FIFO access, or a loop's entry, iteration and exit."""
+
+    ACCESS = "A"
+    LOOP_ENTER = "L"
+    LOOP_ITER = "I"
+    LOOP_EXIT = "X"
+
+
+def loop_enter(key: tuple[str, int]) -> None:
+    process = _current()
+    if process is not None:
+        process.events.append((TraceEvent.LOOP_ENTER, key))
+
+
+def loop_iter(key: tuple[str, int]) -> None:
+    process = _current()
+    if process is not None:
+        process.events.append((TraceEvent.LOOP_ITER, key))
+
+
+def loop_exit(key: tuple[str, int]) -> None:
+    process = _current()
+    if process is not None:
+        process.events.append((TraceEvent.LOOP_EXIT, key))
