@@ -1,4 +1,4 @@
-"""csim's fault checks (hls/backend/faults.py) against the same generated C++ with every check
+"""csim's fault checks (hls/backend/cpp/faults.py) against the same generated C++ with every check
 compiled to its plain value, as synthesis sees it: one loop with a float-to-int conversion, two
 variable shifts, a division, a variable bit index and a variable rotate per iteration, each checked.
 Timed inside `k.csim` (one call runs the whole loop in C), medians of interleaved runs."""

@@ -12,7 +12,7 @@ from dataclasses import dataclass, replace
 from functools import cached_property
 from typing import Any
 
-from hls.backend.render import CppDesign, emit_module
+from hls.backend.cpp.render import CppDesign, emit_module
 from hls.frontend.build import build_module
 from hls.golden.jit import compile_module, worth_compiling
 from hls.golden.jitrun import CompiledGolden

@@ -31,7 +31,7 @@ header; tests/golden/test_fixed_exhaustive.py pins the values):
   value whose every bit lies below half an lsb of the target, with any rounding mode, fails an
   ap_private assertion and aborts C-simulation (unless built with -DNDEBUG). A Fraction carries
   no source width, so to_raw returns what the header computes without the assertion, and the
-  backend widens such sources before converting (hls/backend/expr.py, fixed_source).
+  backend widens such sources before converting (hls/backend/cpp/expr.py, fixed_source).
 - AP_SAT_SYM underflow of a type wider than 64 bits prints "Bitsize mismach" to stderr (the
   result is right).
 - The header skips the overflow logic when the two types' ranges say no overflow can happen. That

@@ -15,7 +15,7 @@ from pathlib import Path
 from typing import Any
 
 from hls import progress, verification
-from hls.backend.mlir import emit_mlir
+from hls.backend.mlir.emit import emit_mlir
 from hls.compilation import Compiled, compile_kernel, for_flow
 from hls.defaults import DEFAULT_ATOL, DEFAULT_CLOCK_NS, DEFAULT_PART, DEFAULT_RTOL, PIPELINE_LOOPS
 from hls.errors import HLSError

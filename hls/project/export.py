@@ -29,7 +29,7 @@ from typing import Any, Protocol
 
 import numpy as np
 
-from hls.backend.render import render_template
+from hls.backend.cpp.render import render_template
 from hls.defaults import DEFAULT_ATOL, DEFAULT_PART, DEFAULT_RTOL
 from hls.errors import HLSError
 from hls.project.export_structs import struct_files, struct_port_data, struct_return_data, struct_stream_data

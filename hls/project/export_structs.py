@@ -1,5 +1,5 @@
 """Structs in an exported project: one data file per field (`<arg>.<field>.dat`, golden
-`<arg>.<field>.golden.dat`), each in its field codec's own `.dat` format (hls/backend/codec.py), read
+`<arg>.<field>.golden.dat`), each in its field codec's own `.dat` format (hls/backend/codec/__init__.py), read
 back by the testbench into the C++ structs and compared field by field (tb.cpp.j2)."""
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""The boundary codec (hls/backend/codec.py): .dat text and storage round trips per type, random
+"""The boundary codec (hls/backend/codec/__init__.py): .dat text and storage round trips per type, random
 inputs inside each type's range, the comparison rule, and every type through the C++ bridge and back."""
 
 from __future__ import annotations

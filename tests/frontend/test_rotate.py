@@ -11,7 +11,7 @@ import numpy as np
 import pytest
 
 import hls
-from hls.backend.expr import BIN_C
+from hls.backend.cpp.expr import BIN_C
 from hls.frontend.tables import BINOPS, CMPOPS, MATH_NAMES, UNOPS
 from hls.golden import bits
 from hls.ir.kinds import BINARY, COMPARE, MATH, OpKind, kinds

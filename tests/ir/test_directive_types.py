@@ -9,7 +9,7 @@ import inspect
 import pytest
 
 import hls
-from hls.backend.pragmas import directive_pragma, loop_pragmas
+from hls.backend.cpp.pragmas import directive_pragma, loop_pragmas
 from hls.ir import DirectiveOp, ForOp
 from hls.lang.directives import (
     DIRECTIVE_TYPES,

@@ -40,7 +40,7 @@ def captured_numpy_scalars(a: hls.uint64[2], out: hls.int64[3]):
 
 # Random inputs: the most negative code of a signed AP_SAT_SYM type cannot be produced by any
 # assignment (it saturates to -max), so csim rejected the inputs verify() drew itself. Fixed in
-# hls/backend/codec.py (Codec.random).
+# hls/backend/codec/__init__.py (Codec.random).
 @hls.kernel
 def sat_sym_argument(a: SAT_SYM[8], out: hls.int8[8]):
     for i in range(8):
@@ -57,7 +57,7 @@ def bool_power(a: hls.bool_[4], out: hls.int8[4]):
 
 # Backend: the csim boundary check (ints up to 64 bits, fixed point up to 53) ran when emitting the
 # C++, so Python mode of a caller failed on a sub-kernel with wide parameters that never cross the
-# boundary. Fixed in hls/backend/render.py (checked by csim and export instead).
+# boundary. Fixed in hls/backend/cpp/render.py (checked by csim and export instead).
 @hls.kernel
 def wide_parameters(a: hls.ap_int[100], w: hls.ap_int[100][2], f: hls.ap_fixed[80, 40], b: hls.int8[4]):
     for i in range(4):
@@ -73,7 +73,7 @@ def wide_caller(x: hls.int64, b: hls.int8[4]):
 
 # Backend: `ap_int<100> w[2] = {};` does not zero: value-initialization runs the ap types' default
 # constructor, which leaves the value undefined, so csim read stack garbage where Python mode read
-# hls.zeros' zeros (wide_caller above showed it). Fixed in hls/backend/emit.py (AllocOp zeroes
+# hls.zeros' zeros (wide_caller above showed it). Fixed in hls/backend/cpp/emit.py (AllocOp zeroes
 # ap_int/ap_fixed arrays with a loop).
 @hls.kernel
 def scribble(x: hls.int64[32], out: hls.int64[3]):
@@ -110,7 +110,7 @@ def zeros_after_scribble(x: hls.int64[32], out: hls.int64[3]):
 
 # Backend: fixed -> int went through the header's to_ap_int_base(), which is wrong for I <= 0 (I < 0
 # leaves the result unset: 0.0625 gave -1; I == 0 overflows its 1-bit result: -0.25 gave -1), where
-# truncation toward zero always gives 0. Fixed in hls/backend/expr.py (cast_expr).
+# truncation toward zero always gives 0. Fixed in hls/backend/cpp/expr.py (cast_expr).
 @hls.kernel
 def tiny_fixed_to_int(a: TINY_SAT, b: hls.ap_fixed[10, 0][4], c: hls.ap_ufixed[8, -1][4], out: hls.uint13[9]):
     out[0] = hls.uint13(a)
@@ -123,7 +123,7 @@ DOUBLE_NEG_ROM = np.array([7, 0, 4294967295], dtype=np.uint32)
 
 
 # Backend: -(-x) printed as `--(int64_t)x`, a C++ pre-decrement (g++: "lvalue required as decrement
-# operand"); floats and negative literals the same. Fixed in hls/backend/expr.py (unary minus).
+# operand"); floats and negative literals the same. Fixed in hls/backend/cpp/expr.py (unary minus).
 @hls.kernel
 def double_negation(a: hls.int32[4], f: hls.float32[4], out: hls.int64[4], g: hls.float32[4]) -> hls.ap_fixed[12, 4]:
     for i in range(4):
@@ -133,7 +133,7 @@ def double_negation(a: hls.int32[4], f: hls.float32[4], out: hls.int64[4], g: hl
 
 
 # Backend: `c ? ap_int<117>(x) * ap_int<117>(y) : ap_int<117>(1)` does not compile: ap arithmetic
-# widens (the product is ap_int<234>) and `?:` needs one type. Fixed in hls/backend/expr.py (select).
+# widens (the product is ap_int<234>) and `?:` needs one type. Fixed in hls/backend/cpp/expr.py (select).
 @hls.kernel
 def select_of_wide_product(a0: hls.ap_int[53][7], a1: hls.uint64[8]):
     a0[0] //= a1[0] * a0[0] if a1[0] else 1
@@ -149,7 +149,7 @@ TINY = hls.ap_fixed[4, -6]
 # Backend (process abort): converting a source whose every bit lies below half an lsb of a rounding
 # target (bool -> ap_fixed<6, 8, AP_RND_MIN_INF>) made ap_fixed's operator= read a bit beyond the
 # source's MSB, and an ap_private assertion killed the Python process running csim. Fixed in
-# hls/backend/expr.py (fixed_source widens such sources first; explicit casts and assignments).
+# hls/backend/cpp/expr.py (fixed_source widens such sources first; explicit casts and assignments).
 @hls.kernel
 def below_half_lsb(flags: hls.bool_[4], small: hls.int4[4], tiny: TINY[4], out: RND_LSB4[4], outc: CONV_LSB256[4],
                    outr: RND_INT[4]) -> RND_LSB4:
@@ -166,7 +166,7 @@ def below_half_lsb(flags: hls.bool_[4], small: hls.int4[4], tiny: TINY[4], out: 
 # 2**36 + 1 gave 2**60 where C++ rounds once to 2**60 + 2**37; the C++ helper for ints wider than 64
 # bits went through double too. Found by probing (random inputs hit the tie about once in 2**29).
 # Fixed in hls/types.py (FloatType.convert), hls/frontend/builder.py + golden.py (ints meeting a
-# float are converted by Python mode) and hls/backend/templates/kernel.cpp.j2 (hls_wide_to_float).
+# float are converted by Python mode) and hls/backend/cpp/templates/kernel.cpp.j2 (hls_wide_to_float).
 @hls.kernel
 def int_to_float32_once(a: hls.int64[2], x: hls.float32[2], out: hls.float32[8], flags: hls.bool_[2]):
     for i in range(2):
@@ -182,7 +182,7 @@ def int_to_float32_once(a: hls.int64[2], x: hls.float32[2], out: hls.float32[8],
 # Backend: ap_fixed's `/` overflows internally when the quotient's magnitude reaches the dividend's
 # MIN (-0.125 / -1 in ap_fixed<10, -2> gave -0.125, -32 / -2**-10 gave -32768) although the result
 # type holds it (hypothesis drew the first in tests/golden/test_properties.py; the fuzzer divides by guarded
-# -1 too). Fixed in hls/backend/expr.py (the dividend gets one more integer bit).
+# -1 too). Fixed in hls/backend/cpp/expr.py (the dividend gets one more integer bit).
 @hls.kernel
 def fixed_div_min(a: hls.ap_fixed[10, -2][2], d: hls.int8[2], x: hls.ap_fixed[16, 6][2], y: hls.ap_fixed[16, 6][2],
                   q: hls.ap_fixed[11, -1][2], r: hls.ap_fixed[40, 30][2]):
@@ -220,7 +220,7 @@ def float32_literal_compare(x: hls.float32[2], out: hls.bool_[4]):
 
 # Backend: ap_fixed's comparison aligns both raw integers and compares them with ap_int's C-like
 # rules, where a signed raw meets a wider unsigned one as unsigned: ap_fixed<64, 32>(-0.75) >= a
-# uint64 was true (also against uint32 and ap_uint<40>). Fixed in hls/backend/expr.py (compare_expr
+# uint64 was true (also against uint32 and ap_uint<40>). Fixed in hls/backend/cpp/expr.py (compare_expr
 # converts both sides to one fixed type that holds them).
 @hls.kernel
 def fixed_vs_unsigned(f: hls.ap_fixed[16, 8][2], g: hls.ap_fixed[48, 32][2], u32: hls.uint32[2], u64: hls.uint64[2],
@@ -237,7 +237,7 @@ def fixed_vs_unsigned(f: hls.ap_fixed[16, 8][2], g: hls.ap_fixed[48, 32][2], u32
 # Backend: a loop bound that loads from memory was inlined into the C++ loop condition, which runs
 # every iteration, so `for i in range(a[0] & 7): a[0] = 6 + i` kept going after the store (Python
 # evaluates range() once). Found by `make fuzz N=1000 SEED=11` (seed 11000706). Fixed in
-# hls/backend/emit.py (such a bound is read once, before the loop).
+# hls/backend/cpp/emit.py (such a bound is read once, before the loop).
 @hls.kernel
 def bound_read_once(a0: hls.int17[2], b: hls.int32[8]) -> hls.int32:
     for i0 in range(a0[0] & 7):
@@ -259,7 +259,7 @@ RND_SAT = hls.ap_ufixed[16, 6, "AP_RND", "AP_SAT"]
 # Backend: a loop-carried local initialised from the enclosing loop's variable (`acc0: hls.int32 = i0`,
 # a no-op cast in C++, or the variable itself) took over the C++ variable `i0`, so the inner loop's
 # updates clobbered the outer loop counter. Found by a 1000-kernel campaign (seed 12000244). Fixed in
-# hls/backend/emit.py (for_op takes over only a variable of the init's own).
+# hls/backend/cpp/emit.py (for_op takes over only a variable of the init's own).
 @hls.kernel
 def carried_from_loop_variable(a2: RND_SAT[4, 4], n: hls.int32, out: hls.int32[8]):
     for i0 in range(6, 4, -1):
@@ -290,7 +290,7 @@ def unrolled_while(a: hls.int16[4], out: hls.int32[4]):
 # C++: a sub-kernel returning a one-element tuple was called as a function returning a value
 # (`ap_fixed<3, 3> r = k(...)` against a void function with a reference output), found while adding
 # the fuzzer's tuple-result branch. Fixed in hls/frontend/calls.py (the call is marked as writing its
-# results through references, however many) and hls/backend/emit.py.
+# results through references, however many) and hls/backend/cpp/emit.py.
 @hls.kernel
 def one_tuple(a: hls.int8) -> tuple[SAT_SYM]:
     return (SAT_SYM(a),)

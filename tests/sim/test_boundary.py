@@ -1,7 +1,7 @@
 """One boundary for every value, and csim faults where Python mode raises (issue 19, items 3 and 4).
 
 Scalar arguments, stream items, packet and struct fields are checked by the codec that checks array
-elements (hls/backend/codec.py), identically in Python mode, csim and export; a fault Python mode
+elements (hls/backend/codec/__init__.py), identically in Python mode, csim and export; a fault Python mode
 raises (a float-to-int conversion out of range, a negative shift count, a bit index or rotate count
 out of range, a division by zero, an index out of bounds) is a csim fault at the same kernel line.
 """

@@ -234,10 +234,10 @@ def test_long_function_finder(tmp_path, lines, over):
 
 # the modules whose walkers declare their rules through hls.ir.visit; a walker in any other module of hls/
 # that is imported by these is checked too
-WALKER_MODULES = ("hls.backend.emit", "hls.backend.op_expr", "hls.backend.mlir", "hls.backend.mlir_scalar",
+WALKER_MODULES = ("hls.backend.cpp.emit", "hls.backend.cpp.op_expr", "hls.backend.mlir.emit", "hls.backend.mlir.scalar",
                   "hls.golden.vexec", "hls.schedule.graph", "hls.schedule.opcost", "hls.passes.evaluate")
-EXPECTED_WALKERS = {"hls.backend.emit.FunctionEmitter", "hls.backend.op_expr.PureExpr",
-                    "hls.backend.mlir.MlirFunctionEmitter", "hls.backend.mlir_scalar.ScalarLowering",
+EXPECTED_WALKERS = {"hls.backend.cpp.emit.FunctionEmitter", "hls.backend.cpp.op_expr.PureExpr",
+                    "hls.backend.mlir.emit.MlirFunctionEmitter", "hls.backend.mlir.scalar.ScalarLowering",
                     "hls.golden.vexec.Runner", "hls.golden.vplan.Admit", "hls.golden.vplan.AdmitSequential",
                     "hls.schedule.graph.GraphBuilder", "hls.schedule.opcost.OpCoster", "hls.ir.printer.Printer",
                     "hls.passes.evaluate.Evaluator"}
@@ -548,7 +548,7 @@ def test_kind_comparison_counter(tmp_path):
 
 def test_every_type_family_has_one_codec_class_and_one_c_spelling():
     from hls.backend.codec import codec_for
-    from hls.backend.codec_base import CODECS
+    from hls.backend.codec.base import CODECS
     from hls.backend.ctype import C_SPELLINGS, ctype_of
     from hls.types import TypeFamily, family_of
 
@@ -562,7 +562,7 @@ def test_every_type_family_has_one_codec_class_and_one_c_spelling():
 def test_an_incomplete_codec_or_c_spelling_class_fails_when_defined():
     from dataclasses import dataclass
 
-    from hls.backend.codec_base import CODECS, Codec
+    from hls.backend.codec.base import CODECS, Codec
     from hls.backend.ctype import C_SPELLINGS, CType
     from hls.types import TypeFamily
 

@@ -15,11 +15,11 @@ def test_wheel_ships_templates_and_testbenches(tmp_path):
     names = set(zipfile.ZipFile(wheel).namelist())
     shipped = 0
     for folder in ("templates", "testbenches"):
-        for template in (ROOT / "hls" / "backend" / folder).glob("*.j2"):
-            assert f"hls/backend/{folder}/{template.name}" in names
+        for template in (ROOT / "hls" / "backend" / "cpp" / folder).glob("*.j2"):
+            assert f"hls/backend/cpp/{folder}/{template.name}" in names
             shipped += 1
     assert shipped >= 8, shipped  # the kernel, header, TCL, cfg, Makefile, README, bridge and testbench
-    assert "hls/cli/main.py" in names and "hls/backend/emit.py" in names and "hls/project/export.py" in names
+    assert "hls/cli/main.py" in names and "hls/backend/cpp/emit.py" in names and "hls/project/export.py" in names
     assert not any(n.endswith(("ap_int.h", "ap_fixed.h")) for n in names)
     # the project's own csim headers ship (hls_stream.h written here, never the ap_types folder's)
     assert {"hls/sim/include/hls_stream.h", "hls/sim/include/hls_csim.h"} <= names

@@ -1,9 +1,9 @@
-"""C++ statements for streams and dataflow processes (a part of FunctionEmitter, hls/backend/emit.py)."""
+"""C++ statements for streams and dataflow processes (a part of FunctionEmitter, hls/backend/cpp/emit.py)."""
 
 from __future__ import annotations
 
+from hls.backend.cpp.expr import PREC, Expr
 from hls.backend.ctype import ctype_of, spelling
-from hls.backend.expr import PREC, Expr
 from hls.ir import CallOp, ForOp, IfOp, Value
 from hls.ir.core import Op
 from hls.ir.stream_ops import (

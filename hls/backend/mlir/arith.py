@@ -7,7 +7,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from hls.backend.mlir_builder import Builder, mlir_type, signed_bits
+from hls.backend.mlir.builder import Builder, mlir_type, signed_bits
 from hls.ir.core import Op
 from hls.types import FixedType, ScalarType, as_int
 

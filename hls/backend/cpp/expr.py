@@ -12,7 +12,7 @@ from fractions import Fraction
 
 import numpy as np
 
-from hls.backend import faults
+from hls.backend.cpp import faults
 from hls.backend.ctype import ApInt, CBool, CFixed, CType, NativeInt, ctype_of, exact_ctype, promote
 from hls.ir import BinaryOp, CastOp, CompareOp, ConstantOp, LogicOp, MathOp, SelectOp, UnaryOp
 from hls.ir.kinds import BINARY, COMPARE, OpKind, kinds
@@ -52,7 +52,7 @@ def combine(text: str, prec: str, ctype: CType, *parts: Expr) -> Expr:
 
 def checked(e: Expr, check: str, kind: int, what: str, loc, *args: object) -> Expr:
     """`CHECK(e, args..., site)`: a csim-only check (kernel.cpp.j2) that flags a fault at `loc`, the
-    kernel's line (hls/backend/faults.py), where Python mode raises; synthesis reads `e` itself."""
+    kernel's line (hls/backend/cpp/faults.py), where Python mode raises; synthesis reads `e` itself."""
     site = faults.site(kind, what, loc)
     return Expr(f"{check}({', '.join([macro_argument(e.text), *map(str, args), str(site)])})", PREC["primary"],
                 e.ctype, e.has_load, e.reads)

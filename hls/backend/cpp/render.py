@@ -9,14 +9,14 @@ from typing import Any
 
 import jinja2
 
-from hls.backend import faults
 from hls.backend.codec import Codec, codec_for, declarations
+from hls.backend.cpp import faults
+from hls.backend.cpp.emit import EmittedFunction, FunctionEmitter
+from hls.backend.cpp.expr import CSIM_CHECKED, HELPERS
+from hls.backend.cpp.layout import wrap, wrap_all
+from hls.backend.cpp.pragmas import interface_pragma
 from hls.backend.ctype import struct_declaration
-from hls.backend.emit import EmittedFunction, FunctionEmitter
-from hls.backend.expr import CSIM_CHECKED, HELPERS
-from hls.backend.layout import wrap, wrap_all
 from hls.backend.names import Namer
-from hls.backend.pragmas import interface_pragma
 from hls.errors import HLSTypeError
 from hls.interfaces import BLOCK_CONTROL, default_interface
 from hls.ir import AllocOp, DirectiveOp, Module
@@ -29,7 +29,7 @@ from hls.types import ArrayType, FixedType, ScalarType, StreamType, StructType, 
 
 @lru_cache(maxsize=1)
 def environment() -> jinja2.Environment:
-    dirs = [str(resources.files("hls.backend") / folder) for folder in ("templates", "testbenches")]
+    dirs = [str(resources.files("hls.backend.cpp") / folder) for folder in ("templates", "testbenches")]
     return jinja2.Environment(loader=jinja2.FileSystemLoader(dirs), undefined=jinja2.StrictUndefined,
                               trim_blocks=True, lstrip_blocks=True, keep_trailing_newline=True)
 
@@ -47,7 +47,7 @@ class PortSpec:
     type: Any
     is_array: bool
     shape: tuple[int, ...]
-    codec: Codec  # how one element crosses (hls/backend/codec.py)
+    codec: Codec  # how one element crosses (hls/backend/codec/__init__.py)
     stream: str | None = None  # a stream argument: "in" (the kernel reads it) or "out"
     output_only: bool = False  # the array a kernel returns: csim allocates it, the testbench only checks it
 

@@ -10,10 +10,10 @@ rules align binary points with shifts and implement ap_fixed quantization and ov
 
 from __future__ import annotations
 
-from hls.backend import mlir_bits
-from hls.backend.mlir_arith import IntArith, Wide
-from hls.backend.mlir_builder import elem_attrs, mlir_type, signed_bits, unsupported
-from hls.backend.mlir_fixed import convert
+from hls.backend.mlir.arith import IntArith, Wide
+from hls.backend.mlir.builder import elem_attrs, mlir_type, signed_bits, unsupported
+from hls.backend.mlir import bits as mlir_bits
+from hls.backend.mlir.fixed import convert
 from hls.ir import (
     AllocOp,
     BinaryOp,
@@ -55,7 +55,7 @@ MATH_OPS = {k: k.mlir_math for k in kinds(MATH)}
 
 class ScalarLowering(IntArith, Walker):
     """Turns one pure IR op, given its operands' SSA names, into arith/math ops; returns the result.
-    The function emitter (hls/backend/mlir.py) sends it every op class with a rule here."""
+    The function emitter (hls/backend/mlir/emit.py) sends it every op class with a rule here."""
 
     not_applicable = (AllocOp, RomOp, LoadOp, StoreOp, YieldOp, ForOp, WhileOp, IfOp, CallOp, ReturnOp,
                       DirectiveOp, PrintOp, StreamOp, FifoOp, StructPackOp, StructGetOp)
@@ -66,7 +66,7 @@ class ScalarLowering(IntArith, Walker):
     def inapplicable(self, op: Op, args: list[str]) -> str:
         raise unsupported(op, "no rule")
 
-    # ---- bit-level ops (hls/backend/mlir_bits.py) ----------------------------------------------
+    # ---- bit-level ops (hls/backend/mlir/bits.py) ----------------------------------------------
 
     @rule(SliceOp)
     def slice(self, op: SliceOp, args: list[str]) -> str:

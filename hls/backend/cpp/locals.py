@@ -1,4 +1,4 @@
-"""Python locals keep their names in the C++ (a part of FunctionEmitter, hls/backend/emit.py).
+"""Python locals keep their names in the C++ (a part of FunctionEmitter, hls/backend/cpp/emit.py).
 
 The IR is SSA: `acc = acc + x` makes a new value each time. A value named after a Python local is
 written as a C++ variable of that name, and a re-assignment re-uses the variable (`acc = acc + x;`

@@ -8,8 +8,8 @@ C++, where `if (flag) break;` ends the body first).
 
 from __future__ import annotations
 
-from hls.backend.mlir_builder import Emitter, mlir_type
-from hls.backend.mlir_loops import loop_attrs, loop_range
+from hls.backend.mlir.builder import Emitter, mlir_type
+from hls.backend.mlir.loops import loop_attrs, loop_range
 from hls.ir import ForOp, Value, WhileOp
 from hls.ir.core import Block
 

@@ -1,11 +1,11 @@
-"""C++ statements for struct values (a part of FunctionEmitter, hls/backend/emit.py)."""
+"""C++ statements for struct values (a part of FunctionEmitter, hls/backend/cpp/emit.py)."""
 
 from __future__ import annotations
 
 import numpy as np
 
+from hls.backend.cpp.expr import PREC, Expr
 from hls.backend.ctype import ctype_of
-from hls.backend.expr import PREC, Expr
 from hls.backend.names import member
 from hls.ir.structops import StructPackOp, flat_fields
 from hls.types import ArrayType, StructType

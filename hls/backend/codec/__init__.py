@@ -4,7 +4,7 @@ A `Codec` (from `codec_for(t)`) is made once per scalar, array or stream type an
 about crossing: the numpy storage dtype and its C type (what cffi passes), the kernel's C++ type, the
 C++ conversions both ways (storage -> kernel and back, in the csim bridge; `.dat` value -> kernel
 and back, in the exported testbench), the `.dat` text format both ways, how a random input is drawn
-and how golden and csim outputs are compared. The bridge template (hls/backend/testbenches/bridge.cpp.j2), csim
+and how golden and csim outputs are compared. The bridge template (hls/backend/cpp/testbenches/bridge.cpp.j2), csim
 (hls/sim/csim.py), verify (Kernel.verify) and the project export (hls/project/) read it.
 
 It lives in the backend so that everything after it (sim, the project export) imports it without
@@ -32,8 +32,8 @@ from typing import Any
 
 import numpy as np
 
-from hls.backend import codec_scalar  # noqa: F401  (registers the scalar families' codec classes)
-from hls.backend.codec_base import CODECS, MAX_FIXED_BITS, MAX_INT_BITS, Codec, argument_text
+from hls.backend.codec import scalar  # noqa: F401  (registers the scalar families' codec classes)
+from hls.backend.codec.base import CODECS, MAX_FIXED_BITS, MAX_INT_BITS, Codec, argument_text
 from hls.backend.ctype import spelling
 from hls.backend.names import member
 from hls.errors import SimulationError

@@ -1,4 +1,4 @@
-"""The codec base: what every boundary codec (hls/backend/codec.py) is, the family registry, and the
+"""The codec base: what every boundary codec (hls/backend/codec/__init__.py) is, the family registry, and the
 checks and texts the codec classes share. A codec class per type family registers itself here."""
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""Module-level pieces of the C++ emitter (hls/backend/emit.py): which conversions C++ makes by itself,
+"""Module-level pieces of the C++ emitter (hls/backend/cpp/emit.py): which conversions C++ makes by itself,
 constants and ROM tables, static declarations and printf formats."""
 
 from __future__ import annotations
@@ -6,8 +6,8 @@ from __future__ import annotations
 from fractions import Fraction
 from typing import Any
 
+from hls.backend.cpp.expr import PREC, Expr
 from hls.backend.ctype import ApInt, CFloat, CType, ctype_of, declared_array, spelling
-from hls.backend.expr import PREC, Expr
 from hls.ir import AllocOp, CastOp, ConstantOp, LoadOp, RomOp
 from hls.ir.core import Op, Value
 from hls.types import ArrayType, BoolType, FixedType, FloatType, IntType, StreamType, TypeFamily
@@ -65,7 +65,7 @@ def _is_cell(memref: Value) -> bool:
 def static_declaration(op: AllocOp, name: str) -> str:
     """`static T x = init;`, `static T buf[N];` (static storage starts at zero, as hls.zeros promises;
     ap_int's default constructor leaves it untouched) or a local a sub-kernel fills."""
-    from hls.backend.expr import constant_expr
+    from hls.backend.cpp.expr import constant_expr
 
     t: ArrayType = op.result.type
     if op.attrs.get("cell"):

@@ -10,11 +10,11 @@ from __future__ import annotations
 
 import numpy as np
 
-from hls.backend import mlir_while
-from hls.backend.mlir_builder import Builder, attr_text, elem_attrs, float_text, mlir_type, signed_bits, unsupported
-from hls.backend.mlir_loops import loop_attrs, loop_header
-from hls.backend.mlir_scalar import ScalarLowering
-from hls.backend.mlir_streams import declarations, stream_op
+from hls.backend.mlir.builder import Builder, attr_text, elem_attrs, float_text, mlir_type, signed_bits, unsupported
+from hls.backend.mlir import whiles as mlir_while
+from hls.backend.mlir.loops import loop_attrs, loop_header
+from hls.backend.mlir.scalar import ScalarLowering
+from hls.backend.mlir.streams import declarations, stream_op
 from hls.errors import UnsupportedError
 from hls.ir import (
     AllocOp,

@@ -6,9 +6,14 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from hls.backend import faults
-from hls.backend.ctype import ApInt, CType, carrier_of, ctype_of, declared_array, spelling
-from hls.backend.emit_values import (
+from hls.backend.cpp import faults
+from hls.backend.cpp.expr import BIN_C, HELPERS, PREC, Expr, cast_to, fixed_source, macro_argument
+from hls.backend.cpp.locals import LocalNames
+from hls.backend.cpp.op_expr import pure_expr
+from hls.backend.cpp.pragmas import directive_pragma, loop_pragmas
+from hls.backend.cpp.streams import StreamStatements, stream_spelling
+from hls.backend.cpp.structs import StructStatements, element_subscripts
+from hls.backend.cpp.values import (
     _ctype_or_int,
     _is_cell,
     _rom_value,
@@ -19,13 +24,8 @@ from hls.backend.emit_values import (
     rom_use_type,
     static_declaration,
 )
-from hls.backend.expr import BIN_C, HELPERS, PREC, Expr, cast_to, fixed_source, macro_argument
-from hls.backend.locals import LocalNames
+from hls.backend.ctype import ApInt, CType, carrier_of, ctype_of, declared_array, spelling
 from hls.backend.names import Namer, member, sanitize
-from hls.backend.op_expr import pure_expr
-from hls.backend.pragmas import directive_pragma, loop_pragmas
-from hls.backend.streams import StreamStatements, stream_spelling
-from hls.backend.structs import StructStatements, element_subscripts
 from hls.ir import (
     AllocOp,
     BinaryOp,
@@ -206,7 +206,7 @@ class FunctionEmitter(StreamStatements, StructStatements, LocalNames, Walker):
 
     def inlinable(self, op: Op, block: Block) -> bool:
         """A load or pure op (`expression`) written inside its one user's expression."""
-        if len(op.results) != 1 or op.result.name:  # a Python local: a C++ variable of its name (hls/backend/locals.py)
+        if len(op.results) != 1 or op.result.name:  # a Python local: a C++ variable of its name (cpp/locals.py)
             return False
         uses = op.result.uses
         return len(uses) == 1 and uses[0].parent is block and self.depth_of(op) <= MAX_INLINE_DEPTH
@@ -432,7 +432,7 @@ class FunctionEmitter(StreamStatements, StructStatements, LocalNames, Walker):
 
     @rule(RomOp)
     def rom(self, op: RomOp, block: Block) -> None:
-        from hls.backend.expr import constant_expr
+        from hls.backend.cpp.expr import constant_expr
 
         name = self.namer.fresh(op.result.name)
         t: ArrayType = op.result.type

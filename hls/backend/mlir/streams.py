@@ -7,7 +7,7 @@ meaning (blocking, depth, dataflow concurrency) lives in those names and attribu
 
 from __future__ import annotations
 
-from hls.backend.mlir_builder import Builder, Emitter, mlir_type
+from hls.backend.mlir.builder import Builder, Emitter, mlir_type
 from hls.ir import Module
 from hls.ir.stream_ops import STREAM_OPS, STREAM_WRITES, StreamOp
 from hls.types import BoolType, StreamType

@@ -5,8 +5,8 @@ do not lower with the upstream math-to-libm/LLVM passes the export is checked wi
 
 from __future__ import annotations
 
-from hls.backend.mlir_arith import IntArith
-from hls.backend.mlir_builder import mlir_type
+from hls.backend.mlir.arith import IntArith
+from hls.backend.mlir.builder import mlir_type
 from hls.golden.bits import width_of
 from hls.ir.bitops import BitcastOp, BitGetOp, BitSetOp, BitUnaryKind, BitUnaryOp, ConcatOp, SliceOp, SliceSetOp
 from hls.types import IntType

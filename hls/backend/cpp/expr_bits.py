@@ -9,8 +9,8 @@ plain `ap_uint` at once, so they behave as values wherever they are used. Update
 
 from __future__ import annotations
 
+from hls.backend.cpp.expr import PREC, Expr, cast_to, combine, index_text
 from hls.backend.ctype import ApInt, CType, NativeInt, ctype_of
-from hls.backend.expr import PREC, Expr, cast_to, combine, index_text
 from hls.ir.bitops import BitcastOp, BitGetOp, BitSetOp, BitUnaryKind, BitUnaryOp, ConcatOp, SliceOp, SliceSetOp
 from hls.ir.core import Op
 from hls.lang.bits import width_of

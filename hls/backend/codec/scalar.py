@@ -1,5 +1,5 @@
 """The scalar codecs, one class per type family (registered in `codec_base.CODECS`): native and ap
-integers, bool, float, fixed point. See hls/backend/codec.py for what a codec decides."""
+integers, bool, float, fixed point. See hls/backend/codec/__init__.py for what a codec decides."""
 
 from __future__ import annotations
 
@@ -9,7 +9,7 @@ from typing import Any, ClassVar
 
 import numpy as np
 
-from hls.backend.codec_base import (
+from hls.backend.codec.base import (
     MAX_FIXED_BITS,
     MAX_INT_BITS,
     Codec,

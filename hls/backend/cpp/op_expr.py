@@ -3,7 +3,7 @@ bit-level rules (expr_bits.py, built on the arithmetic ones), so neither of thos
 
 from __future__ import annotations
 
-from hls.backend.expr import (
+from hls.backend.cpp.expr import (
     Expr,
     binary_expr,
     cast_expr,
@@ -14,7 +14,7 @@ from hls.backend.expr import (
     select_expr,
     unary_expr,
 )
-from hls.backend.expr_bits import bit_expr
+from hls.backend.cpp.expr_bits import bit_expr
 from hls.ir import (
     AllocOp,
     BinaryOp,

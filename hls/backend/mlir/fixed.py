@@ -7,8 +7,8 @@ the rounding increment; the rounded value is then wrapped or saturated by the ov
 
 from __future__ import annotations
 
-from hls.backend.mlir_arith import IntArith, Wide
-from hls.backend.mlir_builder import mlir_type, unsupported
+from hls.backend.mlir.arith import IntArith, Wide
+from hls.backend.mlir.builder import mlir_type, unsupported
 from hls.ir import CastOp
 from hls.types import BoolType, FixedType, FloatType, IntType, as_int, fixed_of
 

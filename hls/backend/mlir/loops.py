@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from hls.backend.mlir_builder import Emitter, unsupported
+from hls.backend.mlir.builder import Emitter, unsupported
 from hls.ir import ConstantOp, ForOp, LoadOp, StoreOp, Value, WhileOp
 
 

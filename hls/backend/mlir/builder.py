@@ -30,7 +30,7 @@ def mlir_type(t: HLSType) -> str:
         return f"f{t.bits}"
     if isinstance(t, ArrayType):
         return f"memref<{'x'.join(map(str, t.shape))}x{mlir_type(t.elem)}>"
-    if isinstance(t, StreamType):  # a FIFO's storage; its operations are calls (hls/backend/mlir_streams.py)
+    if isinstance(t, StreamType):  # a FIFO's storage; its operations are calls (hls/backend/mlir/streams.py)
         return f"memref<?x{mlir_type(t.elem)}>"
     raise UnsupportedError(f"the MLIR export has no type for {t}")
 
