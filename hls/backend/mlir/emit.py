@@ -10,8 +10,8 @@ from __future__ import annotations
 
 import numpy as np
 
-from hls.backend.mlir.builder import Builder, attr_text, elem_attrs, float_text, mlir_type, signed_bits, unsupported
 from hls.backend.mlir import whiles as mlir_while
+from hls.backend.mlir.builder import Builder, attr_text, elem_attrs, float_text, mlir_type, signed_bits, unsupported
 from hls.backend.mlir.loops import loop_attrs, loop_header
 from hls.backend.mlir.scalar import ScalarLowering
 from hls.backend.mlir.streams import declarations, stream_op

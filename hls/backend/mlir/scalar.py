@@ -10,9 +10,9 @@ rules align binary points with shifts and implement ap_fixed quantization and ov
 
 from __future__ import annotations
 
+from hls.backend.mlir import bits as mlir_bits
 from hls.backend.mlir.arith import IntArith, Wide
 from hls.backend.mlir.builder import elem_attrs, mlir_type, signed_bits, unsupported
-from hls.backend.mlir import bits as mlir_bits
 from hls.backend.mlir.fixed import convert
 from hls.ir import (
     AllocOp,
