@@ -25,6 +25,7 @@ from hls.frontend.conversions import ProcessRecord, RegionRecord
 from hls.frontend.source import MISSING, call_target, try_static
 from hls.frontend.streams import Streams
 from hls.ir import CallOp, ForOp, IfOp, Op, StreamOp, Value
+from hls.ir.traits import process_of
 from hls.ir.usage import usage
 from hls.lang.directives import DIRECTIVES, dataflow
 from hls.types import ArrayType, StreamType
@@ -47,7 +48,7 @@ def process_name(ops: list[Op]) -> str:
     """A loop's label or the callee's name; a conditional process is named after the first it runs."""
     for op in (inner for top in ops for inner in top.walk()):
         if isinstance(op, ForOp):
-            return op.attrs.get("label") or "loop"
+            return op.label or "loop"
         if isinstance(op, CallOp):
             return op.callee
     return "process"
@@ -184,7 +185,7 @@ class Dataflows(Family):
                     writers.setdefault(array, name)
             self.ctx.conversions.add(stmt, ProcessRecord(name, tuple(after)))
             if after:  # csim waits too (hls_csim::region::after)
-                next(op for op in ops if op.attrs.get("process") == name).attrs["after"] = tuple(after)
+                next(op for op in ops if process_of(op) == name).attrs["after"] = tuple(after)
         for stream, (writer, written) in producer.items():
             if stream in consumer and isinstance(stream.type, StreamType):
                 reader, read = consumer[stream]

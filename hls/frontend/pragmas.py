@@ -96,9 +96,9 @@ class Pragmas(Family):
         if not (isinstance(label, str) and label.isidentifier() and label.isascii()):
             raise self.ctx.error(f"hls.label needs a C identifier, got {label!r}")
         loop = self.ctx.loops[-1]
-        if label in self.ctx.user_labels or (label in self.ctx.labels and label != loop.attrs["label"]):
+        if label in self.ctx.user_labels or (label in self.ctx.labels and label != loop.label):
             raise self.ctx.error(f"duplicate loop label {label!r} in {self.ctx.src.tree.name}")
-        self.ctx.labels.discard(loop.attrs["label"])
+        self.ctx.labels.discard(loop.label)
         self.ctx.labels.add(label)
         self.ctx.user_labels.add(label)
         loop.attrs["label"] = label
@@ -106,7 +106,7 @@ class Pragmas(Family):
     def attach_to_loop(self, name: str, directive: Directive) -> None:
         if not self.ctx.loops:
             if name == "pipeline":
-                if self.ctx.func.attrs.get("pipeline") is not None:
+                if self.ctx.func.pipeline is not None:
                     raise self.ctx.error("the function already has a pipeline directive")
                 self.ctx.func.attrs["pipeline"] = directive
                 return
@@ -114,7 +114,7 @@ class Pragmas(Family):
         loop = self.ctx.loops[-1]
         key = LOOP_FIELDS[name]
         if loop.attrs.get(key) is not None:
-            raise self.ctx.error(f"loop {loop.attrs['label']} already has a {name} directive")
+            raise self.ctx.error(f"loop {loop.label} already has a {name} directive")
         loop.attrs[key] = directive
 
     def check_positive(self, what: str, value: Any, allow_none: bool = True) -> None:

@@ -219,7 +219,7 @@ class Writer:
             t = op.result.type
             return self.emit(f"{self.name(op.result)} = np.zeros({t.shape!r}, np.{t.elem.storage_dtype.name})")
         if isinstance(op, RomOp):
-            data = op.attrs["data"]
+            data = op.data
             return self.emit(f"{self.name(op.result)} = np.array({data.tolist()!r}, "
                              f"dtype=np.{data.dtype.name}).reshape({tuple(data.shape)!r})")
         if isinstance(op, DirectiveOp):
@@ -262,7 +262,7 @@ class Writer:
 
     def cast(self, op: CastOp, out: str, arg: str) -> None:
         slot = None
-        if not op.attrs.get("explicit") and op.loc is not None and op not in self.silent:
+        if not op.explicit and op.loc is not None and op not in self.silent:
             slot = len(self.program.sites)
             self.program.sites.append(Site(f"{op.loc.file}:{op.loc.line}", op.result.type, op.operands[0].type))
         exact = self.exact.get(op.operands[0])

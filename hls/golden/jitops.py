@@ -197,7 +197,7 @@ def bit_lines(op: object, out: str, args: list[str], types: list[object], t: Sca
     if name == "SliceOp":
         return [f"{out} = ({raw} >> {op.lo}) & {(1 << (op.hi - op.lo)) - 1}"]
     if name == "SliceSetOp":
-        lo, hi = op.attrs["lo"], op.attrs["hi"]
+        lo, hi = op.lo, op.hi
         mask = ((1 << (hi - lo)) - 1) << lo
         return [f"{out} = {wrap_text(f'(({raw} & {~mask}) | (({args[1]} << {lo}) & {mask}))', t)}"]
     if name == "ConcatOp":

@@ -83,3 +83,8 @@ class LoopDirectives:
     @property
     def loop_flatten(self) -> LoopFlatten | None:
         return self.attrs.get("loop_flatten")
+
+    @property
+    def unrolled(self) -> int | None:
+        """The factor hls.passes.unroll replicated the body by (the report's note), or None."""
+        return self.attrs.get("unrolled")

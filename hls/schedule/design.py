@@ -136,7 +136,7 @@ class DesignScheduler:
         A loop with an early exit runs from one iteration (the first always starts) to the range's
         count unless loop_tripcount says otherwise; a while loop's count is known only from
         loop_tripcount or a counter the condition bounds (hls.schedule.whiles)."""
-        given = loop.attrs.get("tripcount")
+        given = loop.tripcount
         if isinstance(loop, WhileOp):
             return (given.min, given.max) if given else while_trip(loop, scope.ranges)
         if has_exit(loop):
@@ -217,10 +217,10 @@ class DesignScheduler:
 
     def _loop_report(self, loop: ForOp | WhileOp, scope: Scope) -> LoopReport:
         loc = loop.loc
-        report = LoopReport(loop.attrs.get("label"), loc.file if loc else None, loc.line if loc else None,
+        report = LoopReport(loop.label, loc.file if loc else None, loc.line if loc else None,
                             level=scope.level, function=scope.function)
-        if loop.attrs.get("unrolled"):
-            report.notes.append(f"unrolled by {loop.attrs['unrolled']}")
+        if loop.unrolled:
+            report.notes.append(f"unrolled by {loop.unrolled}")
         if loop.unroll and not loop.unroll.off and isinstance(loop, ForOp):
             _, why = unroll_plan(loop, bind=False)
             report.notes.append(f"unroll pragma left to Vitis ({why or 'not unrolled'}): not modelled")
@@ -239,7 +239,7 @@ class DesignScheduler:
         its trip count, known or not (fir11: 11 trips, fir128 unroll 2: 64 trips, both II 1). Moving up
         the nest, a loop whose inner loops unroll into at most `pipeline_loops` copies is pipelined
         instead, the inner loops unrolled (ELEN226 loop_imperfect: 20 inner iterations, threshold 64)."""
-        options = loop.attrs.get("pipeline")
+        options = loop.pipeline
         if options is not None:
             return None if options.off else "yes"
         if self.pipeline_loops <= 0:
@@ -248,7 +248,7 @@ class DesignScheduler:
                  if isinstance(op, LOOPS)]
         if not inner:
             return "auto"
-        if trip_max is None or any(lp.attrs.get("pipeline") is not None or lp.attrs.get("unroll") for lp in inner):
+        if trip_max is None or any(lp.pipeline is not None or lp.unroll for lp in inner):
             return None
         unrolled = unrolled_iterations(loop)
         return "auto" if unrolled is not None and unrolled <= self.pipeline_loops else None

@@ -53,7 +53,7 @@ def flattenable_nest(loop: ForOp, pipelined: Callable[[ForOp], bool]) -> list[Fo
         nest.append(inner)
     if len(nest) < 2 or any(_flatten_off(lp) or has_exit(lp) for lp in nest):
         return None  # a loop that may exit early has no fixed trip count to flatten with
-    if any(lp.attrs.get("pipeline") is not None or lp.attrs.get("unroll") for lp in nest[:-1]):
+    if any(lp.pipeline is not None or lp.unroll for lp in nest[:-1]):
         return None
     bodies = {id(lp.body) for lp in nest}
     if any(lp.trip_count() is None and _depends_on(lp, bodies) for lp in nest[1:]):
@@ -79,4 +79,4 @@ def _depends_on(loop: ForOp, bodies: set[int]) -> bool:
 
 
 def joined_label(nest: list[ForOp]) -> str:
-    return "_".join(str(lp.attrs.get("label") or "loop") for lp in nest)
+    return "_".join(str(lp.label or "loop") for lp in nest)

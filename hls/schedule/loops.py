@@ -162,7 +162,7 @@ def pipelined_loop(design: Design, loop: ForOp | WhileOp, scope: Scope, report: 
 
 def pipelined_function(design: Design, func: Function, scope: Scope) -> tuple[Span, Span] | None:
     """A function-level pipeline: (latency, interval), or None when the function is not pipelined."""
-    options = func.attrs.get("pipeline")
+    options = func.pipeline
     if options is None or options.off:
         return None
     graph = Graph(design.period)

@@ -204,10 +204,10 @@ def rom_constant(value: Value) -> ConstantOp | None:
     outside sees the constant (aahwu labB fft_stage_first: twiddle W[0] = (1.0, -0.0) read before the loop;
     its Bind Op report keeps 4 of the 8 fmul, the ones by 1.0 folded)."""
     op = getattr(value, "op", None)
-    if not isinstance(op, LoadOp) or op.attrs.get("field") or not isinstance(getattr(op.memref, "op", None), RomOp) \
+    if not isinstance(op, LoadOp) or op.field or not isinstance(getattr(op.memref, "op", None), RomOp) \
             or not all(isinstance(getattr(i, "op", None), ConstantOp) for i in op.indices):
         return None
-    data = op.memref.op.attrs["data"]
+    data = op.memref.op.data
     index = tuple(int(i.op.value) for i in op.indices)
     if len(index) != data.ndim or not all(0 <= k < n for k, n in zip(index, data.shape, strict=True)):
         return None
@@ -299,5 +299,5 @@ def function_storages(func: Function, is_top: bool, maxi_latency: int = MAXI_LAT
             storages[op.result] = local_storage(op.result.name or "buf", op.result.type, directives, op.result)
         elif isinstance(op, RomOp):
             storages[op.result] = local_storage(op.result.name or "rom", op.result.type, directives, op.result,
-                                                rom=op.attrs["data"])
+                                                rom=op.data)
     return storages

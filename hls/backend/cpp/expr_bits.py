@@ -55,7 +55,7 @@ def bit_expr(op: Op, args: list[Expr]) -> Expr:
                        x.ctype, x, *args[1:])
     if isinstance(op, SliceSetOp):
         x = bit_view(args[0], t)
-        lo, hi = op.attrs["lo"], op.attrs["hi"]
+        lo, hi = op.lo, op.hi
         new = cast_to(args[1], ApInt(hi - lo, False))
         return combine(f"hls_set_range<{x.ctype.spelling}>({x.text}, {hi - 1}, {lo}, {new.text})", "primary",
                        x.ctype, x, new)

@@ -59,7 +59,7 @@ def rom_use_type(op: RomOp) -> FixedType | None:
 
 def _is_cell(memref: Value) -> bool:
     op = getattr(memref, "op", None)
-    return isinstance(op, AllocOp) and bool(op.attrs.get("cell"))
+    return isinstance(op, AllocOp) and op.cell
 
 
 def static_declaration(op: AllocOp, name: str) -> str:
@@ -68,10 +68,10 @@ def static_declaration(op: AllocOp, name: str) -> str:
     from hls.backend.cpp.expr import constant_expr
 
     t: ArrayType = op.result.type
-    if op.attrs.get("cell"):
-        init = constant_expr(ConstantOp(op.attrs["init"], t.elem)).text
+    if op.cell:
+        init = constant_expr(ConstantOp(op.init, t.elem)).text
         return f"static {spelling(t.elem)} {name} = {init};"
-    if op.attrs.get("static"):
+    if op.static:
         return f"static {declared_array(t, name)} = {{}};"
     return f"{declared_array(t, name)};  // written by the call below"
 
