@@ -7,6 +7,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from hls.backend.cpp import faults
+from hls.backend.cpp.casts import assignment_type, implicit_conversion
 from hls.backend.cpp.expr import BIN_C, HELPERS, PREC, Expr, cast_to, fixed_source, macro_argument
 from hls.backend.cpp.locals import LocalNames
 from hls.backend.cpp.op_expr import pure_expr
@@ -18,13 +19,12 @@ from hls.backend.cpp.values import (
     _is_cell,
     _rom_value,
     c_string,
-    implicit_conversion,
     plain_constant,
     print_format,
     rom_use_type,
     static_declaration,
 )
-from hls.backend.ctype import ApInt, CType, carrier_of, ctype_of, declared_array, spelling
+from hls.backend.ctype import CType, carrier_of, ctype_of, declared_array, spelling
 from hls.backend.names import Namer, member, sanitize
 from hls.ir import (
     AllocOp,
@@ -416,19 +416,11 @@ class FunctionEmitter(StreamStatements, StructStatements, LocalNames, Walker):
         self.lines.append("#endif")
 
     def assignable(self, expr: Expr, target_type) -> Expr:
-        """Conversion into a declared type happens by C++ assignment; fixed<-float needs nothing."""
-        target = ctype_of(target_type)
-        if target.family is TypeFamily.STRUCT:
-            return expr
-        if target.family is TypeFamily.FIXED and expr.ctype != target:
-            return fixed_source(expr, target.fixed)
-        if expr.ctype == target or isinstance(target, ApInt):
-            return expr
-        if target.native and expr.ctype.promotes and not target.signed:
-            return expr  # C++ converts an integer into an unsigned type modulo 2**W, as the IR wraps it
-        if target.native and expr.ctype.native:
-            return expr if target.int_type.contains(expr.ctype.int_type) else cast_to(expr, target)
-        return cast_to(expr, target)
+        """`expr` converted into a declared type as C++ assignment does, with the cast casts.py asks for."""
+        if ctype_of(target_type).family is TypeFamily.FIXED and expr.ctype != ctype_of(target_type):
+            return fixed_source(expr, ctype_of(target_type).fixed)
+        wide = assignment_type(expr.ctype, target_type)
+        return expr if wide is None else cast_to(expr, wide)
 
     @rule(RomOp)
     def rom(self, op: RomOp, block: Block) -> None:
