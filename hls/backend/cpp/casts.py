@@ -25,6 +25,7 @@ from __future__ import annotations
 from hls.backend.ctype import ApInt, CType, ctype_of, exact_ctype, promote
 from hls.ir import CastOp
 from hls.ir.core import Op
+from hls.ir.kinds import OpKind
 from hls.types import BoolType, FixedType, FloatType, IntType, TypeFamily, int_union
 
 
@@ -82,3 +83,22 @@ def implicit_conversion(op: Op) -> bool:
     if target.native and not target.signed:
         return isinstance(src, (IntType, BoolType))
     return isinstance(target, ApInt) and isinstance(src, IntType)
+
+
+MODULAR = (OpKind.ADD, OpKind.SUB, OpKind.MUL)
+MODULAR_SYMBOLS = tuple(k.cpp for k in MODULAR)  # `x op= y` says `x = x op y` for these
+
+
+def modular_arith(a: CType, b: CType, ta, tb, result, target_type) -> bool:
+    """C++'s own `a op b` (+, - or *, no operand cast) assigned into integer `target_type` gives the
+    IR's wrap of the exact result: the arithmetic is modulo 2**P with P at least the target's width
+    (an unsigned native type after promotion: defined to wrap; a signed one may overflow, undefined),
+    or exact (ap types of one signedness), and the ring maps mod 2**P onto mod 2**W."""
+    if not isinstance(target_type, IntType) or isinstance(target_type, BoolType) or not isinstance(result, IntType):
+        return False
+    p = promote(a, b)
+    if p is not None:
+        return not p.signed and p.width >= target_type.width
+    if a.family not in (TypeFamily.INT, TypeFamily.BOOL) or b.family not in (TypeFamily.INT, TypeFamily.BOOL):
+        return False
+    return ir_int(ta).signed == ir_int(tb).signed

@@ -7,8 +7,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from hls.backend.cpp import faults
-from hls.backend.cpp.casts import assignment_type, implicit_conversion
-from hls.backend.cpp.expr import BIN_C, HELPERS, PREC, Expr, cast_to, fixed_source, macro_argument
+from hls.backend.cpp.casts import MODULAR, MODULAR_SYMBOLS, assignment_type, implicit_conversion, modular_arith
+from hls.backend.cpp.expr import BIN_C, HELPERS, PREC, Expr, cast_to, combine, fixed_source, macro_argument
 from hls.backend.cpp.locals import LocalNames
 from hls.backend.cpp.op_expr import pure_expr
 from hls.backend.cpp.pragmas import directive_pragma, loop_pragmas
@@ -24,7 +24,7 @@ from hls.backend.cpp.values import (
     rom_use_type,
     static_declaration,
 )
-from hls.backend.ctype import CType, carrier_of, ctype_of, declared_array, spelling
+from hls.backend.ctype import CType, carrier_of, ctype_of, declared_array, promote, spelling
 from hls.backend.names import Namer, member, sanitize
 from hls.ir import (
     AllocOp,
@@ -342,8 +342,7 @@ class FunctionEmitter(StreamStatements, StructStatements, LocalNames, Walker):
         self.side_effect(op)
         indices = [self.use(i) for i in op.indices]
         target = self.use(op.memref).text + self.access(op, indices)
-        value = self.use(op.value)
-        self.line(f"{target} = {self.assignable(value, op.value.type).text};")
+        self.line(self.assignment(target, op.value, op.value.type))
 
     @rule(StreamOp, FifoOp)
     def fifo(self, op: Op, block: Block) -> None:
@@ -421,6 +420,38 @@ class FunctionEmitter(StreamStatements, StructStatements, LocalNames, Walker):
             return fixed_source(expr, ctype_of(target_type).fixed)
         wide = assignment_type(expr.ctype, target_type)
         return expr if wide is None else cast_to(expr, wide)
+
+    def assigned(self, value: Value, target_type) -> tuple[Expr, Expr | None]:
+        """`value` to assign into `target_type`, without the casts C++'s own wrap makes needless
+        (`casts.modular_arith`: a pending IR wrap of `x + y` is written `x + y`), and the left operand
+        when it is such a `+`, `-` or `*` (for `x op= y`)."""
+        key = id(value)
+        cast = self.pending.get(key)
+        arith = self.pending.get(id(cast.operands[0])) if isinstance(cast, CastOp) else None
+        if not isinstance(arith, BinaryOp) or arith.kind not in MODULAR or value.type != target_type:
+            return self.assignable(self.use(value), target_type), None
+        del self.pending[key], self.pending[id(arith.result)]
+        a, b = self.use(arith.lhs), self.use(arith.rhs)
+        if modular_arith(a.ctype, b.ctype, arith.lhs.type, arith.rhs.type, arith.result.type, target_type):
+            sym, prec = BIN_C[arith.kind]
+            expr = combine(f"{a.at(PREC[prec])} {sym} {b.at(PREC[prec] + 1)}", prec,
+                           promote(a.ctype, b.ctype) or ctype_of(arith.result.type), a, b)
+            self.exprs[key] = expr
+            return self.assignable(expr, target_type), a
+        inner = pure_expr(arith, [a, b])
+        self.exprs[id(arith.result)] = inner
+        expr = pure_expr(cast, [inner])
+        self.note_helpers(expr.text)
+        self.exprs[key] = expr
+        return self.assignable(expr, target_type), None
+
+    def assignment(self, target: str, value: Value, target_type) -> str:
+        """`target = value;`, or `target op= y;` when the value is `target op y` in C++'s own wrap."""
+        expr, lhs = self.assigned(value, target_type)
+        for sym in MODULAR_SYMBOLS if lhs is not None and lhs.text == target else ():
+            if expr.text.startswith(f"{target} {sym} "):
+                return f"{target} {sym}= {expr.text[len(target) + len(sym) + 2:]};"
+        return f"{target} = {expr.text};"
 
     @rule(RomOp)
     def rom(self, op: RomOp, block: Block) -> None:
@@ -549,7 +580,7 @@ class FunctionEmitter(StreamStatements, StructStatements, LocalNames, Walker):
             self.line(f"if ({stop.text}) break;")
 
     def assign_yield(self, operands: list[Value], names: list[str], targets: list[Value]) -> None:
-        exprs = [self.use(v) for v in operands]
+        exprs = [self.assigned(v, t.type)[0] for v, t in zip(operands, targets, strict=True)]
         self.pending.clear()
         updates = [(n, e, t) for n, e, t in zip(names, exprs, targets, strict=True) if e.text != n]
         written: set[str] = set()
