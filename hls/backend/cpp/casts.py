@@ -23,7 +23,7 @@ Every question is "does C++, left to itself, compute the IR's value here?", answ
 from __future__ import annotations
 
 from hls.backend.ctype import ApInt, CType, ctype_of, exact_ctype, promote
-from hls.ir import CastOp
+from hls.ir import CastOp, ForOp
 from hls.ir.core import Op
 from hls.ir.kinds import OpKind
 from hls.types import BoolType, FixedType, FloatType, IntType, TypeFamily, int_union
@@ -54,11 +54,11 @@ def operand_type(a: CType, b: CType, ta, tb, result: IntType) -> CType | None:
     return None
 
 
-def assignment_type(source: CType, target_type) -> CType | None:
-    """The cast an assignment of a `source` value into `target_type` needs; None when the C++
-    assignment converts exactly as the IR does (module docstring). Fixed-point targets answer None:
-    their constructor is the conversion."""
-    target = ctype_of(target_type)
+def assignment_type(source: CType, target_type, target: CType | None = None) -> CType | None:
+    """The cast an assignment of a `source` value into `target_type` (held in C++ type `target`, its
+    own by default) needs; None when the C++ assignment converts exactly as the IR does (module
+    docstring). Fixed-point targets answer None: their constructor is the conversion."""
+    target = target or ctype_of(target_type)
     if target.family in (TypeFamily.STRUCT, TypeFamily.FIXED):
         return None
     if source == target or isinstance(target, ApInt):
@@ -67,6 +67,8 @@ def assignment_type(source: CType, target_type) -> CType | None:
         return None
     if target.native and source.native and target.int_type.contains(source.int_type):
         return None
+    if target.native and isinstance(source, ApInt) and holds(target, source.int_type):
+        return None  # ap_int's conversion operator gives the value, which the native type holds
     return target
 
 
@@ -102,3 +104,26 @@ def modular_arith(a: CType, b: CType, ta, tb, result, target_type) -> bool:
     if a.family not in (TypeFamily.INT, TypeFamily.BOOL) or b.family not in (TypeFamily.INT, TypeFamily.BOOL):
         return False
     return ir_int(ta).signed == ir_int(tb).signed
+
+
+def accumulator_type(arg, update) -> CType | None:
+    """The C++ type of a loop-carried signed local updated as `acc = acc op y` (+, - or *) with the IR
+    wrapping the wider result back, or updated by an inner loop that does so to it: ap_int<W> of the
+    same width, whose arithmetic is exact and whose assignment wraps, so `acc += y` needs no cast (a
+    native `int32_t` would overflow, undefined, and need the widening casts). None where the
+    declared native type needs none."""
+    t = arg.type
+    target = ctype_of(t) if isinstance(t, IntType) and not isinstance(t, BoolType) else None
+    op = getattr(update, "op", None)
+    if target is None or not target.native or not target.signed or update.type != t or len(update.uses) != 1:
+        return None
+    inner = op.body if isinstance(op, ForOp) else None
+    if inner is not None:  # the update is an inner loop's result: that loop accumulates into it
+        k = [id(r) for r in op.results].index(id(update))
+        if op.inits[k] is not arg or len(arg.uses) != 1:
+            return None
+        return accumulator_type(op.carried[k], inner.ops[-1].operands[k])
+    arith = getattr(op.operands[0], "op", None) if isinstance(op, CastOp) else None
+    if getattr(arith, "kind", None) not in MODULAR or not any(arg is v for v in (arith.lhs, arith.rhs)):
+        return None
+    return ApInt(t.width, True) if len(arith.result.uses) == 1 else None
