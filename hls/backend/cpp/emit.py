@@ -515,8 +515,7 @@ class FunctionEmitter(StreamStatements, StructStatements, LocalNames, Walker):
         carried = []
         for k, (init, res) in enumerate(zip(op.inits, op.results, strict=True)):
             arg = arg_lists[0][k]
-            update = op.body.ops[-1].operands[k] if isinstance(op, ForOp) else None
-            ctype = (update is not None and accumulator_type(arg, update)) or ctype_of(arg.type)
+            ctype = accumulator_type(op.carried[k], op.body.ops[-1].operands[k]) or ctype_of(arg.type)
             # a pending init may be another value's variable under a no-op cast (acc = i0), and an
             # induction variable is read by its loop header: only a variable of init's own is taken over
             owned = id(init) not in self.pending and id(init) not in self.ivs
