@@ -7,7 +7,15 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from hls.backend.cpp import faults
-from hls.backend.cpp.expr import BIN_C, HELPERS, PREC, Expr, cast_to, fixed_source, macro_argument
+from hls.backend.cpp.casts import (
+    MODULAR,
+    MODULAR_SYMBOLS,
+    accumulator_type,
+    assignment_type,
+    implicit_conversion,
+    modular_arith,
+)
+from hls.backend.cpp.expr import BIN_C, HELPERS, PREC, Expr, cast_to, combine, fixed_source, macro_argument
 from hls.backend.cpp.locals import LocalNames
 from hls.backend.cpp.op_expr import pure_expr
 from hls.backend.cpp.pragmas import directive_pragma, loop_pragmas
@@ -18,13 +26,12 @@ from hls.backend.cpp.values import (
     _is_cell,
     _rom_value,
     c_string,
-    implicit_conversion,
     plain_constant,
     print_format,
     rom_use_type,
     static_declaration,
 )
-from hls.backend.ctype import ApInt, CType, carrier_of, ctype_of, declared_array, spelling
+from hls.backend.ctype import ApInt, CType, carrier_of, ctype_of, declared_array, promote, spelling
 from hls.backend.names import Namer, member, sanitize
 from hls.ir import (
     AllocOp,
@@ -59,7 +66,17 @@ from hls.ir.stream_ops import FifoOp, StreamOp
 from hls.ir.structops import StructGetOp, StructPackOp
 from hls.ir.traits import process_of
 from hls.ir.visit import Walker, rule
-from hls.types import ArrayType, FixedType, FloatType, ScalarType, StreamType, StructType, TupleType, TypeFamily
+from hls.types import (
+    ArrayType,
+    FixedType,
+    FloatType,
+    IntType,
+    ScalarType,
+    StreamType,
+    StructType,
+    TupleType,
+    TypeFamily,
+)
 
 MAX_INLINE_DEPTH = 6
 
@@ -232,10 +249,11 @@ class FunctionEmitter(StreamStatements, StructStatements, LocalNames, Walker):
 
     def materialize(self, op: Op) -> None:
         value = op.result
-        ctype = ctype_of(value.type)
-        if implicit_conversion(op) and id(value) not in self.exprs:
+        held = self.accumulator(op)
+        ctype = held or ctype_of(value.type)
+        if (held or implicit_conversion(op)) and id(value) not in self.exprs:
             # `acc = acc + x` into an ap type: the assignment converts as the cast would, so write none
-            text = self.assignable(self.use(op.operands[0]), value.type).text
+            text = self.assignable(self.use(op.operands[0]), value.type, ctype).text
         else:
             expr = self.build(op) if id(value) not in self.pending else self.use(value)
             fits = not isinstance(op, CastOp) and ctype.native and expr.ctype.promotes
@@ -244,7 +262,7 @@ class FunctionEmitter(StreamStatements, StructStatements, LocalNames, Walker):
         name = self.reusable(value.name, ctype, op)
         if name is not None:
             self.flush_readers(name, op)
-            sym = self.compound(op, name)
+            sym = self.compound(op, name, held is not None)
             prefix = f"{name} {sym} "
             if sym is not None and text.startswith(prefix):
                 self.line(f"{name} {sym}= {text[len(prefix):]};")  # `acc += x`, as the Python says
@@ -256,15 +274,25 @@ class FunctionEmitter(StreamStatements, StructStatements, LocalNames, Walker):
             self.declare_local(name, ctype)
         self.bind(value, Expr(name, PREC["primary"], ctype, reads=frozenset({name})))
 
-    def compound(self, op: Op, name: str) -> str | None:
+    def accumulator(self, op: Op) -> CType | None:
+        """The ap_int variable (casts.accumulator_type chose it) of the Python local that `op` assigns,
+        when `op` is an integer wrap into that very width: the variable's assignment wraps as the cast."""
+        t = op.result.type
+        if not isinstance(op, CastOp) or not isinstance(op.operands[0].type, IntType) or not isinstance(t, IntType):
+            return None
+        want = ApInt(t.width, t.signed)
+        return want if t.family is TypeFamily.INT and any(s.get(op.result.name) == want for s in self.scopes) else None
+
+    def compound(self, op: Op, name: str, wraps: bool = False) -> str | None:
         """`+`, `-` or `*` when `op` computes `name <op> rhs` in float or fixed point (maybe through the
         assignment's conversion), so that `name op= rhs` says the same: ap_fixed's and float's `op=`
         compute the full-precision result and assign it."""
-        arith = op.operands[0].op if implicit_conversion(op) and isinstance(getattr(op.operands[0], "op", None),
-                                                                            BinaryOp) else op
+        arith = op.operands[0].op if (wraps or implicit_conversion(op)) and isinstance(
+            getattr(op.operands[0], "op", None), BinaryOp) else op
         if not isinstance(arith, BinaryOp) or arith.kind not in (OpKind.ADD, OpKind.SUB, OpKind.MUL):
             return None
-        if not isinstance(arith.result.type, (FloatType, FixedType)) or id(arith.lhs) in self.pending:
+        exact = (FloatType, FixedType, IntType) if wraps else (FloatType, FixedType)  # ap_int's op= wraps as the IR
+        if not isinstance(arith.result.type, exact) or id(arith.lhs) in self.pending:
             return None
         lhs = self.exprs.get(id(arith.lhs))
         return BIN_C[arith.kind][0] if lhs is not None and lhs.text == name else None
@@ -342,8 +370,7 @@ class FunctionEmitter(StreamStatements, StructStatements, LocalNames, Walker):
         self.side_effect(op)
         indices = [self.use(i) for i in op.indices]
         target = self.use(op.memref).text + self.access(op, indices)
-        value = self.use(op.value)
-        self.line(f"{target} = {self.assignable(value, op.value.type).text};")
+        self.line(self.assignment(target, op.value, op.value.type))
 
     @rule(StreamOp, FifoOp)
     def fifo(self, op: Op, block: Block) -> None:
@@ -415,20 +442,50 @@ class FunctionEmitter(StreamStatements, StructStatements, LocalNames, Walker):
         self.line("std::fflush(stdout);")
         self.lines.append("#endif")
 
-    def assignable(self, expr: Expr, target_type) -> Expr:
-        """Conversion into a declared type happens by C++ assignment; fixed<-float needs nothing."""
-        target = ctype_of(target_type)
-        if target.family is TypeFamily.STRUCT:
-            return expr
+    def assignable(self, expr: Expr, target_type, held: CType | None = None) -> Expr:
+        """`expr` converted into a declared type (held in C++ type `held`, its own by default) as C++
+        assignment does, with the cast casts.py asks for."""
+        target = held or ctype_of(target_type)
         if target.family is TypeFamily.FIXED and expr.ctype != target:
             return fixed_source(expr, target.fixed)
-        if expr.ctype == target or isinstance(target, ApInt):
-            return expr
-        if target.native and expr.ctype.promotes and not target.signed:
-            return expr  # C++ converts an integer into an unsigned type modulo 2**W, as the IR wraps it
-        if target.native and expr.ctype.native:
-            return expr if target.int_type.contains(expr.ctype.int_type) else cast_to(expr, target)
-        return cast_to(expr, target)
+        wide = assignment_type(expr.ctype, target_type, target)
+        return expr if wide is None else cast_to(expr, wide)
+
+    def assigned(self, value: Value, target_type, held: CType | None = None) -> tuple[Expr, Expr | None]:
+        """`value` to assign into `target_type`, without the casts C++'s own wrap makes needless
+        (`casts.modular_arith`: a pending IR wrap of `x + y` is written `x + y`), and the left operand
+        when it is such a `+`, `-` or `*` (for `x op= y`)."""
+        key = id(value)
+        cast = self.pending.get(key)
+        arith = self.pending.get(id(cast.operands[0])) if isinstance(cast, CastOp) else None
+        if not isinstance(arith, BinaryOp) or arith.kind not in MODULAR or value.type != target_type:
+            return self.assignable(self.use(value), target_type, held), None
+        del self.pending[key], self.pending[id(arith.result)]
+        a, b = self.use(arith.lhs), self.use(arith.rhs)
+        if modular_arith(a.ctype, b.ctype, arith.lhs.type, arith.rhs.type, arith.result.type, target_type):
+            sym, prec = BIN_C[arith.kind]
+            expr = combine(f"{a.at(PREC[prec])} {sym} {b.at(PREC[prec] + 1)}", prec,
+                           promote(a.ctype, b.ctype) or ctype_of(arith.result.type), a, b)
+            self.exprs[key] = expr
+            return self.assignable(expr, target_type, held), a
+        inner = pure_expr(arith, [a, b])
+        self.exprs[id(arith.result)] = inner
+        expr = pure_expr(cast, [inner])
+        self.note_helpers(expr.text)
+        self.exprs[key] = expr
+        return self.assignable(expr, target_type, held), None
+
+    def assignment(self, target: str, value: Value, target_type) -> str:
+        """`target = value;`, or `target op= y;` when the value is `target op y` in C++'s own wrap."""
+        return self.compound_assignment(target, *self.assigned(value, target_type))
+
+    @staticmethod
+    def compound_assignment(target: str, expr: Expr, lhs: Expr | None) -> str:
+        """`target op= y;` for `expr` = `target op y` (`lhs` its left operand), else `target = expr;`."""
+        for sym in MODULAR_SYMBOLS if lhs is not None and lhs.text == target else ():
+            if expr.text.startswith(f"{target} {sym} "):
+                return f"{target} {sym}= {expr.text[len(target) + len(sym) + 2:]};"
+        return f"{target} = {expr.text};"
 
     @rule(RomOp)
     def rom(self, op: RomOp, block: Block) -> None:
@@ -458,7 +515,7 @@ class FunctionEmitter(StreamStatements, StructStatements, LocalNames, Walker):
         carried = []
         for k, (init, res) in enumerate(zip(op.inits, op.results, strict=True)):
             arg = arg_lists[0][k]
-            ctype = ctype_of(arg.type)
+            ctype = accumulator_type(op.carried[k], op.body.ops[-1].operands[k]) or ctype_of(arg.type)
             # a pending init may be another value's variable under a no-op cast (acc = i0), and an
             # induction variable is read by its loop header: only a variable of init's own is taken over
             owned = id(init) not in self.pending and id(init) not in self.ivs
@@ -557,26 +614,27 @@ class FunctionEmitter(StreamStatements, StructStatements, LocalNames, Walker):
             self.line(f"if ({stop.text}) break;")
 
     def assign_yield(self, operands: list[Value], names: list[str], targets: list[Value]) -> None:
-        exprs = [self.use(v) for v in operands]
+        assigned = [self.assigned(v, t.type, self.exprs[id(t)].ctype) for v, t in zip(operands, targets, strict=True)]
         self.pending.clear()
-        updates = [(n, e, t) for n, e, t in zip(names, exprs, targets, strict=True) if e.text != n]
+        updates = [(n, e, t, lhs) for n, (e, lhs), t in zip(names, assigned, targets, strict=True) if e.text != n]
         written: set[str] = set()
         clash = False
-        for n, e, _ in updates:
+        for n, e, _, _ in updates:
             if e.reads & written:
                 clash = True
             written.add(n)
         if clash:
             temps = []
-            for n, e, t in updates:
+            for n, e, t, _ in updates:
                 tmp = self.namer.fresh(n + "_next")
-                self.line(f"{spelling(t.type)} {tmp} = {self.assignable(e, t.type).text};")
+                held = self.exprs[id(t)].ctype
+                self.line(f"{held.spelling} {tmp} = {self.assignable(e, t.type, held).text};")
                 temps.append((n, tmp))
             for n, tmp in temps:
                 self.line(f"{n} = {tmp};")
             return
-        for n, e, t in updates:
-            self.line(f"{n} = {self.assignable(e, t.type).text};")
+        for n, e, _, lhs in updates:
+            self.line(self.compound_assignment(n, e, lhs))
 
     @rule(IfOp)
     def if_op(self, op: IfOp, block: Block | None = None) -> None:

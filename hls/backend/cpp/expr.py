@@ -13,6 +13,7 @@ from fractions import Fraction
 import numpy as np
 
 from hls.backend.cpp import faults
+from hls.backend.cpp.casts import holds, ir_int, operand_type
 from hls.backend.ctype import ApInt, CBool, CFixed, CType, NativeInt, ctype_of, exact_ctype, promote
 from hls.ir import BinaryOp, CastOp, CompareOp, ConstantOp, LogicOp, MathOp, SelectOp, UnaryOp
 from hls.ir.kinds import BINARY, COMPARE, OpKind, kinds
@@ -121,28 +122,11 @@ def fixed_source(e: Expr, target: FixedType) -> Expr:
     return cast_to(e, ApInt(width, signed))
 
 
-def int_range_ok(c: CType, t: IntType) -> bool:
-    ct = c.int_type
-    return ct is not None and ct.contains(t)
-
-
-def ir_int(value_type) -> IntType:
-    return IntType(1, False) if isinstance(value_type, BoolType) else value_type
-
-
 def exact_operands(a: Expr, b: Expr, ta, tb, result: IntType) -> tuple[Expr, Expr]:
-    """Widen operands where C++'s own arithmetic would not represent the exact result."""
-    p = promote(a.ctype, b.ctype)
-    if p is not None:
-        if int_range_ok(p, result) and int_range_ok(p, ir_int(ta)) and int_range_ok(p, ir_int(tb)):
-            return a, b
-        wide = exact_ctype(int_union(result, int_union(ir_int(ta), ir_int(tb))))
-        return cast_to(a, wide), cast_to(b, wide)
-    # an ap type is involved: ap arithmetic widens exactly, but mixed signedness needs one type
-    if ir_int(ta).signed != ir_int(tb).signed:
-        wide = ctype_of(int_union(result, int_union(ir_int(ta), ir_int(tb))))
-        return cast_to(a, wide), cast_to(b, wide)
-    return a, b
+    """Widen operands where C++'s own arithmetic would not represent the exact result (the decision
+    is casts.operand_type)."""
+    wide = operand_type(a.ctype, b.ctype, ta, tb, result)
+    return (a, b) if wide is None else (cast_to(a, wide), cast_to(b, wide))
 
 
 def binary_expr(op: BinaryOp, a: Expr, b: Expr) -> Expr:
@@ -180,7 +164,7 @@ def binary_expr(op: BinaryOp, a: Expr, b: Expr) -> Expr:
     if kind in (OpKind.AND, OpKind.OR, OpKind.XOR):
         wide = ctype_of(result) if promote(a.ctype, b.ctype) is None else exact_ctype(result)
         p = promote(a.ctype, b.ctype)
-        if not (p is not None and int_range_ok(p, ir_int(ta)) and int_range_ok(p, ir_int(tb))):
+        if not (p is not None and holds(p, ir_int(ta)) and holds(p, ir_int(tb))):
             a, b = cast_to(a, wide), cast_to(b, wide)
         sym, prec = BIN_C[kind]
         return combine(f"{a.at(PREC[prec])} {sym} {b.at(PREC[prec] + 1)}", prec, actual_type(a, b, result), a, b)
@@ -279,7 +263,7 @@ def unary_expr(op: UnaryOp, a: Expr) -> Expr:
     sym = op.kind.cpp
     if isinstance(result, IntType):
         p = promote(a.ctype)
-        if not (p is not None and int_range_ok(p, result) and int_range_ok(p, ir_int(op.operands[0].type))):
+        if not (p is not None and holds(p, result) and holds(p, ir_int(op.operands[0].type))):
             a = cast_to(a, exact_ctype(result))
     else:
         a = cast_to(a, ctype)

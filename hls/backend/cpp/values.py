@@ -7,25 +7,10 @@ from fractions import Fraction
 from typing import Any
 
 from hls.backend.cpp.expr import PREC, Expr
-from hls.backend.ctype import ApInt, CFloat, CType, ctype_of, declared_array, spelling
+from hls.backend.ctype import CFloat, CType, ctype_of, declared_array, spelling
 from hls.ir import AllocOp, CastOp, ConstantOp, LoadOp, RomOp
-from hls.ir.core import Op, Value
-from hls.types import ArrayType, BoolType, FixedType, FloatType, IntType, StreamType, TypeFamily
-
-
-def implicit_conversion(op: Op) -> bool:
-    """A conversion C++ makes by itself where the value is assigned to a variable of its type: into an
-    ap_fixed from an integer, fixed or float value, into an ap_int from an integer one (their
-    converting constructors are the ones the explicit cast calls), into an unsigned native integer
-    from an integer (modulo 2**W; FunctionEmitter.assignable keeps the cast for an ap source)."""
-    if not isinstance(op, CastOp):
-        return False
-    target, src = ctype_of(op.result.type), op.operands[0].type
-    if target.family is TypeFamily.FIXED:
-        return isinstance(src, (IntType, FixedType, FloatType)) and not isinstance(src, BoolType)
-    if target.native and not target.signed:  # modulo 2**W, as the IR wraps (assignable)
-        return isinstance(src, (IntType, BoolType))
-    return isinstance(target, ApInt) and isinstance(src, IntType)
+from hls.ir.core import Value
+from hls.types import ArrayType, BoolType, FixedType, FloatType, StreamType, TypeFamily
 
 
 def plain_constant(value: Value, t: Any) -> Expr | None:

@@ -1,0 +1,54 @@
+"""The casts C++ needs (hls/backend/cpp/casts.py): an accumulation and a counter are written as the
+Python says (`acc += a[i] * b[i]`, `local[b] += 1`) and stay bit-exact where they wrap."""
+
+from __future__ import annotations
+
+import warnings
+
+import numpy as np
+
+import hls
+
+
+@hls.kernel
+def dot_wraps(a: hls.int16[8], b: hls.int16[8]) -> hls.int32:
+    acc = hls.int32(0)
+    for i in range(8):
+        acc += a[i] * b[i]
+    acc -= a[0] * 3
+    return acc
+
+
+@hls.kernel
+def counts(x: hls.uint8[32], start: hls.uint32, out: hls.uint32[4]):
+    local = hls.zeros((4,), hls.uint32)
+    for j in range(4):
+        local[j] = start
+    for i in range(32):
+        bin = x[i] & 3
+        local[bin] += 1
+    for j in range(4):
+        out[j] = local[j]
+
+
+def test_accumulator_is_an_ap_int_local_without_casts_and_wraps_as_python():
+    body = dot_wraps.cpp.split("dot_wraps(", 1)[1]
+    assert "ap_int<32> acc = 0;" in body
+    assert "acc += a[i] * b[i];" in body and "acc -= a[0] * 3;" in body
+    a = np.full(8, -32768, dtype=np.int16)  # 8 * 2**30 wraps int32 (to 0), then - (-32768 * 3)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        expected = dot_wraps(a, a)
+    assert expected == dot_wraps.csim(a, a) == 98304
+
+
+def test_unsigned_counter_is_a_compound_assignment_and_wraps():
+    body = counts.cpp.split("counts(", 1)[1]
+    assert "local[bin] += 1;" in body and "int64_t" not in body
+    x = np.arange(32, dtype=np.uint8)
+    out, out_csim = np.zeros(4, np.uint32), np.zeros(4, np.uint32)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        counts(x, 2**32 - 3, out)
+    counts.csim(x, 2**32 - 3, out_csim)
+    assert out.tolist() == out_csim.tolist() == [5, 5, 5, 5]
