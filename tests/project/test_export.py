@@ -527,7 +527,7 @@ def test_templates_ship_with_the_package():
     for pkg, name in (("templates", "run_hls.tcl.j2"), ("templates", "hls_config.cfg.j2"),
                       ("templates", "project.mk.j2"), ("templates", "project_README.md.j2"),
                       ("testbenches", "tb.cpp.j2")):
-        assert (resources.files("hls.backend") / pkg / name).is_file()
+        assert (resources.files("hls.backend.cpp") / pkg / name).is_file()
 
 
 # ---- CLI ------------------------------------------------------------------------------------------
