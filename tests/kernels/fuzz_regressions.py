@@ -309,3 +309,18 @@ def wide_sum_variable_shift(a: hls.uint64[2], n: hls.int7) -> hls.float64:
     """The sum is uint65 in the IR but ap_uint<66> in C++: the variable shift must wrap at 65 bits."""
     return min(a[0] + a[1] << (n & 3), 10000.0) + (a[0] + a[1] << (n & 3)) * 0.0 + hls.float64(
         hls.uint8(a[0] + a[1] << (n & 3)))
+
+
+# Backend: a loop bound computed from a local (`range(acc0 & 7)`) is inlined into the C++ loop header,
+# and the body's `acc0 //= 5` re-used the C++ variable `acc0` the header still reads, so the loop ran
+# on. Found by `make fuzz N=1000 SEED=1202` (seed 1202000628). Fixed in hls/backend/cpp/locals.py
+# (bound_values: what an inlined bound reads is live through the loop).
+TRN_WRAP_47 = hls.ap_ufixed[48, 47, "AP_TRN", "AP_WRAP", 1]
+
+
+@hls.kernel
+def bound_from_local(a2: TRN_WRAP_47[2, 3], a0: hls.int9[2, 3]):
+    acc0 = hls.ap_uint[24](a0[1][0])
+    for _ in range(acc0 & 7):
+        acc0 //= 5
+    a2[0, 1] = acc0

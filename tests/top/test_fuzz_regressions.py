@@ -239,3 +239,12 @@ def test_variable_shift_of_a_wide_sum_wraps_at_its_ir_width():
         assert got == fr.wide_sum_variable_shift(a.copy(), n)
         assert got == min(expected, 10000.0) + hls.uint8(((int(a[0]) + int(a[1])) << n) & (2**65 - 1))
     assert "ap_uint<65>(ap_uint<65>(a[0]) + ap_uint<65>(a[1])) <<" in fr.wide_sum_variable_shift.cpp
+
+
+def test_loop_bound_from_a_local_the_body_reassigns():
+    for first in (1, 7, 200, -1):
+        a0 = np.full((2, 3), first, dtype=np.int16)
+        fr.bound_from_local.verify(np.zeros((2, 3)), a0)
+    assert "acc0 = hls_floordiv" not in fr.bound_from_local.cpp  # the header's variable is not overwritten
+    for seed in range(3):
+        fr.bound_from_local.verify(seed=seed)

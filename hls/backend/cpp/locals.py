@@ -22,10 +22,28 @@ from contextlib import contextmanager
 from typing import Any
 
 from hls.backend.ctype import CType
-from hls.ir import ForOp, IfOp, WhileOp
+from hls.ir import ForOp, IfOp, LoadOp, WhileOp
 from hls.ir.core import BlockArg, Op, OpResult, Value
 
 LOOPS = (ForOp, WhileOp)
+MAX_BOUND_VALUES = 64  # how far back through a bound's expression the walk looks
+
+
+def bound_values(loop: ForOp) -> list[Value]:
+    """The loop's bounds and the values they are computed from through pure ops and loads: an
+    expression inlined into the loop header reads all of them before every iteration (`range(acc & 7)`
+    with `acc //= 5` in the body must not write `acc` while the header still reads it)."""
+    out: list[Value] = []
+    work = [loop.lb, loop.ub, loop.step]
+    while work and len(out) < MAX_BOUND_VALUES:
+        value = work.pop()
+        if any(value is seen for seen in out):
+            continue
+        out.append(value)
+        op = defining_op(value)
+        if op is not None and (op.pure or isinstance(op, LoadOp)):
+            work.extend(op.operands)
+    return out
 
 
 def ancestors(op: Op) -> list[Op]:
@@ -78,7 +96,10 @@ class LocalNames:
         if not hint or not any(hint in s and s[hint] == ctype for s in self.scopes):
             return None
         around = ancestors(at)
+        bounds = [id(v) for loop in around if isinstance(loop, ForOp) for v in bound_values(loop)]
         for value in self.readers.get(hint, []):
+            if id(value) in bounds:
+                return None  # an inlined bound expression reads it before every iteration
             owner = defining_op(value)
             if isinstance(value, OpResult) and owner in around and isinstance(owner, (*LOOPS, IfOp)):
                 continue  # the result of a loop or if around `at`, held in this variable
