@@ -6,6 +6,8 @@ tests/backend/test_readability.py (the goals, and the hand-written Vitis version
   without docstrings, `pass` and directive calls (`hls.pipeline()`, ... become pragmas, not statements).
 - C++ statements: the statements of the function bodies: each line ending in `;` or opening a
   `for`/`while`/`if`/`else`/`do` block, without pragmas, interface lines, labels and preprocessor lines.
+  Helpers before the functions (`static inline`: the `hls_` templates and the `make_<T>` struct makers,
+  hls/backend/cpp/structs.py) are not kernel statements; a call of one is.
 - casts: explicit conversions a reader has to map back: C casts to a native type (`(int32_t)(...)`),
   functional casts to an ap type (`ap_int<33>(...)`, `ap_fixed<16, 2>(...)`) and `static_cast<...>`.
   A declaration (`ap_int<32> acc = ...`) is not a cast.

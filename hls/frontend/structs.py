@@ -174,6 +174,7 @@ class Structs(Family):
             if target.id in self.ctx.env:
                 raise self.ctx.error(f"{target.id!r} is not a struct; a struct cannot be assigned to it", target)
             val = self.struct_value(node, expected, f"{target.id!r}")
+            self.name_reads(target.id, val)
             self.struct_bind_local(target.id, val)
         elif isinstance(target, ast.Subscript) and self.struct_type_of_node(target) is not None:
             memref, indices = self.arrays.access(target)
@@ -184,6 +185,19 @@ class Structs(Family):
                                  target,
                           UnsupportedError)
         self.ctx.conversions.add(key, Cast(val.type))
+
+    @staticmethod
+    def name_reads(name: str, val: StructVal) -> None:
+        """`p = pixels[i]` / `p = s.read()`: the values read take the local's names (`p` for a whole value,
+        `p.r` for a field), so the C++ reads `Pixel p = pixels[i];` and `p.r` as the Python does
+        (hls/backend/cpp/structs.py, `struct_read`). Names only: the IR is the same."""
+        for (field, element, _), value in zip(flat_fields(val.type), val.scalars, strict=True):
+            op = getattr(value, "op", None)
+            if element is not None or value.name or not isinstance(op, (LoadOp, StructGetOp)):
+                continue
+            value.name = local_name(name, field)
+            if isinstance(op, StructGetOp) and not op.struct.name:
+                op.struct.name = name
 
     def struct_bind_local(self, name: str, val: StructVal) -> None:
 
@@ -278,8 +292,10 @@ class Structs(Family):
                                  f"(`{ast.unparse(target)}[k] = ...`)", target, UnsupportedError)
         value = self.ctx.lower.assign(value, ft, self.ctx.loc, f"field {target.attr!r}")
         if isinstance(target.value, ast.Name):
-
-            self.ctx.env[local_name(target.value.id, target.attr)] = Var(value, ft)
+            key = local_name(target.value.id, target.attr)
+            if not value.name and getattr(value, "op", None) is not None:
+                value.name = key  # `p.r = ...` assigns the C++ `p.r` where it may (names only)
+            self.ctx.env[key] = Var(value, ft)
         elif isinstance(target.value, ast.Subscript):
             memref, indices = self.arrays.access(target.value)
             self.ctx.emit(StoreOp(value, memref, indices, self.ctx.loc, field=target.attr))

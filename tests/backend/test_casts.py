@@ -52,3 +52,35 @@ def test_unsigned_counter_is_a_compound_assignment_and_wraps():
         counts(x, 2**32 - 3, out)
     counts.csim(x, 2**32 - 3, out_csim)
     assert out.tolist() == out_csim.tolist() == [5, 5, 5, 5]
+
+
+@hls.kernel
+def signed_counts(x: hls.uint8[32], d: hls.int32[32], start: hls.int32, big: hls.int64, hist: hls.int32[4],
+                  wide: hls.int64[4]):
+    for j in range(4):
+        hist[j] = start
+        wide[j] = big
+    for i in range(32):
+        bin = x[i] & 3
+        hist[bin] += 1
+        hist[bin] -= d[i]
+        wide[bin] += 1
+
+
+def test_signed_counter_wraps_through_unsigned_arithmetic_without_casts():
+    """A signed int32_t element `+= 1` would overflow (undefined); `+= 1u` wraps as Python's int32."""
+    body = signed_counts.cpp.split("signed_counts(", 1)[1]
+    assert "hist[bin] += 1u;" in body and "wide[bin] += 1ull;" in body
+    assert "hist[bin] -= (uint32_t)d[i];" in body and "int64_t)" not in body
+    x = np.arange(32, dtype=np.uint8)
+    d = np.full(32, -(2**31), dtype=np.int32)
+    outs = []
+    for run in (signed_counts, signed_counts.csim):
+        hist, wide = np.zeros(4, np.int32), np.zeros(4, np.int64)
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            run(x, d, 2**31 - 3, 2**63 - 3, hist, wide)
+        outs.append((hist.tolist(), wide.tolist()))
+    assert outs[0] == outs[1]
+    # eight +1 past INT32_MAX, eight - (-2**31) (an even count: back where they were); int64 past its max
+    assert outs[0] == ([2**31 - 3 + 8 - 2**32] * 4, [2**63 - 3 + 8 - 2**64] * 4)

@@ -80,3 +80,38 @@ def loop_reads_before_write(a: hls.float32[8], out: hls.float32[8]):
     for i in range(8):
         out[i] = prev * 0.5
         prev = a[i] + prev
+
+
+@hls.struct
+class Sample:
+    re: hls.int16
+    im: hls.int16
+    tag: hls.uint8
+
+
+Packet = hls.axis[hls.int16, 4, 0, 0]
+
+
+@hls.kernel
+def struct_reads(p: Sample[8], q: Sample[8], out: hls.stream[Sample]) -> hls.int64:
+    """`cur = p[i]` keeps its name; a field changed after the read, a whole copy written back, a FIFO
+    item built from keywords and a struct local written whole."""
+    total = hls.int64(0)
+    for i in range(8):
+        cur = p[i]
+        total += cur.re * cur.im
+        cur.tag = cur.tag + 1
+        q[i] = cur
+        out.write(Sample(re=cur.im, im=cur.re, tag=cur.tag))
+        out.write(cur)
+    return total
+
+
+@hls.kernel
+def packet_copy(inp: hls.stream[Packet], out: hls.stream[Packet]):
+    """A packet read and forwarded whole, and one with a changed field: `out.write(pkt)`."""
+    for _ in range(4):
+        pkt = inp.read()
+        out.write(pkt)
+        pkt.data = pkt.data + 1
+        out.write(pkt)

@@ -12,17 +12,22 @@ Every question is "does C++, left to itself, compute the IR's value here?", answ
 - `assignment_type`: a value assigned (or returned, stored, passed) into a declared type. C++
   converts by itself where the conversion is the IR's: into an ap type (its converting constructor
   wraps modulo 2**W, as the IR does), into an unsigned native from a native integer (modulo 2**W by
-  the standard), into a native type that holds every source value. A narrowing into a signed
-  native is implementation-defined before C++20, so it keeps its cast; fixed point is converted by
-  the target's constructor (the half-lsb widening `fixed_source` does lives in expr.py, since an
-  explicit cast needs it too).
+  the standard), into a native type that holds every source value, into a signed native from a
+  native integer: an explicit cast is the very same integral conversion (modulo 2**W: defined since
+  C++20, and so defined by GCC and Clang, Vitis HLS's front end, before), so it would add nothing;
+  fixed point is converted by the target's constructor (the half-lsb widening `fixed_source` does
+  lives in expr.py, since an explicit cast needs it too).
 - `implicit_conversion`: an IR CastOp whose conversion the assignment to a variable of its type
   makes by itself, so the cast is not written at all (`acc = acc + x` into an ap_int or ap_fixed).
+- `modular_arith` / `unsigned_wrap`: an IR wrap of `x + y`, `x - y` or `x * y` into W bits, stored
+  or assigned: written as C++'s own operator where its arithmetic wraps modulo 2**P, P >= W; where it
+  would overflow a signed `int` instead (undefined), the right operand is made unsigned (`1u`, or
+  one cast) so the operator wraps, and `hist[b] += 1` on an `int32_t` is `hist[b] += 1u`.
 """
 
 from __future__ import annotations
 
-from hls.backend.ctype import ApInt, CType, ctype_of, exact_ctype, promote
+from hls.backend.ctype import ApInt, CType, NativeInt, ctype_of, exact_ctype, promote
 from hls.ir import CastOp, ForOp
 from hls.ir.core import Op
 from hls.ir.kinds import OpKind
@@ -54,6 +59,17 @@ def operand_type(a: CType, b: CType, ta, tb, result: IntType) -> CType | None:
     return None
 
 
+def literal_type(text: str, value_type, other):
+    """The IR type `operand_type` weighs an operand by: a non-negative integer literal (`1`) against an
+    unsigned `other` as the unsigned type of its bits, so that `flag == 1` on an `ap_uint<1>` is no
+    mixed-signedness compare (an ap type compares and computes a non-negative value against either
+    signedness exactly)."""
+    if text.isdigit() and isinstance(value_type, IntType) and not isinstance(value_type, BoolType) \
+            and not ir_int(other).signed:
+        return IntType(max(1, int(text).bit_length()), False)
+    return value_type
+
+
 def assignment_type(source: CType, target_type, target: CType | None = None) -> CType | None:
     """The cast an assignment of a `source` value into `target_type` (held in C++ type `target`, its
     own by default) needs; None when the C++ assignment converts exactly as the IR does (module
@@ -67,6 +83,8 @@ def assignment_type(source: CType, target_type, target: CType | None = None) -> 
         return None
     if target.native and source.native and target.int_type.contains(source.int_type):
         return None
+    if target.native and target.signed and source.promotes:
+        return None  # the integral conversion an explicit cast would make too (module docstring)
     if target.native and isinstance(source, ApInt) and holds(target, source.int_type):
         return None  # ap_int's conversion operator gives the value, which the native type holds
     return target
@@ -75,14 +93,14 @@ def assignment_type(source: CType, target_type, target: CType | None = None) -> 
 def implicit_conversion(op: Op) -> bool:
     """A CastOp the assignment to a variable of its type makes by itself: into an ap_fixed from an
     integer, fixed or float value, into an ap_int from an integer one (their converting constructors
-    are the ones the explicit cast calls), into an unsigned native integer from an integer (modulo
-    2**W; `assignment_type` keeps the cast for an ap source)."""
+    are the ones the explicit cast calls), into a native integer from an integer (modulo 2**W, the
+    conversion the cast would make; `assignment_type` keeps the cast for an ap source)."""
     if not isinstance(op, CastOp):
         return False
     target, src = ctype_of(op.result.type), op.operands[0].type
     if target.family is TypeFamily.FIXED:
         return isinstance(src, (IntType, FixedType, FloatType)) and not isinstance(src, BoolType)
-    if target.native and not target.signed:
+    if target.native and (not target.signed or target.family is TypeFamily.INT):
         return isinstance(src, (IntType, BoolType))
     return isinstance(target, ApInt) and isinstance(src, IntType)
 
@@ -104,6 +122,18 @@ def modular_arith(a: CType, b: CType, ta, tb, result, target_type) -> bool:
     if a.family not in (TypeFamily.INT, TypeFamily.BOOL) or b.family not in (TypeFamily.INT, TypeFamily.BOOL):
         return False
     return ir_int(ta).signed == ir_int(tb).signed
+
+
+def unsigned_wrap(a: CType, b: CType, target_type) -> NativeInt | None:
+    """The unsigned native type the right operand of `a op b` (+, - or *, natives) is converted to
+    where C++ would compute it in a signed type at least as wide as integer `target_type` (which may
+    overflow: undefined): the usual conversions then make the whole operation unsigned, modulo 2**P
+    with P at least the target's width, so that `modular_arith` holds (a literal takes the `u`
+    suffix instead of a cast). None where C++'s own arithmetic needs no help or cannot be helped."""
+    p = promote(a, b)
+    if p is None or not p.signed or not isinstance(target_type, IntType) or isinstance(target_type, BoolType):
+        return None
+    return NativeInt(p.width, False) if p.width >= target_type.width else None
 
 
 def accumulator_type(arg, update) -> CType | None:

@@ -14,8 +14,19 @@ from hls.backend.cpp.casts import (
     assignment_type,
     implicit_conversion,
     modular_arith,
+    unsigned_wrap,
 )
-from hls.backend.cpp.expr import BIN_C, HELPERS, PREC, Expr, cast_to, combine, fixed_source, macro_argument
+from hls.backend.cpp.expr import (
+    BIN_C,
+    HELPERS,
+    PREC,
+    Expr,
+    as_unsigned,
+    cast_to,
+    combine,
+    fixed_source,
+    macro_argument,
+)
 from hls.backend.cpp.locals import LocalNames
 from hls.backend.cpp.op_expr import pure_expr
 from hls.backend.cpp.pragmas import directive_pragma, loop_pragmas
@@ -81,6 +92,9 @@ from hls.types import (
 MAX_INLINE_DEPTH = 6
 
 
+ZERO_LIST_MAX = 16  # an ap array of at most this many elements is zeroed by an initializer list
+
+
 @dataclass
 class EmittedFunction:
     name: str
@@ -89,6 +103,7 @@ class EmittedFunction:
     helpers: set[str] = field(default_factory=set)
     arg_names: list[str] = field(default_factory=list)
     outputs: list[str] = field(default_factory=list)  # reference outputs of a tuple return
+    makers: dict[str, tuple[str, str, list[str]]] = field(default_factory=dict)  # structs.struct_maker by type
 
 
 class FunctionEmitter(StreamStatements, StructStatements, LocalNames, Walker):
@@ -105,6 +120,9 @@ class FunctionEmitter(StreamStatements, StructStatements, LocalNames, Walker):
         self.lines: list[str] = []
         self.depth = 1
         self.helpers: set[str] = set()
+        self.makers: dict[str, tuple[str, str, list[str]]] = {}
+        self.field_vars: dict[str, str] = {}  # `p.r` (a struct local's field in the IR) -> its C++ text
+        self.done: set[int] = set()  # ops another rule wrote already (a whole-struct store)
         self.top_pragmas = top_pragmas
         self.ivs: set[int] = set()  # induction variables: the loop header reads them, beyond their uses
         self.init_locals(func)
@@ -144,7 +162,7 @@ class FunctionEmitter(StreamStatements, StructStatements, LocalNames, Walker):
             self.lines.extend(f"    {p}" for p in loop_pragmas({"pipeline": pipeline}))
         self.block(self.func.body.block)
         return EmittedFunction(c_name, f"{ret} {c_name}({', '.join(params)})", self.lines, self.helpers,
-                               [self.exprs[id(a)].text for a in self.func.args], self.outputs)
+                               [self.exprs[id(a)].text for a in self.func.args], self.outputs, self.makers)
 
     # ---- helpers -------------------------------------------------------------------------------
 
@@ -223,7 +241,9 @@ class FunctionEmitter(StreamStatements, StructStatements, LocalNames, Walker):
 
     def inlinable(self, op: Op, block: Block) -> bool:
         """A load or pure op (`expression`) written inside its one user's expression."""
-        if len(op.results) != 1 or op.result.name:  # a Python local: a C++ variable of its name (cpp/locals.py)
+        # `p.r`, a struct local's field, is a C++ variable where the struct is one (`p.r = ...`, struct_read)
+        named = op.result.name and ("." not in op.result.name or op.result.name in self.field_vars)
+        if len(op.results) != 1 or named:  # a Python local: a C++ variable of its name (cpp/locals.py)
             return False
         uses = op.result.uses
         return len(uses) == 1 and uses[0].parent is block and self.depth_of(op) <= MAX_INLINE_DEPTH
@@ -256,10 +276,11 @@ class FunctionEmitter(StreamStatements, StructStatements, LocalNames, Walker):
             text = self.assignable(self.use(op.operands[0]), value.type, ctype).text
         else:
             expr = self.build(op) if id(value) not in self.pending else self.use(value)
-            fits = not isinstance(op, CastOp) and ctype.native and expr.ctype.promotes
-            text = expr.text if fits else cast_to(expr, ctype).text  # an operator's value fits its IR type
+            # an operator's value fits its IR type, which a native or ap_int variable takes as it is
+            fits = not isinstance(op, CastOp) and (ctype.native or isinstance(ctype, ApInt)) and expr.ctype.promotes
+            text = expr.text if fits else cast_to(expr, ctype).text
         self.pending.pop(id(value), None)
-        name = self.reusable(value.name, ctype, op)
+        name = self.reusable(self.field_vars.get(value.name, value.name), ctype, op)  # `p.r = ...` too
         if name is not None:
             self.flush_readers(name, op)
             sym = self.compound(op, name, held is not None)
@@ -358,6 +379,8 @@ class FunctionEmitter(StreamStatements, StructStatements, LocalNames, Walker):
     @rule(LoadOp, StructGetOp, BinaryOp, CompareOp, LogicOp, UnaryOp, CastOp, SelectOp, MathOp, *BIT_OPS)
     def expression(self, op: Op, block: Block) -> None:
         """Inlined into its one user when it may be (`inlinable`), else a named local."""
+        if id(op.result) in self.exprs or self.struct_read(op):
+            return  # a field of a struct local: `p.r` (StructStatements.struct_read)
         if self.inlinable(op, block):
             self.pending[id(op.result)] = op
             self.depths[id(op.result)] = self.depth_of(op)
@@ -367,6 +390,8 @@ class FunctionEmitter(StreamStatements, StructStatements, LocalNames, Walker):
 
     @rule(StoreOp)
     def store(self, op: StoreOp, block: Block) -> None:
+        if id(op) in self.done or self.whole_store(op):
+            return
         self.side_effect(op)
         indices = [self.use(i) for i in op.indices]
         target = self.use(op.memref).text + self.access(op, indices)
@@ -389,9 +414,11 @@ class FunctionEmitter(StreamStatements, StructStatements, LocalNames, Walker):
             self.zero_fill(name, t.shape, t.elem)
         elif ctype_of(t.elem).builtin:
             self.line(f"{declared_array(t, name)} = {{}};")
-        else:
+        elif t.size <= ZERO_LIST_MAX:
             # `= {}` runs ap_int/ap_fixed's default constructor, which leaves the value undefined:
-            # hls.zeros promises zeros, so store them (Vitis needs the same loop)
+            # hls.zeros promises zeros, so a short array lists them, a long one stores them in a loop
+            self.line(f"{declared_array(t, name)} = {{{', '.join(['0'] * t.size)}}};")
+        else:
             self.line(f"{declared_array(t, name)};")
             ivs = [self.namer.fresh("z") for _ in t.shape]
             loops = "".join(f"for (int {iv} = 0; {iv} < {n}; {iv}++) " for iv, n in zip(ivs, t.shape, strict=True))
@@ -462,6 +489,9 @@ class FunctionEmitter(StreamStatements, StructStatements, LocalNames, Walker):
             return self.assignable(self.use(value), target_type, held), None
         del self.pending[key], self.pending[id(arith.result)]
         a, b = self.use(arith.lhs), self.use(arith.rhs)
+        wrap = unsigned_wrap(a.ctype, b.ctype, target_type)
+        if wrap is not None:  # `x + 1u`: unsigned, so C++ wraps where a signed int would overflow
+            a, b = (as_unsigned(a, wrap), b) if a.text.isdigit() and not b.text.isdigit() else (a, as_unsigned(b, wrap))
         if modular_arith(a.ctype, b.ctype, arith.lhs.type, arith.rhs.type, arith.result.type, target_type):
             sym, prec = BIN_C[arith.kind]
             expr = combine(f"{a.at(PREC[prec])} {sym} {b.at(PREC[prec] + 1)}", prec,

@@ -13,7 +13,7 @@ from fractions import Fraction
 import numpy as np
 
 from hls.backend.cpp import faults
-from hls.backend.cpp.casts import holds, ir_int, operand_type
+from hls.backend.cpp.casts import holds, ir_int, literal_type, operand_type
 from hls.backend.ctype import ApInt, CBool, CFixed, CType, NativeInt, ctype_of, exact_ctype, promote
 from hls.ir import BinaryOp, CastOp, CompareOp, ConstantOp, LogicOp, MathOp, SelectOp, UnaryOp
 from hls.ir.kinds import BINARY, COMPARE, OpKind, kinds
@@ -99,6 +99,14 @@ def cast_to(e: Expr, target: CType) -> Expr:
     return combine(f"{target.spelling}({e.text})", "primary", target, e)
 
 
+def as_unsigned(e: Expr, target: CType) -> Expr:
+    """`e` converted to unsigned native `target` (casts.unsigned_wrap): a non-negative literal by its
+    suffix (`1u`, `1ull`), anything else by a cast."""
+    if e.text.isdigit():
+        return Expr(f"{e.text}{'u' if target.width <= 32 else 'ull'}", PREC["primary"], target)
+    return cast_to(e, target)
+
+
 def fixed_source(e: Expr, target: FixedType) -> Expr:
     """`e`, widened if needed so that converting it into `target` cannot abort the program.
 
@@ -125,6 +133,8 @@ def fixed_source(e: Expr, target: FixedType) -> Expr:
 def exact_operands(a: Expr, b: Expr, ta, tb, result: IntType) -> tuple[Expr, Expr]:
     """Widen operands where C++'s own arithmetic would not represent the exact result (the decision
     is casts.operand_type)."""
+    if not (a.ctype.promotes and b.ctype.promotes):  # an ap type: a literal weighs as unsigned (casts.literal_type)
+        ta, tb = literal_type(a.text, ta, tb), literal_type(b.text, tb, ta)
     wide = operand_type(a.ctype, b.ctype, ta, tb, result)
     return (a, b) if wide is None else (cast_to(a, wide), cast_to(b, wide))
 

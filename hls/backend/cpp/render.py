@@ -120,9 +120,10 @@ def emit_module(module: Module, origin: str = "", flow: str = "vitis") -> CppDes
     kernel_cpp = render_template("kernel.cpp.j2", header=header_name, origin=origin, streams=streams,
                                  processes=processes,
                                  helpers=[h for h in HELPERS if h in helpers], csim_checked=divides,
-                                 functions=[{"signature": "\n".join(wrap(("static " if e is not top_emitted else "")
-                                                                          + e.signature)),
-                                             "body": wrap_all(e.body)} for e in emitted])
+                                 functions=makers(emitted) + [
+                                     {"signature": "\n".join(wrap(("static " if e is not top_emitted else "")
+                                                                  + e.signature)),
+                                      "body": wrap_all(e.body)} for e in emitted])
     errors: list[tuple[str, Any]] = []
     directions = stream_directions(top, module)
     ports = port_specs(top, top_emitted, errors, directions)
@@ -136,6 +137,15 @@ def emit_module(module: Module, origin: str = "", flow: str = "vitis") -> CppDes
     return CppDesign(top_c, header_name, kernel_cpp, header, bridge, ports, top.return_type, results,
                      boundary_errors=errors, stateful=stateful, streams=streams, c_declarations=storage,
                      fault_sites=sites)
+
+
+def makers(emitted: list[EmittedFunction]) -> list[dict[str, Any]]:
+    """The struct makers the functions call (hls/backend/cpp/structs.py, `struct_maker`), once each,
+    before the functions."""
+    found: dict[str, tuple[str, str, list[str]]] = {}
+    for e in emitted:
+        found.update(e.makers)
+    return [{"signature": "\n".join(wrap(signature)), "body": wrap_all(body)} for _, signature, body in found.values()]
 
 
 def result_specs(t: Any, errors: list[tuple[str, Any]], loc: Any = None) -> list[ResultSpec]:

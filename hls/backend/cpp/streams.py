@@ -60,6 +60,7 @@ class StreamStatements:
         name = self.namer.fresh(value.name or "v")
         ctype = ctype_of(value.type)
         self.line(f"{ctype.spelling} {name} = {init};")
+        self.declare_local(name, ctype)
         self.bind(value, Expr(name, PREC["primary"], ctype, reads=frozenset({name})))
         return name
 
