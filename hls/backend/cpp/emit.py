@@ -276,8 +276,10 @@ class FunctionEmitter(StreamStatements, StructStatements, LocalNames, Walker):
             text = self.assignable(self.use(op.operands[0]), value.type, ctype).text
         else:
             expr = self.build(op) if id(value) not in self.pending else self.use(value)
-            # an operator's value fits its IR type, which a native or ap_int variable takes as it is
-            fits = not isinstance(op, CastOp) and (ctype.native or isinstance(ctype, ApInt)) and expr.ctype.promotes
+            # an operator's value fits its IR type, which a native or ap_int variable takes as it is (an
+            # ap value converts into a native type that holds it, `uint16_t lo = ap_uint<16>(...)`)
+            fits = not isinstance(op, CastOp) and (ctype.native or isinstance(ctype, ApInt)) and (
+                expr.ctype.promotes or ctype.native and assignment_type(expr.ctype, value.type, ctype) is None)
             text = expr.text if fits else cast_to(expr, ctype).text
         self.pending.pop(id(value), None)
         name = self.reusable(self.field_vars.get(value.name, value.name), ctype, op)  # `p.r = ...` too
