@@ -16,9 +16,10 @@ demo: $(STAMP)
 	$(VENV)/bin/hls demo examples
 
 # The wall time of each run goes to build/test_time.json for `make bench` (never re-run there).
+# Tests run on every core (pytest-xdist): most of the time is g++ building csim libraries.
 test: $(STAMP) chromium
 	@mkdir -p build
-	@start=$$(date +%s); $(PY) -m pytest -q -x tests; rc=$$?; \
+	@start=$$(date +%s); $(PY) -m pytest -q -x -n auto tests; rc=$$?; \
 	printf '{"seconds": %s, "exit": %s, "cores": %s, "date": "%s"}\n' "$$(( $$(date +%s) - start ))" "$$rc" \
 	  "$$(nproc)" "$$(date -u +%Y-%m-%dT%H:%M:%SZ)" > build/test_time.json; exit $$rc
 
