@@ -142,7 +142,10 @@ class Storage:
         if self.kind is StorageKind.REGS:
             return {"ff": words * width, "lut": words * width // 4}
         if self.kind is StorageKind.LUTRAM:
-            return {"lut": self.banks * lutram_luts(per_bank, width)}
+            # the read data is registered in fabric, `q0 <= ram[address0]` in Vitis's RAM model: its width in
+            # FF per read port (level2fast DFT-256 block16/cyclic16 Memory rows: 32 FF per 16 x 32 bank)
+            reads = self.ports[0] if self.ports and self.rom_data is None else 0  # a ROM's: not seen in a report
+            return {"lut": self.banks * lutram_luts(per_bank, width), "ff": self.banks * reads * width}
         if self.kind is StorageKind.URAM:
             return {"uram": self.banks * uram_blocks(per_bank, width)}
         return {"bram18k": self.banks * bram18_blocks(per_bank, width)}
