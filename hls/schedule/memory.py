@@ -19,7 +19,7 @@ from typing import Any
 
 from hls.interfaces import default_interface
 from hls.ir import AllocOp, ConstantOp, DirectiveOp, Function, LoadOp, RomOp, StoreOp, StreamOp, Value
-from hls.schedule.autopartition import COMPLETE_THRESHOLD, constant_after_unroll
+from hls.schedule.autopartition import automatically_complete
 from hls.types import ArrayType, BoolType, FloatType, IntType, ScalarType, StreamType
 
 MAXI_LATENCY = 64  # Vitis-flow default m_axi latency (config_interface -m_axi_latency), VITIS_FACTS.md 2 and 4
@@ -224,13 +224,12 @@ def rom_constant(value: Value) -> ConstantOp | None:
 
 
 def local_storage(name: str, t: ArrayType, directives: dict, value: Value, rom: Any = None,
-                  func: Function | None = None) -> Storage:
+                  func: Function | None = None, auto_pipeline: bool = False) -> Storage:
     """A local array or ROM: RAM_AUTO dual-port BRAM unless bind_storage / array_partition say otherwise,
     or Vitis's automatic partitioning of local arrays does (autopartition.py)."""
     partitions = directives.get("array_partition", {}).get(id(value), [])
     splits = _splits(t.shape, partitions)
-    if not partitions and isinstance(getattr(value, "op", None), AllocOp) and (
-            math.prod(t.shape) < COMPLETE_THRESHOLD or func is not None and constant_after_unroll(value, func)):
+    if not partitions and automatically_complete(value, func, auto_pipeline):
         splits = [DimSplit(size, True, 1) for size in t.shape]
     if rom is not None and splits[0].banks == 1 and constant_rows(value):
         splits[0] = DimSplit(t.shape[0], True, 1)
@@ -282,8 +281,10 @@ def argument_storage(arg: Value, bundle_index: int, directives: dict, maxi_laten
 
 
 def function_storages(func: Function, is_top: bool, maxi_latency: int = MAXI_LATENCY,
-                      args: dict[Value, Storage] | None = None, flow: str = "vitis") -> dict[Value, Storage]:
-    """Storage of every array in `func`: arguments (given by the caller unless top) and local arrays."""
+                      args: dict[Value, Storage] | None = None, flow: str = "vitis",
+                      auto_pipeline: bool = False) -> dict[Value, Storage]:
+    """Storage of every array in `func`: arguments (given by the caller unless top) and local arrays
+    (`auto_pipeline`: config_compile -pipeline_loops is on, for the automatic partitioning of autopartition.py)."""
     directives = _directives(func)
     storages: dict[Value, Storage] = {}
     bundle = 0
@@ -307,7 +308,7 @@ def function_storages(func: Function, is_top: bool, maxi_latency: int = MAXI_LAT
             storages[op.result] = fifo_storage(op.result.name or "stream", op.result.type)
         elif isinstance(op, AllocOp):
             storages[op.result] = local_storage(op.result.name or "buf", op.result.type, directives, op.result,
-                                                func=func)
+                                                func=func, auto_pipeline=auto_pipeline)
         elif isinstance(op, RomOp):
             storages[op.result] = local_storage(op.result.name or "rom", op.result.type, directives, op.result,
                                                 rom=op.data)
