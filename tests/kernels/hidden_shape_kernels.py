@@ -5,6 +5,7 @@ fixed point with sub-kernels and function pipelining, dataflow over streams of s
 import numpy as np
 
 import hls
+from examples.rgb565 import Pixel
 
 N = 16
 
@@ -146,13 +147,6 @@ def window4(x: hls.int32[64], y: hls.int32[64]):
         w[1] = w[0]
         w[0] = x[i]
         y[i] = w[0] + w[1] + w[2] + w[3]
-
-
-@hls.struct
-class Pixel:
-    r: hls.uint8
-    g: hls.uint8
-    b: hls.uint8
 
 
 @hls.kernel
