@@ -195,3 +195,23 @@ def axis_gain_frame(inp: hls.stream[Beat], out: hls.stream[Beat], k: hls.int32):
 def stream_add_one(inp: hls.stream[hls.int32], out: hls.stream[hls.int32]):
     for _i in range(128):
         out.write(inp.read() + 1)
+
+
+A = hls.ap_fixed[32, 12]
+
+
+@hls.kernel
+def mac_kept(a: Q, b: Q, c: A) -> A:
+    hls.pipeline(ii=1)
+    hls.inline(off=True)
+    return A(c + a * b)
+
+
+@hls.kernel
+def dot_with_kept_mac(x: Q[64], w: Q[64]) -> A:
+    hls.interface(x, "ap_memory")
+    hls.interface(w, "ap_memory")
+    acc = A(0)
+    for i in range(64):
+        acc = mac_kept(x[i], w[i], acc)
+    return acc

@@ -138,3 +138,12 @@ def test_axi4_stream_tops_pipeline_their_beat_loops():
     assert r.latency_min >= 1 and r.latency_max >= 256
     s = report(hk.stream_add_one)
     assert s.loops[0].ii == 1 and s.latency_max >= 128
+
+
+def test_a_kept_sub_kernel_in_a_pipeline_is_flagged_as_approximate():
+    """UG1399 pragma inline off: Vitis keeps the function an instance; the estimate inlines every call of a
+    pipelined region, so the loop's report says so and names the function (the issue's honest note)."""
+    (loop,) = report(hk.dot_with_kept_mac).loops
+    assert any("approximate" in note and "`mac_kept`" in note for note in loop.notes)
+    (plain,) = report(hk.plain_vector_scale).loops
+    assert not any("approximate" in note for note in plain.notes)
