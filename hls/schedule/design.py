@@ -120,7 +120,7 @@ class DesignScheduler:
         callee = self.module.functions[op.callee]
         arrays = {arg: scope.storages[value] for arg, value in zip(callee.args, op.operands, strict=True)
                   if value in scope.storages}
-        storages = function_storages(callee, False, args=arrays)
+        storages = function_storages(callee, False, args=arrays, auto_pipeline=self.pipeline_loops > 0)
         for storage in storages.values():
             self.tally.add_memory(callee.name, storage)
         inner = Scope(storages, {}, callee.name, callee.name, scope.level)
@@ -350,7 +350,8 @@ def _schedule_module(module: Module, clock_ns: float, part: str, flow: str, pipe
     design = DesignScheduler(module, lib, pipeline_loops)
     func = module.top_function
     # Vivado-flow default m_axi latency is 0 (VITIS_FACTS.md section 2); a read still takes a cycle.
-    storages = function_storages(func, True, maxi_latency=MAXI_LATENCY if flow == "vitis" else 1, flow=flow)
+    storages = function_storages(func, True, maxi_latency=MAXI_LATENCY if flow == "vitis" else 1, flow=flow,
+                                 auto_pipeline=pipeline_loops > 0)
     for storage in storages.values():
         design.tally.add_memory(func.name, storage)
     design.tally.add_control_adapter(flow)

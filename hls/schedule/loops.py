@@ -13,7 +13,7 @@ from __future__ import annotations
 import os
 from collections import defaultdict
 
-from hls.ir import ForOp, Function, WhileOp
+from hls.ir import CallOp, DirectiveOp, ForOp, Function, Module, Op, WhileOp
 from hls.ir.affine import ITER
 from hls.passes.straighten import NotUnrollable
 from hls.report.report import LoopReport, ScheduledOp
@@ -28,6 +28,28 @@ from hls.schedule.span import Span
 
 MAX_LISTED_PATH = 6
 MAX_SCHEDULED_OPS = 200  # operators of one iteration kept for the report's chart (the earliest ones)
+
+
+def kept_instances(ops: list[Op], module: Module) -> list[str]:
+    """Sub-kernels called in `ops` that say hls.inline(off=True): the estimate inlines every call of a pipelined
+    region (hls.passes.straighten), where Vitis keeps such a function an instance (UG1399 pragma inline off);
+    a value carried through it then waits for the instance's latency, which the estimate does not count."""
+    names: list[str] = []
+    for op in (inner for top in ops for inner in top.walk()):
+        if isinstance(op, CallOp) and op.callee not in names and any(
+                isinstance(d, DirectiveOp) and d.kind == "inline" and d.directive.off
+                for d in module.functions[op.callee].walk()):
+            names.append(op.callee)
+    return names
+
+
+def _instance_note(ops: list[Op], module: Module) -> str | None:
+    names = kept_instances(ops, module)
+    if not names:
+        return None
+    listed = ", ".join(f"`{n}`" for n in names)
+    return (f"approximate: {listed} (hls.inline(off=True)) estimated inlined; Vitis keeps it an instance, so "
+            "a value carried through it waits for its latency")
 
 
 def _burstable(nodes: list[Node]) -> bool:
@@ -118,11 +140,14 @@ def pipelined_loop(design: Design, loop: ForOp | WhileOp, scope: Scope, report: 
                    trip: tuple[int | None, int | None], target: int | None) -> Span | None:
     """Latency of a pipelined loop (None when its inner loops cannot be unrolled: not pipelined)."""
     graph = Graph(design.period)
+    note = _instance_note([loop], design.module)
     try:
         region = straight_region([loop], scope.storages, design.module, loop)
     except NotUnrollable as exc:
         report.notes.append(f"not pipelined: {exc.message}")
         return None
+    if note:
+        report.notes.append(note)
     builder = GraphBuilder(design.lib, region.storages, graph)
     builder.bind_iteration(region.loop)
     yields, exits = builder.walk_iteration(region.loop)
@@ -166,12 +191,15 @@ def pipelined_function(design: Design, func: Function, scope: Scope) -> tuple[Sp
     if options is None or options.off:
         return None
     graph = Graph(design.period)
+    note = _instance_note(func.body.block.ops, design.module)
     try:
         region = straight_region(func.body.block.ops, scope.storages, design.module)
         GraphBuilder(design.lib, region.storages, graph).walk(region.ops)
     except NotUnrollable as exc:
         design.notes.append(f"function pipeline not applied: {exc.message}")
         return None
+    if note:
+        design.notes.append(f"function pipeline: {note}")
     add_memory_edges(graph, pipelined=False)
     result = modulo_schedule(graph, options.ii)
     design.tally.add_schedule(scope.module, graph, result.times, result.ii, result.depth)

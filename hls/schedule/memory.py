@@ -19,6 +19,7 @@ from typing import Any
 
 from hls.interfaces import default_interface
 from hls.ir import AllocOp, ConstantOp, DirectiveOp, Function, LoadOp, RomOp, StoreOp, StreamOp, Value
+from hls.schedule.autopartition import automatically_complete
 from hls.types import ArrayType, BoolType, FloatType, IntType, ScalarType, StreamType
 
 MAXI_LATENCY = 64  # Vitis-flow default m_axi latency (config_interface -m_axi_latency), VITIS_FACTS.md 2 and 4
@@ -141,7 +142,10 @@ class Storage:
         if self.kind is StorageKind.REGS:
             return {"ff": words * width, "lut": words * width // 4}
         if self.kind is StorageKind.LUTRAM:
-            return {"lut": self.banks * lutram_luts(per_bank, width)}
+            # the read data is registered in fabric, `q0 <= ram[address0]` in Vitis's RAM model: its width in
+            # FF per read port (level2fast DFT-256 block16/cyclic16 Memory rows: 32 FF per 16 x 32 bank)
+            reads = self.ports[0] if self.ports and self.rom_data is None else 0  # a ROM's: not seen in a report
+            return {"lut": self.banks * lutram_luts(per_bank, width), "ff": self.banks * reads * width}
         if self.kind is StorageKind.URAM:
             return {"uram": self.banks * uram_blocks(per_bank, width)}
         return {"bram18k": self.banks * bram18_blocks(per_bank, width)}
@@ -219,9 +223,14 @@ def rom_constant(value: Value) -> ConstantOp | None:
     return None
 
 
-def local_storage(name: str, t: ArrayType, directives: dict, value: Value, rom: Any = None) -> Storage:
-    """A local array or ROM: RAM_AUTO dual-port BRAM unless bind_storage / array_partition say otherwise."""
-    splits = _splits(t.shape, directives.get("array_partition", {}).get(id(value), []))
+def local_storage(name: str, t: ArrayType, directives: dict, value: Value, rom: Any = None,
+                  func: Function | None = None, auto_pipeline: bool = False) -> Storage:
+    """A local array or ROM: RAM_AUTO dual-port BRAM unless bind_storage / array_partition say otherwise,
+    or Vitis's automatic partitioning of local arrays does (autopartition.py)."""
+    partitions = directives.get("array_partition", {}).get(id(value), [])
+    splits = _splits(t.shape, partitions)
+    if not partitions and automatically_complete(value, func, auto_pipeline):
+        splits = [DimSplit(size, True, 1) for size in t.shape]
     if rom is not None and splits[0].banks == 1 and constant_rows(value):
         splits[0] = DimSplit(t.shape[0], True, 1)
     bind = directives.get("bind_storage", {}).get(id(value), [])
@@ -272,8 +281,10 @@ def argument_storage(arg: Value, bundle_index: int, directives: dict, maxi_laten
 
 
 def function_storages(func: Function, is_top: bool, maxi_latency: int = MAXI_LATENCY,
-                      args: dict[Value, Storage] | None = None, flow: str = "vitis") -> dict[Value, Storage]:
-    """Storage of every array in `func`: arguments (given by the caller unless top) and local arrays."""
+                      args: dict[Value, Storage] | None = None, flow: str = "vitis",
+                      auto_pipeline: bool = False) -> dict[Value, Storage]:
+    """Storage of every array in `func`: arguments (given by the caller unless top) and local arrays
+    (`auto_pipeline`: config_compile -pipeline_loops is on, for the automatic partitioning of autopartition.py)."""
     directives = _directives(func)
     storages: dict[Value, Storage] = {}
     bundle = 0
@@ -296,7 +307,8 @@ def function_storages(func: Function, is_top: bool, maxi_latency: int = MAXI_LAT
         if isinstance(op, StreamOp):
             storages[op.result] = fifo_storage(op.result.name or "stream", op.result.type)
         elif isinstance(op, AllocOp):
-            storages[op.result] = local_storage(op.result.name or "buf", op.result.type, directives, op.result)
+            storages[op.result] = local_storage(op.result.name or "buf", op.result.type, directives, op.result,
+                                                func=func, auto_pipeline=auto_pipeline)
         elif isinstance(op, RomOp):
             storages[op.result] = local_storage(op.result.name or "rom", op.result.type, directives, op.result,
                                                 rom=op.data)

@@ -14,8 +14,8 @@ import math
 from collections import Counter, defaultdict
 
 from hls.report.report import BreakdownRow, Resources
-from hls.schedule.graph import Graph, Node, exclusive
-from hls.schedule.memory import Storage
+from hls.schedule.graph import DATA, Graph, Node, exclusive
+from hls.schedule.memory import Storage, StorageKind
 from hls.schedule.opcost import demanded_width
 from hls.schedule.oplib import ADDER_LUT_EXTRA, COMPARE_LUT_EXTRA, MUX_LUT_PER_INPUT, mux_lut
 from hls.schedule.timing import holds_operands, ready
@@ -82,6 +82,25 @@ def _access_chains(graph: Graph, times: list[int], ii: int) -> Resources:
 # the operation chosen per cycle (UG902 floating-point cores FAddSub_*/DAddSub_*; bavlyshehata/ADMM_BP and
 # level2fast DFT-256: one unit serves an fadd and an fsub of different states).
 ADD_SUB_UNIT = {"fadd": "faddfsub", "fsub": "faddfsub", "dadd": "dadddsub", "dsub": "dadddsub"}
+
+
+def _port_read(node: Node) -> bool:
+    """A load of an ap_memory argument whose every dimension is completely partitioned: each element is a
+    scalar input port (ELEN226 inner_product solution3, mmul solution4: `a_0_read_reg`, 16 FF each)."""
+    access = node.access
+    if access is None or access.is_store or access.storage.kind is not StorageKind.AP_MEMORY:
+        return False
+    storage = access.storage
+    return bool(storage.splits) and all(s.banks == n for s, n in zip(storage.splits, storage.shape, strict=True))
+
+
+def _ports_read(node: Node) -> int:
+    """How many ports a scalar-port read registers: one, or every port an index that moves may select (the
+    value is muxed after the registers: mmul solution4 registers all 12 `a_*_read` and 24 `b_*_read`)."""
+    if not _port_read(node):
+        return 1
+    indices = [i.const if i is not None and i.is_const else None for i in node.access.indices]
+    return len(node.access.storage.bank_sets(indices))
 
 
 def _unit_key(node: Node) -> tuple:
@@ -199,7 +218,9 @@ class ResourceTally:
         last_use: dict[int, int] = {}
         held: set[int] = set()  # loads an FSM keeps in a register while a multi-cycle operator reads them
         for node, start in zip(graph.nodes, times, strict=True):
-            for src, distance, _ in node.preds:
+            for src, distance, lag in node.preds:
+                if lag != DATA:  # an ordering edge between memory accesses carries no value: no register
+                    continue
                 use = start // period + distance * (ii or 0)
                 last_use[src] = max(last_use.get(src, 0), use)
                 if holds_operands(node) and graph.nodes[src].access is not None:
@@ -207,14 +228,16 @@ class ResourceTally:
         total = Resources()
         for src, use in last_use.items():
             node = graph.nodes[src]
-            lives = use - ready(node, times[src], period) // period
+            # a read of a scalar port (an element of a completely partitioned top-level array, ap_none) is a
+            # fabric register, `<port>_read_reg` in the Register tables, where a RAM's output register is not
+            lives = use - (times[src] if _port_read(node) else ready(node, times[src], period)) // period
             if lives <= 0 and not (ii is None and src in held):
                 continue
             lives = max(lives, 1)
             width = min(node.width, demanded_width(node.op.results[0])) if node.op is not None \
                 and node.op.results else node.width
             copies = math.ceil(lives / ii) if ii else 1  # a pipeline holds one copy per iteration in flight
-            total = total + _chain(width, copies)
+            total = total + _chain(width * _ports_read(node), copies)
         return total + (_access_chains(graph, times, ii) if ii else Resources())
 
     def add_loop_control(self, module: str, iv_width: int, pipelined: bool = False, carried: tuple = ()) -> None:
