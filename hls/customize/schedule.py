@@ -13,42 +13,13 @@ import json
 from pathlib import Path
 from typing import Any
 
-from hls.customize.directives import apply_directive
-from hls.customize.records import TRANSFORMS, Record, ScheduleError, make_record, record_from_dict
-from hls.customize.transforms import apply_transform
-from hls.errors import caller_loc
-from hls.frontend.build import build_module
-from hls.ir import Module, verify_module
+from hls.customize.explain import explain
+from hls.customize.kernel import ScheduledKernel, apply_record, directives_file, fresh_module
+from hls.customize.records import Record, ScheduleError, make_record, record_from_dict
+from hls.customize.tcl import read_tcl
+from hls.errors import HLSError, caller_loc
+from hls.ir import Module
 from hls.kernel import Kernel
-
-
-def apply_record(module: Module, record: Record) -> None:
-    """One record's IR change (a directive field or op, or a loop transformation), then verify."""
-    if record.op in TRANSFORMS:
-        apply_transform(module, record.op, record.targets, record.opts, record.loc)
-    else:
-        apply_directive(module, record)
-    verify_module(module)
-
-
-class ScheduledKernel(Kernel):
-    """A kernel with a schedule applied: the original's source, names and golden model; the C++,
-    estimate and csim of its IR with the schedule's records applied (hls/compilation.py calls
-    `rewrite_ir` between the frontend and the passes)."""
-
-    def __init__(self, base: Kernel, records: tuple[Record, ...], directives_only_in_tcl: bool = False):
-        super().__init__(base.__hls_kernel__, base.flow)
-        self.__hls_enclosing__ = dict(base.__hls_enclosing__)
-        self.__hls_params__ = dict(base.__hls_params__)
-        self.__name__ = base.__name__
-        self.base = base
-        self.records = records
-        self.tcl_directives = directives_only_in_tcl
-
-    def rewrite_ir(self, module: Module) -> None:
-        for record in self.records:
-            if not (self.tcl_directives and record.op not in TRANSFORMS):
-                apply_record(module, record)
 
 
 class Schedule:
@@ -66,11 +37,7 @@ class Schedule:
 
     def _working(self) -> Module:
         if self._module is None:
-            module, _, _ = build_module(self.kernel)
-            verify_module(module)
-            for record in self.records:
-                apply_record(module, record)
-            self._module = module
+            self._module = fresh_module(self.kernel, self.records)
         return self._module
 
     def add(self, record: Record) -> Schedule:
@@ -175,8 +142,30 @@ class Schedule:
             raise ScheduleError(f"{where}: expected {{'kernel': ..., 'schedule': [records]}}")
         schedule = cls(kernel)
         for index, item in enumerate(records):
-            schedule.add(record_from_dict(item, f"{where}, record {index + 1}"))
+            record = record_from_dict(item, f"{where}, record {index + 1}")
+            try:
+                schedule.add(record)
+            except HLSError as exc:
+                raise ScheduleError(f"{where}, record {index + 1} ({record}): {exc.message}") from None
         return schedule
+
+    def from_tcl(self, text_or_path: str | Path) -> Schedule:
+        """Add the directives of Vitis `set_directive_*` lines (text, or a directives.tcl path); returns self."""
+        records, _ = read_tcl(text_or_path)
+        for record in records:
+            self.add(record)
+        return self
+
+    def to_tcl(self) -> str:
+        """The schedule's directives as `set_directive_*` lines (locations `top/LABEL`, as Vitis writes them)."""
+        return directives_file(self.kernel, self.records)
+
+    def explain(self, **report_options: Any) -> str:
+        """The estimate after each primitive in order: latency, interval, resources, and the loops whose
+        II or limiter changed (hls/customize/explain.py). Printed, and returned."""
+        text = explain(self, **report_options)
+        print(text)
+        return text
 
     def __repr__(self) -> str:
         body = "".join(f"\n  .{r}" for r in self.records)
