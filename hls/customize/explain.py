@@ -9,19 +9,22 @@ from hls.errors import HLSError
 from hls.report.data import table
 
 
-def _loops(report: Any) -> dict[str, tuple[Any, Any]]:
-    return {f"{loop.function or report.top}/{loop.label}": (loop.ii, loop.limiter or "") for loop in report.loops}
+def _loops(report: Any) -> dict[str, tuple[Any, Any, str]]:
+    return {f"{loop.function or report.top}/{loop.label}": (loop.ii, loop.limiter or "", loop.pipelined)
+            for loop in report.loops}
 
 
-def _changes(before: dict[str, tuple[Any, Any]], after: dict[str, tuple[Any, Any]]) -> str:
-    """The loops whose II or limiter changed, appeared or went (unrolled, fused, split)."""
+def _changes(before: dict[str, tuple[Any, Any, str]], after: dict[str, tuple[Any, Any, str]]) -> str:
+    """The loops whose II, limiter or pipelining changed, appeared or went (unrolled, fused, split)."""
     notes = []
-    for name, (ii, limiter) in after.items():
+    for name, (ii, limiter, pipelined) in after.items():
         if name not in before:
             notes.append(f"{name} new (II {ii if ii is not None else '-'})")
-        elif before[name] != (ii, limiter):
-            old_ii, old_limiter = before[name]
+        elif before[name] != (ii, limiter, pipelined):
+            old_ii, old_limiter, old_pipelined = before[name]
             text = f"{name} II {old_ii if old_ii is not None else '-'} -> {ii if ii is not None else '-'}"
+            if old_pipelined != pipelined:
+                text += f", pipelined {old_pipelined} -> {pipelined}"
             if old_limiter != limiter:
                 text += f", limiter {old_limiter or 'none'} -> {limiter or 'none'}"
             notes.append(text)

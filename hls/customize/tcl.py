@@ -27,8 +27,12 @@ TCL_NAMES = {"ii": "II"}
 def record_tcl(module: Module, record: Record) -> str:
     """One record as a `set_directive_*` line, its location read from `module` (the IR it applies to)."""
     options = []
-    given = {"type": "complete", "dim": 1, **record.opts} if record.op == "array_partition" else record.opts
+    given = record.opts
+    if record.op == "array_partition":
+        given = {key: {"type": "complete", "dim": 1, **given}.get(key) for key in ("type", "factor", "dim")}
     for key, value in given.items():  # a partition's type and dim always written: their defaults vary by release
+        if value is None:
+            continue
         if key in FLAGS:
             options.append(f"-{key}" if value else "")
         else:
