@@ -95,7 +95,7 @@ def add_access(out: Instances, access: NestAccess, outer: dict[Value, np.ndarray
     ranges = [_bounds(loop, why) for loop in access.inner]
     shape = outer_shape + tuple(len(r) for r in ranges)
     count = int(np.prod(shape)) if shape else 1
-    env = dict(outer)
+    env = {v: np.reshape(a, np.shape(a) + (1,) * len(ranges)) for v, a in outer.items()}  # room for inner axes
     for axis, (loop, r) in enumerate(zip(access.inner, ranges, strict=True)):
         env[loop.iv] = np.asarray(r, dtype=np.int64).reshape([-1 if k == len(outer_shape) + axis else 1
                                                               for k in range(len(shape))])

@@ -115,6 +115,8 @@ def split_loop(func: Function, loop: ForOp, factor: int, tail: bool, loc: Loc | 
         tail_loop.attrs.update(clone_attrs(fields), label=fresh_label(labels, f"{loop.label}_tail"))
         tail_loop.body.append(YieldOp(_copy_body(loop, tail_loop.iv, list(tail_loop.carried), tail_loop.body),
                                       loop.loc))
+        for nested in [op for op in tail_loop.walk() if op.is_loop and op is not tail_loop and op.label]:
+            nested.attrs["label"] = fresh_label(labels, f"{nested.label}_tail")  # the second copy of the body
         loop.parent.insert_before(loop, tail_loop)
         results = list(tail_loop.results)
     _replace(loop, results)

@@ -31,6 +31,12 @@ def test_split_divides_or_adds_a_tail():
         hls.customize(ck.small_mm).split("ROW", 13)
 
 
+def test_split_tail_of_a_nest_gets_fresh_labels():
+    built = hls.customize(ck.small_mm).split("ROW", 5, tail=True).build()
+    assert "COL_tail: for" in built.cpp and "loop_k_tail: for" in built.cpp  # no duplicate C++ label
+    agrees(ck.small_mm, built)
+
+
 def test_split_names_are_stable_for_later_primitives():
     s = hls.customize(ck.small_mm).split("k", 5).pipeline("k_inner").unroll("loop_k_inner")
     cpp = s.build().cpp
@@ -58,6 +64,13 @@ def test_reorder_interchanges_legal_nests():
     sweep = hls.customize(ck.column_sweep).reorder("j", "i").build()  # the dependence (1, 0) stays positive
     assert sweep.cpp.index("for (int32_t j") < sweep.cpp.index("for (int32_t i")
     agrees(ck.column_sweep, sweep)
+
+
+def test_reorder_checks_the_accesses_of_inner_loops():
+    built = hls.customize(ck.accumulate_in_place).reorder("j", "i").build()
+    agrees(ck.accumulate_in_place, built)
+    with pytest.raises(DependenceError, match="would change the result"):
+        hls.customize(ck.wavefront_inner).reorder("j", "i")
 
 
 def test_reorder_refuses_dependences_and_imperfect_nests():

@@ -104,3 +104,20 @@ def twin_loops(a: hls.int16[8], b: hls.int16[8], out: hls.int32[8]):
         out[i] = a[i]
     for i in range(8):
         out[i] = out[i] + b[i]
+
+
+@hls.kernel(flow="vivado")
+def accumulate_in_place(A: hls.int16[6, 5], B: hls.int16[5, 4], C: hls.int32[6, 4]):
+    """C[i, j] is read and written inside the k loop: the dependence check enumerates the inner loop too."""
+    for i in range(6):
+        for j in range(4):
+            for k in range(5):
+                C[i, j] = C[i, j] + A[i, k] * B[k, j]
+
+
+@hls.kernel(flow="vivado")
+def wavefront_inner(A: hls.int32[8, 8]):
+    for i in range(1, 8):
+        for j in range(7):
+            for k in range(2):
+                A[i, j] = A[i - 1, j + 1] + k
