@@ -22,12 +22,13 @@ def _changes(before: dict[str, tuple[Any, Any, str]], after: dict[str, tuple[Any
             notes.append(f"{name} new (II {ii if ii is not None else '-'})")
         elif before[name] != (ii, limiter, pipelined):
             old_ii, old_limiter, old_pipelined = before[name]
-            text = f"{name} II {old_ii if old_ii is not None else '-'} -> {ii if ii is not None else '-'}"
+            parts = [f"II {old_ii if old_ii is not None else '-'} -> {ii if ii is not None else '-'}"] \
+                if old_ii != ii else []
             if old_pipelined != pipelined:
-                text += f", pipelined {old_pipelined} -> {pipelined}"
+                parts.append(f"pipelined {old_pipelined} -> {pipelined}")
             if old_limiter != limiter:
-                text += f", limiter {old_limiter or 'none'} -> {limiter or 'none'}"
-            notes.append(text)
+                parts.append(f"limiter {old_limiter or 'none'} -> {limiter or 'none'}")
+            notes.append(f"{name} " + ", ".join(parts))
     notes += [f"{name} gone" for name in before if name not in after]
     return "; ".join(notes)
 

@@ -105,4 +105,6 @@ def test_transformations_compose_with_directives_and_explain():
     lines = text.splitlines()
     assert "reorder('COL', 'ROW')" in text and "pipeline('loop_k_outer', ii=1)" in text
     assert any("(as written)" in line for line in lines)
-    assert any("loop_k_outer II - -> 1" in line or "II" in line for line in lines if "pipeline(" in line)
+    row = {line.split("|")[2].strip(): line for line in lines if line.count("|") > 8}
+    assert "small_mm/COL_ROW new" in row["reorder('COL', 'ROW')"] and "ROW_COL gone" in row["reorder('COL', 'ROW')"]
+    assert "small_mm/loop_k_outer new" in row["pipeline('loop_k_outer', ii=1)"]
