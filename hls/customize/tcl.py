@@ -136,6 +136,13 @@ def _record(op: str, options: dict[str, Any], positional: list[str], loc: Loc) -
 def read_tcl(text_or_path: str | Path) -> tuple[list[Record], str]:
     """The records of a directives file (text, or a path to one) and the name used in messages."""
     name = "<tcl>"
-    if isinstance(text_or_path, Path) or ("\n" not in text_or_path and Path(text_or_path).is_file()):
+    if isinstance(text_or_path, Path) or ("\n" not in text_or_path and _is_file(text_or_path)):
         name, text_or_path = str(text_or_path), Path(text_or_path).read_text(encoding="utf-8")
     return [parse_line(line, Loc(name, number)) for number, line in _logical_lines(text_or_path)], name
+
+
+def _is_file(text: str) -> bool:
+    try:
+        return Path(text).is_file()
+    except (OSError, ValueError):  # a long line of text is no file name
+        return False

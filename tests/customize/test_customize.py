@@ -169,3 +169,42 @@ def test_json_round_trip_is_exact_and_bad_json_is_an_error():
         hls.Schedule.from_json(ck.small_mm, '{"schedule": [{"op": "pipeline", "targets": ["NOPE"]}]}')
     with pytest.raises(hls.HLSError, match="unknown schedule primitive 'vectorize'"):
         hls.Schedule.from_json(ck.small_mm, '[{"op": "vectorize", "targets": ["k"]}]')
+
+
+@pytest.mark.parametrize("name", ["stream_pipeline", "rgb565", "axis_frame_gain", "subkernel", "fir_stream"])
+def test_examples_keep_working_under_a_schedule(examples, name):
+    """Dataflow regions, streams, structs, AXI-stream packets and sub-kernels: a loop of every kernel in the
+    design pipelined at II 2 by schedule, then golden of the example vs csim of the scheduled design."""
+    from hls.customize.names import loop_refs
+
+    kernel = examples[name].KERNEL
+    schedule = hls.customize(kernel)
+    paths = [ref.path for func in schedule._working().functions.values() for ref in list(loop_refs(func))[:1]]
+    for path in paths:
+        schedule.pipeline(path, ii=2)
+    built = schedule.build()
+    assert built.cpp.count("#pragma HLS pipeline II=2") >= len(paths) >= 1
+    built.verify(seed=3, trials=2)
+
+
+def test_every_directive_round_trips_through_tcl():
+    s = (hls.customize(ck.caller).pipeline("row_sums", ii=1).unroll("caller/loop_i", factor=2, skip_exit_check=True)
+         .loop_tripcount("row_sums/i", 2, 8).loop_flatten("row_sums/j", off=True)
+         .partition("X", "block", factor=2, dim=1).bind_storage("buf", "ram_2p", impl="bram", latency=2)
+         .interface("y", "ap_memory", storage_type="ram_1p").inline("row_sums", off=True).dataflow("caller"))
+    tcl = s.to_tcl()
+    for line in ('set_directive_pipeline -II 1 "row_sums"', 'set_directive_unroll -factor 2 -skip_exit_check '
+                 '"caller/loop_i"', 'set_directive_loop_tripcount -min 2 -max 8 "row_sums/loop_i"',
+                 'set_directive_loop_flatten -off "row_sums/loop_j"',
+                 'set_directive_array_partition -type block -factor 2 -dim 1 "caller" X',
+                 'set_directive_bind_storage -type ram_2p -impl bram -latency 2 "caller" buf',
+                 'set_directive_interface -mode ap_memory -storage_type ram_1p "caller" y',
+                 'set_directive_inline -off "row_sums"', 'set_directive_dataflow "caller"'):
+        assert line in tcl, line
+    again = hls.customize(ck.caller).from_tcl(tcl)
+    assert again.to_tcl() == tcl
+    assert again.build().cpp == s.build().cpp
+    with pytest.raises(hls.HLSError, match=r"<tcl>:1:1: stream sets the depth of a local FIFO"):
+        hls.customize(ck.caller).from_tcl('set_directive_stream -depth 4 "caller" buf\n')
+    with pytest.raises(hls.HLSError, match="takes a location and a variable"):
+        hls.customize(ck.caller).from_tcl('set_directive_array_partition -type complete "caller"\n')
