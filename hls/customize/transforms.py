@@ -46,7 +46,8 @@ def tile(module: Module, names: Any, factors: Any, loc: Loc | None) -> None:
     if any(b.op not in a.op.walk() or b.op is a.op for a, b in zip(refs, refs[1:], strict=False)):
         raise TransformError("tile: name the loops of one nest, outermost first", loc)
     outers, inners = [], []
-    for name, factor in zip(names, factors, strict=True):
+    labels = [f"{ref.func.name}/{ref.op.label}" for ref in refs]  # a path through a split loop goes stale
+    for name, factor in zip(labels, factors, strict=True):
         ref = resolve_loop(module, name, loc)  # again: splitting an outer loop copied the inner ones
         outer, inner = split_loop(ref.func, ref.op, factor, False, loc)
         outers.append(outer)

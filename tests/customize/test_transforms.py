@@ -51,6 +51,8 @@ def test_tile_splits_and_interchanges():
     order = [built.cpp.index(label + ":") for label in ("ROW_outer", "COL_outer", "ROW_inner", "COL_inner")]
     assert order == sorted(order)
     agrees(ck.small_mm, built)
+    by_path = hls.customize(ck.small_mm).tile(["small_mm/ROW", "small_mm/ROW/COL"], [4, 2]).build()
+    assert by_path.cpp == built.cpp  # a path through the loop being split still names the inner one
     with pytest.raises(hls.HLSError, match="give one factor per loop"):
         hls.customize(ck.small_mm).tile(["ROW", "COL"], [4])
     with pytest.raises(TransformError, match="name the loops of one nest, outermost first"):

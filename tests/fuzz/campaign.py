@@ -41,6 +41,7 @@ from tests.fuzz.dataflow_gen import dataflow_unit
 from tests.fuzz.generator import Unit, batch_top, generate, module_text
 from tests.fuzz.oracle import BRANCHES, oracle_unit
 from tests.fuzz.packets import packet_unit, uses_packets
+from tests.fuzz.schedules import NEST_EVERY, nest_unit
 from tests.fuzz.shrink import ShrinkStats, shrink
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -62,6 +63,8 @@ def generate_any(seed: int, mode: str = "classic", branches: tuple[str, ...] = B
     oracle_branches = tuple(b for b in branches if b in BRANCHES) or BRANCHES
     if mode == "oracle" or mode == "both" and seed % ORACLE_EVERY == 1:
         return oracle_unit(seed, oracle_branches)
+    if SCHEDULE_BRANCH in branches and seed % NEST_EVERY == 0:
+        return nest_unit(seed)
     if seed % DATAFLOW_EVERY == DATAFLOW_EVERY - 1:
         unit = dataflow_unit(seed)
     else:

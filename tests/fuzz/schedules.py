@@ -50,20 +50,25 @@ def _step(schedule: hls.Schedule, rng: random.Random) -> str | None:
     kind = rng.choice(["split", "split", "reorder", "fuse", "pipeline", "unroll", "flatten", "partition", "tile"])
     if kind == "split" and trip:
         return _done(_try(schedule, "split", name, rng.randint(1, max(1, min(trip, 6))), tail=True), kind, name)
-    if kind == "reorder":
-        inner = [r for r in refs if r.ancestors and r.ancestors[-1] is ref.op]
-        if inner:
-            return _done(_try(schedule, "reorder", inner[0].path, name), kind, name)
-    if kind == "tile":
-        inner = [r for r in refs if r.ancestors and r.ancestors[-1] is ref.op]
-        if inner and trip and inner[0].op.trip_count():
-            factors = [_divisor(trip, rng), _divisor(inner[0].op.trip_count(), rng)]
-            return _done(_try(schedule, "tile", [name, inner[0].path], factors), kind, name)
-    if kind == "fuse":
-        block = ref.op.parent
-        later = [r for r in refs if r.op.parent is block and block.ops.index(r.op) > block.ops.index(ref.op)]
-        if later:
-            return _done(_try(schedule, "fuse", name, later[0].path), kind, name)
+    if kind in ("reorder", "tile"):  # the first nest, from this loop on, that takes it
+        for outer in refs[refs.index(ref):]:
+            inner = [r for r in refs if r.ancestors and r.ancestors[-1] is outer.op and r.op.parent is outer.op.body]
+            trips = (outer.op.trip_count() if isinstance(outer.op, ForOp) else None,
+                     inner[0].op.trip_count() if inner and isinstance(inner[0].op, ForOp) else None)
+            if kind == "reorder" and inner and _try(schedule, "reorder", inner[0].path, outer.path):
+                return _done(True, kind, outer.path)
+            if kind == "tile" and inner and all(trips) and _try(
+                    schedule, "tile", [outer.path, inner[0].path], [_divisor(t, rng) for t in trips]):
+                return _done(True, kind, outer.path)
+        return None
+    if kind == "fuse":  # the first pair of loops after this one in one block that fuses
+        for first in refs[refs.index(ref):]:
+            block = first.op.parent
+            after = [r for r in refs if r.op.parent is block and block.ops.index(r.op) > block.ops.index(first.op)]
+            for later in after:
+                if _try(schedule, "fuse", first.path, later.path):
+                    return _done(True, kind, first.path)
+        return None
     if kind == "pipeline":
         return _done(_try(schedule, "pipeline", name, ii=rng.choice([None, 1, 2])), kind, name)
     if kind == "unroll" and trip:
@@ -126,3 +131,36 @@ def check_scheduled(kernel: Any, seed: int, rtol: float, atol: float) -> dict[st
             found["kind"] = "schedule:" + found["kind"]
         return found
     return verdict("pass")
+
+
+# ---- kernels made for the loop transformations ----------------------------------------------------
+
+NEST_EVERY = 3  # with the schedule branch, one classic seed in NEST_EVERY is a loop-nest kernel instead
+
+
+def _index(rng: random.Random, var: str) -> str:
+    shift = rng.choice([-1, 0, 0, 1])
+    return var if shift == 0 else f"{var} {'+' if shift > 0 else '-'} {abs(shift)}"
+
+
+def nest_unit(seed: int) -> Any:
+    """Perfect 2-deep nests and sibling loops of equal bounds over two 8x8 arrays, with stencil-like
+    accesses (offsets -1..1, so some interchanges and fusions are legal and some are not): the kernels
+    the generator rarely writes, where reorder, tile and fuse apply."""
+    from tests.fuzz.generator import Unit
+
+    rng = random.Random(seed)
+    name = f"n_{seed}"
+    lines = ["@hls.kernel", f"def {name}(A: hls.int32[8, 8], B: hls.int32[8, 8], v: hls.int32[8]):"]
+    for _ in range(rng.randint(1, 3)):
+        dst, src = rng.sample(["A", "B"], 2) if rng.random() < 0.5 else (rng.choice("AB"),) * 2
+        if rng.random() < 0.6:
+            lines += ["    for i in range(1, 7):", "        for j in range(1, 7):",
+                      f"            {dst}[{_index(rng, 'i')}, {_index(rng, 'j')}] = "
+                      f"{src}[{_index(rng, 'i')}, {_index(rng, 'j')}] * {rng.randint(-3, 3)} + j - i"]
+        else:
+            lines += ["    for i in range(1, 7):", f"        v[{_index(rng, 'i')}] = {dst}[i, {rng.randint(0, 7)}] + "
+                      f"v[{_index(rng, 'i')}]"]
+    return Unit(seed, name, "\n".join(lines) + "\n",
+                [("A", "hls.int32[8, 8]"), ("B", "hls.int32[8, 8]"), ("v", "hls.int32[8]")], None, False,
+                schedule=True)
