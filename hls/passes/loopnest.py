@@ -27,6 +27,7 @@ from hls.passes.dependence import (
     grid,
     written_arrays,
 )
+from hls.passes.unroll import bind_bounds
 from hls.types import IntType, int_binop_type, int_union, literal_int_type
 
 
@@ -65,6 +66,8 @@ def _constant_loop(loop: ForOp, what: str) -> tuple[int, int, int]:
     if not isinstance(loop, ForOp):
         raise TransformError(f"{what}: {loop.label} is a while loop; only for loops over a range can be transformed",
                              loop.loc)
+    if loop.parent is not None:
+        bind_bounds(loop)  # bounds computed from constants (`range(N * 2)`) become constants first
     bounds = loop.const_bounds()
     if bounds is None:
         raise TransformError(f"{what}: loop {loop.label} has bounds that are not constant", loop.loc)
