@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from hls.customize import Schedule, customize
 from hls.errors import (
     CompileError,
     DeadlockError,
@@ -73,6 +74,7 @@ __all__ = [
     "stream", "strict_overflow", "uint8", "uint16", "uint32", "uint64", "unroll", "zeros",
 ]
 __all__ += ["aggregate", "disaggregate", "struct"]
+__all__ += ["Schedule", "customize"]
 
 
 def __getattr__(name: str):

@@ -64,6 +64,10 @@ def compile_kernel(kernel: Any, flow: str, state: Any) -> Compiled:
     module, info, src = build_module(kernel)
     verify_module(module)
     golden_ir = clone_module(module)
+    rewrite = getattr(kernel, "rewrite_ir", None)  # hls.customize: the schedule; the golden keeps the source IR
+    if rewrite is not None:
+        rewrite(module)
+        verify_module(module)
     cpp_module = loops_kept(module)
     run_passes(module)
     verify_module(module)

@@ -38,6 +38,8 @@ from hls.verification import strict_overflow as strict_overflow  # hls.strict_ov
 class Kernel:
     """A typed Python function that is also a hardware kernel."""
 
+    directives_tcl: str | None = None  # a directives.tcl the export carries (a schedule's, hls/customize)
+
     def __init__(self, func: Any, flow: str = "vitis"):
         if not inspect.isfunction(func):
             raise HLSError(f"@hls.kernel decorates plain functions, got {type(func).__name__}")
@@ -194,7 +196,7 @@ class Kernel:
                 report: Report | str = self.report(clock_ns=settings.clock_ns, part=settings.part, flow=settings.flow)
             except HLSError as exc:
                 report = str(exc).splitlines()[0]
-            return export_project(compiled, vectors, report, settings, path)
+            return export_project(compiled, vectors, report, settings, path, self.directives_tcl)
 
     def verify(self, *args: Any, golden: Any = None, rtol: float = DEFAULT_RTOL, atol: float = DEFAULT_ATOL,
                seed: int = 0, strict_overflow: bool | None = None, trials: int = DEFAULT_TRIALS) -> VerifyResult:

@@ -10,7 +10,7 @@ import argparse
 from pathlib import Path
 from typing import Any
 
-from hls.cli.target import BadTarget, load_kernel
+from hls.cli.target import BadTarget, add_schedule_option, load_kernel
 from hls.defaults import DEFAULT_CLOCK_NS, DEFAULT_PART
 from hls.interfaces import FLOWS
 from hls.project.export import MANIFEST
@@ -33,14 +33,20 @@ def add_export_parser(subparsers: Any) -> argparse.ArgumentParser:
     p.add_argument("--force", action="store_true",
                    help="write into a non-empty DIR that holds no previous hls export, replacing only the files hls "
                         "writes (others are kept); a previous export is updated in place without it")
+    add_schedule_option(p)
+    p.add_argument("--directives", choices=("inline", "tcl"), default="inline",
+                   help="with --schedule: the directives as pragmas in the C++ (inline) or as directives.tcl")
     p.set_defaults(func=cmd_export)
     return p
 
 
 def cmd_export(args: argparse.Namespace) -> int:
-    kernel = load_kernel(args.target)
+    kernel = load_kernel(args.target, args.schedule)
+    options = {"directives": args.directives} if args.schedule is not None else {}
+    if args.directives != "inline" and args.schedule is None:
+        raise BadTarget("--directives tcl writes a schedule's directives: give --schedule FILE")
     root = kernel.export(args.output, part=args.part, clock_ns=args.clock, flow=args.flow, seed=args.seed,
-                         overwrite=args.force)
+                         overwrite=args.force, **options)
     print(f"{kernel.__name__}: Vitis HLS project written to {root}; run `make -C {root} csim` (g++ only) "
           f"or `make -C {root} csynth` (Vitis)")
     return 0
@@ -65,6 +71,7 @@ def add_report_parser(subparsers: Any) -> argparse.ArgumentParser:
     p.add_argument("--json", action="store_true", help="print Report.to_dict() as JSON")
     p.add_argument("--compare", metavar="DIR", help="a Vitis project (or csynth.xml) to print side by side")
     p.add_argument("--html", metavar="FILE", help="write the report page (one self-contained HTML file) to FILE")
+    add_schedule_option(p)
     p.add_argument("--size-fifos", action="store_true",
                    help="print, per FIFO of the dataflow region, the smallest depth that neither deadlocks nor "
                         "slows the region (k.size_fifos())")
@@ -73,7 +80,7 @@ def add_report_parser(subparsers: Any) -> argparse.ArgumentParser:
 
 
 def cmd_report(args: argparse.Namespace) -> int:
-    target = resolve_report_target(args.target)
+    target = resolve_report_target(args.target, args.schedule)
     if args.size_fifos:
         return print_fifo_depths(target, args)
     return run_report(target, args)
@@ -97,19 +104,21 @@ def print_fifo_depths(target: Any, args: argparse.Namespace) -> int:
     return 0
 
 
-def resolve_report_target(target: str) -> Any:
+def resolve_report_target(target: str, schedule: str | None = None) -> Any:
     """An exported project directory as a Path, otherwise the Kernel named by FILE.py:kernel.
 
     Bad targets fail here (BadTarget -> exit 2) so the report hook only deals with good ones.
     """
     path = Path(target)
     if path.is_dir():
+        if schedule is not None:
+            raise BadTarget("--schedule applies to FILE.py:kernel, not to an exported project")
         if not (path / MANIFEST).is_file():
             raise BadTarget(f"{target} is not a project written by `hls export` (no {MANIFEST})")
         return path
     if ":" not in target:
         raise BadTarget(f"expected FILE.py:kernel or an exported project directory, got {target!r}")
-    return load_kernel(target)
+    return load_kernel(target, schedule)
 
 
 def run_report(target: Any, args: argparse.Namespace | None = None) -> int:

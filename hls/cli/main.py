@@ -10,19 +10,19 @@ import warnings
 from pathlib import Path
 
 from hls.cli.export import add_export_parser, add_flow_option, add_report_parser
-from hls.cli.target import BadTarget, load_kernel, load_module
+from hls.cli.target import BadTarget, add_schedule_option, load_kernel, load_module
 from hls.errors import HLSError, OverflowWarning, VerificationError
 from hls.wording import decimal
 
 
 def cmd_emit(args: argparse.Namespace) -> int:
-    k = load_kernel(args.target)
+    k = load_kernel(args.target, args.schedule)
     print(k.mlir if args.mlir else k.ir if args.ir else k.compile(args.flow).design.kernel_cpp, end="")
     return 0
 
 
 def cmd_csim(args: argparse.Namespace) -> int:
-    k = load_kernel(args.target)
+    k = load_kernel(args.target, args.schedule)
     result = k.verify(seed=args.seed)
     print(f"{k.__name__}: csim matches the golden model on {', '.join(result['compared'])} (seed {args.seed}, "
           f"{len(result['trials'])} input sets)")
@@ -86,10 +86,12 @@ def parser() -> argparse.ArgumentParser:
     form.add_argument("--ir", action="store_true", help="print the SSA IR instead of C++")
     form.add_argument("--mlir", action="store_true", help="print upstream MLIR (func/scf/arith/memref/math)")
     add_flow_option(emit, "the interfaces of the C++: vitis (m_axi/s_axilite) or vivado (ap_memory/ap_none)")
+    add_schedule_option(emit)
     emit.set_defaults(func=cmd_emit)
     csim = sub.add_parser("csim", help="compile the C++ with g++ and check it against the golden model")
     csim.add_argument("target", help="FILE.py:kernel")
     csim.add_argument("--seed", type=int, default=0, help="seed of the random inputs")
+    add_schedule_option(csim)
     csim.set_defaults(func=cmd_csim)
 
     add_export_parser(sub)

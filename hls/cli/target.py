@@ -8,6 +8,7 @@ import sys
 from pathlib import Path
 from typing import Any
 
+from hls.customize import Schedule, customize
 from hls.errors import HLSError
 from hls.kernel import Kernel
 
@@ -34,8 +35,29 @@ def load_module(path: Path) -> Any:
     return module
 
 
-def load_kernel(target: str) -> Any:
-    """The kernel named by FILE.py:kernel."""
+def add_schedule_option(p: Any) -> None:
+    p.add_argument("--schedule", metavar="FILE", default=None,
+                   help="apply a schedule (hls.customize) read from FILE.json (Schedule.to_json) or FILE.tcl "
+                        "(set_directive_* lines)")
+
+
+def scheduled(kernel: Kernel, schedule: str | None) -> Kernel:
+    """`kernel` with the schedule of a .json or .tcl file applied (hls.customize), or as it is."""
+    if schedule is None:
+        return kernel
+    path = Path(schedule)
+    if not path.is_file():
+        raise BadTarget(f"no such schedule file: {schedule}")
+    if path.suffix == ".json":
+        return Schedule.from_json(kernel, path).build()
+    if path.suffix == ".tcl":
+        return customize(kernel).from_tcl(path).build()
+    raise BadTarget(f"--schedule takes FILE.json (Schedule.to_json) or FILE.tcl (set_directive_* lines), "
+                    f"got {schedule}")
+
+
+def load_kernel(target: str, schedule: str | None = None) -> Any:
+    """The kernel named by FILE.py:kernel, with the schedule of `schedule` (a file) applied."""
     file, sep, name = target.rpartition(":")
     if not sep or not file or not name:
         raise BadTarget(f"expected FILE.py:kernel, got {target!r}")
@@ -43,4 +65,4 @@ def load_kernel(target: str) -> Any:
     obj = getattr(module, name, None)
     if not isinstance(obj, Kernel):
         raise BadTarget(f"{file} has no @hls.kernel named {name!r}")
-    return obj
+    return scheduled(obj, schedule)

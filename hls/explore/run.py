@@ -34,6 +34,7 @@ from pathlib import Path
 from typing import Any
 
 from hls import progress
+from hls.customize.schedule import Schedule
 from hls.errors import HLSError
 from hls.explore.result import Exploration, Row, make_objective
 from hls.kernel import Kernel
@@ -177,9 +178,12 @@ def run_all(pool: concurrent.futures.Executor, fn: Callable[..., dict[str, Any]]
 
 
 def build(factory: Callable[..., Any], params: dict[str, Any]) -> Kernel:
+    """The point's kernel: the factory's Kernel, or the one its `hls.Schedule` builds (hls.customize)."""
     kernel = factory(**params)
+    if isinstance(kernel, Schedule):
+        kernel = kernel.build()
     if not isinstance(kernel, Kernel):
-        raise HLSError(f"the factory returned {type(kernel).__name__}, not an hls.Kernel "
+        raise HLSError(f"the factory returned {type(kernel).__name__}, not an hls.Kernel or an hls.Schedule "
                        "(decorate the function it returns with @hls.kernel)")
     return kernel
 

@@ -113,16 +113,17 @@ class GoldenVectors:
 
 
 def export_project(compiled: CompiledDesign, vectors: GoldenVectors, report: Any, settings: ExportSettings,
-                   path: str | os.PathLike[str]) -> Path:
+                   path: str | os.PathLike[str], directives: str | None = None) -> Path:
     """Write the project of `compiled.design` into `path` and return the directory.
 
-    `report` is the schedule's Report for the manifest, or a string saying why there is none.
+    `report` is the schedule's Report for the manifest, or a string saying why there is none;
+    `directives`, a directives.tcl that run_hls.tcl sources (a schedule's, hls/customize).
     Everything is computed before the first file is written, so a failure leaves the target untouched.
     """
     root = Path(path)
     previous = check_target(compiled, settings, root)
     estimate, error = (None, report) if isinstance(report, str) else (report, None)
-    files = render_project(compiled.design, settings, vectors, estimate, error)
+    files = render_project(compiled.design, settings, vectors, estimate, error, directives)
     write_files(root, files, previous)
     return root
 
@@ -274,7 +275,7 @@ def data_files(design: Any, ports: list[dict[str, Any]], rets: list[dict[str, An
 
 
 def render_project(design: Any, settings: ExportSettings, vectors: GoldenVectors, estimate: Any = None,
-                   estimate_error: str | None = None) -> dict[str, str]:
+                   estimate_error: str | None = None, directives: str | None = None) -> dict[str, str]:
     """Every file of the project as {relative path: text}; nothing is written here."""
     top = design.top
     inputs = [p for p in design.ports if not p.output_only]
@@ -291,7 +292,7 @@ def render_project(design: Any, settings: ExportSettings, vectors: GoldenVectors
               "solution": SOLUTION, "work_dir": WORK_DIR, "data_dir": DATA_DIR, "flags": flags,
               "data_files": sorted(data), "ports": ports, "ret": ret_info, "rets": rets,
               "tuple_return": isinstance(design.return_type, TupleType),
-              "inputs_given": vectors.given, "streams": design.streams}
+              "inputs_given": vectors.given, "streams": design.streams, "directives": directives is not None}
     files = {
         f"src/{top}.cpp": design.kernel_cpp,
         f"src/{design.header_name}": design.header,
@@ -304,6 +305,8 @@ def render_project(design: Any, settings: ExportSettings, vectors: GoldenVectors
                                      atol=repr(settings.atol), **common),
     }
     files.update({f"{DATA_DIR}/{name}": text for name, text in data.items()})
+    if directives is not None:
+        files["directives.tcl"] = directives
     if design.streams:  # the project's own csim headers (hls_stream.h, hls_csim.h), used when Vitis is absent
         for name in ("hls_stream.h", "hls_csim.h", "ap_axi_sdata.h"):
             files[f"{CSIM_INCLUDE}/{name}"] = (own_include_dir() / name).read_text()

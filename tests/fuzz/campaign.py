@@ -32,7 +32,7 @@ import sys
 import tempfile
 import time
 from concurrent.futures import ThreadPoolExecutor
-from dataclasses import asdict, dataclass, field
+from dataclasses import asdict, dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
@@ -41,6 +41,7 @@ from tests.fuzz.dataflow_gen import dataflow_unit
 from tests.fuzz.generator import Unit, batch_top, generate, module_text
 from tests.fuzz.oracle import BRANCHES, oracle_unit
 from tests.fuzz.packets import packet_unit, uses_packets
+from tests.fuzz.schedules import NEST_EVERY, nest_unit
 from tests.fuzz.shrink import ShrinkStats, shrink
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -53,14 +54,22 @@ SOLO = 10  # every tenth kernel is checked alone, as a top-level kernel
 DATAFLOW_EVERY = 10  # one kernel in ten is a random dataflow region (tests/fuzz/dataflow_gen.py)
 ORACLE_EVERY = 4  # --mode both: one kernel in four is a no-overflow kernel with the CPython oracle
 MODES = ("classic", "oracle", "both")
+SCHEDULE_BRANCH = "schedule"  # not an oracle branch: every classic kernel through a random hls.customize schedule
 
 
 def generate_any(seed: int, mode: str = "classic", branches: tuple[str, ...] = BRANCHES) -> Unit:
+    """The unit for `seed`; with the `schedule` branch, a classic one is checked through a random legal
+    hls.customize schedule (tests/fuzz/schedules.py)."""
+    oracle_branches = tuple(b for b in branches if b in BRANCHES) or BRANCHES
     if mode == "oracle" or mode == "both" and seed % ORACLE_EVERY == 1:
-        return oracle_unit(seed, branches)
+        return oracle_unit(seed, oracle_branches)
+    if SCHEDULE_BRANCH in branches and seed % NEST_EVERY == 0:
+        return nest_unit(seed)
     if seed % DATAFLOW_EVERY == DATAFLOW_EVERY - 1:
-        return dataflow_unit(seed)
-    return packet_unit(seed) if uses_packets(seed) else generate(seed)
+        unit = dataflow_unit(seed)
+    else:
+        unit = packet_unit(seed) if uses_packets(seed) else generate(seed)
+    return replace(unit, schedule=True) if SCHEDULE_BRANCH in branches else unit
 
 
 @dataclass
@@ -73,6 +82,7 @@ class Failure:
     kernel: str
     tolerances: tuple[float, float]
     minimized: str | None = None
+    schedule: bool = False  # found through a random schedule (tests/fuzz/schedules.py)
     minimized_message: str | None = None
     path: Path | None = None
     oracle: bool = False  # checked against CPython too (tests/fuzz/oracle.py)
@@ -260,7 +270,8 @@ def run_campaign(count: int, seed: int, out: Path | None = None, batch: int = 8,
                 else:
                     result.crashes += 1
                 result.failures.append(Failure(unit.seed, status, v["kind"], v["message"], module_text([unit]),
-                                               unit.kernel, tolerances_of(unit), oracle=unit.oracle))
+                                               unit.kernel, tolerances_of(unit), oracle=unit.oracle,
+                                               schedule=unit.schedule))
         for group, v in batch_failures:
             if all(verdicts[u.seed]["status"] in ("pass", "rejected") for u in group):
                 result.batch_only += 1
@@ -314,7 +325,7 @@ def shrink_all(failures: list[Failure], runner: Runner, jobs: int, max_checks: i
 
         def still_fails(text: str) -> bool:
             job = {"text": text, "kernel": failure.kernel, "seed": failure.seed, "rtol": failure.tolerances[0],
-                   "atol": failure.tolerances[1], "oracle": failure.oracle}
+                   "atol": failure.tolerances[1], "oracle": failure.oracle, "schedule": failure.schedule}
             outcome = runner.run(job, f"x{failure.seed}_{next(names)}", env)
             v = outcome.get("error") or outcome["members"][str(failure.seed)]
             if v["status"] == failure.status and v["kind"] == failure.kind:
@@ -346,6 +357,10 @@ def write_reproducer(out: Path, failure: Failure) -> Path:
     call = f"{failure.kernel}.verify(seed={failure.seed}, rtol={rtol!r}, atol={atol!r})"
     if failure.kernel == "fuzz_batch":
         call = "raise SystemExit('a batch-only failure: rerun it through tests.fuzz.worker')"
+    if failure.schedule:  # golden of the kernel vs csim of the same random schedule
+        call = (f"import sys\n    sys.path.insert(0, {str(ROOT)!r})\n    from tests.fuzz.schedules import "
+                f"check_scheduled\n    verdict = check_scheduled({failure.kernel}, {failure.seed}, {rtol!r}, "
+                f"{atol!r})\n    if verdict['status'] != 'pass':\n        raise SystemExit(verdict['message'])")
     if failure.oracle:  # golden, csim and CPython on the oracle's input sets
         call = (f"import sys\n    sys.path.insert(0, {str(ROOT)!r})\n    from tests.fuzz.oracle import check_oracle"
                 f"\n    verdict = check_oracle({failure.kernel}, "
@@ -377,9 +392,10 @@ def main(argv: list[str] | None = None) -> int:
                         help=f"the oracle generator's branches, comma-separated (default {','.join(BRANCHES)})")
     args = parser.parse_args(argv)
     branches = tuple(b for b in args.branches.split(",") if b)
-    unknown = sorted(set(branches) - set(BRANCHES))
+    unknown = sorted(set(branches) - set(BRANCHES) - {SCHEDULE_BRANCH})
     if unknown or not branches:
-        parser.error(f"unknown --branches {', '.join(unknown) or '(none)'}; choose from {', '.join(BRANCHES)}")
+        parser.error(f"unknown --branches {', '.join(unknown) or '(none)'}; choose from "
+                     f"{', '.join((*BRANCHES, SCHEDULE_BRANCH))}")
     signal.signal(signal.SIGTERM, lambda *_: sys.exit(143))  # run the clean-up (workers, temp files)
     result = run_campaign(args.count, args.seed, args.out, batch=args.batch, jobs=args.jobs, timeout=args.timeout,
                           shrink_checks=args.shrink_checks, shrink_seconds=args.shrink_seconds,

@@ -177,6 +177,7 @@ class Unit:
     ret_elems: tuple[str, ...] = ()  # a tuple return: each element's annotation text
     ret_shape: tuple[int, ...] = ()  # an array result: its shape (`ret` is the array annotation)
     oracle: bool = False  # a no-overflow kernel, also checked against CPython (tests/fuzz/oracle.py)
+    schedule: bool = False  # checked through a random legal hls.customize schedule (tests/fuzz/schedules.py)
 
 
 HEADER = "import math\n\nimport numpy as np\n\nimport hls\n"

@@ -38,6 +38,7 @@ from hls.golden.jitrun import available
 from hls.types import ArrayType, TupleType
 from tests.fuzz.generator import Unit, batch_top, module_text
 from tests.fuzz.oracle import check_oracle
+from tests.fuzz.schedules import check_scheduled
 from tests.golden_diff import disagreement
 
 MAX_MESSAGE = 4000
@@ -164,6 +165,11 @@ def check_batch(job: dict[str, Any]) -> dict[str, Any]:
             good.append(unit)
     if not good:
         return {"members": members, "batch": None}
+    for unit in [u for u in good if u.schedule]:  # each through its own schedule, never batched
+        members[str(unit.seed)] = check_scheduled(getattr(pre, unit.kernel), unit.seed, job["rtol"], job["atol"])
+    good = [u for u in good if not u.schedule]
+    if not good:
+        return {"members": members, "batch": None}
     if not job.get("batch", True) or len(good) == 1:
         for unit in good:
             kernel = getattr(pre, unit.kernel)
@@ -210,6 +216,9 @@ def check_text(job: dict[str, Any]) -> dict[str, Any]:
         return {"members": {str(job["seed"]): classify(exc, "import")}, "batch": None}
     if job.get("oracle"):
         return {"members": {str(job["seed"]): check_oracle(kernel, job["seed"])}, "batch": None}
+    if job.get("schedule"):
+        return {"members": {str(job["seed"]): check_scheduled(kernel, job["seed"], job["rtol"], job["atol"])},
+                "batch": None}
     return {"members": {str(job["seed"]): check_single(kernel, job["seed"], job["rtol"], job["atol"])},
             "batch": None}
 

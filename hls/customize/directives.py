@@ -1,0 +1,131 @@
+"""Directive records applied to an IR module: the same IR fields and ops the inline statements make.
+
+A loop directive sets the loop's typed field (`ForOp.pipeline`, ...), a pipeline on a function the
+function's; an array directive is an `hls.directive` op placed where the inline statement would stand
+(after the kernel's leading directives for an argument, after the declaration for a local); dataflow and
+inline are function-level directive ops. So a schedule and the same directives written inline give the
+same IR, hence the same C++ and estimate. The options are checked by the frontend's own checks
+(hls/frontend/pragmas.py), located at the schedule's call. A partition follows its array into every
+sub-kernel the array is passed to, so the callee's port is split the same way.
+"""
+
+from __future__ import annotations
+
+import inspect
+from dataclasses import replace
+from typing import Any
+
+from hls.customize.names import resolve_function, resolve_loop, resolve_storage
+from hls.customize.records import Record, ScheduleError
+from hls.errors import HLSTypeError, Loc
+from hls.frontend.pragmas import CHECKS, Pragmas
+from hls.ir import AllocOp, BlockArg, CallOp, DirectiveOp, Function, Module, StreamOp, Value, WhileOp
+from hls.lang.directives import DIRECTIVE_TYPES, DIRECTIVES, LOOP_DIRECTIVES, LOOP_FIELDS, Partition
+from hls.types import ArrayType, StreamType
+
+
+class _CheckContext:
+    """What the frontend's option checks read from their build context: the location and `error`."""
+
+    def __init__(self, loc: Loc | None) -> None:
+        self.loc = loc
+
+    def error(self, message: str, node: Any = None, cls: type = HLSTypeError) -> Exception:
+        return cls(message.replace("hls.", "", 1), self.loc)
+
+
+def checked_directive(record: Record, var: Value | None) -> Any:
+    """The directive dataclass of a record, its options checked as the inline statement's are."""
+    params = inspect.signature(DIRECTIVES[record.op]).parameters
+    options = {name: p.default for name, p in params.items() if p.default is not inspect.Parameter.empty}
+    options.update(record.opts)
+    if var is not None:
+        options["var"] = var
+    check = CHECKS.get(record.op)
+    if check is not None:
+        getattr(Pragmas(_CheckContext(record.loc), None), check)(options)  # type: ignore[arg-type]
+    options.pop("var", None)
+    return DIRECTIVE_TYPES[record.op](**options)
+
+
+def apply_directive(module: Module, record: Record) -> None:
+    """Apply one directive record to `module`."""
+    target = record.targets[0] if record.targets else None
+    if record.op in LOOP_DIRECTIVES:
+        _loop_directive(module, record, target)
+    elif record.op == "stream":
+        _stream_depth(module, record, target)
+    elif record.op in ("dataflow", "inline"):
+        func = resolve_function(module, target, record.loc)
+        _insert_leading(func, DirectiveOp(checked_directive(record, None), None, record.loc))
+    else:
+        func, value = resolve_storage(module, target, record.loc)
+        if not isinstance(value.type, ArrayType):
+            raise ScheduleError(f"{record.op} needs an array, and {target!r} is a {value.type}", record.loc)
+        if record.op == "interface" and not (isinstance(value, BlockArg) and value.block is func.body.block):
+            raise ScheduleError(f"interface applies to kernel arguments only, and {target!r} is a local array",
+                                record.loc)
+        directive = checked_directive(record, value)
+        _place(func, value, DirectiveOp(directive, value, record.loc))
+        if isinstance(directive, Partition):
+            _follow_calls(module, func, value, directive, record.loc)
+
+
+def _loop_directive(module: Module, record: Record, target: Any) -> None:
+    if record.op == "pipeline" and (target is None or target in module.functions):
+        func = resolve_function(module, target, record.loc)
+        func.attrs["pipeline"] = checked_directive(record, None)
+        return
+    ref = resolve_loop(module, target, record.loc)
+    directive = checked_directive(record, None)
+    if record.op == "unroll" and isinstance(ref.op, WhileOp) and not directive.off:
+        raise ScheduleError(f"unroll: {ref.path} is a while loop, which cannot be unrolled", record.loc)
+    ref.op.attrs[LOOP_FIELDS[record.op]] = directive  # a later directive replaces an earlier one
+
+
+def _stream_depth(module: Module, record: Record, target: Any) -> None:
+    _, value = resolve_storage(module, target, record.loc)
+    depth = record.opts.get("depth")
+    if not isinstance(value.type, StreamType) or not isinstance(getattr(value, "op", None), StreamOp):
+        raise ScheduleError(f"stream sets the depth of a local FIFO (hls.stream), and {target!r} is not one",
+                            record.loc)
+    if not isinstance(depth, int) or isinstance(depth, bool) or depth < 1:
+        raise ScheduleError(f"stream depth must be a positive integer, got {depth!r}", record.loc)
+    value.type = replace(value.type, depth=depth)
+
+
+def _insert_leading(func: Function, op: DirectiveOp) -> None:
+    """After the directive ops a kernel body starts with: where the inline statements would stand."""
+    block = func.body.block
+    index = 0
+    while index < len(block.ops) and isinstance(block.ops[index], DirectiveOp):
+        index += 1
+    block.insert(index, op)
+
+
+def _place(func: Function, value: Value, op: DirectiveOp) -> None:
+    if isinstance(value, BlockArg):
+        _insert_leading(func, op)
+        return
+    alloc: AllocOp = value.op  # type: ignore[attr-defined]
+    block = alloc.parent
+    index = block.ops.index(alloc) + 1
+    while index < len(block.ops) and isinstance(block.ops[index], DirectiveOp) and block.ops[index].target is value:
+        index += 1
+    block.insert(index, op)
+
+
+def _follow_calls(module: Module, func: Function, value: Value, directive: Partition, loc: Loc | None) -> None:
+    """The same partition on the port of every sub-kernel `value` is passed to, and on from there."""
+    for call in [op for op in func.walk() if isinstance(op, CallOp) and value in op.operands]:
+        callee = module.functions[call.callee]
+        for index, operand in enumerate(call.operands):
+            if operand is not value:
+                continue
+            port = callee.args[index]
+            present = [op.directive for op in callee.walk()
+                       if isinstance(op, DirectiveOp) and op.target is port and isinstance(op.directive, Partition)]
+            if directive in present:
+                continue
+            _insert_leading(callee, DirectiveOp(directive, port, loc))
+            _follow_calls(module, callee, port, directive, loc)

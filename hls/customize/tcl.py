@@ -1,0 +1,148 @@
+"""A schedule's directives as Vitis `set_directive_*` lines, both ways (VITIS_FACTS.md section 1).
+
+A loop is located `function/LABEL` (the C++ label, unique within its function), a function by its
+name, an array or FIFO by its function and its name (`set_directive_array_partition -type complete
+-dim 2 "mm" A`). Loop transformations have no Vitis directive: `to_tcl` leaves them out (the C++ the
+schedule exports carries them) and says so in a comment.
+"""
+
+from __future__ import annotations
+
+import re
+import shlex
+from pathlib import Path
+from typing import Any
+
+from hls.customize.names import resolve_loop, resolve_storage
+from hls.customize.records import TRANSFORMS, Record, ScheduleError, make_record
+from hls.errors import HLSError, Loc
+from hls.ir import Module
+
+FLAGS = {"off", "rewind", "skip_exit_check", "recursive"}  # options written as a bare -flag when true
+LOOP_OPS = ("pipeline", "unroll", "loop_tripcount", "loop_flatten")
+STORAGE_OPS = ("array_partition", "bind_storage", "interface", "stream")
+TCL_NAMES = {"ii": "II"}
+
+
+def record_tcl(module: Module, record: Record) -> str:
+    """One record as a `set_directive_*` line, its location read from `module` (the IR it applies to)."""
+    options = []
+    given = record.opts
+    if record.op == "array_partition":
+        given = {key: {"type": "complete", "dim": 1, **given}.get(key) for key in ("type", "factor", "dim")}
+    for key, value in given.items():  # a partition's type and dim always written: their defaults vary by release
+        if value is None:
+            continue
+        if key in FLAGS:
+            options.append(f"-{key}" if value else "")
+        else:
+            options.append(f"-{TCL_NAMES.get(key, key)} {value}")
+    target = record.targets[0] if record.targets else None
+    if record.op in LOOP_OPS and not (target is None or target in module.functions):
+        ref = resolve_loop(module, target, record.loc)
+        where = [f'"{ref.func.name}/{ref.op.label}"']
+    elif record.op in STORAGE_OPS:
+        func, value = resolve_storage(module, target, record.loc)
+        where = [f'"{func.name}"', value.name]
+    else:
+        where = [f'"{target or module.top}"']
+    return " ".join(["set_directive_" + record.op, *filter(None, options), *where])
+
+
+def schedule_tcl(records: list[Record], lines: list[str]) -> str:
+    """A directives.tcl: a header, what stays in the C++, then the `set_directive_*` lines."""
+    head = ["# Vitis HLS directives written by hls (hls.customize); `source directives.tcl` in a solution."]
+    moved = [str(r) for r in records if r.op in TRANSFORMS]
+    if moved:
+        head.append("# Loop transformations are in the C++ already: " + "; ".join(moved))
+    return "\n".join(head + lines) + "\n"
+
+
+def _logical_lines(text: str) -> list[tuple[int, str]]:
+    """(line number, command) with comments dropped and backslash continuations joined."""
+    out: list[tuple[int, str]] = []
+    pending, start = "", 0
+    for number, raw in enumerate(text.splitlines(), 1):
+        line = raw.strip()
+        if not pending and (not line or line.startswith("#")):
+            continue
+        if not pending:
+            start = number
+        if line.endswith("\\"):
+            pending += line[:-1] + " "
+            continue
+        out.append((start, pending + line))
+        pending = ""
+    if pending:
+        out.append((start, pending))
+    return out
+
+
+def _value(text: str) -> Any:
+    return int(text) if re.fullmatch(r"-?\d+", text) else {"true": True, "false": False}.get(text.lower(), text)
+
+
+def parse_line(line: str, loc: Loc) -> Record:
+    """One `set_directive_<name> [-option value | -flag]... location [variable]` line as a record."""
+    try:
+        words = shlex.split(line)
+    except ValueError as exc:
+        raise ScheduleError(f"cannot read this Tcl line ({exc})", loc) from None
+    op = words[0].removeprefix("set_directive_")
+    if not words[0].startswith("set_directive_"):
+        raise ScheduleError(f"a directives file holds set_directive_* lines, not {words[0]!r}", loc)
+    options: dict[str, Any] = {}
+    positional: list[str] = []
+    index = 1
+    while index < len(words):
+        word = words[index]
+        if word.startswith("-") and not re.fullmatch(r"-\d+", word):
+            key = word[1:].lower()
+            if key in FLAGS and (index + 1 >= len(words) or words[index + 1].lower() not in ("true", "false")):
+                options[key] = True
+            else:
+                index += 1
+                if index >= len(words):
+                    raise ScheduleError(f"{words[0]}: option {word} needs a value", loc)
+                options[key] = _value(words[index])
+        else:
+            positional.append(word)
+        index += 1
+    return _record(op, options, positional, loc)
+
+
+def _record(op: str, options: dict[str, Any], positional: list[str], loc: Loc) -> Record:
+    if op not in LOOP_OPS + STORAGE_OPS + ("dataflow", "inline"):
+        raise ScheduleError(f"set_directive_{op} is not a directive hls.customize applies; the supported ones are "
+                            + ", ".join("set_directive_" + n for n in LOOP_OPS + STORAGE_OPS + ("dataflow", "inline")),
+                            loc)
+    want = 2 if op in STORAGE_OPS else 1
+    if len(positional) != want:
+        raise ScheduleError(f"set_directive_{op} takes {'a location and a variable' if want == 2 else 'a location'}"
+                            f", got {' '.join(positional) or 'none'}", loc)
+    location = positional[0].strip("/")
+    if op in STORAGE_OPS:
+        target = f"{location.split('/')[0]}/{positional[1]}"
+    else:
+        target = location
+    if op == "stream":
+        options = {"depth": options.get("depth")}
+    try:
+        return make_record(op, (target,), options, loc)
+    except HLSError as exc:
+        raise ScheduleError(exc.message, loc) from None
+
+
+def read_tcl(text_or_path: str | Path) -> tuple[list[Record], str]:
+    """The records of a directives file (text, or a path to one) and the name used in messages."""
+    name = "<tcl>"
+    if isinstance(text_or_path, Path) or ("\n" not in text_or_path and _is_file(text_or_path)):
+        name, text_or_path = str(text_or_path), Path(text_or_path).read_text(encoding="utf-8")
+    return [parse_line(line, Loc(name, number)) for number, line in _logical_lines(text_or_path)], name
+
+
+def _is_file(text: str) -> bool:
+    try:
+        return Path(text).is_file()
+    except (OSError, ValueError):  # a long line of text is no file name
+        return False

@@ -1,0 +1,56 @@
+"""The loop-transformation records of a schedule: names resolved, then hls/passes/loopnest.py's IR change."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from hls.customize.names import resolve_loop
+from hls.customize.records import ScheduleError
+from hls.errors import Loc
+from hls.ir import Module
+from hls.passes.loopnest import TransformError, fuse_loops, reorder_nest, split_loop
+
+
+def _factor_list(value: Any, n: int, loc: Loc | None) -> list[int]:
+    if not isinstance(value, (list, tuple)) or len(value) != n:
+        raise ScheduleError(f"tile: give one factor per loop ({n}), got {value!r}", loc)
+    return list(value)
+
+
+def apply_transform(module: Module, op: str, targets: tuple[Any, ...], options: dict[str, Any],
+                    loc: Loc | None) -> None:
+    """Apply split, tile, reorder or fuse to the loops `targets` name."""
+    if op == "split":
+        ref = resolve_loop(module, targets[0], loc)
+        split_loop(ref.func, ref.op, options.get("factor"), bool(options.get("tail", False)), loc)
+    elif op == "reorder":
+        if len(targets) < 2:
+            raise ScheduleError("reorder needs at least two loops", loc)
+        refs = [resolve_loop(module, name, loc) for name in targets]
+        reorder_nest([ref.op for ref in refs], loc)
+    elif op == "fuse":
+        first, second = (resolve_loop(module, name, loc) for name in targets)
+        if first.func is not second.func:
+            raise TransformError(f"fuse: {first.path} and {second.path} are in different functions", loc)
+        fuse_loops(first.func, first.op, second.op, loc)
+    elif op == "tile":
+        tile(module, targets[0], options.get("factors"), loc)
+
+
+def tile(module: Module, names: Any, factors: Any, loc: Loc | None) -> None:
+    """Split each loop by its factor, then order the nest: every outer loop, then every inner loop."""
+    if not isinstance(names, (list, tuple)) or len(names) < 1:
+        raise ScheduleError(f"tile: give a list of loops, got {names!r}", loc)
+    factors = _factor_list(factors, len(names), loc)
+    refs = [resolve_loop(module, name, loc) for name in names]
+    if any(b.op not in a.op.walk() or b.op is a.op for a, b in zip(refs, refs[1:], strict=False)):
+        raise TransformError("tile: name the loops of one nest, outermost first", loc)
+    outers, inners = [], []
+    labels = [f"{ref.func.name}/{ref.op.label}" for ref in refs]  # a path through a split loop goes stale
+    for name, factor in zip(labels, factors, strict=True):
+        ref = resolve_loop(module, name, loc)  # again: splitting an outer loop copied the inner ones
+        outer, inner = split_loop(ref.func, ref.op, factor, False, loc)
+        outers.append(outer)
+        inners.append(inner)
+    if len(refs) > 1:
+        reorder_nest([*outers, *inners], loc)
