@@ -101,7 +101,7 @@ class Elements:
         if isinstance(node, ast.BinOp):
             left, right = self.shape(node.left), self.shape(node.right)
             if isinstance(node.op, ast.MatMult):
-                return shapes.matmul(left or (), right or ()).shape
+                return shapes.matmul(left or (), right or ()).shape or None
             return self.joint(left, right)
         if isinstance(node, ast.UnaryOp):
             return self.shape(node.operand)
