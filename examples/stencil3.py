@@ -8,7 +8,7 @@ N = 64
 
 @hls.kernel
 def stencil3(A: hls.int16[N], B: hls.int16[N]):
-    B[1:-1] = (A[:-2] + 2 * A[1:-1] + A[2:]) >> 2
+    B[1:-1] = (A[:-2] + 2 * A[1:-1] + A[2:]) // 4
     B[0] = A[0]
     B[N - 1] = A[N - 1]
 

@@ -289,6 +289,9 @@ class ArrayStatements(Family):
         for stmt in stmts:
             self.ctx.visit(stmt)
         made = block.ops[count:]
+        for op in made:
+            if isinstance(op, ForOp):
+                op.attrs["array_nest"] = True  # the MLIR export may write it as linalg.generic
         if self.created is not None:
             block.insert(count, self.created)
         self.name_loops(made)
