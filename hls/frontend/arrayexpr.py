@@ -120,6 +120,18 @@ class Elements:
         arrays = [s for s in found if s is not None]
         return shapes.broadcast(*arrays) if arrays else None
 
+    def is_view_of_name(self, node: ast.AST) -> bool:
+        """`A`, `A.T`, `A[1:]`, `np.transpose(A)`: numpy gives a view of A, not a new array."""
+        while True:
+            if isinstance(node, ast.Name):
+                return self.leaf_type(node) is not None
+            if isinstance(node, (ast.Subscript, ast.Attribute)):
+                node = node.value
+            elif isinstance(node, ast.Call) and self.target(node) is np.transpose and node.args:
+                node = node.args[0]
+            else:
+                return False
+
     def view_items(self, node: ast.Subscript) -> list[Any]:
         """The index items of a view: ("slice", SliceDim), ("new",), ("at", node) per base dimension."""
         base = self.shape(node.value)
@@ -145,8 +157,14 @@ class Elements:
         return items
 
     def view_shape(self, node: ast.Subscript) -> Shape | None:
+        """A view needs a written slice or None (`A[i, :]`, `w[None, :]`); integer indices alone read an
+        element, and their count is the element access's to check (`A[i]` of a matrix stays an error)."""
         base = self.shape(node.value)
         if base is None:
+            return None
+        raw = node.slice.elts if isinstance(node.slice, ast.Tuple) else [node.slice]
+        written = [i for i in raw if isinstance(i, ast.Slice) or (isinstance(i, ast.Constant) and i.value is None)]
+        if not written or len(raw) - len(written) + sum(isinstance(i, ast.Slice) for i in written) > len(base):
             return None
         items = self.view_items(node)
         if all(item[0] == "at" for item in items):

@@ -56,7 +56,9 @@ class ArrayStatements(Family):
         target = node.targets[0]
         if self.is_view(target):
             return True
-        return isinstance(target, ast.Name) and self.elements.shape(node.value) is not None
+        if not isinstance(target, ast.Name) or (target.id in self.ctx.env and self.elements.is_view_of_name(node.value)):
+            return False  # `a = b` of two arrays: the scalar rules' error
+        return self.elements.shape(node.value) is not None
 
     def is_array_return(self, node: ast.Return) -> bool:
         ret = self.ctx.func.return_type
@@ -112,6 +114,11 @@ class ArrayStatements(Family):
         """`y = <array expression>`: a new local array of the expression's shape and element type (the
         declared result type when `y` is what the kernel returns)."""
         shape = self.elements.shape(node.value)
+        if self.elements.is_view_of_name(node.value):
+            raise self.ctx.error(f"{ast.unparse(node.value)} is a view in numpy (writes through {target.id!r} would "
+                                 f"change the array): use it where it is needed, or copy it into a local, "
+                                 f"{target.id} = hls.zeros({shape}, T); {target.id}[...] = ...", node.value,
+                                 UnsupportedError)
         if target.id in self.ctx.env:
             raise self.ctx.error(f"{target.id!r} is already defined; store into it with {target.id}[...] = ... "
                                  "(a new name makes a new array)", target, UnsupportedError)

@@ -212,6 +212,7 @@ def test_python_mode_runs_the_same_statements():
     ("bad_lossy", HLSTypeError, "float32"),
     ("bad_alias", UnsupportedError, "reads 'A' at other elements"),
     ("bad_rebind", UnsupportedError, "'y' is already defined"),
+    ("bad_view_name", UnsupportedError, "A[::2] is a view in numpy"),
 ])
 def test_errors_at_the_line(name, exc, fragment):
     assert_error_at_marker(K, name, exc, fragment)

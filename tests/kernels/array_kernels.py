@@ -152,3 +152,9 @@ def bad_rebind(A: hls.int32[8]):
     y = A + 1
     y = A * 2  # E bad_rebind
     A[:] = y
+
+
+@hls.kernel
+def bad_view_name(A: hls.int32[8], B: hls.int32[8]):
+    y = A[::2]  # E bad_view_name
+    B[::2] = y
