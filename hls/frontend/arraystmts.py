@@ -56,7 +56,9 @@ class ArrayStatements(Family):
         target = node.targets[0]
         if self.is_view(target):
             return True
-        if not isinstance(target, ast.Name) or (target.id in self.ctx.env and self.elements.is_view_of_name(node.value)):
+        if not isinstance(target, ast.Name):
+            return False
+        if target.id in self.ctx.env and self.elements.is_view_of_name(node.value):
             return False  # `a = b` of two arrays: the scalar rules' error
         return self.elements.shape(node.value) is not None
 
