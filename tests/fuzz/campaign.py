@@ -39,7 +39,7 @@ from typing import Any
 from hls import progress
 from tests.fuzz.dataflow_gen import dataflow_unit
 from tests.fuzz.generator import Unit, batch_top, generate, module_text
-from tests.fuzz.oracle import BRANCHES, oracle_unit
+from tests.fuzz.oracle import BRANCHES, KNOWN_BRANCHES, oracle_unit
 from tests.fuzz.packets import packet_unit, uses_packets
 from tests.fuzz.shrink import ShrinkStats, shrink
 
@@ -377,9 +377,9 @@ def main(argv: list[str] | None = None) -> int:
                         help=f"the oracle generator's branches, comma-separated (default {','.join(BRANCHES)})")
     args = parser.parse_args(argv)
     branches = tuple(b for b in args.branches.split(",") if b)
-    unknown = sorted(set(branches) - set(BRANCHES))
+    unknown = sorted(set(branches) - set(KNOWN_BRANCHES))
     if unknown or not branches:
-        parser.error(f"unknown --branches {', '.join(unknown) or '(none)'}; choose from {', '.join(BRANCHES)}")
+        parser.error(f"unknown --branches {', '.join(unknown) or '(none)'}; choose from {', '.join(KNOWN_BRANCHES)}")
     signal.signal(signal.SIGTERM, lambda *_: sys.exit(143))  # run the clean-up (workers, temp files)
     result = run_campaign(args.count, args.seed, args.out, batch=args.batch, jobs=args.jobs, timeout=args.timeout,
                           shrink_checks=args.shrink_checks, shrink_seconds=args.shrink_seconds,
