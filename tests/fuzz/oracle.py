@@ -299,7 +299,8 @@ def input_sets(kernel: Any, seed: int) -> list[tuple[str, list[Any]]]:
         for n, t, v in zip(compiled.arg_names, compiled.arg_types, kernel.random_inputs([seed, 2 + k]), strict=True):
             if isinstance(t, ArrayType):
                 edges = [edge_value(t.elem, 0, w) for w in ("min", "max", "0", "-1")]
-                v = v if n == "out" else np.array([rng.choice([*edges, x]) for x in v.tolist()], dtype=v.dtype)
+                v = v if n == "out" else np.array([rng.choice([*edges, x]) for x in v.ravel().tolist()],
+                                                  dtype=v.dtype).reshape(v.shape)
             else:
                 v = rng.choice([edge_value(t, v, w) for w in ("min", "max", "0", "-1")] + [v])
             mixed.append(v)
