@@ -129,6 +129,8 @@ class Elements:
                 node = node.value
             elif isinstance(node, ast.Call) and self.target(node) is np.transpose and node.args:
                 node = node.args[0]
+            elif isinstance(node, ast.Call) and self.target(node) == "reshape":
+                node = node.func.value
             else:
                 return False
 
@@ -186,6 +188,8 @@ class Elements:
             if target is np.dot and (None in args or max(len(args[0]), len(args[1])) > 2):
                 return self.joint(*args) if None in args else self.dot_refused(node)
             return shapes.matmul(args[0] or (), args[1] or ()).shape or None
+        if target == "reshape":
+            return shapes.reshaped(self.shape(node.func.value), self.new_shape(node))
         if target is np.transpose:
             inner = args[0] if args else None
             if inner is None:
@@ -208,12 +212,36 @@ class Elements:
         return call_target(node.func, self.ctx.src)
 
     def method(self, node: ast.Call) -> str | None:
-        """`x.sum(...)` on an array: "sum", "max" or "min"."""
+        """`x.sum(...)` or `x.reshape(...)` on an array: the method's name."""
         func = node.func
-        if isinstance(func, ast.Attribute) and func.attr in ("sum", "max", "min") \
+        if isinstance(func, ast.Attribute) and func.attr in ("sum", "max", "min", "reshape") \
                 and self.shape(func.value) is not None:
             return func.attr
         return None
+
+    def new_shape(self, node: ast.Call) -> tuple[int, ...]:
+        if node.keywords:
+            raise self.ctx.error("reshape takes the new shape only", node, UnsupportedError)
+        values = [self.ctx.static(a, "the new shape") for a in node.args]
+        new = tuple(values[0]) if len(values) == 1 and isinstance(values[0], tuple) else tuple(values)
+        if not new or not all(isinstance(n, int) and not isinstance(n, bool) for n in new):
+            raise self.ctx.error(f"reshape needs integer constants, got {new!r}", node)
+        return new
+
+    def reshape_element(self, node: ast.Call, idx: list[ast.expr], pre: list[ast.stmt]) -> ast.expr:
+        """Row-major: the flat position of `idx` in the new shape, split into the old shape's indices."""
+        source = node.func.value
+        old, new = self.shape(source), self.shape(node)
+        flat: ast.expr | None = None
+        for i, stride in zip(idx, shapes.strides(new), strict=True):
+            term = copy.deepcopy(i) if stride == 1 else ast.BinOp(copy.deepcopy(i), ast.Mult(), ast.Constant(stride))
+            flat = term if flat is None else ast.BinOp(flat, ast.Add(), term)
+        base = []
+        for size, stride in zip(old, shapes.strides(old), strict=True):
+            part = flat if stride == 1 else ast.BinOp(copy.deepcopy(flat), ast.FloorDiv(), ast.Constant(stride))
+            base.append(part if stride * size == shapes.strides(old)[0] * old[0] else
+                        ast.BinOp(copy.deepcopy(part), ast.Mod(), ast.Constant(size)))
+        return self.element(source, base, pre)
 
     def keyword(self, node: ast.Call, name: str, position: int, default: Any) -> Any:
         for kw in node.keywords:
@@ -322,6 +350,8 @@ class Elements:
     def call_element(self, node: ast.Call, idx: list[ast.expr], pre: list[ast.stmt]) -> ast.expr:
         target = self.target(node)
         result = self.shape(node)
+        if target == "reshape":
+            return self.reshape_element(node, idx, pre)
         if target in REDUCE or target in ("sum", "max", "min"):
             return self.reduction(node, target if isinstance(target, str) else REDUCE[target], idx, pre)
         if target in CONTRACT or target is hls_matmul:

@@ -129,3 +129,31 @@ def matmul(a: Shape, b: Shape) -> Contraction:
     right = right[:-1] if len(b) == 1 else right
     remap = lambda dims: tuple(None if d is None else -1 if d == -1 else renumber[d] for d in dims)  # noqa: E731
     return Contraction(tuple(full[d] for d in keep), a2[-1], remap(left), remap(right))
+
+
+def reshaped(shape: Shape, new: tuple[int, ...]) -> Shape:
+    """`x.reshape(new)` (one -1 inferred): the same elements in row-major order."""
+    size = 1
+    for n in shape:
+        size *= n
+    known = 1
+    for n in new:
+        known *= n if n != -1 else 1
+    if list(new).count(-1) > 1 or any(n < -1 or n == 0 for n in new):
+        raise ShapeMismatch(f"cannot reshape {shape} to {new}")
+    out = tuple(size // known if n == -1 else n for n in new)
+    total = 1
+    for n in out:
+        total *= n
+    if total != size:
+        raise ShapeMismatch(f"cannot reshape an array of shape {shape} (size {size}) to {new}")
+    return out
+
+
+def strides(shape: Shape) -> tuple[int, ...]:
+    """Row-major element strides of `shape`."""
+    out, step = [], 1
+    for n in reversed(shape):
+        out.append(step)
+        step *= n
+    return tuple(reversed(out))

@@ -221,3 +221,10 @@ def test_errors_at_the_line(name, exc, fragment):
 def test_hls_matmul_outside_a_kernel_raises():
     with pytest.raises(hls.HLSError):
         hls.matmul(np.ones((2, 2)), np.ones((2, 2)))
+
+
+def test_reshape_is_a_row_major_view():
+    x = ints((2, 6), -1000, 1000, np.int16)
+    (_, y, z), _ = run_both(K.reshapes, x, np.zeros((3, 4), np.int16), np.zeros(12, np.int32))
+    np.testing.assert_array_equal(y, wrap(x.astype(np.int64).reshape(3, 4) + 1, np.int16))
+    np.testing.assert_array_equal(z, x.astype(np.int64).reshape(-1) * x.T.reshape((12,)))

@@ -158,3 +158,9 @@ def bad_rebind(A: hls.int32[8]):
 def bad_view_name(A: hls.int32[8], B: hls.int32[8]):
     y = A[::2]  # E bad_view_name
     B[::2] = y
+
+
+@hls.kernel
+def reshapes(x: hls.int16[2, 6], y: hls.int16[3, 4], z: hls.int32[12]):
+    y[:, :] = x.reshape(3, 4) + 1
+    z[:] = x.reshape(-1) * x.T.reshape((12,))
