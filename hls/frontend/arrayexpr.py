@@ -19,7 +19,7 @@ from typing import Any
 import numpy as np
 
 from hls.errors import HLSTypeError, UnsupportedError
-from hls.frontend.base import BuildContext
+from hls.frontend.base import BuildContext, Family
 from hls.frontend.source import MISSING, call_target, try_static
 from hls.frontend.tables import NUMPY_MATH
 from hls.ir import shapes
@@ -49,12 +49,12 @@ def index_expr(start: int, step: int, iv: ast.expr) -> ast.expr:
     return ast.BinOp(ast.Constant(start), ast.Add() if step > 0 else ast.Sub(), scaled)
 
 
-class Elements:
+class Elements(Family):
     """Shapes and element expressions of one kernel's array expressions; `fresh` names the loops a
     reduction adds (shared with the statement's own loops)."""
 
     def __init__(self, ctx: BuildContext) -> None:
-        self.ctx = ctx
+        super().__init__(ctx)
         self.fresh: Callable[[], str] = lambda: "r"  # a reduction loop's name (set per statement)
         self.fresh_acc: Callable[[], str] = lambda: "acc"  # an accumulator's name
         self.bounds: dict[str, int] = {}

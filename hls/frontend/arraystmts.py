@@ -34,13 +34,14 @@ from hls.types import ArrayType, ScalarType
 class ArrayStatements(Family):
     """Slice assignments, new array locals and array returns of array expressions."""
 
-    def __init__(self, ctx: BuildContext, pragmas: Pragmas, names: Names, arrays: Arrays, results: Results) -> None:
+    def __init__(self, ctx: BuildContext, pragmas: Pragmas, names: Names, arrays: Arrays, results: Results,
+                 elements: Elements) -> None:
         super().__init__(ctx)
         self.pragmas = pragmas
         self.names = names
         self.arrays = arrays
         self.results = results
-        self.elements = Elements(ctx)
+        self.elements = elements  # the element expressions (hls.frontend.arrayexpr), made by the builder
         self.pending: list[ast.Call] = []  # directives written before the next array statement
         self.first_stores: dict[int, tuple[str, Shape, ast.Constant]] = {}  # new locals: their one store
         self.reserved: set[str] = set()
