@@ -20,6 +20,7 @@ from hls.explore.run import explore
 from hls.golden import structs as _golden_structs  # noqa: F401 - provides @hls.struct's Python-mode classes
 from hls.golden.streams import Stream
 from hls.kernel import Kernel, kernel, strict_overflow
+from hls.lang.arrays import matmul
 from hls.lang.axis import axis
 from hls.lang.bits import bitcast, concat
 from hls.lang.bits import leading_zeros_of as leading_zeros
@@ -73,7 +74,7 @@ __all__ = [
     "label", "leading_zeros", "load_report", "loop_flatten", "loop_tripcount", "pipeline", "rotl", "rotr", "static",
     "stream", "strict_overflow", "uint8", "uint16", "uint32", "uint64", "unroll", "zeros",
 ]
-__all__ += ["aggregate", "disaggregate", "struct"]
+__all__ += ["aggregate", "disaggregate", "struct", "matmul"]
 __all__ += ["Schedule", "customize"]
 
 

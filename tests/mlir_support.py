@@ -22,17 +22,18 @@ from hls.types import ArrayType, BoolType, FixedType, FloatType, IntType, TupleT
 xdsl = __import__("pytest").importorskip("xdsl", reason="xdsl is in the dev extra: pip install -e '.[dev]'")
 
 from xdsl.context import Context  # noqa: E402
-from xdsl.dialects import arith, builtin, func, math, memref, scf  # noqa: E402
+from xdsl.dialects import arith, builtin, func, linalg, math, memref, scf  # noqa: E402
 from xdsl.interpreter import Interpreter, InterpreterFunctions, impl, register_impls  # noqa: E402
 from xdsl.interpreters import arith as arith_interp  # noqa: E402
 from xdsl.interpreters import func as func_interp  # noqa: E402
+from xdsl.interpreters import linalg as linalg_interp  # noqa: E402
 from xdsl.interpreters import memref as memref_interp  # noqa: E402
 from xdsl.interpreters import scf as scf_interp  # noqa: E402
 from xdsl.interpreters.shaped_array import ShapedArray  # noqa: E402
 from xdsl.interpreters.utils.ptr import TypedPtr  # noqa: E402
 from xdsl.parser import Parser  # noqa: E402
 
-DIALECTS = (builtin.Builtin, func.Func, scf.Scf, arith.Arith, memref.MemRef, math.Math)
+DIALECTS = (builtin.Builtin, func.Func, scf.Scf, arith.Arith, memref.MemRef, math.Math, linalg.Linalg)
 
 
 def parse(text: str) -> builtin.ModuleOp:
@@ -234,7 +235,8 @@ def interpret(kernel: Any, inputs: list[Any]) -> tuple[Any, list[Any]]:
     compiled = kernel.compile()
     interp = Interpreter(parse(kernel.mlir))
     for functions in (arith_interp.ArithFunctions(), scf_interp.ScfFunctions(), memref_interp.MemRefFunctions(),
-                      func_interp.FuncFunctions(), MissingArith(), MissingFloat()):
+                      func_interp.FuncFunctions(), linalg_interp.LinalgFunctions(), MissingArith(),
+                      MissingFloat()):
         interp.register_implementations(functions)
     values = []
     for arg, t in zip(inputs, compiled.arg_types, strict=True):

@@ -15,7 +15,9 @@ import ast
 from typing import Any
 
 from hls.errors import HLSError, UnsupportedError
+from hls.frontend.arrayexpr import Elements
 from hls.frontend.arrays import Arrays
+from hls.frontend.arraystmts import ArrayStatements
 from hls.frontend.base import BuildContext, Family
 from hls.frontend.bits import Bits
 from hls.frontend.branches import Branches
@@ -64,9 +66,11 @@ class FunctionBuilder:
         self.for_loops = Loops(ctx, self.branches, self.control)
         self.iterables = Iterables(ctx, self.captures, self.branches, self.control, self.for_loops)
         self.dataflow = Dataflows(ctx, self.arrays, self.streams)
+        self.elements = Elements(ctx)
+        self.array_stmts = ArrayStatements(ctx, self.pragmas, self.names, self.arrays, self.results, self.elements)
         self.statements = Statements(ctx, self.pragmas, self.names, self.exprs, self.arrays, self.streams,
                                      self.kernel_calls, self.structs, self.bits, self.calls, self.results,
-                                     self.control)
+                                     self.control, self.array_stmts)
         for family in vars(self).values():
             if isinstance(family, Family):
                 ctx.register(family)

@@ -18,7 +18,7 @@ from hls.frontend.expressions import Expressions
 from hls.frontend.source import MISSING, call_target
 from hls.frontend.streams import Streams
 from hls.frontend.subkernels import KernelCalls
-from hls.frontend.tables import MATH_NAMES
+from hls.frontend.tables import MATH_NAMES, NUMPY_MATH
 from hls.ir import PrintOp, Value
 from hls.lang.bits import INTRINSICS
 from hls.lang.directives import DIRECTIVES
@@ -69,6 +69,8 @@ class Calls(Family):
         for name in MATH_NAMES:
             if target is getattr(math, name):
                 return self.math_call(name, node)
+        if target in NUMPY_MATH:
+            return self.math_call(NUMPY_MATH[target], node)
         result = self.builtin_call(target, node)
         if result is None:
             self.refuse_call(target, node)

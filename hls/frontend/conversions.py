@@ -16,6 +16,7 @@ knowing which construct made them:
 - `Cast`, `CastEach`: the value of an assignment, argument or return converted to the declared
   type(s) (`site` reported on overflow).
 - `BitStore`: `x[lo:hi] = v` becomes `x = helper(...)`; `read` is how `x[lo:hi]` is read, for `op=`.
+- `Expand`: the statement is replaced by statements the frontend wrote (an array statement's loops).
 - `Static`, `ProcessRecord`, `RegionRecord`: state kept between calls, and dataflow processes.
 
 A node carries at most one record of each kind; building a node again (a body unrolled once per
@@ -72,6 +73,13 @@ class BitStore:
 
 
 @dataclass(frozen=True)
+class Expand:
+    """The statement runs as these statements (a whole-array statement's loop nest, hls.frontend.arraystmts)."""
+
+    body: tuple[ast.stmt, ...]
+
+
+@dataclass(frozen=True)
 class Static:
     name: str
 
@@ -87,7 +95,7 @@ class RegionRecord:
     streams: tuple[str, ...]  # the region's local FIFOs
 
 
-Conversion = Call | Convert | Literal | Cast | CastEach | BitStore | Static | ProcessRecord | RegionRecord
+Conversion = Call | Convert | Literal | Cast | CastEach | BitStore | Expand | Static | ProcessRecord | RegionRecord
 C = TypeVar("C")
 
 

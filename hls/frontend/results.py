@@ -30,6 +30,7 @@ from hls.frontend.state import Var
 from hls.frontend.structs import Structs
 from hls.frontend.subkernels import KernelCalls
 from hls.ir import AllocOp, ReturnOp, StoreOp, Value, YieldOp
+from hls.ir.labels import fresh_label
 from hls.lang.storage import static
 from hls.types import ArrayType, HLSType, ScalarType, TupleType
 
@@ -79,6 +80,10 @@ class Results(Family):
         """The one local every `return` of an array-returning kernel names (it becomes the output port)."""
         names = set()
         returns = [n for n in ast.walk(tree) if isinstance(n, ast.Return)]
+        if len(returns) == 1 and returns[0].value is not None and not isinstance(returns[0].value, (ast.Name,
+                                                                                                   ast.Constant)):
+            taken = {a.arg for a in tree.args.args} | {n.id for n in ast.walk(tree) if isinstance(n, ast.Name)}
+            return fresh_label(taken, "result")  # `return <array expression>`
         for ret in returns:
             if not isinstance(ret.value, ast.Name):
                 raise self.ctx.error(ARRAY_RETURN_HELP, ret, UnsupportedError)

@@ -7,6 +7,7 @@ import ast
 
 from hls.errors import HLSTypeError, UnsupportedError
 from hls.frontend.arrays import Arrays
+from hls.frontend.arraystmts import ArrayStatements
 from hls.frontend.base import BuildContext, Family, is_kernel
 from hls.frontend.bits import Bits
 from hls.frontend.calls import Calls
@@ -31,7 +32,7 @@ class Statements(Family):
 
     def __init__(self, ctx: BuildContext, pragmas: Pragmas, names: Names, exprs: Expressions, arrays: Arrays,
                  streams: Streams, kernel_calls: KernelCalls, structs: Structs, bits: Bits, calls: Calls,
-                 results: Results, control: Control) -> None:
+                 results: Results, control: Control, array_stmts: ArrayStatements) -> None:
         super().__init__(ctx)
         self.pragmas = pragmas
         self.names = names
@@ -44,6 +45,7 @@ class Statements(Family):
         self.calls = calls
         self.results = results
         self.control = control
+        self.array_stmts = array_stmts
 
     def visit_Pass(self, node: ast.Pass) -> None:
         return None
@@ -53,6 +55,8 @@ class Statements(Family):
         if isinstance(call, ast.Call):
             target = call_target(call.func, self.ctx.src)
             if target is not MISSING and DIRECTIVES.get(getattr(target, "__name__", None)) is target:
+                if self.array_stmts.defer_directive(node, self.following(node)):
+                    return  # it applies to the loops of the array statement after it
                 self.pragmas.apply_directive(target.__name__, call)
                 return
             if is_kernel(target):
@@ -84,6 +88,12 @@ class Statements(Family):
             return
         if ret is None:
             raise self.ctx.error("kernel returns a value but has no return annotation (e.g. `-> hls.int32`)", node)
+        if self.array_stmts.is_array_return(node):
+            self.array_stmts.lower_return(node)
+            return
+        if self.array_stmts.has_reduction(node):
+            self.array_stmts.lower_scalar(node)
+            return
         if self.results.lower_result_return(node):
             return
         if isinstance(ret, StructType) and not self.ctx.early_return:
@@ -97,7 +107,23 @@ class Statements(Family):
             return
         self.ctx.emit(ReturnOp([value], self.ctx.loc))
 
+    def following(self, node: ast.stmt) -> ast.stmt | None:
+        """The statement after `node` in its body, past other directive statements (None at the end)."""
+        for parent in ast.walk(self.ctx.src.tree):
+            for name in ("body", "orelse"):
+                stmts = getattr(parent, name, None)
+                if isinstance(stmts, list) and node in stmts:
+                    for after in stmts[stmts.index(node) + 1:]:
+                        if not (isinstance(after, ast.Expr) and isinstance(after.value, ast.Call)
+                                and call_target(after.value.func, self.ctx.src) in DIRECTIVES.values()):
+                            return after
+                    return None
+        return None
+
     def visit_Assign(self, node: ast.Assign) -> None:
+        if self.array_stmts.is_first_store(node):
+            self.array_stmts.first_store(node)
+            return
         if len(node.targets) == 1 and self.results.is_static_call(node.value):
             self.results.bind_static(node)
             return
@@ -126,6 +152,12 @@ class Statements(Family):
         if len(node.targets) == 1 and (self.structs.struct_type_of_node(node.value) is not None
                                        or self.structs.struct_type_of_node(node.targets[0]) is not None):
             self.structs.struct_assign(node.targets[0], node.value, node)
+            return
+        if self.array_stmts.is_array_assign(node):
+            self.array_stmts.lower_assign(node)
+            return
+        if len(node.targets) == 1 and self.array_stmts.has_reduction(node):
+            self.array_stmts.lower_scalar(node)
             return
         value = self.ctx.expr(node.value)  # `a = b = x`: x once, then each target converts it to its own type
         for target in node.targets:
@@ -184,6 +216,12 @@ class Statements(Family):
         kind = BINOPS.get(type(node.op))
         if kind is None:
             raise self.ctx.error("unsupported augmented operator", node, UnsupportedError)
+        if self.array_stmts.is_array_statement(node):
+            self.array_stmts.lower_assign(node)
+            return
+        if self.array_stmts.has_reduction(node):
+            self.array_stmts.lower_scalar(node)
+            return
         if isinstance(node.target, ast.Subscript):
             if self.bits.is_bit_access(node.target):
                 self.bits.augment_bits(node, kind)

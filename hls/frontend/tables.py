@@ -2,6 +2,8 @@
 
 import ast
 
+import numpy as np
+
 from hls.ir.kinds import BINARY, COMPARE, LOGIC, MATH, UNARY, by_python, kinds
 
 BINOPS = by_python(BINARY)
@@ -9,6 +11,9 @@ CMPOPS = by_python(COMPARE)
 UNOPS = by_python(UNARY)
 BOOLOPS = by_python(LOGIC)
 MATH_NAMES = {str(k) for k in kinds(MATH)}
+# numpy's spellings of the math functions that compute what math's do on one value (np.floor/ceil return
+# floats where math's return ints, so they are not here); on arrays they apply element by element
+NUMPY_MATH = {getattr(np, name): name for name in ("exp", "log", "sqrt", "tanh", "sin", "cos", "fabs")}
 
 UNSUPPORTED = {
     ast.Try: "`try` has no hardware meaning; kernels cannot raise or catch exceptions",

@@ -21,6 +21,7 @@ from hls.frontend.conversions import (
     Cast,
     CastEach,
     Convert,
+    Expand,
     KernelFacts,
     Literal,
     Part,
@@ -91,6 +92,13 @@ class GoldenRewriter(ast.NodeTransformer):
     # ---- expressions ---------------------------------------------------------------------------
 
     def visit(self, node: ast.AST) -> Any:
+        expand = self.records.get(node, Expand) if isinstance(node, ast.stmt) else None
+        if expand is not None:  # the statements it stands for, each rewritten as the user's own
+            out: list[ast.stmt] = []
+            for stmt in expand.body:
+                new = self.visit(stmt)
+                out.extend(new if isinstance(new, list) else [new])
+            return out
         new = super().visit(node)
         if isinstance(node, ast.expr):
             for record in self.records.at(node):

@@ -39,7 +39,7 @@ from typing import Any
 from hls import progress
 from tests.fuzz.dataflow_gen import dataflow_unit
 from tests.fuzz.generator import Unit, batch_top, generate, module_text
-from tests.fuzz.oracle import BRANCHES, oracle_unit
+from tests.fuzz.oracle import BRANCHES, KNOWN_BRANCHES, oracle_unit
 from tests.fuzz.packets import packet_unit, uses_packets
 from tests.fuzz.schedules import NEST_EVERY, nest_unit
 from tests.fuzz.shrink import ShrinkStats, shrink
@@ -60,7 +60,7 @@ SCHEDULE_BRANCH = "schedule"  # not an oracle branch: every classic kernel throu
 def generate_any(seed: int, mode: str = "classic", branches: tuple[str, ...] = BRANCHES) -> Unit:
     """The unit for `seed`; with the `schedule` branch, a classic one is checked through a random legal
     hls.customize schedule (tests/fuzz/schedules.py)."""
-    oracle_branches = tuple(b for b in branches if b in BRANCHES) or BRANCHES
+    oracle_branches = tuple(b for b in branches if b in KNOWN_BRANCHES) or BRANCHES
     if mode == "oracle" or mode == "both" and seed % ORACLE_EVERY == 1:
         return oracle_unit(seed, oracle_branches)
     if SCHEDULE_BRANCH in branches and seed % NEST_EVERY == 0:
@@ -392,10 +392,10 @@ def main(argv: list[str] | None = None) -> int:
                         help=f"the oracle generator's branches, comma-separated (default {','.join(BRANCHES)})")
     args = parser.parse_args(argv)
     branches = tuple(b for b in args.branches.split(",") if b)
-    unknown = sorted(set(branches) - set(BRANCHES) - {SCHEDULE_BRANCH})
+    known = (*KNOWN_BRANCHES, SCHEDULE_BRANCH)
+    unknown = sorted(set(branches) - set(known))
     if unknown or not branches:
-        parser.error(f"unknown --branches {', '.join(unknown) or '(none)'}; choose from "
-                     f"{', '.join((*BRANCHES, SCHEDULE_BRANCH))}")
+        parser.error(f"unknown --branches {', '.join(unknown) or '(none)'}; choose from {', '.join(known)}")
     signal.signal(signal.SIGTERM, lambda *_: sys.exit(143))  # run the clean-up (workers, temp files)
     result = run_campaign(args.count, args.seed, args.out, batch=args.batch, jobs=args.jobs, timeout=args.timeout,
                           shrink_checks=args.shrink_checks, shrink_seconds=args.shrink_seconds,

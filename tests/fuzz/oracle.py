@@ -13,7 +13,9 @@ The branches (`BRANCHES`; `--branches` in tests/fuzz/campaign.py picks some) are
 reader writes and the old typing rules miscompiled: locals first assigned in branches with
 different types, bare literals meeting wider values, loop accumulations, `~` and shifts on
 unsigned values and literals, mixed-signedness comparisons and joins, and boundary arithmetic on
-scalar parameters (every kernel is also run with its scalars at their min and max).
+scalar parameters (every kernel is also run with its scalars at their min and max), and
+whole-array statements (issue 22: broadcasting, views, reductions, contractions), which CPython runs
+as numpy itself on object arrays of Python ints (exact, so numpy with no width is the reference).
 """
 
 from __future__ import annotations
@@ -27,7 +29,8 @@ from typing import Any
 
 import numpy as np
 
-BRANCHES = ("join", "literal", "accumulate", "unsigned", "mixed", "boundary")
+BRANCHES = ("join", "literal", "accumulate", "unsigned", "mixed", "boundary")  # the default set
+KNOWN_BRANCHES = (*BRANCHES, "array")  # `array` on request (--branches array): the default set's seeds stay
 KNOWN_CLASSES = ("cpython:golden=csim", "cpython:golden", "cpython:csim", "cpython:all-differ")  # mismatch kinds
 WIDTHS = (1, 3, 7, 8, 13, 16, 17, 31, 32, 33, 40, 48, 63, 64)
 SIZES = (4, 8, 16)
@@ -189,6 +192,29 @@ class OracleGen:
         self.out(self.pick((f"{x.name} + 1", f"-{x.name}", f"abs({x.name})", f"{x.name} - 1", f"{x.name} * 2",
                             f"{x.name} // {self.pick((-3, 7, 2))}", f"{x.name} % {self.pick((-3, 7, 16))}")))
 
+    def array(self) -> None:
+        """Whole-array statements: element-wise chains with broadcasting and views, new array locals,
+        reductions and contractions (magnitudes below 2**24, so every product and sum stays exact)."""
+        n, m = self.pick(SIZES), self.pick((2, 3, 4))
+        small = (8, 13, 16, 17, 24)
+        a, b = (self.param(shape=(n,), max_bits=24, widths=small).name for _ in range(2))
+        roll = self.rng.random()
+        if roll < 0.3:
+            t = self.fresh("t")
+            self.lines.append(f"    {t} = " + self.pick((f"{a} + {b} * 3", f"{a} - {b}[::-1]",
+                                                         f"np.maximum({a}, {b}) - np.minimum({a}, 0)",
+                                                         f"np.where({a} > {b}, {a}, -{b})", f"np.abs({a} - {b})")))
+            self.out(f"{t}.{self.pick(('sum', 'max', 'min'))}()")
+        elif roll < 0.55:
+            M = self.param(shape=(m, n), max_bits=24, widths=small).name
+            c = self.param(shape=(m,), max_bits=24, widths=small).name
+            self.out(self.pick((f"({M} @ {a}).sum()", f"({M} * {b}[None, :]).sum(axis=1).max()",
+                                f"({M}.T @ {c}).min()", f"np.sum({M} - {c}[:, None] + {a}, axis=0).sum()",
+                                f"{M}.max(axis=1, keepdims=True).sum()")))
+        else:
+            self.out(self.pick((f"{a} @ {b}", f"({a} * {b}).sum()", f"{a}[::2].sum() - {a}[1::2].sum()",
+                                f"np.dot({a}, {b}) - {a}.min()", f"({a}[1:] - {a}[:-1]).max()")))
+
     def unit_parts(self) -> tuple[str, list[tuple[str, str]]]:
         for _ in range(self.rng.randint(1, 4)):
             getattr(self, self.pick(list(self.branches)))()
@@ -204,9 +230,9 @@ def oracle_unit(seed: int, branches: Sequence[str] = BRANCHES) -> Any:
     """The no-overflow unit for `seed` (deterministic), using only `branches`."""
     from tests.fuzz.generator import Unit
 
-    bad = sorted(set(branches) - set(BRANCHES))
+    bad = sorted(set(branches) - set(KNOWN_BRANCHES))
     if bad or not branches:
-        raise ValueError(f"unknown oracle branches {bad}; choose from {', '.join(BRANCHES)}")
+        raise ValueError(f"unknown oracle branches {bad}; choose from {', '.join(KNOWN_BRANCHES)}")
     source, args = OracleGen(seed, tuple(branches)).unit_parts()
     return Unit(seed, f"o_{seed}", source, args, "hls.int64", False, oracle=True)
 
@@ -273,7 +299,8 @@ def input_sets(kernel: Any, seed: int) -> list[tuple[str, list[Any]]]:
         for n, t, v in zip(compiled.arg_names, compiled.arg_types, kernel.random_inputs([seed, 2 + k]), strict=True):
             if isinstance(t, ArrayType):
                 edges = [edge_value(t.elem, 0, w) for w in ("min", "max", "0", "-1")]
-                v = v if n == "out" else np.array([rng.choice([*edges, x]) for x in v.tolist()], dtype=v.dtype)
+                v = v if n == "out" else np.array([rng.choice([*edges, x]) for x in v.ravel().tolist()],
+                                                  dtype=v.dtype).reshape(v.shape)
             else:
                 v = rng.choice([edge_value(t, v, w) for w in ("min", "max", "0", "-1")] + [v])
             mixed.append(v)
@@ -290,12 +317,15 @@ def run_three(kernel: Any, inputs: list[Any]) -> tuple[list[Any], list[Any], lis
     kernel.reset()
     ret = kernel.csim(*copies[1])
     csim = [python_value(v) for v in copies[1] if isinstance(v, np.ndarray)] + [python_value(ret)]
-    plain = [python_value(v) for v in inputs]
+    # arrays as numpy object arrays of Python ints: indexing reads ints as a list does, and array
+    # expressions are numpy's own with no width (the exact reference of the array branch)
+    plain = [np.array(python_value(v), dtype=object) if isinstance(v, np.ndarray) else python_value(v)
+             for v in inputs]
     try:
         ret = plain_function(kernel.__hls_kernel__)(*plain)
     except Exception as exc:  # noqa: BLE001 - the generator's promise broke: a crash of its own kind
         raise OracleError(f"CPython raised {type(exc).__name__}: {exc}") from None
-    cpython = [v for v in plain if isinstance(v, list)] + [ret]
+    cpython = [v.tolist() for v in plain if isinstance(v, np.ndarray)] + [ret]
     return golden, csim, cpython, wraps
 
 

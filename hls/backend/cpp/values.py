@@ -58,7 +58,8 @@ def static_declaration(op: AllocOp, name: str) -> str:
         return f"static {spelling(t.elem)} {name} = {init};"
     if op.static:
         return f"static {declared_array(t, name)} = {{}};"
-    return f"{declared_array(t, name)};  // written by the call below"
+    writer = "the loops" if op.attrs.get("filled_by_nest") else "the call"  # an array statement's nest, or a sub-kernel
+    return f"{declared_array(t, name)};  // written by {writer} below"
 
 def print_format(value: Expr) -> tuple[str, str]:
     """The printf conversion and argument of one value: ints exactly, floats with the digits that

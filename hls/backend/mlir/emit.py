@@ -12,6 +12,7 @@ import numpy as np
 
 from hls.backend.mlir import whiles as mlir_while
 from hls.backend.mlir.builder import Builder, attr_text, elem_attrs, float_text, mlir_type, signed_bits, unsupported
+from hls.backend.mlir.linalg import emit_generic, generic_of
 from hls.backend.mlir.loops import loop_attrs, loop_header
 from hls.backend.mlir.scalar import ScalarLowering
 from hls.backend.mlir.streams import declarations, stream_op
@@ -347,6 +348,10 @@ class MlirFunctionEmitter(Walker):
     def for_op(self, op: ForOp) -> None:
         if op.exit:  # scf.for cannot stop early: a while loop over counter, values and flag
             mlir_while.exit_for_op(self, op)
+            return
+        generic = generic_of(op) if op.attrs.get("array_nest") else None
+        if generic is not None:  # a whole-array statement (hls.backend.mlir.linalg)
+            emit_generic(self, generic)
             return
         b = self.b
         header, body_setup = loop_header(self, op)
