@@ -21,6 +21,7 @@ from enum import Enum
 from hls.errors import HLSTypeError, UnsupportedError
 from hls.frontend.arrays import Arrays
 from hls.frontend.base import BuildContext, Family, is_kernel
+from hls.frontend.channels import check_feedback
 from hls.frontend.conversions import ProcessRecord, RegionRecord
 from hls.frontend.source import MISSING, call_target, try_static
 from hls.frontend.streams import Streams
@@ -168,8 +169,8 @@ class Dataflows(Family):
         producer: dict[Value, tuple[str, int | None]] = {}
         consumer: dict[Value, tuple[str, int | None]] = {}
         writers: dict[Value, str] = {}
-        for stmt, name, ops in processes:
-            used = usage(ops, self.ctx.module)
+        used_by = [usage(ops, self.ctx.module) for _, _, ops in processes]
+        for index, ((stmt, name, ops), used) in enumerate(zip(processes, used_by, strict=True)):
             for stream in used.reads.keys() & used.writes.keys():
                 raise self.ctx.error(f"process {name!r} both reads and writes FIFO {stream.name!r}: a FIFO joins two "
                                      "different processes of a dataflow region", stmt, HLSTypeError)
@@ -179,10 +180,15 @@ class Dataflows(Family):
                         raise self.ctx.error(f"FIFO {stream.name!r} has more than one {role} in the dataflow region: "
                                              f"{seen[stream][0]!r} and {name!r}", stmt, HLSTypeError)
                     seen[stream] = (name, count)
+            check_feedback(self.ctx, stmt, name, used, processes[index + 1:], used_by[index + 1:], writers)
             after = sorted({writers[a] for a in used.array_reads if a in writers and writers[a] != name})
             for array in used.array_writes:
-                if isinstance(array.type, ArrayType):
-                    writers.setdefault(array, name)
+                if isinstance(array.type, ArrayType) and writers.setdefault(array, name) != name:
+                    raise self.ctx.error(f"array {array.name!r} is written by two processes of the dataflow region, "
+                                         f"{writers[array]!r} and {name!r}: UG1399's single-producer-consumer rule "
+                                         "gives each channel one writer and one reader; write it in one process, or "
+                                         "give each process its own array and merge them in a later one", stmt,
+                                         HLSTypeError)
             self.ctx.conversions.add(stmt, ProcessRecord(name, tuple(after)))
             if after:  # csim waits too (hls_csim::region::after)
                 next(op for op in ops if process_of(op) == name).attrs["after"] = tuple(after)

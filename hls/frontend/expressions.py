@@ -63,6 +63,7 @@ class Expressions(Family):
         if kind is None:
             raise self.ctx.error(f"operator {type(node.op).__name__} is not supported", node, UnsupportedError)
         lhs, rhs = self.ctx.expr(node.left), self.ctx.expr(node.right)
+        self.check_divisor(kind, lhs, node.right)
         result = self.ctx.lower.binary(kind, lhs, rhs, self.ctx.loc)
         self.note_literals(node, (node.left, lhs), (node.right, rhs), result)
         if kind in (OpKind.ADD, OpKind.SUB, OpKind.MUL, OpKind.DIV):
@@ -75,6 +76,16 @@ class Expressions(Family):
         if kind == OpKind.SHL and not isinstance(getattr(rhs, "op", None), ConstantOp):
             self.ctx.conversions.add(node, Call("rt.shl_reported", (Part("left"), Part("right"), result.type)))
         return result
+
+    def check_divisor(self, kind: OpKind, lhs: Value, divisor: ast.AST) -> None:
+        """`a[1] // 0`: a divisor that is zero at compile time is an error here, not a fault at run time
+        (integers and fixed point; a float division by zero is inf in C++)."""
+        if not kind.zero_divisor_raises or isinstance(lhs.type, FloatType):
+            return
+        value = self.ctx.compile_time(divisor)
+        if isinstance(value, (int, float, np.number)) and not isinstance(value, bool) and value == 0:
+            what = "modulo" if kind == OpKind.MOD else "division"
+            raise self.ctx.error(f"{what} by zero: the divisor {ast.unparse(divisor)!r} is 0 at compile time", divisor)
 
     def note_literals(self, node: ast.AST, *pairs: tuple[ast.AST, Value]) -> None:
         """Float literals take the precision the lowering gave them (0.5 beside float32 is 0.5f)."""
@@ -180,6 +191,7 @@ class Expressions(Family):
 
     def augmented(self, kind: str, current: Value, value_node: ast.AST, node: ast.AugAssign) -> Value:
         value = self.ctx.expr(value_node)
+        self.check_divisor(kind, current, value_node)
         result = self.ctx.lower.binary(kind, current, value, self.ctx.loc)
         if kind == OpKind.SHL and not isinstance(getattr(value, "op", None), ConstantOp):
             # `x <<= n` wraps in the shift, as `x = x << n`
