@@ -12,10 +12,11 @@ the reader can run again; a smaller depth needs a free-running region).
 from __future__ import annotations
 
 import ast
+from typing import Any
 
 from hls.errors import HLSTypeError
 from hls.frontend.base import BuildContext
-from hls.ir import Op, Value
+from hls.ir import Value
 from hls.ir.usage import Usage
 from hls.types import StreamType
 
@@ -23,11 +24,11 @@ RULE = 'UG1399 "Modeling Feedback in Dataflow Regions"'
 
 
 def check_feedback(ctx: BuildContext, stmt: ast.stmt, name: str, used: Usage,
-                   later: list[tuple[ast.stmt, str, list[Op]]], later_used: list[Usage],
+                   later: list[tuple[Any, ...]], later_used: list[Usage],
                    writers: dict[Value, str]) -> None:
     """Refuse a channel process `name` reads that only a later process writes, unless it is a FIFO
     kept by UG1399's feedback rules."""
-    for (_, writer, _), theirs in zip(later, later_used, strict=True):
+    for (_, writer, *_), theirs in zip(later, later_used, strict=True):
         for array in sorted(used.array_reads & theirs.array_writes, key=lambda v: v.name or ""):
             if array not in writers and array not in used.array_writes:
                 raise ctx.error(f"process {name!r} reads array {array.name!r} before process {writer!r} writes it: "

@@ -16,7 +16,8 @@ knowing which construct made them:
 - `Cast`, `CastEach`: the value of an assignment, argument or return converted to the declared
   type(s) (`site` reported on overflow).
 - `BitStore`: `x[lo:hi] = v` becomes `x = helper(...)`; `read` is how `x[lo:hi]` is read, for `op=`.
-- `Static`, `ProcessRecord`, `RegionRecord`: state kept between calls, and dataflow processes.
+- `Static`, `ProcessRecord`, `ProcessLoop`, `RegionRecord`: state kept between calls, and dataflow processes
+  (a loop of processes unrolled when the design is built is one `ProcessLoop`).
 
 A node carries at most one record of each kind; building a node again (a body unrolled once per
 value of a tuple) replaces it.
@@ -83,11 +84,20 @@ class ProcessRecord:
 
 
 @dataclass(frozen=True)
+class ProcessLoop:
+    """A loop of processes unrolled when the design is built: per process (value of `var`, index of the
+    call in the loop body, name, after), in program order."""
+
+    var: str
+    entries: tuple[tuple[Any, int, str, tuple[str, ...]], ...]
+
+
+@dataclass(frozen=True)
 class RegionRecord:
     streams: tuple[str, ...]  # the region's local FIFOs
 
 
-Conversion = Call | Convert | Literal | Cast | CastEach | BitStore | Static | ProcessRecord | RegionRecord
+Conversion = Call | Convert | Literal | Cast | CastEach | BitStore | Static | ProcessRecord | ProcessLoop | RegionRecord
 C = TypeVar("C")
 
 

@@ -27,9 +27,10 @@ from hls.lang.directives import (
     STORAGE_TYPES,
     Directive,
 )
-from hls.types import ArrayType, StructType, TypedConstant
+from hls.types import ArrayType, StreamType, StructType, TypedConstant
 
 MAX_UNROLL_COPIES = 4096  # this project's threshold for the size warning of hls.unroll (copies of the body)
+STREAM_MODES = ("axis", "ap_fifo")  # the port modes of an hls::stream argument
 ARRAY_DIRECTIVES = ("array_partition", "bind_storage", "interface", "aggregate", "disaggregate")
 
 
@@ -85,7 +86,10 @@ class Pragmas(Family):
         if name != "interface" and isinstance(node, ast.Name) and node.id not in self.ctx.env \
                 and isinstance(try_static(node, self.ctx.src), (np.ndarray, TypedConstant)):
             return self.captures.captured(node)  # a module-level numpy array: the ROM it becomes, named as in Python
-        if not isinstance(node, ast.Name) or node.id not in self.ctx.env or not self.ctx.env[node.id].is_array:
+        stream = name == "interface" and isinstance(node, ast.Name) and node.id in self.ctx.env \
+            and isinstance(self.ctx.env[node.id].type, StreamType)  # a stream argument's port (axis or ap_fifo)
+        if not stream and (not isinstance(node, ast.Name) or node.id not in self.ctx.env
+                           or not self.ctx.env[node.id].is_array):
             raise self.ctx.error(f"hls.{name} needs an array variable as its first argument", node)
         value = self.ctx.env[node.id].value
         if name == "interface" and not (isinstance(value, BlockArg) and value.block is self.ctx.func.body.block):
@@ -190,6 +194,9 @@ class Pragmas(Family):
 
     def check_interface(self, o: dict[str, Any]) -> None:
         self.check_one_of("hls.interface mode", o["mode"], INTERFACE_MODES)
+        if isinstance(o["var"].type, StreamType) and o["mode"] not in STREAM_MODES:
+            raise self.ctx.error(f"hls.interface on a stream argument: mode {o['mode']!r} is for arrays and scalars; "
+                                 f"a stream is a {' or '.join(STREAM_MODES)} port (UG1399 interface)")
         if o["bundle"] is not None and not (isinstance(o["bundle"], str) and o["bundle"].isidentifier()
                                             and o["bundle"].isascii()):
             raise self.ctx.error(f"hls.interface bundle must be an identifier, got {o['bundle']!r}")
