@@ -14,9 +14,9 @@ nothing stalled (`nominal`, from the process's schedule), as Python mode records
   must have been freed). A read whose write never happens blocks on "empty"; a write whose freeing
   read never happens blocks on "full".
 - Accesses of one pipeline stage (consecutive accesses a trace gives the same `stage` id: the same
-  cycle of a pipelined loop's schedule) issue together, at the latest of their constraints: a stage
-  stalls as a whole, so one full FIFO holds back a write to another FIFO in the same stage. Without
-  stage ids every access is a stage of its own (statement order).
+  cycle of a pipelined loop's schedule; at most one per FIFO) issue together, at the latest of their
+  constraints: a stage stalls as a whole, so one full FIFO holds back a write to another FIFO in the
+  same stage. Without stage ids every access is a stage of its own (statement order).
 - A process ends at its last access's issue cycle plus (end - nominal of that access); latency = the
   latest end. interval = the longest busy time of a process, end minus the cycle its first access
   issued plus that access's nominal cycle (so waiting for the first item does not count): what the
@@ -147,18 +147,23 @@ class FifoRegion:
 
     def _stage_groups(self) -> np.ndarray:
         """Per access, the end (exclusive) of its stage: the run of consecutive accesses of its process
-        with its stage id (and its nominal cycle); an access without a stage id ends its own."""
+        with its stage id and nominal cycle, each FIFO at most once (a FIFO has one port per side, so
+        two accesses of it are never one stage); an access without a stage id ends its own."""
         ends = np.arange(1, len(self.nominal) + 1, dtype=np.int64)
         for p, proc in enumerate(self.processes):
             if proc.stages is None or len(proc.stages) < 2:
                 continue
-            stages, nominal = np.asarray(proc.stages), np.asarray(proc.nominal)
-            same = (stages[1:] == stages[:-1]) & (nominal[1:] == nominal[:-1])
-            local = np.arange(1, len(stages) + 1, dtype=np.int64)
-            for k in range(len(same) - 1, -1, -1):
-                if same[k]:
-                    local[k] = local[k + 1]
-            ends[self.off[p]:self.off[p + 1]] = local + self.off[p]
+            base = int(self.off[p])
+            stages, nominal, fifo = list(proc.stages), list(proc.nominal), list(proc.fifo)
+            start, members = 0, {fifo[0]}
+            for k in range(1, len(stages) + 1):
+                if k < len(stages) and stages[k] == stages[start] and nominal[k] == nominal[start] \
+                        and fifo[k] not in members:
+                    members.add(fifo[k])
+                    continue
+                ends[base + start:base + k] = base + k
+                if k < len(stages):
+                    start, members = k, {fifo[k]}
         return ends
 
     def _order_accesses(self) -> None:

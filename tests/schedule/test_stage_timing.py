@@ -64,3 +64,15 @@ def test_a_stage_issues_at_the_latest_constraint_of_its_accesses():
                          stages=np.array([1, 1, 2, 2]))
     assert list(simulate([split, r0, r1], fifos).issue["w"]) == [0, 0, 11, 11]
     assert list(simulate([replace(split, stages=None), r0, r1], fifos).issue["w"]) == [0, 0, 11, 11]
+
+
+def test_two_accesses_of_one_fifo_are_never_one_stage():
+    """A FIFO has one write port: two writes of it at one scheduled cycle issue one after the other, so a
+    depth-1 FIFO drained by its reader does not deadlock."""
+    writer = ProcessTrace("w", np.zeros(4, np.int32), np.ones(4, bool), np.array([0, 0, 1, 1]), 3,
+                          stages=np.array([1, 1, 2, 2]))
+    reader = ProcessTrace("r", np.zeros(4, np.int32), np.zeros(4, bool), np.arange(4), 5)
+    timed = simulate([writer, reader], [FifoSpec("f", 8, 1)])
+    assert timed.deadlock is None
+    assert list(timed.issue["w"]) == list(simulate([replace(writer, stages=None), reader],
+                                                   [FifoSpec("f", 8, 1)]).issue["w"])
