@@ -35,9 +35,9 @@ from hls.errors import (
     UnsupportedError,
     VerificationError,
 )
+from hls.golden.jitrun import available
 from hls.schedule.dataflow import traces
 from hls.schedule.fifo_timing import simulate
-from hls.golden.jitrun import available
 from hls.types import ArrayType, TupleType
 from tests.fuzz.generator import Unit, batch_top, module_text
 from tests.fuzz.oracle import check_oracle
