@@ -16,7 +16,7 @@ def load(a: hls.int32[N], out: hls.stream[hls.int32]):
 
 @hls.kernel
 def pe(inp: hls.stream[hls.int32], out: hls.stream[hls.int32], k: hls.int32):
-    for i in range(N):
+    for _i in range(N):
         hls.pipeline()
         out.write(inp.read() * 2 + k)
 
@@ -74,5 +74,5 @@ def axis_gain(x: hls.stream[hls.int16], y: hls.stream[hls.int16], g: hls.int16):
     """hls.interface(x, "axis") on stream arguments (their default interface, written out)."""
     hls.interface(x, "axis")
     hls.interface(y, "axis")
-    for i in range(N):
+    for _i in range(N):
         y.write(x.read() * g)
