@@ -2,7 +2,9 @@
 order than the process that writes it.
 
 UG1399 "Modeling Feedback in Dataflow Regions": a ping-pong (PIPO) buffer flows only forward in the
-call sequence, so an array read before a later process writes it is refused. Through a FIFO the
+call sequence, so a local array read before a later process writes it is refused (a kernel argument
+read by one process and written by a later one is an input read at the start and an output written
+at the end, as UG1399 recommends). Through a FIFO the
 feedback is possible under two rules of the same section: the reader must not block on the FIFO
 before the writer has produced anything (it tests `empty()` or reads with `read_nb()`), and the FIFO
 must hold what the writer produces in one invocation (under ap_ctrl_chain the writer finishes before
@@ -16,7 +18,7 @@ from typing import Any
 
 from hls.errors import HLSTypeError
 from hls.frontend.base import BuildContext
-from hls.ir import Value
+from hls.ir import BlockArg, Value
 from hls.ir.usage import Usage
 from hls.types import StreamType
 
@@ -30,7 +32,7 @@ def check_feedback(ctx: BuildContext, stmt: ast.stmt, name: str, used: Usage,
     kept by UG1399's feedback rules."""
     for (_, writer, *_), theirs in zip(later, later_used, strict=True):
         for array in sorted(used.array_reads & theirs.array_writes, key=lambda v: v.name or ""):
-            if array not in writers and array not in used.array_writes:
+            if array not in writers and array not in used.array_writes and not isinstance(array, BlockArg):
                 raise ctx.error(f"process {name!r} reads array {array.name!r} before process {writer!r} writes it: "
                                 f"a ping-pong buffer flows only forward in call order ({RULE}); call {writer!r} "
                                 "first, or pass the data back through a FIFO read with read_nb()", stmt, HLSTypeError)
