@@ -34,23 +34,16 @@ def issue_all(off: Any, nominal: Any, partner: Any, proc_of: Any, tail: Any, suc
               pending: Any, group_end: Any, times: Any, ptr: Any, shift: Any, finish: Any, wait_head: Any,
               wait_next: Any, wait_for: Any, stack: Any, top: int) -> None:
     """Fill `times` (issue cycle per access), `ptr` (next unissued access per process), `shift` (stall
-    shift per process, start included) and `finish` (end cycle, NOT_FINISHED when blocked).
-
-    `pending[p]` counts the processes that must end before p starts (`succ` lists, per process, those
-    waiting on it); `start_at` of a process is the latest end of those. Work arrays are caller-owned and
-    arrive as `seed` leaves them: the first `top` entries of `stack` are the processes ready to run.
-    """
+    shift per process, start included) and `finish` (end cycle, NOT_FINISHED when blocked). `pending[p]`
+    counts the processes that must end before p starts (`succ` lists, per process, those waiting on it).
+    Work arrays arrive as `seed` leaves them: the first `top` entries of `stack` are ready to run."""
     while top > 0:
         top -= 1
         p = stack[top]
-        i = ptr[p]
+        i, stop, s = ptr[p], off[p + 1], shift[p]
         first = i
-        stop = off[p + 1]
-        s = shift[p]
         while i < stop:
-            end = group_end[i]
-            g = s
-            m = i
+            end, g, m = group_end[i], s, i
             while m < end:  # every access of the stage must be able to go before any goes
                 j = partner[m]
                 if j >= 0:
