@@ -36,6 +36,7 @@ from hls.lang.directives import (
     interface,
     label,
     loop_flatten,
+    loop_merge,
     loop_tripcount,
     pipeline,
     unroll,
@@ -71,7 +72,8 @@ __all__ = [
     "ap_fixed", "ap_int", "ap_ufixed", "ap_uint", "array_partition", "axis", "bind_storage", "bitcast", "bool_",
     "concat",
     "dataflow", "explore", "float32", "float64", "inline", "int8", "int16", "int32", "int64", "interface", "kernel",
-    "label", "leading_zeros", "load_report", "loop_flatten", "loop_tripcount", "pipeline", "rotl", "rotr", "static",
+    "label", "leading_zeros", "load_report", "loop_flatten", "loop_merge", "loop_tripcount", "pipeline", "rotl",
+    "rotr", "static",
     "stream", "strict_overflow", "uint8", "uint16", "uint32", "uint64", "unroll", "zeros",
 ]
 __all__ += ["aggregate", "disaggregate", "struct", "matmul"]

@@ -186,22 +186,52 @@ class Bits(Family):
         self.store_bits(node.target, self.exprs.augmented(kind, current, node.value, node), node)
 
     def method_call(self, node: ast.Call) -> Value | None:
-        """`x.bit_count()`, `x.reverse()`, `x.bitcast()` on a kernel value; None when `node` is no such call."""
+        """`x.bit_count()`, `x.reverse()`, `x.bitcast()`, `x.bitcast(T)`, `x.range(hi, lo)` on a kernel value;
+        None when `node` is no such call."""
         func = node.func
-        if not isinstance(func, ast.Attribute) or func.attr not in (*METHODS, "bitcast"):
+        if not isinstance(func, ast.Attribute) or func.attr not in (*METHODS, "bitcast", "range"):
             return None
         if isinstance(func.value, ast.Name) and func.value.id not in self.ctx.kernel_names:
             return None  # a module's function (`np.bitcast`?), not a method of a kernel value
-        if node.args or node.keywords:
-            raise self.ctx.error(f".{func.attr}() takes no arguments", node)
+        if func.attr == "range":
+            return self.range_method(node)
+        if node.keywords or node.args and func.attr != "bitcast" or len(node.args) > 1:
+            raise self.ctx.error(f".{func.attr}() takes no arguments" if func.attr != "bitcast" else
+                                 ".bitcast() takes at most the target type, e.g. x.bitcast(hls.float32)", node)
         value = self.ctx.expr(func.value)
         if func.attr == "bitcast":
-            return self.lower_bitcast(node, value, None)
+            target = self.ctx.compile_time(node.args[0]) if node.args else None
+            if node.args and not isinstance(target, ScalarType):
+                raise self.ctx.error("x.bitcast(T) needs an hls scalar type, e.g. hls.float32", node.args[0])
+            return self.lower_bitcast(node, value, target, Part("func.value"))
         value = self.bits_operand(value, func.value)
         self.ctx.conversions.add(node, Call(f"bits.{func.attr}", (Part("func.value"), value.type)))
         return self.ctx.emit(BitUnaryOp(METHODS[func.attr], value, self.ctx.loc))
 
-    def lower_bitcast(self, node: ast.Call, value: Value, target: Any) -> Value:
+    def range_method(self, node: ast.Call) -> Value:
+        """Vitis's `x.range(hi, lo)`: bits lo..hi, both included (the Python slice `x[lo:hi + 1]`), unsigned;
+        `x.range()` is every bit."""
+        if node.keywords or len(node.args) not in (0, 2):
+            raise self.ctx.error("x.range(hi, lo) takes the highest and the lowest bit, both included (Vitis's "
+                                 "ap_int range)", node)
+        value = self.bits_operand(self.ctx.expr(node.func.value), node.func.value)
+        width = value.type.width
+        bounds = []
+        for arg in node.args:
+            known = self.ctx.compile_time(arg)
+            if known is MISSING or isinstance(known, bool) or not isinstance(known, (int, np.integer)):
+                raise self.ctx.error("x.range(hi, lo) bounds must be compile-time integers (the width is its type)",
+                                     arg, UnsupportedError)
+            bounds.append(int(known))
+        hi, lo = bounds or (width - 1, 0)
+        if not 0 <= lo <= hi < width:
+            raise self.ctx.error(f"x.range({hi}, {lo}) needs 0 <= lo <= hi < {width} for a {width}-bit value (Vitis's "
+                                 "range is inclusive: x.range(hi, lo) is the slice x[lo:hi + 1]; a reversed range is "
+                                 "not supported)", node)
+        self.ctx.conversions.add(node, Call("bits.get_slice", (Part("func.value"), lo, hi + 1, value.type)))
+        return self.ctx.emit(SliceOp(value, lo, hi + 1, self.ctx.loc))
+
+    def lower_bitcast(self, node: ast.Call, value: Value, target: Any, value_part: Part | None = None) -> Value:
         source = value.type
         if isinstance(source, BoolType):
             value, source = self.ctx.lower.as_int(value, self.ctx.loc), IntType(1, False)
@@ -217,7 +247,7 @@ class Bits(Family):
         if bits.width_of(source) != bits.width_of(target):
             raise self.ctx.error(f"bitcast keeps the width: {source} has {bits.width_of(source)} bits, {target} has "
                                  f"{bits.width_of(target)}; slice or convert first", node)
-        value_part = Part("args.0") if node.args else Part("func.value")  # hls.bitcast(x, T) or x.bitcast()
+        value_part = value_part or Part("args.0")  # hls.bitcast(x, T); x.bitcast() passes its own
         self.ctx.conversions.add(node, Call("bits.bitcast_value", (value_part, source, target)))
         return self.ctx.emit(BitcastOp(value, target, self.ctx.loc))
 

@@ -26,6 +26,7 @@ from hls.frontend.captures import Captures
 from hls.frontend.control import Control
 from hls.frontend.dataflow import Dataflows
 from hls.frontend.expressions import Expressions
+from hls.frontend.helpers import Helpers
 from hls.frontend.iterables import Iterables
 from hls.frontend.joins import MAX_ROUNDS, clamped, growth_error, iterations, settle
 from hls.frontend.kernels import kernel_source, unique_name
@@ -50,6 +51,7 @@ class FunctionBuilder:
     def __init__(self, src: KernelSource, module: Module, compiling: tuple[Any, ...],
                  built: dict[Any, Function] | None = None):
         self.ctx = ctx = BuildContext(src, module, compiling, built)
+        self.helpers = Helpers(ctx)
         self.captures = Captures(ctx)
         self.pragmas = Pragmas(ctx, self.captures)
         self.names = Names(ctx)
@@ -59,7 +61,7 @@ class FunctionBuilder:
         self.kernel_calls = KernelCalls(ctx, self.streams, self.pack_struct, self.build_callee)
         self.structs = Structs(ctx, self.exprs, self.arrays, self.streams, self.kernel_calls)
         self.bits = Bits(ctx, self.names, self.exprs, self.arrays, self.structs)
-        self.calls = Calls(ctx, self.exprs, self.streams, self.kernel_calls, self.bits)
+        self.calls = Calls(ctx, self.helpers, self.exprs, self.streams, self.kernel_calls, self.bits)
         self.results = Results(ctx, self.names, self.arrays, self.kernel_calls, self.structs)
         self.branches = Branches(ctx, self.exprs)
         self.control = Control(ctx, self.exprs, self.branches)

@@ -15,6 +15,7 @@ from hls.frontend.base import BuildContext, Family, is_kernel
 from hls.frontend.bits import Bits
 from hls.frontend.conversions import Call, Part
 from hls.frontend.expressions import Expressions
+from hls.frontend.helpers import Helpers
 from hls.frontend.source import MISSING, call_target
 from hls.frontend.streams import Streams
 from hls.frontend.subkernels import KernelCalls
@@ -41,9 +42,10 @@ IMPURE = {print: "print() is a statement (a debugging aid); it has no value",
 class Calls(Family):
     """Call expressions: their dispatch; builtins, math functions, type conversions and print."""
 
-    def __init__(self, ctx: BuildContext, exprs: Expressions, streams: Streams, kernel_calls: KernelCalls,
-                 bits: Bits) -> None:
+    def __init__(self, ctx: BuildContext, helpers: Helpers, exprs: Expressions, streams: Streams,
+                 kernel_calls: KernelCalls, bits: Bits) -> None:
         super().__init__(ctx)
+        self.helpers = helpers
         self.exprs = exprs
         self.streams = streams
         self.kernel_calls = kernel_calls
@@ -64,6 +66,8 @@ class Calls(Family):
             raise self.ctx.struct_not_a_value(struct_type_of(target), node)
         if is_kernel(target):
             return self.kernel_calls.call_kernel(target, node, want_result=True)
+        if self.helpers.knows(node):
+            return self.helpers.inline(node)
         if target is MISSING:
             raise self.ctx.error(f"call to unknown function {ast.unparse(node.func)!r}", node.func, UnsupportedError)
         for name in MATH_NAMES:
@@ -75,6 +79,13 @@ class Calls(Family):
         if result is None:
             self.refuse_call(target, node)
         return result
+
+    def helper_statement(self, node: ast.Call) -> bool:
+        """`helper(...)` as a statement: inlined, its value (if any) dropped; False for other calls."""
+        if not self.helpers.knows(node):
+            return False
+        self.helpers.inline(node)
+        return True
 
     def builtin_call(self, target: Any, node: ast.Call) -> Value | None:
         """min, max, abs, float, bool, len and int; None for anything else."""

@@ -17,7 +17,8 @@ knowing which construct made them:
   type(s) (`site` reported on overflow).
 - `BitStore`: `x[lo:hi] = v` becomes `x = helper(...)`; `read` is how `x[lo:hi]` is read, for `op=`.
 - `Expand`: the statement is replaced by statements the frontend wrote (an array statement's loops).
-- `Static`, `ProcessRecord`, `RegionRecord`: state kept between calls, and dataflow processes.
+- `Static`, `ProcessRecord`, `ProcessLoop`, `RegionRecord`: state kept between calls, and dataflow processes
+  (a loop of processes unrolled when the design is built is one `ProcessLoop`).
 
 A node carries at most one record of each kind; building a node again (a body unrolled once per
 value of a tuple) replaces it.
@@ -91,11 +92,21 @@ class ProcessRecord:
 
 
 @dataclass(frozen=True)
+class ProcessLoop:
+    """A loop of processes unrolled when the design is built: per process (value of `var`, index of the
+    call in the loop body, name, after), in program order."""
+
+    var: str
+    entries: tuple[tuple[Any, int, str, tuple[str, ...]], ...]
+
+
+@dataclass(frozen=True)
 class RegionRecord:
     streams: tuple[str, ...]  # the region's local FIFOs
 
 
-Conversion = Call | Convert | Literal | Cast | CastEach | BitStore | Expand | Static | ProcessRecord | RegionRecord
+Conversion = (Call | Convert | Literal | Cast | CastEach | BitStore | Expand | Static | ProcessRecord | ProcessLoop
+              | RegionRecord)
 C = TypeVar("C")
 
 

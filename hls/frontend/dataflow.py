@@ -17,20 +17,68 @@ from __future__ import annotations
 
 import ast
 from enum import Enum
+from typing import Any
 
 from hls.errors import HLSTypeError, UnsupportedError
 from hls.frontend.arrays import Arrays
 from hls.frontend.base import BuildContext, Family, is_kernel
-from hls.frontend.conversions import ProcessRecord, RegionRecord
+from hls.frontend.conversions import ProcessLoop, ProcessRecord, RegionRecord
 from hls.frontend.source import MISSING, call_target, try_static
+from hls.frontend.state import Var
 from hls.frontend.streams import Streams
-from hls.ir import CallOp, ForOp, IfOp, Op, StreamOp, Value
+from hls.ir import BlockArg, CallOp, ForOp, IfOp, Op, StreamOp, Value
 from hls.ir.traits import process_of
-from hls.ir.usage import usage
+from hls.ir.usage import Usage, usage
 from hls.lang.directives import DIRECTIVES, dataflow
-from hls.types import ArrayType, StreamType
+from hls.lang.directives import unroll as unroll_directive
+from hls.types import ArrayType, IntType, StreamType
 
 PROCESS_OPS = (ForOp, CallOp, IfOp)
+# (statement, process name, its ops, (the unrolled loop, the statement's index in it, the loop value) or None)
+Process = tuple[ast.stmt, str, list[Op], "tuple[ast.For, int, Any] | None"]
+
+
+# ---- feedback between processes --------------------------------------------------------------
+# A channel read by a process earlier in call order than the process that writes it. UG1399 "Modeling
+# Feedback in Dataflow Regions": a ping-pong (PIPO) buffer flows only forward in the call sequence, so a
+# local array read before a later process writes it is refused (a kernel argument read by one process
+# and written by a later one is an input read at the start and an output written at the end, as UG1399
+# recommends). Through a FIFO the feedback is possible under two rules of the same section: the reader
+# must not block on the FIFO before the writer has produced anything (it tests `empty()` or reads with
+# `read_nb()`), and the FIFO must hold what the writer produces in one invocation (under ap_ctrl_chain
+# the writer finishes before the reader can run again; a smaller depth needs a free-running region).
+
+RULE = 'UG1399 "Modeling Feedback in Dataflow Regions"'
+
+
+def check_feedback(ctx: BuildContext, stmt: ast.stmt, name: str, used: Usage,
+                   later: list[tuple[Any, ...]], later_used: list[Usage],
+                   writers: dict[Value, str]) -> None:
+    """Refuse a channel process `name` reads that only a later process writes, unless it is a FIFO
+    kept by UG1399's feedback rules."""
+    for (_, writer, *_), theirs in zip(later, later_used, strict=True):
+        for array in sorted(used.array_reads & theirs.array_writes, key=lambda v: v.name or ""):
+            if array not in writers and array not in used.array_writes and not isinstance(array, BlockArg):
+                raise ctx.error(f"process {name!r} reads array {array.name!r} before process {writer!r} writes it: "
+                                f"a ping-pong buffer flows only forward in call order ({RULE}); call {writer!r} "
+                                "first, or pass the data back through a FIFO read with read_nb()", stmt, HLSTypeError)
+        for stream in used.reads.keys() & theirs.writes.keys():
+            check_backward_fifo(ctx, stmt, name, writer, stream, used, theirs.writes[stream])
+
+
+def check_backward_fifo(ctx: BuildContext, stmt: ast.stmt, reader: str, writer: str, stream: Value, used: Usage,
+                        written: int | None) -> None:
+    """A FIFO from a later process back to an earlier one: non-blocking reads, depth for one invocation."""
+    what = f"FIFO {stream.name!r} goes back from process {writer!r} to the earlier process {reader!r}"
+    if stream in used.blocking_reads:
+        raise ctx.error(f"{what}, which reads it with read(): in a feedback loop the reader must not block before "
+                        f"the writer has run ({RULE}); test it with empty() or read it with read_nb(), or reorder "
+                        "the processes so the data flows forward", stmt, HLSTypeError)
+    depth = stream.type.depth if isinstance(stream.type, StreamType) else None
+    if written is not None and depth is not None and depth < written:
+        raise ctx.error(f"{what} with depth {depth}, but {writer!r} writes {written} items in one run: a feedback "
+                        f"FIFO holds everything its writer produces before the reader runs again ({RULE}); declare "
+                        f"it with depth={written}", stmt, HLSTypeError)
 
 
 class RegionStatement(Enum):
@@ -71,14 +119,20 @@ class Dataflows(Family):
 
     def build_region(self, body: list[ast.stmt], start: int) -> None:
         """Visit a dataflow kernel's body, recording each process and checking the region."""
-        for stmt in body[:start]:
-            if not (isinstance(stmt, ast.Expr) and isinstance(stmt.value, ast.Call)):
-                raise self.ctx.error("hls.dataflow() must come first in a dataflow kernel (directives may precede it)",
-                                     stmt, UnsupportedError)
-        processes: list[tuple[ast.stmt, str, list[Op]]] = []
+        for stmt in body[:start]:  # the Vitis diamond examples declare their streams before the pragma
+            if isinstance(stmt, ast.Expr) and isinstance(stmt.value, ast.Call) or isinstance(stmt, ast.Assign) \
+                    and (self.streams.is_stream_decl(stmt.value) or self.arrays.is_zeros_call(stmt.value)):
+                self.ctx.visit(stmt)
+                continue
+            raise self.ctx.error("before hls.dataflow() a dataflow kernel holds only directives and the stream and "
+                                 "array declarations of its region", stmt, UnsupportedError)
+        processes: list[Process] = []
         names: dict[str, int] = {}
         scalars: set[str] = set()
         for stmt in body[start:]:
+            if self.is_process_loop(stmt):
+                self.unroll_processes(stmt, processes, names)
+                continue
             kind = self.statement_kind(stmt)
             if kind is RegionStatement.SCALAR:
                 self.check_scalar(stmt, scalars)
@@ -87,24 +141,64 @@ class Dataflows(Family):
                     raise self.ctx.error("a dataflow kernel cannot return a value; write results to a stream or array",
                                          stmt, UnsupportedError)
                 continue
-            before = len(self.ctx.block.ops)
-            self.ctx.visit(stmt)
-            if kind is not RegionStatement.PROCESS:
-                continue
-            ops = self.ctx.block.ops[before:]
-            name = process_name(ops)
-            names[name] = names.get(name, 0) + 1
-            if names[name] > 1:
-                name = f"{name}_{names[name] - 1}"
-            main = [op for op in ops if isinstance(op, PROCESS_OPS)]
-            if len(main) != 1:
-                raise self.ctx.error("a process is one loop or one sub-kernel call", stmt, UnsupportedError)
-            main[0].attrs["process"] = name
-            processes.append((stmt, name, ops))
+            if kind is RegionStatement.PROCESS:
+                self.add_process(stmt, processes, names, None)
+            else:
+                self.ctx.visit(stmt)
         self.check_region(processes)
         if processes:  # Python mode runs the processes concurrently, with the region's FIFOs
             fifos = [name for name, var in self.ctx.env.items() if isinstance(getattr(var.value, "op", None), StreamOp)]
-            self.ctx.conversions.add(self.ctx.src.tree, RegionRecord(tuple(fifos)))
+            self.ctx.conversions.add(self.ctx.src.tree, RegionRecord((*fifos, *self.streams.lists)))
+
+    def add_process(self, stmt: ast.stmt, processes: list[Process], names: dict[str, int],
+                    unrolled: tuple[ast.For, int, Any] | None) -> None:
+        """Visit one process statement and record it under a name unique in the region."""
+        before = len(self.ctx.block.ops)
+        self.ctx.visit(stmt)
+        ops = self.ctx.block.ops[before:]
+        name = process_name(ops)
+        names[name] = names.get(name, 0) + 1
+        if names[name] > 1:
+            name = f"{name}_{names[name] - 1}"
+        main = [op for op in ops if isinstance(op, PROCESS_OPS)]
+        if len(main) != 1:
+            raise self.ctx.error("a process is one loop or one sub-kernel call", stmt, UnsupportedError)
+        main[0].attrs["process"] = name
+        processes.append((stmt, name, ops, unrolled))
+
+    def is_process_loop(self, stmt: ast.stmt) -> bool:
+        """`for p in range(P): pe(s[p], s[p + 1])`: a loop of sub-kernel calls that is unrolled (hls.unroll(),
+        or it indexes a list of streams) is one process per call and iteration, as UG1399's unrolled chain."""
+        if not (isinstance(stmt, ast.For) and isinstance(stmt.target, ast.Name) and not stmt.orelse):
+            return False
+        calls = [s for s in stmt.body if self.is_call_process(s)]
+        unroll = [s for s in stmt.body if isinstance(s, ast.Expr) and isinstance(s.value, ast.Call)
+                  and call_target(s.value.func, self.ctx.src) is unroll_directive]
+        if not calls or len(calls) + len(unroll) != len(stmt.body):
+            return False
+        indexes_streams = any(isinstance(n, ast.Subscript) and isinstance(n.value, ast.Name)
+                              and n.value.id in self.streams.lists for c in calls for n in ast.walk(c))
+        return bool(unroll) or indexes_streams
+
+    def unroll_processes(self, stmt: ast.For, processes: list[Process], names: dict[str, int]) -> None:
+        bounds = [self.ctx.compile_time(a) for a in stmt.iter.args] \
+            if isinstance(stmt.iter, ast.Call) and try_static(stmt.iter.func, self.ctx.src) is range else [MISSING]
+        if not bounds or not all(isinstance(b, int) and not isinstance(b, bool) for b in bounds):
+            raise self.ctx.error("a loop of processes is unrolled when the design is built: its range needs "
+                                 "compile-time bounds", stmt.iter, UnsupportedError)
+        var = stmt.target.id
+        saved = self.ctx.consts.get(var, MISSING)
+        for value in range(*bounds):
+            self.ctx.consts[var] = value
+            self.ctx.env[var] = Var(self.ctx.lower.constant(value, self.ctx.loc), IntType(32, True))
+            for index, call in enumerate(stmt.body):
+                if self.is_call_process(call):
+                    self.add_process(call, processes, names, (stmt, index, value))
+        self.ctx.env.pop(var, None)
+        if saved is MISSING:
+            self.ctx.consts.pop(var, None)
+        else:
+            self.ctx.consts[var] = saved
 
     def statement_kind(self, stmt: ast.stmt) -> RegionStatement:
         if isinstance(stmt, ast.For):
@@ -164,12 +258,13 @@ class Dataflows(Family):
                                  "computed once, before its processes run", stmt, UnsupportedError)
         scalars.add(name)
 
-    def check_region(self, processes: list[tuple[ast.stmt, str, list[Op]]]) -> None:
+    def check_region(self, processes: list[Process]) -> None:
         producer: dict[Value, tuple[str, int | None]] = {}
         consumer: dict[Value, tuple[str, int | None]] = {}
         writers: dict[Value, str] = {}
-        for stmt, name, ops in processes:
-            used = usage(ops, self.ctx.module)
+        loops: dict[ast.For, list[tuple[Any, int, str, tuple[str, ...]]]] = {}
+        used_by = [usage(ops, self.ctx.module) for _, _, ops, _ in processes]
+        for index, ((stmt, name, ops, unrolled), used) in enumerate(zip(processes, used_by, strict=True)):
             for stream in used.reads.keys() & used.writes.keys():
                 raise self.ctx.error(f"process {name!r} both reads and writes FIFO {stream.name!r}: a FIFO joins two "
                                      "different processes of a dataflow region", stmt, HLSTypeError)
@@ -179,18 +274,28 @@ class Dataflows(Family):
                         raise self.ctx.error(f"FIFO {stream.name!r} has more than one {role} in the dataflow region: "
                                              f"{seen[stream][0]!r} and {name!r}", stmt, HLSTypeError)
                     seen[stream] = (name, count)
+            check_feedback(self.ctx, stmt, name, used, processes[index + 1:], used_by[index + 1:], writers)
             after = sorted({writers[a] for a in used.array_reads if a in writers and writers[a] != name})
             for array in used.array_writes:
-                if isinstance(array.type, ArrayType):
-                    writers.setdefault(array, name)
-            self.ctx.conversions.add(stmt, ProcessRecord(name, tuple(after)))
+                if isinstance(array.type, ArrayType) and writers.setdefault(array, name) != name:
+                    raise self.ctx.error(f"array {array.name!r} is written by two processes of the dataflow region, "
+                                         f"{writers[array]!r} and {name!r}: UG1399's single-producer-consumer rule "
+                                         "gives each channel one writer and one reader; write it in one process, or "
+                                         "give each process its own array and merge them in a later one", stmt,
+                                         HLSTypeError)
+            if unrolled is None:
+                self.ctx.conversions.add(stmt, ProcessRecord(name, tuple(after)))
+            else:  # Python mode runs body[index] with the loop variable bound to value, as its own process
+                loops.setdefault(unrolled[0], []).append((unrolled[2], unrolled[1], name, tuple(after)))
             if after:  # csim waits too (hls_csim::region::after)
                 next(op for op in ops if process_of(op) == name).attrs["after"] = tuple(after)
+        for loop, entries in loops.items():
+            self.ctx.conversions.add(loop, ProcessLoop(loop.target.id, tuple(entries)))
         for stream, (writer, written) in producer.items():
             if stream in consumer and isinstance(stream.type, StreamType):
                 reader, read = consumer[stream]
                 if written is not None and read is not None and written != read:
-                    stmt = next(s for s, n, _ in processes if n == reader)
+                    stmt = next(s for s, n, _, _ in processes if n == reader)
                     raise self.ctx.error(f"{writer} writes {written} items to {stream.name}, {reader} reads {read}: a "
                                          "dataflow region must consume every item its processes produce", stmt,
                                          HLSTypeError)

@@ -3,19 +3,23 @@
 from __future__ import annotations
 
 import ast
+import dataclasses
 import re
 from typing import Any
 
 from hls.errors import HLSTypeError
 from hls.frontend.source import KernelSource, parse_kernel
 from hls.ir import Module
-from hls.types import HLSType
+from hls.lang.structs import struct
+from hls.types import ArrayType, HLSType, ScalarType, struct_type_of
 
 _IDENT = re.compile(r"[A-Za-z_][A-Za-z0-9_]*\Z")
 
 
 def kernel_source(kernel: Any) -> KernelSource:
     src = parse_kernel(kernel.__hls_kernel__, getattr(kernel, "__hls_enclosing__", None))
+    for name in _names_used(src.tree):
+        adopt_dataclass(src.namespace.get(name))
     if getattr(kernel, "__hls_params__", None):
         src.annotations = {}  # Python evaluated them with the values specialize() replaces
     chosen = getattr(kernel, "__name__", src.tree.name)  # `k.__name__ = "adder_w8"` names the C++ function
@@ -24,6 +28,20 @@ def kernel_source(kernel: Any) -> KernelSource:
                            src.loc(src.tree))
     src.name = chosen
     return src
+
+
+def adopt_dataclass(value: Any) -> None:
+    """A plain `@dataclass` whose annotated fields are all hls types is taken where `@hls.struct` was meant
+    (ports from Vitis carry a C struct as a dataclass): the class becomes that hls struct, in place, as the
+    decorator would have made it, so Python mode converts its field assignments as the C++ does."""
+    if not (isinstance(value, type) and dataclasses.is_dataclass(value)) or struct_type_of(value) is not None:
+        return
+    annotations = value.__dict__.get("__annotations__", {})
+    if annotations and all(isinstance(a, (ScalarType, ArrayType)) for a in annotations.values()):
+        for generated in ("__init__", "__repr__", "__eq__"):  # dataclass keeps methods a class defines
+            if generated in value.__dict__:
+                delattr(value, generated)
+        struct(value)
 
 
 def unique_name(src: KernelSource, module: Module) -> str:

@@ -12,9 +12,10 @@ from hls.frontend.branches import Branches
 from hls.frontend.control import Control
 from hls.frontend.lower import iv_type
 from hls.frontend.scan import assigned_names, find_assignment
-from hls.frontend.source import try_static
+from hls.frontend.source import call_target, try_static
 from hls.frontend.state import Var
 from hls.ir import ConstantOp, Value
+from hls.lang.directives import DIRECTIVES
 from hls.types import BoolType, IntType
 
 
@@ -39,8 +40,8 @@ class Loops(Family):
             raise self.ctx.error(f"assignment to the loop variable {iv_name!r} inside the loop; use another variable",
                                  find_assignment(node.body, iv_name) or node, UnsupportedError)
         if iv_name in self.ctx.env:
-            raise self.ctx.error(f"loop variable {iv_name!r} reuses the name of a variable defined earlier; Python "
-                                 "would overwrite it, hardware would not: rename one", node.target, UnsupportedError)
+            self.lower_for(self.assigning_loop(node), prologue)
+            return
         carried = self.control.carried_names(node.body)
         inits = self.control.carried_inits(carried)
         loop = self.ctx.new_loop(lb, ub, step, inits, carried, iv_name, iv_type(lb, ub))
@@ -60,6 +61,33 @@ class Loops(Family):
         for name, result in zip(carried, loop.results, strict=True):
             self.ctx.env[name] = Var(result, result.type)
         self.ctx.loop_locals |= {n for n in assigned | {iv_name} if n not in self.ctx.env}
+
+    def assigning_loop(self, node: ast.For) -> ast.For:
+        """`prev = 0; for prev in range(1, N)`: in Python the loop variable is the variable `prev`, holding its
+        last value after the loop (its old value when the loop runs no iteration). Lowered as a loop over a
+        fresh counter whose body starts with `prev = counter`, so `prev` is an ordinary carried local."""
+        name = node.target.id
+        var = self.ctx.env[name]
+        if var.is_iv or var.is_array or var.cell or var.prefix or not isinstance(var.type, (IntType, BoolType)):
+            what = "an enclosing loop's variable" if var.is_iv else "a variable that is not an integer scalar"
+            raise self.ctx.error(f"loop variable {name!r} reuses the name of {what}: rename one", node.target,
+                                 UnsupportedError)
+        counter, count = f"{name}_i", 1
+        while counter in self.ctx.kernel_names or counter in self.ctx.env:
+            counter, count = f"{name}_i{count}", count + 1
+        self.ctx.kernel_names.add(counter)
+        head = 0
+        while head < len(node.body) and isinstance(node.body[head], ast.Expr) \
+                and isinstance(node.body[head].value, ast.Call) \
+                and call_target(node.body[head].value.func, self.ctx.src) in DIRECTIVES.values():
+            head += 1  # hls.label / hls.pipeline stay first
+        assign = ast.copy_location(ast.Assign(targets=[ast.copy_location(ast.Name(name, ast.Store()), node.target)],
+                                              value=ast.copy_location(ast.Name(counter, ast.Load()), node.target)),
+                                   node.target)
+        body = [*node.body[:head], assign, *node.body[head:]]
+        target = ast.copy_location(ast.Name(counter, ast.Store()), node.target)
+        return ast.copy_location(ast.For(target=target, iter=node.iter, body=body, orelse=[], type_comment=None),
+                                 node)
 
     def range_bounds(self, node: ast.AST):
         if not (isinstance(node, ast.Call) and try_static(node.func, self.ctx.src) is builtins.range):

@@ -73,6 +73,10 @@ class Lowering:
     def assign(self, value: Value, target: ScalarType, loc: Loc | None, what: str) -> Value:
         """Implicit conversion at an assignment, store, argument or return: lossless kinds only."""
         src, dst = scalar_family(value.type), scalar_family(target)
+        op = getattr(value, "op", None)
+        if src is TypeFamily.FLOAT and isinstance(target, IntType) and isinstance(op, ConstantOp) \
+                and float(op.value).is_integer() and target.convert(int(op.value)) == int(op.value):
+            return self.emit(ConstantOp(int(op.value), target, loc))  # `C[i, j] = 0.0`: the integer it is exactly
         if src is TypeFamily.FLOAT and dst in INTEGRAL:
             raise HLSTypeError(f"{what}: implicit conversion from {value.type} to {target} would truncate; "
                                f"convert explicitly, e.g. {type_expr(target)}(x)", loc)

@@ -13,7 +13,8 @@ from hls.errors import DirectiveWarning
 from hls.frontend.base import BuildContext, Family
 from hls.frontend.captures import Captures
 from hls.frontend.source import try_static
-from hls.ir import BlockArg, DirectiveOp
+from hls.ir import BlockArg, DirectiveOp, ForOp
+from hls.ir.usage import trip_count
 from hls.lang.directives import (
     AGGREGATE_COMPACT,
     DIRECTIVE_TYPES,
@@ -26,15 +27,18 @@ from hls.lang.directives import (
     STORAGE_TYPES,
     Directive,
 )
-from hls.types import ArrayType, StructType, TypedConstant
+from hls.types import ArrayType, StreamType, StructType, TypedConstant
 
+MAX_UNROLL_COPIES = 4096  # this project's threshold for the size warning of hls.unroll (copies of the body)
+STREAM_MODES = ("axis", "ap_fifo")  # the port modes of an hls::stream argument
 ARRAY_DIRECTIVES = ("array_partition", "bind_storage", "interface", "aggregate", "disaggregate")
 
 
 CHECKS = {"pipeline": "check_pipeline", "unroll": "check_unroll", "loop_tripcount": "check_tripcount",
           "array_partition": "check_partition", "bind_storage": "check_storage", "interface": "check_interface",
           "inline": "check_inline", "loop_flatten": "check_flatten",
-          "aggregate": "check_aggregate"}  # directive -> the method checking its options
+          "aggregate": "check_aggregate",
+          "loop_merge": "check_loop_merge"}  # directive -> the method checking its options
 
 
 class Pragmas(Family):
@@ -82,7 +86,10 @@ class Pragmas(Family):
         if name != "interface" and isinstance(node, ast.Name) and node.id not in self.ctx.env \
                 and isinstance(try_static(node, self.ctx.src), (np.ndarray, TypedConstant)):
             return self.captures.captured(node)  # a module-level numpy array: the ROM it becomes, named as in Python
-        if not isinstance(node, ast.Name) or node.id not in self.ctx.env or not self.ctx.env[node.id].is_array:
+        stream = name == "interface" and isinstance(node, ast.Name) and node.id in self.ctx.env \
+            and isinstance(self.ctx.env[node.id].type, StreamType)  # a stream argument's port (axis or ap_fifo)
+        if not stream and (not isinstance(node, ast.Name) or node.id not in self.ctx.env
+                           or not self.ctx.env[node.id].is_array):
             raise self.ctx.error(f"hls.{name} needs an array variable as its first argument", node)
         value = self.ctx.env[node.id].value
         if name == "interface" and not (isinstance(value, BlockArg) and value.block is self.ctx.func.body.block):
@@ -143,6 +150,14 @@ class Pragmas(Family):
         self.check_positive("hls.unroll factor", o["factor"])
         self.check_flag("hls.unroll off", o["off"])
         self.check_flag("hls.unroll skip_exit_check", o["skip_exit_check"])
+        loop = self.ctx.loops[-1] if self.ctx.loops else None
+        trip = trip_count(loop) if isinstance(loop, ForOp) and not o["off"] else None
+        copies = None if trip is None else min(o["factor"] or trip, trip)
+        if copies is not None and copies > MAX_UNROLL_COPIES:
+            warnings.warn_explicit(f"{self.ctx.loc}: hls.unroll makes {copies:,} copies of the loop body (more than "
+                                   f"{MAX_UNROLL_COPIES:,}): Vitis may refuse to unroll it or take very long and "
+                                   "build a very large design; unroll by a factor, or pipeline the loop instead",
+                                   DirectiveWarning, self.ctx.loc.file, self.ctx.loc.line)
 
     def check_tripcount(self, o: dict[str, Any]) -> None:
         for key in ("min", "max"):
@@ -179,6 +194,9 @@ class Pragmas(Family):
 
     def check_interface(self, o: dict[str, Any]) -> None:
         self.check_one_of("hls.interface mode", o["mode"], INTERFACE_MODES)
+        if isinstance(o["var"].type, StreamType) and o["mode"] not in STREAM_MODES:
+            raise self.ctx.error(f"hls.interface on a stream argument: mode {o['mode']!r} is for arrays and scalars; "
+                                 f"a stream is a {' or '.join(STREAM_MODES)} port (UG1399 interface)")
         if o["bundle"] is not None and not (isinstance(o["bundle"], str) and o["bundle"].isidentifier()
                                             and o["bundle"].isascii()):
             raise self.ctx.error(f"hls.interface bundle must be an identifier, got {o['bundle']!r}")
@@ -205,6 +223,9 @@ class Pragmas(Family):
 
     def check_flatten(self, o: dict[str, Any]) -> None:
         self.check_flag("hls.loop_flatten off", o["off"])
+
+    def check_loop_merge(self, o: dict[str, Any]) -> None:
+        self.check_flag("hls.loop_merge force", o["force"])
 
     def check_inline(self, o: dict[str, Any]) -> None:
         self.check_flag("hls.inline off", o["off"])

@@ -64,6 +64,20 @@ def enclosing_names(func: Any, depth: int = 12) -> dict[str, Any]:
     return names
 
 
+def with_late_cells(func: Any, names: dict[str, Any]) -> dict[str, Any]:
+    """`names` plus the closure cells assigned since the decorator ran: a helper kernel defined after
+    its caller in the same factory, which Python resolves when the caller runs. A name the snapshot
+    already holds keeps its value then."""
+    late = {}
+    for name, cell in zip(func.__code__.co_freevars, func.__closure__ or (), strict=True):
+        if name not in names:
+            try:
+                late[name] = cell.cell_contents
+            except ValueError:  # still not assigned
+                pass
+    return {**names, **late} if late else names
+
+
 def parse_kernel(func: Any, enclosing: dict[str, Any] | None = None) -> KernelSource:
     file = inspect.getsourcefile(func) or inspect.getfile(func)
     try:
@@ -90,7 +104,7 @@ def parse_kernel(func: Any, enclosing: dict[str, Any] | None = None) -> KernelSo
     if not isinstance(fdef, ast.FunctionDef):
         raise UnsupportedError("a kernel must be a plain `def` function (not async, not a lambda)",
                                Loc(file, getattr(fdef, "lineno", first), getattr(fdef, "col_offset", indent)))
-    enclosing = enclosing_names(func) if enclosing is None else enclosing
+    enclosing = enclosing_names(func) if enclosing is None else with_late_cells(func, enclosing)
     annotations = {name: value for name, value in getattr(func, "__annotations__", {}).items()
                    if not isinstance(value, str)}  # strings (PEP 563) are evaluated from the namespace
     return KernelSource(func, file, fdef, text, {**func.__globals__, **enclosing}, annotations, enclosing)

@@ -68,6 +68,8 @@ class Statements(Family):
             if target is print:
                 self.calls.lower_print(call)
                 return
+            if self.calls.helper_statement(call):
+                return
             self.ctx.expr(call)  # unsupported calls raise their own, more specific error
         if isinstance(call, ast.Constant) and isinstance(call.value, str):
             return  # a string used as a comment

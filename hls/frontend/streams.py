@@ -39,18 +39,75 @@ class Streams(Family):
     def __init__(self, ctx: BuildContext, pack_struct: PackStruct) -> None:
         super().__init__(ctx)
         self.pack_struct = pack_struct
+        self.lists: dict[str, list[Value]] = {}  # `s = [hls.stream(T) for _ in range(P)]`: its FIFOs
 
     def is_stream_decl(self, node: ast.AST) -> bool:
-        return isinstance(node, ast.Call) and try_static(node.func, self.ctx.src) is stream
+        return isinstance(node, ast.Call) and try_static(node.func, self.ctx.src) is stream \
+            or self.is_stream_list(node)
 
-    def bind_local_stream(self, target: ast.Name, call: ast.Call) -> None:
-        """`s = hls.stream(T, depth=N)`: a FIFO of the region (default depth 2, as Vitis)."""
+    def is_stream_list(self, node: ast.AST) -> bool:
+        return isinstance(node, ast.ListComp) and len(node.generators) == 1 \
+            and isinstance(node.elt, ast.Call) and try_static(node.elt.func, self.ctx.src) is stream
+
+    def bind_stream_list(self, target: ast.Name, comp: ast.ListComp) -> None:
+        """`s = [hls.stream(T, depth=D) for _ in range(P)]`: P FIFOs, `s[k]` with k a compile-time integer
+        (C++ `hls::stream<T> s[P]`, as UG1399's chain of processes declares them)."""
+        gen = comp.generators[0]
+        count = self.ctx.compile_time(gen.iter.args[0]) if isinstance(gen.iter, ast.Call) and len(gen.iter.args) == 1 \
+            and try_static(gen.iter.func, self.ctx.src) is range else None
+        if gen.ifs or gen.is_async or not isinstance(count, int) or isinstance(count, bool) or count < 1:
+            raise self.ctx.error("a list of streams is [hls.stream(T, depth=N) for _ in range(P)], P a positive "
+                                 "compile-time integer", comp, UnsupportedError)
+        if target.id in self.ctx.env or target.id in self.lists:
+            raise self.ctx.error(f"{target.id!r} is already defined; a stream cannot be rebound", target,
+                                 UnsupportedError)
+        t = self.stream_type(comp.elt)
+        values = []
+        for k in range(count):
+            value = self.ctx.emit(StreamOp(t, f"{target.id}[{k}]", self.ctx.loc))
+            value.op.attrs["array"] = (target.id, k, count)
+            values.append(value)
+        self.lists[target.id] = values
+        self.ctx.conversions.add(comp, Call("st.local_stream_list", (t, target.id, count)))
+        self.ctx.facts.traced = True
+
+    def element(self, node: ast.AST) -> Value | None:
+        """`s[k]` of a list of streams (k a compile-time integer), else None."""
+        if not (isinstance(node, ast.Subscript) and isinstance(node.value, ast.Name) and node.value.id in self.lists):
+            return None
+        values = self.lists[node.value.id]
+        k = self.ctx.compile_time(node.slice)
+        if isinstance(k, bool) or not isinstance(k, int):
+            raise self.ctx.error(f"index streams of {node.value.id!r} with a compile-time integer (a stream is a "
+                                 "wire between two processes, chosen when the design is built)", node.slice,
+                                 UnsupportedError)
+        if not 0 <= k < len(values):
+            raise self.ctx.error(f"stream index {k} is out of range for {node.value.id!r} ({len(values)} streams)",
+                                 node.slice)
+        return values[k]
+
+    def bind_local_stream(self, target: ast.Name, call: ast.Call | ast.ListComp) -> None:
+        """`s = hls.stream(T, depth=N)`: a FIFO of the region (default depth 2, as Vitis); a list of them."""
+        if isinstance(call, ast.ListComp):
+            if self.ctx.loops:
+                raise self.ctx.error("declare streams at the top level of the kernel, not inside a loop or branch",
+                                     call, UnsupportedError)
+            self.bind_stream_list(target, call)
+            return
         if target.id in self.ctx.env:
             raise self.ctx.error(f"{target.id!r} is already defined; a stream cannot be rebound", target,
                                  UnsupportedError)
         if self.ctx.loops:
             raise self.ctx.error("declare streams at the top level of the kernel, not inside a loop or branch", call,
                                  UnsupportedError)
+        t = self.stream_type(call)
+        value = self.ctx.emit(StreamOp(t, target.id, self.ctx.loc))
+        self.ctx.env[target.id] = Var(value, t)
+        self.ctx.conversions.add(call, Call("st.local_stream", (t, target.id)))  # Python mode: the IR's depth
+        self.ctx.facts.traced = True
+
+    def stream_type(self, call: ast.Call) -> StreamType:
+        """The FIFO type of `hls.stream(T, depth=N)` (default depth 2, as Vitis)."""
         depth_nodes = [kw.value for kw in call.keywords if kw.arg == "depth"] + call.args[1:]
         if not 1 <= len(call.args) <= 2 or len(call.keywords) + len(call.args) - 1 != len(depth_nodes) \
                 or len(depth_nodes) > 1:
@@ -59,18 +116,16 @@ class Streams(Family):
         depth = self.ctx.static(depth_nodes[0], "stream depth") if depth_nodes else 2
         if isinstance(depth, bool) or not isinstance(depth, int) or depth < 1:
             raise self.ctx.error(f"stream depth must be a positive integer constant, got {depth!r}", depth_nodes[0])
-        t = StreamType(elem, depth)
-        value = self.ctx.emit(StreamOp(t, target.id, self.ctx.loc))
-        self.ctx.env[target.id] = Var(value, t)
-        self.ctx.conversions.add(call, Call("st.local_stream", (t, target.id)))  # Python mode: the IR's depth
-        self.ctx.facts.traced = True
+        return StreamType(elem, depth)
 
     def stream_method(self, node: ast.AST) -> tuple[Value, str] | None:
         """(stream value, method) when `node` calls a method of a stream variable, else None."""
-        if not (isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute)
-                and isinstance(node.func.value, ast.Name)):
+        if not (isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute)):
             return None
-        var = self.ctx.env.get(node.func.value.id)
+        element = self.element(node.func.value)
+        var = self.ctx.env.get(node.func.value.id) if isinstance(node.func.value, ast.Name) else None
+        if element is not None:
+            var = Var(element, element.type)
         if var is None or not isinstance(var.type, StreamType):
             return None
         if node.func.attr not in METHODS:
@@ -90,7 +145,7 @@ class Streams(Family):
             raise self.ctx.error("read_nb() returns (ok, value): unpack it, `ok, v = s.read_nb()`", node,
                                  UnsupportedError)
         if method in ("write", "write_nb"):
-            what = f"write to stream {node.func.value.id!r}"
+            what = f"write to stream {ast.unparse(node.func.value)!r}"
             value = self.pack_struct(node.args[0], t.elem, what) if isinstance(t.elem, StructType) else \
                 self.ctx.lower.assign(self.ctx.expr(node.args[0]), t.elem, self.ctx.loc, what)
             op = StreamWriteOp(value, stream_value, self.ctx.loc) if method == "write" else \

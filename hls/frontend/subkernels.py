@@ -59,7 +59,7 @@ class KernelCalls(Family):
             if isinstance(param.type, StructType):
                 args.append(self.pack_struct(arg_node, param.type, f"argument {param.name!r} of {callee.name!r}"))
                 continue
-            value = self.ctx.expr(arg_node)
+            value = self.streams.element(arg_node) or self.ctx.expr(arg_node)
             self.streams.check_argument(param.type, value, f"argument {param.name!r} of {callee.name!r}", arg_node)
             if isinstance(param.type, StreamType):
                 args.append(value)

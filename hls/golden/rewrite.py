@@ -25,6 +25,7 @@ from hls.frontend.conversions import (
     KernelFacts,
     Literal,
     Part,
+    ProcessLoop,
     ProcessRecord,
     RegionRecord,
     Static,
@@ -205,12 +206,15 @@ class GoldenRewriter(ast.NodeTransformer):
         entries = []
         for stmt in body:
             process = self.records.get(stmt, ProcessRecord)
+            loop = self.records.get(stmt, ProcessLoop)
+            if loop is not None:
+                entries += self.process_loop(stmt, loop, out)
+                continue
             if process is None:
                 out.append(stmt)
                 continue
-            fname = f"__hls_process_{len(entries)}"
-            args = ast.arguments(posonlyargs=[], args=[], kwonlyargs=[], kw_defaults=[], defaults=[])
-            out.append(ast.copy_location(ast.FunctionDef(name=fname, args=args, body=[stmt], decorator_list=[],
+            fname = f"__hls_process_{len(out)}"
+            out.append(ast.copy_location(ast.FunctionDef(name=fname, args=_params(), body=[stmt], decorator_list=[],
                                                          returns=None), stmt))
             entries.append(ast.Tuple(elts=[ast.Constant(process.name), ast.Name(fname, ast.Load()),
                                            ast.Constant(process.after)], ctx=ast.Load()))
@@ -224,6 +228,21 @@ class GoldenRewriter(ast.NodeTransformer):
             out.append(run)
         return out
 
+    def process_loop(self, stmt: ast.For, loop: ProcessLoop, out: list[ast.stmt]) -> list[ast.expr]:
+        """A loop of processes unrolled when the design was built: one function per call of its body, taking
+        the loop variable, and one process per (value, call), the value bound by a default argument."""
+        funcs = {}
+        for index in sorted({entry[1] for entry in loop.entries}):
+            funcs[index] = fname = f"__hls_process_{len(out)}"
+            out.append(ast.copy_location(ast.FunctionDef(name=fname, args=_params(loop.var), body=[stmt.body[index]],
+                                                         decorator_list=[], returns=None), stmt))
+        entries = []
+        for value, index, name, after in loop.entries:
+            call = ast.Call(ast.Name(funcs[index], ast.Load()), [ast.Name("__hls_v", ast.Load())], [])
+            bound = ast.Lambda(args=_params("__hls_v", ast.Constant(value)), body=call)
+            entries.append(ast.Tuple(elts=[ast.Constant(name), bound, ast.Constant(after)], ctx=ast.Load()))
+        return entries
+
     def stream_hook(self, name: str, node: ast.AST) -> ast.Expr:
         key = ast.Tuple([ast.Constant(self.file), ast.Constant(node.lineno)], ast.Load())
         func = ast.Attribute(ast.Name("__hls_st", ast.Load()), name, ast.Load())
@@ -236,6 +255,13 @@ class GoldenRewriter(ast.NodeTransformer):
             return node
         node.body.insert(0, self.stream_hook("loop_iter", node))
         return [self.stream_hook("loop_enter", node), node, self.stream_hook("loop_exit", node)]
+
+
+def _params(name: str | None = None, default: ast.expr | None = None) -> ast.arguments:
+    """No parameters, or one (with its default)."""
+    args = [ast.arg(name)] if name else []
+    defaults = [default] if default else []
+    return ast.arguments(posonlyargs=[], args=args, kwonlyargs=[], kw_defaults=[], defaults=defaults)
 
 
 class StaticNames(ast.NodeTransformer):

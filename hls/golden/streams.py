@@ -174,6 +174,11 @@ def local_stream(t: StreamType, name: str) -> Stream:
     return Stream(t.elem, depth=t.depth, name=prefix + name)
 
 
+def local_stream_list(t: StreamType, name: str, count: int) -> list[Stream]:
+    """`[hls.stream(T, depth=N) for _ in range(P)]` in the golden model: P FIFOs named `s[k]`."""
+    return [local_stream(t, f"{name}[{k}]") for k in range(count)]
+
+
 @provide("stream")
 def new_stream(elem: ScalarType | StructType, depth: int) -> Stream:
     """`hls.stream(T, depth=N)` in Python mode (hls/lang/storage.py checks the arguments)."""
@@ -322,7 +327,7 @@ def run_dataflow(processes: list[tuple[str, Any, tuple[str, ...]]], local_stream
     scheduler.run(parent, group)
     if parent is None:
         TRACES.append(scheduler)
-    for stream in local_streams:
+    for stream in (s for item in local_streams for s in (item if isinstance(item, list) else [item])):
         if stream.items:
             raise SimulationError(f"{len(stream.items)} item{'s' * (len(stream.items) != 1)} left in FIFO "
                                   f"{stream.name!r} when the dataflow region ended: its consumer reads fewer "

@@ -8,7 +8,7 @@ from dataclasses import dataclass, field
 from hls.ir.core import Function, Module, Op, Value
 from hls.ir.kinds import OpKind
 from hls.ir.ops import BinaryOp, CallOp, CastOp, ConstantOp, ForOp, IfOp, LoadOp, StoreOp
-from hls.ir.stream_ops import STREAM_ACCESSES, STREAM_WRITES
+from hls.ir.stream_ops import STREAM_ACCESSES, STREAM_WRITES, StreamReadOp
 
 
 @dataclass
@@ -19,6 +19,7 @@ class Usage:
     writes: dict[Value, int | None] = field(default_factory=dict)
     array_reads: set[Value] = field(default_factory=set)
     array_writes: set[Value] = field(default_factory=set)
+    blocking_reads: set[Value] = field(default_factory=set)  # FIFOs read with read() (not read_nb)
 
     def add(self, table: dict[Value, int | None], value: Value, count: int | None) -> None:
         if value in table:
@@ -34,6 +35,8 @@ def usage(ops: list[Op], module: Module, scale: int | None = 1, out: Usage | Non
     for op in ops:
         if isinstance(op, STREAM_ACCESSES):
             out.add(out.writes if isinstance(op, STREAM_WRITES) else out.reads, op.stream, scale)
+            if isinstance(op, StreamReadOp):
+                out.blocking_reads.add(op.stream)
         elif isinstance(op, LoadOp):
             out.array_reads.add(op.memref)
         elif isinstance(op, StoreOp):
@@ -61,9 +64,11 @@ def call_usage(op: CallOp, callee: Function, module: Module, scale: int | None, 
                 out.add(outer, mapping[value], count)
     out.array_reads |= {mapping[v] for v in inner.array_reads if v in mapping}
     out.array_writes |= {mapping[v] for v in inner.array_writes if v in mapping}
+    out.blocking_reads |= {mapping[v] for v in inner.blocking_reads if v in mapping}
 
 
 FOLD = {k: k.fold for k in (OpKind.ADD, OpKind.SUB, OpKind.MUL)}
+FOLD[OpKind.SHL] = lambda a, b: a << b if 0 <= b < 64 else None  # `range(1 << 20)`
 
 
 def constant(value: Value) -> int | None:

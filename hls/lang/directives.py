@@ -71,6 +71,11 @@ def inline(off: bool = False, recursive: bool = False) -> None:
     """Inline this function into its callers (or never, with off=True)."""
 
 
+def loop_merge(force: bool = False) -> None:
+    """Merge the consecutive loops of this function or loop body into one (UG1399 loop_merge); `force`
+    merges even when a shared array makes the merge change what the loops compute (the user vouches)."""
+
+
 @dataclass(frozen=True)
 class Directive:
     """One directive's options. `name` is its hls.<name>() statement and its pragma's keyword."""
@@ -154,6 +159,12 @@ class Inline(Directive):
 
 
 @dataclass(frozen=True)
+class LoopMerge(Directive):
+    name: ClassVar[str] = "loop_merge"
+    force: bool = False
+
+
+@dataclass(frozen=True)
 class Aggregate(Directive):
     name: ClassVar[str] = "aggregate"
     compact: str | None = None
@@ -166,10 +177,11 @@ class Disaggregate(Directive):
 
 DIRECTIVE_TYPES: dict[str, type[Directive]] = {cls.name: cls for cls in (
     Pipeline, Unroll, TripCount, LoopFlatten, Partition, BindStorage, Interface, Dataflow, Inline, Aggregate,
-    Disaggregate)}
+    Disaggregate, LoopMerge)}
 # the attribute of a loop that holds each loop directive
 LOOP_FIELDS = {"pipeline": "pipeline", "unroll": "unroll", "loop_tripcount": "tripcount",
                "loop_flatten": "loop_flatten"}
 
 DIRECTIVES = {f.__name__: f for f in (label, pipeline, unroll, loop_tripcount, loop_flatten, array_partition,
-                                       bind_storage, interface, dataflow, inline, aggregate, disaggregate)}
+                                       bind_storage, interface, dataflow, inline, aggregate, disaggregate,
+                                       loop_merge)}

@@ -146,8 +146,10 @@ def loop_table(report: Report) -> dict[tuple[str, int], LoopReport]:
 
 
 def nominal_cycles(events: list[tuple], loops: dict[tuple[str, int], LoopReport]) -> tuple[list[tuple], int]:
-    """(fifo, write, nominal cycle, line) per access, and the cycle the process ends (module docstring)."""
-    t, last = 0, 0
+    """(fifo, write, nominal cycle, line, stage) per access, and the cycle the process ends (module
+    docstring). Consecutive accesses of a pipelined loop at one cycle share their stage id: they issue
+    together (hls.schedule.fifo_timing); any other access is a stage of its own."""
+    t, last, stage = 0, 0, 0
     stack: list[list[Any]] = []  # [loop report or None, entry cycle, iterations, current iteration start]
     accesses = []
     for event in events:
@@ -171,9 +173,13 @@ def nominal_cycles(events: list[tuple], loops: dict[tuple[str, int], LoopReport]
             frame = stack[-1] if stack else None
             base = frame[3] if frame is not None else t
             offset = op_offset(frame[0] if frame is not None else None, line, write)
-            last = max(last, base + offset)
+            cycle = max(last, base + offset)
+            pipelined = frame is not None and frame[0] is not None and bool(frame[0].ii)
+            if not (pipelined and accesses and accesses[-1][2] == cycle and accesses[-1][5]):
+                stage += 1
+            last = cycle
             t = max(t, last)
-            accesses.append((fifo, write, last, line))
+            accesses.append((fifo, write, last, line, stage, pipelined))
     return accesses, max(t, last) + 1
 
 
@@ -196,7 +202,8 @@ def traces(raw: RawRegion, report: Report) -> list[ProcessTrace]:
         end = max(end, latencies.get(process.name) or 0)
         out.append(ProcessTrace(process.name, np.array([index[a[0]] for a in accesses], np.int32),
                                 np.array([a[1] for a in accesses], bool), np.array([a[2] for a in accesses], np.int64),
-                                end, list(process.after), [a[3] for a in accesses]))
+                                end, list(process.after), [a[3] for a in accesses],
+                                np.array([a[4] for a in accesses], np.int64)))
     return out
 
 

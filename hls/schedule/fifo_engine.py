@@ -7,6 +7,10 @@ O(accesses + wake-ups). The constraint of access i is the issue time of `partner
 FIFO_LATENCY (the FIFO's write -> read or read -> write latency); `partner[i] == NO_PARTNER` means unconstrained,
 `NEVER` means the partner access does not exist (the process blocks there forever).
 
+Accesses of one pipeline stage issue together (`group_end[i]`, the end of the group starting at i): the
+stage stalls as a whole until every access in it can go, as a stalled Vitis pipeline does; each access
+outside such a group is a group of its own.
+
 The loop is plain Python over flat int64 arrays so that numba can compile it (the `fast` extra): about
 10^8 accesses per second compiled; without numba the same function runs on Python lists (~10^6/s).
 """
@@ -27,38 +31,40 @@ NOT_FINISHED = -1
 
 
 def issue_all(off: Any, nominal: Any, partner: Any, proc_of: Any, tail: Any, succ_off: Any, succ: Any,
-              pending: Any, times: Any, ptr: Any, shift: Any, finish: Any, wait_head: Any, wait_next: Any,
-              wait_for: Any, stack: Any, top: int) -> None:
+              pending: Any, group_end: Any, times: Any, ptr: Any, shift: Any, finish: Any, wait_head: Any,
+              wait_next: Any, wait_for: Any, stack: Any, top: int) -> None:
     """Fill `times` (issue cycle per access), `ptr` (next unissued access per process), `shift` (stall
-    shift per process, start included) and `finish` (end cycle, NOT_FINISHED when blocked).
-
-    `pending[p]` counts the processes that must end before p starts (`succ` lists, per process, those
-    waiting on it); `start_at` of a process is the latest end of those. Work arrays are caller-owned and
-    arrive as `seed` leaves them: the first `top` entries of `stack` are the processes ready to run.
-    """
+    shift per process, start included) and `finish` (end cycle, NOT_FINISHED when blocked). `pending[p]`
+    counts the processes that must end before p starts (`succ` lists, per process, those waiting on it).
+    Work arrays arrive as `seed` leaves them: the first `top` entries of `stack` are ready to run."""
     while top > 0:
         top -= 1
         p = stack[top]
-        i = ptr[p]
+        i, stop, s = ptr[p], off[p + 1], shift[p]
         first = i
-        stop = off[p + 1]
-        s = shift[p]
         while i < stop:
-            j = partner[i]
-            if j >= 0:
-                q = proc_of[j]
-                if ptr[q] <= j:  # the partner access has not issued: park on q until it has
-                    wait_next[p] = wait_head[q]
-                    wait_head[q] = p
-                    wait_for[p] = j
+            end, g, m = group_end[i], s, i
+            while m < end:  # every access of the stage must be able to go before any goes
+                j = partner[m]
+                if j >= 0:
+                    q = proc_of[j]
+                    if ptr[q] <= j:  # the partner access has not issued: park on q until it has
+                        wait_next[p] = wait_head[q]
+                        wait_head[q] = p
+                        wait_for[p] = j
+                        break
+                    c = times[j] + FIFO_LATENCY - nominal[m]
+                    if c > g:
+                        g = c
+                elif j == NEVER:
                     break
-                c = times[j] + FIFO_LATENCY - nominal[i]
-                if c > s:
-                    s = c
-            elif j == NEVER:
+                m += 1
+            if m < end:
                 break
-            times[i] = nominal[i] + s
-            i += 1
+            s = g
+            while i < end:
+                times[i] = nominal[i] + s
+                i += 1
         ptr[p] = i
         shift[p] = s
         if i > first:  # wake the processes whose awaited access of p has now issued, keep the others
@@ -109,7 +115,7 @@ def _kernel() -> tuple[Any, bool]:
 
 def run(off: np.ndarray, nominal: np.ndarray, partner: np.ndarray, proc_of: np.ndarray, tail: np.ndarray,
         succ_off: np.ndarray, succ: np.ndarray, pending: np.ndarray, python: bool | None = None,
-        work: int = 0) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+        work: int = 0, group_end: np.ndarray | None = None) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
     """Run the loop; returns (times, ptr, shift, finish) as int64 arrays. `python`: True forces the plain
     loop, False the compiled one when numba is there, None picks by `work` (accesses over all the runs
     the caller expects) unless the compiled loop is loaded already."""
@@ -117,11 +123,13 @@ def run(off: np.ndarray, nominal: np.ndarray, partner: np.ndarray, proc_of: np.n
         python = _COMPILED is None and max(work, len(nominal)) < COMPILE_WORTH
     kernel, compiled = (issue_all, False) if python else _kernel()
     state, top = seed(off, len(nominal), pending)
-    args = [off, nominal, partner, proc_of, tail, succ_off, succ, pending.copy(), *state]
+    if group_end is None:
+        group_end = np.arange(1, len(nominal) + 1, dtype=np.int64)
+    args = [off, nominal, partner, proc_of, tail, succ_off, succ, pending.copy(), group_end, *state]
     if not compiled:  # the plain loop runs much faster on lists than on numpy scalars
         args = [a.tolist() for a in args]
     kernel(*args, top)
-    return tuple(np.asarray(a, dtype=np.int64) for a in args[8:12])  # type: ignore[return-value]
+    return tuple(np.asarray(a, dtype=np.int64) for a in args[9:13])  # type: ignore[return-value]
 
 
 def seed(off: np.ndarray, accesses: int, pending: np.ndarray) -> tuple[list[np.ndarray], int]:

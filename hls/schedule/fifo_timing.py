@@ -13,6 +13,10 @@ nothing stalled (`nominal`, from the process's schedule), as Python mode records
   item must be in the FIFO); write k issues at least 1 cycle after read k - depth (the slot it needs
   must have been freed). A read whose write never happens blocks on "empty"; a write whose freeing
   read never happens blocks on "full".
+- Accesses of one pipeline stage (consecutive accesses a trace gives the same `stage` id: the same
+  cycle of a pipelined loop's schedule; at most one per FIFO) issue together, at the latest of their
+  constraints: a stage stalls as a whole, so one full FIFO holds back a write to another FIFO in the
+  same stage. Without stage ids every access is a stage of its own (statement order).
 - A process ends at its last access's issue cycle plus (end - nominal of that access); latency = the
   latest end. interval = the longest busy time of a process, end minus the cycle its first access
   issued plus that access's nominal cycle (so waiting for the first item does not count): what the
@@ -68,6 +72,7 @@ class ProcessTrace:
     end: int
     after: list[str] = field(default_factory=list)
     lines: list[int] | None = None
+    stages: np.ndarray | None = None  # per access: consecutive equal ids are one pipeline stage
 
 
 @dataclass
@@ -112,6 +117,7 @@ class FifoRegion:
         self.nominal = _concat([np.asarray(p.nominal, np.int64) for p in processes])
         self._check_traces()
         self.tail = np.array([p.end for p in processes], np.int64)
+        self.group_end = self._stage_groups()
         self._order_accesses()
         self._link_after()
         self._partner: np.ndarray | None = None
@@ -138,6 +144,27 @@ class FifoRegion:
         bad = self.fifo[(self.fifo < 0) | (self.fifo >= len(self.fifos))]
         if len(bad):
             raise HLSError(f"a trace names FIFO index {int(bad[0])}: the region has {len(self.fifos)} FIFOs")
+
+    def _stage_groups(self) -> np.ndarray:
+        """Per access, the end (exclusive) of its stage: the run of consecutive accesses of its process
+        with its stage id and nominal cycle, each FIFO at most once (a FIFO has one port per side, so
+        two accesses of it are never one stage); an access without a stage id ends its own."""
+        ends = np.arange(1, len(self.nominal) + 1, dtype=np.int64)
+        for p, proc in enumerate(self.processes):
+            if proc.stages is None or len(proc.stages) < 2:
+                continue
+            base = int(self.off[p])
+            stages, nominal, fifo = list(proc.stages), list(proc.nominal), list(proc.fifo)
+            start, members = 0, {fifo[0]}
+            for k in range(1, len(stages) + 1):
+                if k < len(stages) and stages[k] == stages[start] and nominal[k] == nominal[start] \
+                        and fifo[k] not in members:
+                    members.add(fifo[k])
+                    continue
+                ends[base + start:base + k] = base + k
+                if k < len(stages):
+                    start, members = k, {fifo[k]}
+        return ends
 
     def _order_accesses(self) -> None:
         """Per FIFO, the global index of its k-th write and k-th read (one writer, one reader process)."""
@@ -208,7 +235,7 @@ class FifoRegion:
         partner = self.partners(depth)
         times, ptr, shift, finish = fifo_engine.run(self.off, self.nominal, partner, self.proc_of, self.tail,
                                                     self.succ_off, self.succ, self.pending, python,
-                                                    runs * len(self.nominal))
+                                                    runs * len(self.nominal), self.group_end)
         return self._result(times, ptr, shift, finish, details)
 
     def _result(self, times: np.ndarray, ptr: np.ndarray, shift: np.ndarray, finish: np.ndarray,
@@ -255,11 +282,20 @@ class FifoRegion:
                 continue
             if any(finish[self.process_index[name]] == fifo_engine.NOT_FINISHED for name in proc.after):
                 continue  # not started: waiting for a blocked process, not for a FIFO
-            i = int(ptr[p])
+            i = self._stuck_member(int(ptr[p]), ptr)
             local = i - int(self.off[p])
             line = None if proc.lines is None else proc.lines[local]
             out.append((proc.name, self.fifos[self.fifo[i]].name, "full" if self.write[i] else "empty", local, line))
         return out
+
+
+    def _stuck_member(self, i: int, ptr: np.ndarray) -> int:
+        """The access of the stage starting at i that cannot go (its partner never or not yet issued)."""
+        for m in range(i, int(self.group_end[i])):
+            j = int(self._partner[m]) if self._partner is not None else fifo_engine.NO_PARTNER
+            if j == fifo_engine.NEVER or j >= 0 and ptr[self.proc_of[j]] <= j:
+                return m
+        return i
 
 
 def simulate(processes: list[ProcessTrace], fifos: list[FifoSpec],

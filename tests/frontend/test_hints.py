@@ -78,8 +78,8 @@ def gain(x: hls.ap_fixed[16, 2][8], y: hls.ap_fixed[16, 2][8]):
 
 
 @hls.kernel
-def mixes_fixed_and_float(x: hls.ap_fixed[16, 2]) -> hls.ap_fixed[16, 2]:
-    return x * 0.5
+def mixes_fixed_and_float(x: hls.ap_fixed[16, 2], f: hls.float32) -> hls.ap_fixed[16, 2]:
+    return x * f  # a float variable (a float constant converts to x's type: docs/semantics.md)
 
 
 def test_overflow_warning_names_a_real_type_and_decimal_values():

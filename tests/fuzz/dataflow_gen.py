@@ -24,6 +24,8 @@ class RegionGenerator:
         self.defs: list[str] = []
         self.region: list[str] = []
         self.fifos = 0
+        self.rows_rng = random.Random(seed * 7919 + 25)  # the rows' draws: other seeds' regions stay the same
+        self.early: list[str] = []  # declarations written before hls.dataflow()
 
     def name(self, kind: str) -> str:
         return f"d{self.seed}_{kind}{len(self.defs)}"
@@ -69,8 +71,33 @@ class RegionGenerator:
 
     def chain(self, inp: str) -> str:
         for _ in range(self.rng.randint(0, 2)):
-            inp = self.stage(inp)
+            inp = self.stage(inp) if self.rows_rng.random() < 0.75 else self.row(inp)
         return inp
+
+    def row(self, inp: str) -> str:
+        """A row of identical processing elements joined by a list of FIFOs, `for p in range(P): pe(r[p],
+        r[p + 1], p)` unrolled when the design is built (declared before hls.dataflow() at times)."""
+        rng = self.rows_rng
+        count = rng.randint(2, 4)
+        name = f"r{len(self.defs)}"
+        depth = rng.choice([1, 2, 2, 3, self.n])
+        declaration = f"    {name} = [hls.stream(hls.int32, depth={depth}) for _ in range({count})]"
+        if rng.random() < 0.5:
+            self.early.append(declaration)
+        else:
+            self.region.insert(1, declaration)
+        relay = self.define("relay", "i: hls.stream[hls.int32], o: hls.stream[hls.int32]",
+                            [f"for k in range({self.n}):", "    hls.pipeline()", "    o.write(i.read())"])
+        self.call(relay, [inp, f"{name}[0]"])
+        scale = rng.randint(-2, 2)
+        pe = self.define("pe", "i: hls.stream[hls.int32], o: hls.stream[hls.int32], p: hls.int32",
+                         [f"for k in range({self.n}):", f"    hls.pipeline(ii={rng.choice([1, 1, 2])})",
+                          f"    o.write(hls.int32(i.read() * {scale} + p))"])
+        self.region.append(f"    for p in range({count - 1}):")
+        if rng.random() < 0.5:
+            self.region.append("        hls.unroll()")
+        self.region.append(f"        {pe}({name}[p], {name}[p + 1], p)")
+        return f"{name}[{count - 1}]"
 
     def join(self, a: str, b: str) -> str:
         out = self.fifo()
@@ -101,7 +128,7 @@ class RegionGenerator:
         self.sink(out)
         kernel = f"df{self.seed}"
         params = f"a: hls.int32[{self.n}], b: hls.int32[{self.n}]"
-        top = f"@hls.kernel\ndef {kernel}({params}):\n" + "\n".join(self.region) + "\n"
+        top = f"@hls.kernel\ndef {kernel}({params}):\n" + "\n".join(self.early + self.region) + "\n"
         source = "\n\n".join([*self.defs, top])
         return Unit(self.seed, kernel, source, [("a", f"hls.int32[{self.n}]"), ("b", f"hls.int32[{self.n}]")],
                     None, False)

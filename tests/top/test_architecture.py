@@ -348,10 +348,9 @@ def test_walker_coverage_checker_on_toy_ops():
 # order). Lowest first; docs/architecture.md ("The frontend") has the same list and why each sits where it
 # does. A family calls its own methods, the context (`self.ctx`), and the collaborators and callbacks its
 # constructor takes; a rule it needs from a later family comes as a callback (`Callable`), never a class.
-FAMILIES: tuple[str, ...] = ("Captures", "Pragmas", "Names", "Expressions", "Arrays", "Streams", "KernelCalls",
-                             "Structs", "Bits", "Calls", "Results", "Branches", "Control", "Loops", "Iterables",
-                             "Dataflows", "Elements", "ArrayStatements",
-                             "Statements")
+FAMILIES: tuple[str, ...] = ("Helpers", "Captures", "Pragmas", "Names", "Expressions", "Arrays", "Streams",
+                             "KernelCalls", "Structs", "Bits", "Calls", "Results", "Branches", "Control", "Loops",
+                             "Iterables", "Dataflows", "Elements", "ArrayStatements", "Statements")
 
 
 def package_classes(root: Path, package: str) -> dict[str, tuple[str, ast.ClassDef]]:

@@ -14,6 +14,7 @@ from hls.lang.directives import (
     Inline,
     Interface,
     LoopFlatten,
+    LoopMerge,
     Partition,
     Pipeline,
     TripCount,
@@ -58,6 +59,8 @@ def directive_pragma(d: Directive, target: str | None) -> str:
         return "#pragma HLS dataflow"
     if isinstance(d, Inline):
         return "#pragma HLS inline" + (" off" if d.off else "") + (" recursive" if d.recursive else "")
+    if isinstance(d, LoopMerge):
+        return "#pragma HLS loop_merge" + (" force" if d.force else "")
     raise ValueError(d)
 
 

@@ -27,6 +27,9 @@ class StreamStatements:
 
     def stream_op(self, op: Op) -> None:
         """FIFO accesses are statements, in program order; a read's value gets a named local."""
+        if isinstance(op, StreamOp) and op.attrs.get("array") is not None:
+            self.stream_list_element(op)
+            return
         if isinstance(op, StreamOp):
             name = self.namer.fresh(op.result.name or "fifo")
             t = op.result.type
@@ -55,6 +58,21 @@ class StreamStatements:
             ok, value = op.results
             name = self.declare(value, "0")
             self.declare(ok, f"{stream}.read_nb({name})")
+
+    def stream_list_element(self, op: StreamOp) -> None:
+        """`s = [hls.stream(T, depth=D) for _ in range(P)]`: `hls::stream<T> s[P];` at its first element (UG1399:
+        an array of streams is partitioned into P FIFOs), each element `s[k]`."""
+        base, index, count = op.attrs["array"]
+        t = op.result.type
+        names = self.__dict__.setdefault("stream_lists", {})
+        if index == 0:
+            names[base] = name = self.namer.fresh(base)
+            self.line(f"{stream_spelling(t)} {name}[{count}];")
+            self.line(f"#pragma HLS stream variable={name} depth={t.depth}")
+            self.lines.append("#ifndef __SYNTHESIS__")
+            self.line(f"for (int k = 0; k < {count}; k++) hls_csim::set_depth({name}[k], {t.depth});")
+            self.lines.append("#endif")
+        self.bind(op.result, Expr(f"{names[base]}[{index}]", PREC["primary"], ctype_of(t.elem)))
 
     def declare(self, value: Value, init: str) -> str:
         name = self.namer.fresh(value.name or "v")
