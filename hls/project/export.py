@@ -32,6 +32,7 @@ import numpy as np
 from hls.backend.cpp.render import render_template
 from hls.defaults import DEFAULT_ATOL, DEFAULT_PART, DEFAULT_RTOL
 from hls.errors import HLSError
+from hls.project.host import host_unsupported, render_host
 from hls.project.export_structs import struct_files, struct_port_data, struct_return_data, struct_stream_data
 from hls.sim.toolchain import CSIM_CXXFLAGS, own_include_dir
 from hls.types import ArrayType, ScalarType, StreamType, StructType, TupleType, TypeFamily
@@ -51,7 +52,7 @@ _PART_RE = re.compile(r"[A-Za-z0-9-]{1,64}")
 # Characters that are inert in Tcl double quotes, make, the cfg format, sh and C string literals.
 _FLAG_RE = re.compile(r"-[A-Za-z0-9=+_.,-]+")
 # Relative paths this exporter can have written (used to validate an old manifest before deleting).
-_OWN_PATH_RE = re.compile(r"(?:(?:src|tb|tb/data|csim_include)/)?[A-Za-z0-9_][A-Za-z0-9_.]*")
+_OWN_PATH_RE = re.compile(r"(?:(?:src|tb|tb/data|csim_include|host|host/sim|host/sim/xrt)/)?[A-Za-z0-9_][A-Za-z0-9_.]*")
 _TEXT_RE = re.compile(r"[A-Za-z0-9_ ,\[\]]+")
 
 
@@ -292,6 +293,9 @@ def render_project(design: Any, settings: ExportSettings, vectors: GoldenVectors
               "data_files": sorted(data), "ports": ports, "ret": ret_info, "rets": rets,
               "tuple_return": isinstance(design.return_type, TupleType),
               "inputs_given": vectors.given, "streams": design.streams}
+    host_files = host_side(design, settings, common)
+    common.update(host=bool(host_files), kernels=[top], xclbin_name=top, connections=[], free_running=[],
+                  host_note=host_unsupported(design) if settings.flow == "vitis" else None)
     files = {
         f"src/{top}.cpp": design.kernel_cpp,
         f"src/{design.header_name}": design.header,
@@ -304,6 +308,7 @@ def render_project(design: Any, settings: ExportSettings, vectors: GoldenVectors
                                      atol=repr(settings.atol), **common),
     }
     files.update({f"{DATA_DIR}/{name}": text for name, text in data.items()})
+    files.update(host_files)
     if design.streams:  # the project's own csim headers (hls_stream.h, hls_csim.h), used when Vitis is absent
         for name in ("hls_stream.h", "hls_csim.h", "ap_axi_sdata.h"):
             files[f"{CSIM_INCLUDE}/{name}"] = (own_include_dir() / name).read_text()
@@ -311,6 +316,14 @@ def render_project(design: Any, settings: ExportSettings, vectors: GoldenVectors
     files[MANIFEST] = manifest_text(design, settings, ports, rets, sorted(files) + [MANIFEST], vectors.given,
                                     estimated, estimate_error)
     return files
+
+
+def host_side(design: Any, settings: ExportSettings, common: dict[str, Any]) -> dict[str, str]:
+    """The Vitis kernel flow's host program, link.cfg and mock-XRT entry (hls/project/host.py), when XRT can
+    drive every argument of the design; nothing for the Vivado IP flow."""
+    if settings.flow != "vitis" or host_unsupported(design) is not None:
+        return {}
+    return render_host(design, common, repr(settings.rtol), repr(settings.atol))
 
 
 def manifest_text(design: Any, settings: ExportSettings, ports: list[dict[str, Any]], rets: list[dict[str, Any]],
