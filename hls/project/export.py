@@ -32,8 +32,8 @@ import numpy as np
 from hls.backend.cpp.render import render_template
 from hls.defaults import DEFAULT_ATOL, DEFAULT_PART, DEFAULT_RTOL
 from hls.errors import HLSError
-from hls.project.host import host_unsupported, render_host
 from hls.project.export_structs import struct_files, struct_port_data, struct_return_data, struct_stream_data
+from hls.project.host import host_unsupported, render_host
 from hls.sim.toolchain import CSIM_CXXFLAGS, own_include_dir
 from hls.types import ArrayType, ScalarType, StreamType, StructType, TupleType, TypeFamily
 

@@ -17,6 +17,7 @@ element, `ap_vld`) its data words plus a control word.
 from __future__ import annotations
 
 import json
+import re
 from importlib import resources
 from typing import Any
 
@@ -57,7 +58,7 @@ def device_type(codec: Any) -> str:
 def device_bytes(codec: Any) -> int:
     """Bytes of one device element (the C types device_type names)."""
     spelled = device_type(codec)
-    return _BYTES.get(spelled) or int(spelled.strip("uint_t")) // 8
+    return _BYTES.get(spelled) or int(re.sub(r"\D", "", spelled)) // 8
 
 
 def value_data(codec: Any) -> dict[str, Any]:
