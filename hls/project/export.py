@@ -274,17 +274,23 @@ def data_files(design: Any, ports: list[dict[str, Any]], rets: list[dict[str, An
     return data
 
 
-def render_project(design: Any, settings: ExportSettings, vectors: GoldenVectors, estimate: Any = None,
-                   estimate_error: str | None = None) -> dict[str, str]:
-    """Every file of the project as {relative path: text}; nothing is written here."""
-    top = design.top
+def kernel_data(design: Any, vectors: GoldenVectors) -> tuple[list[dict[str, Any]], list[dict[str, Any]],
+                                                                dict[str, str]]:
+    """Per argument and per returned value the testbench's plain data, and the tb/data files."""
     inputs = [p for p in design.ports if not p.output_only]
     counts = {id(p): (len(b), len(a)) for p, b, a in zip(inputs, vectors.before, vectors.after, strict=True)
               if p.stream}
     ports = [stream_port_data(p, *counts[id(p)]) if p.stream else port_data(p) for p in design.ports]
     struct_ret = bool(design.results) and design.results[0].codec.family is TypeFamily.STRUCT
     rets = [struct_return_data(design.results[0].codec)] if struct_ret else return_data(design)
-    data = data_files(design, ports, rets, vectors)
+    return ports, rets, data_files(design, ports, rets, vectors)
+
+
+def render_project(design: Any, settings: ExportSettings, vectors: GoldenVectors, estimate: Any = None,
+                   estimate_error: str | None = None) -> dict[str, str]:
+    """Every file of the project as {relative path: text}; nothing is written here."""
+    top = design.top
+    ports, rets, data = kernel_data(design, vectors)
     ret_info = rets[0] if rets else None
     flags = flag_groups()
     common = {"top": top, "header": design.header_name, "part": settings.part, "clock": settings.clock_text,

@@ -154,3 +154,77 @@ def test_nk_separator_per_vitis_version():
     assert nk_separator("2022.2") == "," and nk_separator("2024.2") == ","
     with pytest.raises(hls.HLSError):
         nk_separator("latest")
+
+
+# ---- the v++ / emconfigutil / XRT steps with recording stand-ins -------------------------------------------
+
+PLATFORM = "xilinx_u250_gen3x16_xdma_4_1_202210_1"
+
+
+@pytest.fixture(scope="module")
+def vadd_project(examples, tmp_path_factory):
+    k = examples["vadd"].KERNEL
+    return k.export(tmp_path_factory.mktemp("flow") / "vadd"), "vadd", sim_lib(k)
+
+
+def test_make_run_issues_the_documented_steps_in_order(vadd_project, tmp_path):
+    from tests.fixtures.vitis_flow_standins import install
+
+    project, top, lib = vadd_project
+    bin_dir, xrt = install(tmp_path / "standins", sys.executable, project / "host" / "sim" / "xrt")
+    log = tmp_path / "log"
+    env = {**make_env(), "PATH": f"{bin_dir}:{os.environ['PATH']}", "STANDIN_LOG": str(log), "STANDIN_SIM_LIB": lib,
+           "LD_LIBRARY_PATH": str(xrt / "lib")}
+    for target in ("sw_emu", "hw_emu"):
+        log.unlink(missing_ok=True)
+        run = make(project, "run", f"TARGET={target}", f"PLATFORM={PLATFORM}", f"XILINX_XRT={xrt}",
+                   "HOST_SOURCES=host/host.cpp host/sim/vadd_entry.cpp", "HOST_LDFLAGS=-Wl,--no-as-needed", env=env)
+        assert run.returncode == 0 and "PASS:" in run.stdout, run.stdout + run.stderr
+        steps = log.read_text().splitlines()
+        out = f"build/{target}"
+        assert steps == [
+            f"v++ -c -t {target} --platform {PLATFORM} -k vadd -I src -o {out}/vadd.xo src/vadd.cpp",
+            f"v++ -l -t {target} --platform {PLATFORM} --config link.cfg -o {out}/vadd.xclbin {out}/vadd.xo",
+            f"emconfigutil --platform {PLATFORM} --od {out}",
+            f"libxrt_coreutil XCL_EMULATION_MODE={target}",
+        ]
+        assert (project / "build" / "emconfig.json").is_file()  # next to the host executable, where XRT looks
+    log.unlink()
+    run = make(project, "run", "TARGET=hw", f"PLATFORM={PLATFORM}", f"XILINX_XRT={xrt}",
+               "HOST_SOURCES=host/host.cpp host/sim/vadd_entry.cpp", "HOST_LDFLAGS=-Wl,--no-as-needed", env=env)
+    assert run.returncode == 0, run.stdout + run.stderr
+    assert [s.split()[0] for s in log.read_text().splitlines()] == ["v++", "v++", "libxrt_coreutil"]
+    assert "XCL_EMULATION_MODE=(unset)" in log.read_text()  # hw: no emconfigutil, no emulation mode
+
+
+@pytest.mark.parametrize("target,args,message", [
+    ("xo", ["PLATFORM=p"], "needs v++"), ("xclbin", ["PLATFORM=p"], "needs v++"), ("host", [], "needs XRT"),
+    ("emconfig", ["PLATFORM=p"], "needs emconfigutil"), ("run", ["TARGET=fpga", "PLATFORM=p"], "TARGET must be"),
+    ("run", [], "PLATFORM="),
+])
+def test_missing_tools_are_named(vadd_project, target, args, message):
+    env = {**make_env(), "PATH": "/usr/bin:/bin"}
+    run = make(vadd_project[0], target, *args, env=env)
+    assert run.returncode != 0 and message in run.stdout, run.stdout + run.stderr
+
+
+def parse_link_cfg(text: str) -> dict[str, list[str]]:
+    """The link config as v++ reads it: [section] heads and key=value lines (keys repeat), # comments."""
+    section, keys = None, {}
+    for line in text.splitlines():
+        line = line.strip()
+        if not line or line.startswith("#"):
+            continue
+        if line.startswith("[") and line.endswith("]"):
+            section = line[1:-1]
+            continue
+        key, sep, value = line.partition("=")
+        assert sep and section == "connectivity", line
+        assert key in ("nk", "sp", "slr", "stream_connect"), f"undocumented [connectivity] key {key!r}"
+        keys.setdefault(key, []).append(value)
+    return keys
+
+
+def test_link_cfg_of_one_kernel(vadd_project):
+    keys = parse_link_cfg((vadd_project[0] / "link.cfg").read_text())
+    assert keys == {"nk": ["vadd:1:vadd_1"]}
