@@ -15,7 +15,7 @@ def load(src: hls.int16[N], out: hls.stream[hls.int16]):
 
 @hls.kernel
 def scale(inp: hls.stream[hls.int16], out: hls.stream[hls.int32]):
-    for i in range(N):
+    for _ in range(N):
         hls.pipeline(ii=1)
         x = inp.read()
         out.write(hls.int32(x) * 3 + 1)

@@ -66,7 +66,8 @@ __version__ = "0.1.0"
 
 __all__ = [
     "CompileError", "DeadlockError", "DirectiveWarning", "Exploration", "HLSError", "HLSTypeError", "Kernel",
-    "OverflowReport", "OverflowWarning", "Report", "SimulationError", "Stream", "System", "UnsupportedError", "VerificationError",
+    "OverflowReport", "OverflowWarning", "Report", "SimulationError", "Stream", "System", "UnsupportedError",
+    "VerificationError",
     "ap_fixed", "ap_int", "ap_ufixed", "ap_uint", "array_partition", "axis", "bind_storage", "bitcast", "bool_",
     "concat",
     "dataflow", "explore", "float32", "float64", "inline", "int8", "int16", "int32", "int64", "interface", "kernel",
