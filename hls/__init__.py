@@ -45,6 +45,7 @@ from hls.lang.storage import static, stream, zeros
 from hls.lang.structs import struct
 from hls.report.csynth_xml import load_report
 from hls.report.report import Report
+from hls.system import System
 from hls.types import alias as _alias
 from hls.types import (
     ap_fixed,
@@ -68,7 +69,8 @@ __version__ = "0.1.0"
 
 __all__ = [
     "CompileError", "DeadlockError", "DirectiveWarning", "Exploration", "HLSError", "HLSTypeError", "Kernel",
-    "OverflowReport", "OverflowWarning", "Report", "SimulationError", "Stream", "UnsupportedError", "VerificationError",
+    "OverflowReport", "OverflowWarning", "Report", "SimulationError", "Stream", "System", "UnsupportedError",
+    "VerificationError",
     "ap_fixed", "ap_int", "ap_ufixed", "ap_uint", "array_partition", "axis", "bind_storage", "bitcast", "bool_",
     "concat",
     "dataflow", "explore", "float32", "float64", "inline", "int8", "int16", "int32", "int64", "interface", "kernel",

@@ -25,16 +25,18 @@ from hls.types import ArrayType, StreamType
 
 
 class _CheckContext:
-    """What the frontend's option checks read from their build context: the location and `error`."""
+    """What the frontend's option checks read from their build context: the location, `error`, and the
+    loop the directive goes on (`loops`, innermost last: the unroll size check reads it)."""
 
-    def __init__(self, loc: Loc | None) -> None:
+    def __init__(self, loc: Loc | None, loop: Any = None) -> None:
         self.loc = loc
+        self.loops = [] if loop is None else [loop]
 
     def error(self, message: str, node: Any = None, cls: type = HLSTypeError) -> Exception:
         return cls(message.replace("hls.", "", 1), self.loc)
 
 
-def checked_directive(record: Record, var: Value | None) -> Any:
+def checked_directive(record: Record, var: Value | None, loop: Any = None) -> Any:
     """The directive dataclass of a record, its options checked as the inline statement's are."""
     params = inspect.signature(DIRECTIVES[record.op]).parameters
     options = {name: p.default for name, p in params.items() if p.default is not inspect.Parameter.empty}
@@ -43,7 +45,7 @@ def checked_directive(record: Record, var: Value | None) -> Any:
         options["var"] = var
     check = CHECKS.get(record.op)
     if check is not None:
-        getattr(Pragmas(_CheckContext(record.loc), None), check)(options)  # type: ignore[arg-type]
+        getattr(Pragmas(_CheckContext(record.loc, loop), None), check)(options)  # type: ignore[arg-type]
     options.pop("var", None)
     return DIRECTIVE_TYPES[record.op](**options)
 
@@ -77,7 +79,7 @@ def _loop_directive(module: Module, record: Record, target: Any) -> None:
         func.attrs["pipeline"] = checked_directive(record, None)
         return
     ref = resolve_loop(module, target, record.loc)
-    directive = checked_directive(record, None)
+    directive = checked_directive(record, None, ref.op)
     if record.op == "unroll" and isinstance(ref.op, WhileOp) and not directive.off:
         raise ScheduleError(f"unroll: {ref.path} is a while loop, which cannot be unrolled", record.loc)
     ref.op.attrs[LOOP_FIELDS[record.op]] = directive  # a later directive replaces an earlier one

@@ -33,6 +33,7 @@ from hls.backend.cpp.render import render_template
 from hls.defaults import DEFAULT_ATOL, DEFAULT_PART, DEFAULT_RTOL
 from hls.errors import HLSError
 from hls.project.export_structs import struct_files, struct_port_data, struct_return_data, struct_stream_data
+from hls.project.host import host_unsupported, render_host
 from hls.sim.toolchain import CSIM_CXXFLAGS, own_include_dir
 from hls.types import ArrayType, ScalarType, StreamType, StructType, TupleType, TypeFamily
 
@@ -51,7 +52,7 @@ _PART_RE = re.compile(r"[A-Za-z0-9-]{1,64}")
 # Characters that are inert in Tcl double quotes, make, the cfg format, sh and C string literals.
 _FLAG_RE = re.compile(r"-[A-Za-z0-9=+_.,-]+")
 # Relative paths this exporter can have written (used to validate an old manifest before deleting).
-_OWN_PATH_RE = re.compile(r"(?:(?:src|tb|tb/data|csim_include)/)?[A-Za-z0-9_][A-Za-z0-9_.]*")
+_OWN_PATH_RE = re.compile(r"(?:(?:src|tb|tb/data|csim_include|host|host/sim|host/sim/xrt)/)?[A-Za-z0-9_][A-Za-z0-9_.]*")
 _TEXT_RE = re.compile(r"[A-Za-z0-9_ ,\[\]]+")
 
 
@@ -274,17 +275,23 @@ def data_files(design: Any, ports: list[dict[str, Any]], rets: list[dict[str, An
     return data
 
 
-def render_project(design: Any, settings: ExportSettings, vectors: GoldenVectors, estimate: Any = None,
-                   estimate_error: str | None = None, directives: str | None = None) -> dict[str, str]:
-    """Every file of the project as {relative path: text}; nothing is written here."""
-    top = design.top
+def kernel_data(design: Any, vectors: GoldenVectors) -> tuple[list[dict[str, Any]], list[dict[str, Any]],
+                                                                dict[str, str]]:
+    """Per argument and per returned value the testbench's plain data, and the tb/data files."""
     inputs = [p for p in design.ports if not p.output_only]
     counts = {id(p): (len(b), len(a)) for p, b, a in zip(inputs, vectors.before, vectors.after, strict=True)
               if p.stream}
     ports = [stream_port_data(p, *counts[id(p)]) if p.stream else port_data(p) for p in design.ports]
     struct_ret = bool(design.results) and design.results[0].codec.family is TypeFamily.STRUCT
     rets = [struct_return_data(design.results[0].codec)] if struct_ret else return_data(design)
-    data = data_files(design, ports, rets, vectors)
+    return ports, rets, data_files(design, ports, rets, vectors)
+
+
+def render_project(design: Any, settings: ExportSettings, vectors: GoldenVectors, estimate: Any = None,
+                   estimate_error: str | None = None, directives: str | None = None) -> dict[str, str]:
+    """Every file of the project as {relative path: text}; nothing is written here."""
+    top = design.top
+    ports, rets, data = kernel_data(design, vectors)
     ret_info = rets[0] if rets else None
     flags = flag_groups()
     common = {"top": top, "header": design.header_name, "part": settings.part, "clock": settings.clock_text,
@@ -293,6 +300,9 @@ def render_project(design: Any, settings: ExportSettings, vectors: GoldenVectors
               "data_files": sorted(data), "ports": ports, "ret": ret_info, "rets": rets,
               "tuple_return": isinstance(design.return_type, TupleType),
               "inputs_given": vectors.given, "streams": design.streams, "directives": directives is not None}
+    host_files = host_side(design, settings, common)
+    common.update(host=bool(host_files), kernels=[top], xclbin_name=top, connections=[], free_running=[],
+                  host_note=host_unsupported(design) if settings.flow == "vitis" else None)
     files = {
         f"src/{top}.cpp": design.kernel_cpp,
         f"src/{design.header_name}": design.header,
@@ -305,6 +315,7 @@ def render_project(design: Any, settings: ExportSettings, vectors: GoldenVectors
                                      atol=repr(settings.atol), **common),
     }
     files.update({f"{DATA_DIR}/{name}": text for name, text in data.items()})
+    files.update(host_files)
     if directives is not None:
         files["directives.tcl"] = directives
     if design.streams:  # the project's own csim headers (hls_stream.h, hls_csim.h), used when Vitis is absent
@@ -314,6 +325,14 @@ def render_project(design: Any, settings: ExportSettings, vectors: GoldenVectors
     files[MANIFEST] = manifest_text(design, settings, ports, rets, sorted(files) + [MANIFEST], vectors.given,
                                     estimated, estimate_error)
     return files
+
+
+def host_side(design: Any, settings: ExportSettings, common: dict[str, Any]) -> dict[str, str]:
+    """The Vitis kernel flow's host program, link.cfg and mock-XRT entry (hls/project/host.py), when XRT can
+    drive every argument of the design; nothing for the Vivado IP flow."""
+    if settings.flow != "vitis" or host_unsupported(design) is not None:
+        return {}
+    return render_host(design, common, repr(settings.rtol), repr(settings.atol))
 
 
 def manifest_text(design: Any, settings: ExportSettings, ports: list[dict[str, Any]], rets: list[dict[str, Any]],

@@ -208,3 +208,18 @@ def test_every_directive_round_trips_through_tcl():
         hls.customize(ck.caller).from_tcl('set_directive_stream -depth 4 "caller" buf\n')
     with pytest.raises(hls.HLSError, match="takes a location and a variable"):
         hls.customize(ck.caller).from_tcl('set_directive_array_partition -type complete "caller"\n')
+
+
+def test_a_huge_unroll_from_a_schedule_is_the_same_size_warning_at_the_call():
+    """The size check of the inline hls.unroll() reads the loop the directive goes on; so does the schedule's."""
+    import warnings
+
+    from tests.kernels import scoping_kernels as sk
+
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        hls.customize(sk.big_unroll).unroll("i", factor=1 << 19)
+        line = __import__("inspect").currentframe().f_lineno - 1
+    found = [str(w.message) for w in caught if issubclass(w.category, hls.DirectiveWarning)
+             and "524,288 copies" in str(w.message)]  # the kernel's own hls.unroll() warns first, at its line
+    assert found and found[0].startswith(f"{__file__}:{line}:")

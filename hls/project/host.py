@@ -1,0 +1,186 @@
+"""The host side of a Vitis-flow export (issue 26): what the XRT host programs (host/host.cpp, host/host.py),
+the mock XRT's per-kernel entry (host/sim/<top>_entry.cpp) and the PYNQ-style register map need to know
+about each kernel argument, as plain data for their templates.
+
+Device layout (VITIS_FACTS.md "Host code and the device"): a buffer element of an integer type occupies
+the power-of-two number of bytes its storage dtype has (ap_int<12> -> 2 bytes), fixed point travels as
+its raw two's-complement mantissa in the same rounded-up width, floats and bool as themselves. The csim
+bridge stores fixed point as float64, so the mock's entry converts raw mantissas to and from it.
+
+s_axilite register map of an ap_ctrl_chain/ap_ctrl_hs kernel as Vitis HLS lays it out in its
+`x<top>_hw.h` driver header: 0x00 control, 0x04 GIE, 0x08 IER, 0x0c ISR, then from 0x10 the return
+value (`ap_return`), then each argument in order: a pointer 12 bytes (low word, high word, reserved),
+a scalar of up to 32 bits 8 bytes (data, reserved), 33-64 bits 12 bytes; a scalar output (a tuple
+element, `ap_vld`) its data words plus a control word.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from importlib import resources
+from typing import Any
+
+from hls.backend.cpp.render import render_template
+from hls.errors import HLSError
+from hls.types import FixedType, TupleType, TypeFamily
+
+HOST_FAMILIES = (TypeFamily.INT, TypeFamily.BOOL, TypeFamily.FLOAT, TypeFamily.FIXED)
+FIRST_ARGUMENT = 0x10  # after the control, GIE, IER and ISR words
+_BYTES = {"bool": 1, "float": 4, "double": 8}
+
+
+def host_unsupported(design: Any) -> str | None:
+    """Why no host program is generated for this design, or None: XRT reaches m_axi buffers and s_axilite
+    scalars; a stream argument is joined to another kernel (hls.System), never driven by the host."""
+    for port in design.ports:
+        if port.stream:
+            return (f"argument {port.name!r} is a stream: a host program cannot feed an AXI4-Stream port; "
+                    "connect it to a memory kernel with hls.System (docs/systems.md)")
+        if port.codec.family not in HOST_FAMILIES:
+            return f"argument {port.name!r} ({port.type}) has no host-side layout here (structs are not supported)"
+    for r in design.results:
+        if r.codec.family not in HOST_FAMILIES:
+            return f"the return type {r.type} has no host-side layout here"
+    return None
+
+
+def device_type(codec: Any) -> str:
+    """The C type of one element as the kernel's memory holds it."""
+    if codec.family is TypeFamily.FIXED:
+        nbytes = 1
+        while nbytes * 8 < codec.elem.width:
+            nbytes *= 2
+        return f"{'' if codec.elem.signed else 'u'}int{nbytes * 8}_t"
+    return codec.storage
+
+
+def device_bytes(codec: Any) -> int:
+    """Bytes of one device element (the C types device_type names)."""
+    spelled = device_type(codec)
+    return _BYTES.get(spelled) or int(re.sub(r"\D", "", spelled)) // 8
+
+
+def value_data(codec: Any) -> dict[str, Any]:
+    """How one value converts between its .dat text, the device word and the bridge's storage."""
+    elem = codec.elem
+    fixed = isinstance(elem, FixedType)
+    width = getattr(elem, "width", 0)
+    return {"device_type": device_type(codec), "storage": codec.storage, "dat_type": codec.dat_type,
+            "exact": codec.exact, "fixed": fixed, "frac": elem.frac_bits if fixed else 0,
+            "width": width if codec.family in (TypeFamily.INT, TypeFamily.FIXED) else 0,
+            "signed": bool(getattr(elem, "signed", False)), "nbytes": device_bytes(codec),
+            "is_float": codec.family is TypeFamily.FLOAT}
+
+
+def register_map(design: Any) -> tuple[dict[str, int], list[int]]:
+    """{argument name: s_axilite offset} and the offsets of the returned values, in Vitis HLS's layout."""
+    offset = FIRST_ARGUMENT
+    rets: list[int] = []
+    tuple_return = isinstance(design.return_type, TupleType)
+    if design.results and not tuple_return:
+        rets.append(offset)
+        offset += 8 if device_bytes(design.results[0].codec) <= 4 else 12
+    args: dict[str, int] = {}
+    for port in design.ports:
+        if port.stream:
+            continue
+        args[port.name] = offset
+        offset += 12 if port.is_array or device_bytes(port.codec) > 4 else 8
+    if tuple_return:
+        for r in design.results:
+            rets.append(offset)
+            offset += 8 if device_bytes(r.codec) <= 4 else 12
+    return args, rets
+
+
+def host_ports(design: Any) -> list[dict[str, Any]]:
+    """Per argument, in order: its kind, element count, files and conversions (host.cpp.j2, host.py.j2)."""
+    offsets, _ = register_map(design)
+    ports = []
+    for index, port in enumerate(design.ports):
+        kind = "stream_" + port.stream if port.stream else "buffer" if port.is_array else "scalar"
+        count = int(port.codec.size) if port.is_array else 1
+        ports.append({"index": index, "name": port.name, "c_name": port.c_name, "kind": kind, "count": count,
+                      "file": None if port.output_only or port.stream else f"{port.c_name}.dat",
+                      "golden_file": f"{port.c_name}.golden.dat" if port.is_array else None,
+                      "offset": offsets.get(port.name), "type_text": str(port.type), **value_data(port.codec)})
+    return ports
+
+
+def host_returns(design: Any, rets: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """The returned scalars: golden file (from the testbench's data), register offset, conversions."""
+    _, offsets = register_map(design)
+    return [{"name": info["name"], "file": info["file"], "offset": off, **value_data(r.codec)}
+            for r, info, off in zip(design.results, rets, offsets, strict=True)]
+
+
+def bridge_call(ports: list[dict[str, Any]], rets: list[dict[str, Any]]) -> tuple[str, str]:
+    """The csim bridge's parameter list (bridge.cpp.j2: storage pointers, a stream's item count, return
+    pointers) and the mock entry's call of it."""
+    params, args = [], []
+    for p in ports:
+        pointer = p["kind"] != "scalar"
+        params.append(p["storage"] + (" *" if pointer else "") + (", long" if p["kind"].startswith("stream") else ""))
+        args.append(f"arg{p['index']}" + (f", len{p['index']}" if p["kind"].startswith("stream") else ""))
+    params += [f"{r['storage']} *" for r in rets]
+    args += [f"&ret{j}" for j in range(len(rets))]
+    return ", ".join(params) or "void", ", ".join(args)
+
+
+def host_data(design: Any, rets: list[dict[str, Any]]) -> dict[str, Any]:
+    """Everything the host templates read."""
+    ports, returns = host_ports(design), host_returns(design, rets)
+    params, args = bridge_call(ports, returns)
+    return {"host_ports": ports, "host_rets": returns, "bridge_params": params, "bridge_args": args,
+            "ports_py": repr(ports), "rets_py": repr(returns),
+            "kinds": "".join({"buffer": "b", "scalar": "s", "stream_in": "i", "stream_out": "o"}[p["kind"]]
+                             for p in ports)}
+
+
+MOCK_HEADERS = ("xrt_device.h", "xrt_kernel.h", "xrt_bo.h")
+DEFAULT_VITIS_VERSION = "2023.2"
+
+
+def mock_files() -> dict[str, str]:
+    """This project's mock XRT, copied into host/sim/ so the project builds with g++ alone."""
+    base = resources.files("hls.project.mockxrt")
+    files = {f"host/sim/xrt/{name}": (base / "xrt" / name).read_text() for name in MOCK_HEADERS}
+    files["host/sim/pyxrt.py"] = (base / "pyxrt.py").read_text()
+    return files
+
+
+def nk_separator(vitis_version: str) -> str:
+    """UG1393 2022.1 and earlier list compute-unit names after `nk=` with '.', 2022.2 and later with ','."""
+    try:
+        major, minor = (int(part) for part in vitis_version.split(".")[:2])
+    except ValueError:
+        raise HLSError(f"vitis_version {vitis_version!r} must look like 2023.2") from None
+    return "." if (major, minor) <= (2022, 1) else ","
+
+
+def kernel_files(design: Any, common: dict[str, Any]) -> dict[str, str]:
+    """host/sim/<top>_entry.cpp and host/sim/<top>_bridge.cpp: the mock XRT's way into this kernel's csim build."""
+    top = design.top
+    data = {**common, **host_data(design, common["rets"])}
+    return {f"host/sim/{top}_entry.cpp": render_template("host_entry.cpp.j2", **data),
+            f"host/sim/{top}_bridge.cpp": design.bridge_cpp,
+            f"host/sim/{top}_kernel.json": json.dumps({"ports": data["host_ports"], "rets": data["host_rets"]},
+                                                      indent=1) + "\n"}
+
+
+def render_host(design: Any, common: dict[str, Any], rtol: str, atol: str,
+                vitis_version: str = DEFAULT_VITIS_VERSION) -> dict[str, str]:
+    """The host side of a single-kernel Vitis export: host program (C++ and Python), link.cfg, mock entry."""
+    data = {**common, **host_data(design, common["rets"]), "rtol": rtol, "atol": atol}
+    data["host_kernels"] = [{"top": design.top, "prefix": "", "label": "", "free": False,
+                             "host_ports": data["host_ports"], "host_rets": data["host_rets"]}]
+    sep = nk_separator(vitis_version)
+    cus = [{"kernel": design.top, "count": 1, "names": sep.join([f"{design.top}_1"]), "slr": None}]
+    files = {"host/host.cpp": render_template("host.cpp.j2", **data),
+             "host/host.py": render_template("host.py.j2", **data),
+             "link.cfg": render_template("link.cfg.j2", top=design.top, compute_units=cus, memories=[],
+                                         streams=[], vitis_version=vitis_version, nk_sep=sep)}
+    files.update(kernel_files(design, common))
+    files.update(mock_files())
+    return files

@@ -1,0 +1,128 @@
+"""The static linter of hls.System (issue 26): every rule refuses with the file:line of the System(...) call.
+
+Rules: an endpoint names a kernel of the system and one of its ports; a connection runs from a stream
+output to a stream input of the same element type (width); no stream is connected twice, none to its own
+kernel, none left unconnected (a host cannot drive an AXI4-Stream port); a memory assignment names a
+memory port and a bank the platform family has; a free-running kernel (`kernel.free_running`, set by
+hls.task) has no memory or scalar port, since nothing starts it or sets its registers.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from typing import Any
+
+from hls.errors import HLSError, Loc
+
+# memory banks per platform family: Alveo U200/U250 (4 DDR4 banks), U280 (32 HBM2 pseudo-channels and
+# 2 DDR4 banks), U50/U55C (32 HBM2 pseudo-channels); PLRAM on all (docs/systems.md, "Facts")
+PLATFORM_BANKS = {"u200": {"DDR": 4, "PLRAM": 4}, "u250": {"DDR": 4, "PLRAM": 4},
+                  "u280": {"HBM": 32, "DDR": 2, "PLRAM": 6}, "u50": {"HBM": 32, "PLRAM": 6},
+                  "u55c": {"HBM": 32, "PLRAM": 6}}
+_BANK_RE = re.compile(r"([A-Z]+)\[(\d+)(?::(\d+))?\]")
+
+
+class SystemError_(HLSError):  # noqa: N801 - `SystemError` is a Python builtin
+    """An hls.System the linter refuses."""
+
+
+@dataclass(frozen=True)
+class Link:
+    producer: str
+    out: str
+    consumer: str
+    inp: str
+
+    def __str__(self) -> str:
+        return f"{self.producer}.{self.out} -> {self.consumer}.{self.inp}"
+
+
+def endpoint(text: Any, designs: dict[str, Any], loc: Loc | None) -> tuple[str, Any]:
+    """'kernel.port' -> (kernel name, the port's PortSpec)."""
+    if not isinstance(text, str) or text.count(".") != 1:
+        raise SystemError_(f"{text!r} must be spelled 'kernel.port'", loc)
+    name, port = text.split(".")
+    if name not in designs:
+        raise SystemError_(f"{text!r}: no kernel {name!r} in this system (kernels: {', '.join(designs)})", loc)
+    for p in designs[name].ports:
+        if p.name == port:
+            return name, p
+    names = ", ".join(p.name for p in designs[name].ports)
+    raise SystemError_(f"{text!r}: kernel {name!r} has no port {port!r} (ports: {names})", loc)
+
+
+def check_links(connect: Any, designs: dict[str, Any], loc: Loc | None) -> list[Link]:
+    links: list[Link] = []
+    used: dict[str, str] = {}
+    for pair in connect:
+        if not (isinstance(pair, tuple) and len(pair) == 2):
+            raise SystemError_(f"connect entry {pair!r} must be a pair ('producer.out', 'consumer.inp')", loc)
+        (pk, out), (ck, inp) = (endpoint(end, designs, loc) for end in pair)
+        link = Link(pk, out.name, ck, inp.name)
+        if out.stream != "out" or inp.stream != "in":
+            wrong = pair[0] if out.stream != "out" else pair[1]
+            want = "a stream the kernel writes" if out.stream != "out" else "a stream the kernel reads"
+            raise SystemError_(f"{link}: {wrong!r} is not {want} (direction)", loc)
+        if pk == ck:
+            raise SystemError_(f"{link}: a kernel's stream connected to itself", loc)
+        if out.type.elem != inp.type.elem:
+            raise SystemError_(f"{link}: {pair[0]!r} carries {out.type.elem} but {pair[1]!r} reads "
+                               f"{inp.type.elem} (width)", loc)
+        for end in pair:
+            if end in used:
+                raise SystemError_(f"{end!r} is connected twice ({used[end]} and {link})", loc)
+            used[end] = str(link)
+        links.append(link)
+    for name, design in designs.items():
+        for p in design.ports:
+            if p.stream and f"{name}.{p.name}" not in used:
+                raise SystemError_(f"stream {name}.{p.name} is not connected: a host program cannot feed or drain "
+                                   "an AXI4-Stream port; connect it to a memory kernel", loc)
+    return links
+
+
+def check_memory(memory: dict[str, str], designs: dict[str, Any], platform: str, loc: Loc | None) -> None:
+    banks = PLATFORM_BANKS.get(platform)
+    if banks is None:
+        raise SystemError_(f"platform family {platform!r} is not one of {', '.join(PLATFORM_BANKS)}", loc)
+    for where, bank in memory.items():
+        _, port = endpoint(where, designs, loc)
+        if not port.is_array:
+            raise SystemError_(f"memory[{where!r}]: {where!r} is not a memory (m_axi) port", loc)
+        match = _BANK_RE.fullmatch(bank) if isinstance(bank, str) else None
+        if match is None:
+            raise SystemError_(f"memory[{where!r}] = {bank!r}: spell a bank like 'HBM[0]', 'DDR[1]' or 'HBM[0:3]'", loc)
+        kind, first, last = match.group(1), int(match.group(2)), int(match.group(3) or match.group(2))
+        if kind not in banks or not first <= last < banks[kind]:
+            have = ", ".join(f"{k}[0..{n - 1}]" for k, n in banks.items())
+            raise SystemError_(f"memory[{where!r}] = {bank!r}: the {platform} platform family has no such bank "
+                               f"(it has {have})", loc)
+
+
+def check_free_running(kernels: dict[str, Any], designs: dict[str, Any], loc: Loc | None) -> list[str]:
+    free = [name for name, k in kernels.items() if getattr(k, "free_running", False)]
+    for name in free:
+        for p in designs[name].ports:
+            if not p.stream:
+                kind = "memory" if p.is_array else "scalar"
+                raise SystemError_(f"kernel {name!r} is free-running but has the {kind} port {p.name!r}: nothing "
+                                   "starts it or sets its registers; give it stream ports only", loc)
+        if designs[name].results:
+            raise SystemError_(f"kernel {name!r} is free-running but returns a value", loc)
+    return free
+
+
+def check_compute_units(compute_units: dict[str, Any], designs: dict[str, Any], links: list[Link],
+                        loc: Loc | None) -> dict[str, int]:
+    counts = {name: 1 for name in designs}
+    for name, count in compute_units.items():
+        if name not in designs:
+            raise SystemError_(f"compute_units: no kernel {name!r} in this system", loc)
+        if not isinstance(count, int) or isinstance(count, bool) or not 1 <= count <= 64:
+            raise SystemError_(f"compute_units[{name!r}] = {count!r}: a count from 1 to 64", loc)
+        if count > 1 and any(name in (link.producer, link.consumer) for link in links):
+            raise SystemError_(f"compute_units[{name!r}] = {count}: a kernel joined by streams has one compute "
+                               "unit (which copy would a stream reach?)", loc)
+        counts[name] = count
+    return counts

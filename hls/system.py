@@ -1,0 +1,127 @@
+"""hls.System: kernels joined by streams and memories into one accelerator (issue 26, docs/systems.md).
+
+    hls.System([load, compute, store],
+               connect=[("load.out", "compute.inp"), ("compute.out", "store.inp")],
+               compute_units={"vadd": 2}, memory={"load.src": "HBM[0]"}, slr={"load": "SLR0"},
+               platform="u280")
+
+The static linter (hls/project/system_lint.py) runs when the System is made and refuses, with the file:line
+of this call, what `v++ -l` or the hardware would refuse later. Calling the System runs it in Python mode:
+every kernel a process of the dataflow scheduler (hls/golden/streams.py), the connections bounded FIFOs,
+a deadlock reported as in a dataflow region. `export(dir)` writes one project: every kernel, one link.cfg,
+one host program, `make host-sim` on the mock XRT.
+"""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from hls.errors import HLSError, caller_loc
+from hls.golden.streams import Stream, run_dataflow
+from hls.golden_runs import golden_inputs
+from hls.project.export import ExportSettings, GoldenVectors
+from hls.project.host import DEFAULT_VITIS_VERSION, host_unsupported
+from hls.project.system import link_config, render_system, write_system
+from hls.project.system_lint import (
+    SystemError_,
+    check_compute_units,
+    check_free_running,
+    check_links,
+    check_memory,
+)
+
+DEFAULT_DEPTH = 2  # a connection's FIFO depth unless `depths` says otherwise (Vitis's default stream depth)
+
+
+class System:
+    """Kernels, their stream connections, compute units and memory banks; linted when made."""
+
+    def __init__(self, kernels: list[Any], connect: list[tuple[str, str]] = (), compute_units: dict | None = None,
+                 memory: dict | None = None, slr: dict | None = None, platform: str = "u250",
+                 name: str = "system", depths: list[int] | None = None):
+        self.loc = caller_loc()
+        if not kernels or not all(hasattr(k, "compile") for k in kernels):
+            raise SystemError_("hls.System takes a list of @hls.kernel functions", self.loc)
+        self.kernels = {k.compile().design.top: k for k in kernels}
+        if len(self.kernels) != len(kernels):
+            raise SystemError_("a kernel appears twice in the system (use compute_units for copies)", self.loc)
+        self.designs = {name_: k.compile().design for name_, k in self.kernels.items()}
+        self.links = check_links(list(connect), self.designs, self.loc)
+        self.free = check_free_running(self.kernels, self.designs, self.loc)
+        self.memory = dict(memory or {})
+        check_memory(self.memory, self.designs, platform, self.loc)
+        self.counts = check_compute_units(dict(compute_units or {}), self.designs, self.links, self.loc)
+        self.slr = dict(slr or {})
+        for kname in self.slr:
+            if kname not in self.designs:
+                raise SystemError_(f"slr: no kernel {kname!r} in this system", self.loc)
+        for kname, design in self.designs.items():
+            if design.stateful:
+                raise SystemError_(f"kernel {kname!r} keeps hls.static state; a system kernel must not", self.loc)
+        self.platform, self.name = platform, name
+        self.depths = list(depths) if depths is not None else [DEFAULT_DEPTH] * len(self.links)
+        if len(self.depths) != len(self.links) or not all(isinstance(d, int) and d >= 1 for d in self.depths):
+            raise SystemError_(f"depths {depths!r}: one FIFO depth (>= 1) per connection", self.loc)
+
+    def _arguments(self, inputs: dict[str, Any] | None, seed: int) -> tuple[dict[str, list], dict[str, list]]:
+        """Per kernel the golden-run arguments and the values written to its .dat files."""
+        args, before = {}, {}
+        for kname, k in self.kernels.items():
+            compiled = k.compile()
+            given = (inputs or {}).get(kname)
+            given = k.random_inputs(seed) if given is None else given
+            args[kname], before[kname] = golden_inputs(list(compiled.arg_names), list(compiled.arg_types), given)
+        return args, before
+
+    def run(self, inputs: dict[str, Any] | None = None, seed: int = 0, depths: list[int] | None = None) -> dict:
+        """Python mode: every kernel a process, each connection a FIFO of its depth; {kernel: (args, return)}."""
+        return self._run(inputs, seed, self.depths if depths is None else depths)[0]
+
+    __call__ = run
+
+    def _run(self, inputs: Any, seed: int, depths: list[int] | None) -> tuple[dict, dict, list[Stream]]:
+        args, before = self._arguments(inputs, seed)
+        fifos = []
+        for link, depth in zip(self.links, depths or [None] * len(self.links), strict=True):
+            elem = self.designs[link.producer].ports[self._index(link.producer, link.out)].type.elem
+            fifo = Stream(elem, depth=depth, name=str(link))
+            args[link.producer][self._index(link.producer, link.out)] = fifo
+            args[link.consumer][self._index(link.consumer, link.inp)] = fifo
+            fifos.append(fifo)
+        results: dict[str, Any] = {}
+
+        def body(kname: str) -> Any:
+            return lambda: results.__setitem__(kname, self.kernels[kname](*args[kname]))
+        run_dataflow([(kname, body(kname), ()) for kname in self.kernels], fifos)
+        return {k: (args[k], results.get(k)) for k in self.kernels}, before, fifos
+
+    def _index(self, kname: str, port: str) -> int:
+        return [p.name for p in self.designs[kname].ports].index(port)
+
+    def export(self, path: str | os.PathLike[str], seed: int = 0, inputs: dict[str, Any] | None = None,
+               vitis_version: str = DEFAULT_VITIS_VERSION, overwrite: bool = False) -> Path:
+        """One project: src/ per kernel, tb/data/<kernel>/, link.cfg, host/host.cpp, the mock XRT, a Makefile."""
+        for kname, design in self.designs.items():
+            why = host_unsupported_in_system(design)
+            if why:
+                raise HLSError(f"kernel {kname!r}: {why}", self.loc)
+        out, before, _ = self._run(inputs, seed, self.depths)
+        vectors = {}
+        for kname, (args, ret) in out.items():
+            after = [np.asarray(a) if isinstance(a, Stream) else a for a in args]
+            vectors[kname] = GoldenVectors(before[kname], after, ret, inputs is not None)
+        settings = ExportSettings("xcu250-figd2104-2L-e", 3.33, "vitis", seed, overwrite=overwrite)
+        cfg = link_config(self.name, self.designs, self.counts, self.links, self.depths, self.memory, self.slr,
+                          vitis_version)
+        files = render_system(self.name, self.designs, vectors, self.free, cfg, self.links, settings)
+        return write_system(files, path, overwrite)
+
+
+def host_unsupported_in_system(design: Any) -> str | None:
+    """As for one kernel, except that stream ports are fine here: the linter saw them connected."""
+    why = host_unsupported(design)
+    return None if why is None or "is a stream" in why else why

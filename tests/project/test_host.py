@@ -1,0 +1,231 @@
+"""The host side of a Vitis-flow export (issue 26): host/host.cpp and host/host.py built and run on this
+project's mock XRT against the csim build of each example (make host-sim, host.py --sim), PASS with the
+golden vectors and FAIL with a corrupted one; the s_axilite register layout; the v++/emconfigutil steps
+run with recording stand-ins; link.cfg parsed."""
+
+from __future__ import annotations
+
+import os
+import shutil
+import subprocess
+import sys
+from concurrent.futures import ThreadPoolExecutor
+from pathlib import Path
+
+import pytest
+
+import hls
+from hls.project.host import host_unsupported, nk_separator, register_map
+from hls.sim.build import build_shared_library
+from tests.conftest import EXAMPLES
+
+STEMS = [p.stem for p in EXAMPLES]
+# examples without a host program (host_unsupported): stream tops (systems drive them) and a struct array
+NO_HOST = {"fir_stream": "stream", "axis_frame_gain": "stream", "rgb565": "struct", "system_pipeline": "stream"}
+
+
+def make_env() -> dict[str, str]:
+    env = {k: v for k, v in os.environ.items() if k not in ("XILINX_HLS", "XILINX_XRT", "AP_INCLUDE", "MAKEFLAGS")}
+    env["LC_ALL"] = "C"
+    return env
+
+
+def make(project: Path, *args: str, env: dict[str, str] | None = None) -> subprocess.CompletedProcess:
+    return subprocess.run(["make", "-C", str(project), *args, f"PYTHON={sys.executable}"], capture_output=True,
+                          text=True, env=env or make_env(), timeout=600)
+
+
+def sim_lib(kernel) -> str:
+    """The csim build the tests' csim runs already made (hls/sim/build.py's cache): reused, not rebuilt."""
+    return str(build_shared_library(kernel.compile().design.sources, tag="csim"))
+
+
+@pytest.fixture(scope="module")
+def hosted(examples, tmp_path_factory):
+    """Every example with a host program exported, its host-sim run on the cached csim build."""
+    base = tmp_path_factory.mktemp("hosted")
+    projects, runs = {}, {}
+    for stem in STEMS:
+        if stem in NO_HOST:
+            continue
+        k = examples[stem].KERNEL
+        projects[stem] = (k.export(base / stem), k.compile().design.top, sim_lib(k))
+
+    def run(item):
+        project, top, lib = item
+        return make(project, "host-sim", f"SIM_LIB_{top}={lib}")
+    with ThreadPoolExecutor(max_workers=os.cpu_count() or 2) as pool:
+        runs = dict(zip(projects, pool.map(run, projects.values()), strict=True))
+    return {"projects": projects, "runs": runs}
+
+
+@pytest.mark.parametrize("stem", [s for s in STEMS if s not in NO_HOST])
+def test_host_sim_passes(hosted, stem):
+    run = hosted["runs"][stem]
+    assert run.returncode == 0, run.stdout + run.stderr
+    assert "PASS:" in run.stdout
+    project = hosted["projects"][stem][0]
+    for name in ("host/host.cpp", "host/host.py", "link.cfg", "host/sim/xrt/xrt_kernel.h"):
+        assert (project / name).is_file()
+
+
+@pytest.mark.parametrize("stem", [s for s in STEMS if s not in NO_HOST])
+def test_host_py_sim_passes(hosted, stem):
+    project, top, lib = hosted["projects"][stem]
+    run = subprocess.run([sys.executable, str(project / "host" / "host.py"), "--sim"], capture_output=True, text=True,
+                         env={**make_env(), f"SIM_LIB_{top}": lib}, timeout=300)
+    assert run.returncode == 0, run.stdout + run.stderr
+    assert "PASS:" in run.stdout
+
+
+def corrupt(path: Path) -> None:
+    lines = path.read_text().splitlines()
+    lines[0] = str(int(float(lines[0])) + 3)
+    path.write_text("\n".join(lines) + "\n")
+
+
+# an array output (float), a fixed-point array, a scalar return, the second value of a tuple return
+@pytest.mark.parametrize("stem,golden", [("vadd", "c.golden.dat"), ("matvec_fixed", "y.golden.dat"),
+                                         ("dot", "return.golden.dat"), ("divmod_k", "return1.golden.dat")])
+def test_corrupted_golden_fails(hosted, stem, golden, tmp_path):
+    project = tmp_path / stem
+    shutil.copytree(hosted["projects"][stem][0], project, ignore=shutil.ignore_patterns("build"))
+    corrupt(project / "tb" / "data" / golden)
+    top, lib = hosted["projects"][stem][1:]
+    run = make(project, "host-sim", f"SIM_LIB_{top}={lib}")
+    assert run.returncode != 0 and "FAIL:" in run.stdout and "MISMATCH" in run.stdout, run.stdout + run.stderr
+    py = subprocess.run([sys.executable, str(project / "host" / "host.py"), "--sim"], capture_output=True, text=True,
+                        env={**make_env(), f"SIM_LIB_{top}": lib}, timeout=300)
+    assert py.returncode == 1 and "FAIL:" in py.stdout, py.stdout + py.stderr
+
+
+def test_host_sim_builds_the_kernel_from_the_project(hosted, tmp_path):
+    """Without SIM_LIB the project compiles its own csim library (src/ + host/sim/<top>_bridge.cpp)."""
+    project = tmp_path / "dot"
+    shutil.copytree(hosted["projects"]["dot"][0], project, ignore=shutil.ignore_patterns("build"))
+    run = make(project, "host-sim")
+    assert run.returncode == 0 and "PASS:" in run.stdout, run.stdout + run.stderr
+    assert (project / "build" / "host_sim" / "libdot_csim.so").is_file()
+
+
+def test_a_missing_data_file_exits_2(hosted, tmp_path):
+    project = tmp_path / "vadd"
+    shutil.copytree(hosted["projects"]["vadd"][0], project)
+    (project / "tb" / "data" / "a.dat").unlink()
+    run = subprocess.run([str(project / "build" / "host_sim" / "host"), "build/host_sim/mock.xclbin", "tb/data"],
+                         cwd=project, capture_output=True, text=True)
+    assert run.returncode == 2 and "a.dat: cannot open" in run.stderr
+
+
+@pytest.mark.parametrize("stem", sorted(NO_HOST))
+def test_no_host_program_says_why(examples, stem, tmp_path):
+    k = examples[stem].KERNEL
+    assert NO_HOST[stem] in host_unsupported(k.compile().design)
+    project = k.export(tmp_path / stem)
+    assert not (project / "host").exists()
+    run = make(project, "host-sim")
+    assert run.returncode != 0 and "no host program" in run.stdout
+
+
+# ---- the s_axilite register map, against the layouts Vitis HLS printed in its x<top>_hw.h headers ----------
+
+
+@hls.kernel
+def three_pointers_and_size(a: hls.int32[16], b: hls.int32[16], c: hls.int32[16], n: hls.int32):
+    for i in range(16):
+        c[i] = a[i] + b[i] + n
+
+
+@hls.kernel
+def returns_and_scalar(args: hls.int32) -> hls.int32:
+    return args + 1
+
+
+def test_register_map_matches_vitis_layout():
+    # UCLA-VAST/TAPA-CS apps/vadd xvecadd_1_hw.h (2022.1): a 0x10, b 0x1c, c 0x28, then the scalar at 0x34
+    args, rets = register_map(three_pointers_and_size.compile().design)
+    assert args == {"a": 0x10, "b": 0x1c, "c": 0x28, "n": 0x34} and rets == []
+    # SpringbokBE/zypy xufunc_reduce_all_i4_hw.h (2020.2): ap_return 0x10, the first argument at 0x18
+    args, rets = register_map(returns_and_scalar.compile().design)
+    assert rets == [0x10] and args == {"args": 0x18}
+
+
+def test_nk_separator_per_vitis_version():
+    assert nk_separator("2021.2") == "." and nk_separator("2022.1") == "."
+    assert nk_separator("2022.2") == "," and nk_separator("2024.2") == ","
+    with pytest.raises(hls.HLSError):
+        nk_separator("latest")
+
+
+# ---- the v++ / emconfigutil / XRT steps with recording stand-ins -------------------------------------------
+
+PLATFORM = "xilinx_u250_gen3x16_xdma_4_1_202210_1"
+
+
+@pytest.fixture(scope="module")
+def vadd_project(examples, tmp_path_factory):
+    k = examples["vadd"].KERNEL
+    return k.export(tmp_path_factory.mktemp("flow") / "vadd"), "vadd", sim_lib(k)
+
+
+def test_make_run_issues_the_documented_steps_in_order(vadd_project, tmp_path):
+    from tests.fixtures.vitis_flow_standins import install
+
+    project, top, lib = vadd_project
+    bin_dir, xrt = install(tmp_path / "standins", sys.executable, project / "host" / "sim" / "xrt")
+    log = tmp_path / "log"
+    env = {**make_env(), "PATH": f"{bin_dir}:{os.environ['PATH']}", "STANDIN_LOG": str(log), "STANDIN_SIM_LIB": lib,
+           "LD_LIBRARY_PATH": str(xrt / "lib")}
+    for target in ("sw_emu", "hw_emu"):
+        log.unlink(missing_ok=True)
+        run = make(project, "run", f"TARGET={target}", f"PLATFORM={PLATFORM}", f"XILINX_XRT={xrt}",
+                   "HOST_SOURCES=host/host.cpp host/sim/vadd_entry.cpp", "HOST_LDFLAGS=-Wl,--no-as-needed", env=env)
+        assert run.returncode == 0 and "PASS:" in run.stdout, run.stdout + run.stderr
+        steps = log.read_text().splitlines()
+        out = f"build/{target}"
+        assert steps == [
+            f"v++ -c -t {target} --platform {PLATFORM} -k vadd -I src -o {out}/vadd.xo src/vadd.cpp",
+            f"v++ -l -t {target} --platform {PLATFORM} --config link.cfg -o {out}/vadd.xclbin {out}/vadd.xo",
+            f"emconfigutil --platform {PLATFORM} --od {out}",
+            f"libxrt_coreutil XCL_EMULATION_MODE={target}",
+        ]
+        assert (project / "build" / "emconfig.json").is_file()  # next to the host executable, where XRT looks
+    log.unlink()
+    run = make(project, "run", "TARGET=hw", f"PLATFORM={PLATFORM}", f"XILINX_XRT={xrt}",
+               "HOST_SOURCES=host/host.cpp host/sim/vadd_entry.cpp", "HOST_LDFLAGS=-Wl,--no-as-needed", env=env)
+    assert run.returncode == 0, run.stdout + run.stderr
+    assert [s.split()[0] for s in log.read_text().splitlines()] == ["v++", "v++", "libxrt_coreutil"]
+    assert "XCL_EMULATION_MODE=(unset)" in log.read_text()  # hw: no emconfigutil, no emulation mode
+
+
+@pytest.mark.parametrize("target,args,message", [
+    ("xo", ["PLATFORM=p"], "needs v++"), ("xclbin", ["PLATFORM=p"], "needs v++"), ("host", [], "needs XRT"),
+    ("emconfig", ["PLATFORM=p"], "needs emconfigutil"), ("run", ["TARGET=fpga", "PLATFORM=p"], "TARGET must be"),
+    ("run", [], "PLATFORM="),
+])
+def test_missing_tools_are_named(vadd_project, target, args, message):
+    env = {**make_env(), "PATH": "/usr/bin:/bin"}
+    run = make(vadd_project[0], target, *args, env=env)
+    assert run.returncode != 0 and message in run.stdout, run.stdout + run.stderr
+
+
+def parse_link_cfg(text: str) -> dict[str, list[str]]:
+    """The link config as v++ reads it: [section] heads and key=value lines (keys repeat), # comments."""
+    section, keys = None, {}
+    for line in text.splitlines():
+        line = line.strip()
+        if not line or line.startswith("#"):
+            continue
+        if line.startswith("[") and line.endswith("]"):
+            section = line[1:-1]
+            continue
+        key, sep, value = line.partition("=")
+        assert sep and section == "connectivity", line
+        assert key in ("nk", "sp", "slr", "stream_connect"), f"undocumented [connectivity] key {key!r}"
+        keys.setdefault(key, []).append(value)
+    return keys
+
+
+def test_link_cfg_of_one_kernel(vadd_project):
+    keys = parse_link_cfg((vadd_project[0] / "link.cfg").read_text())
+    assert keys == {"nk": ["vadd:1:vadd_1"]}
