@@ -18,7 +18,7 @@ from hls.explore.result import Exploration
 from hls.explore.run import explore
 from hls.golden import structs as _golden_structs  # noqa: F401 - provides @hls.struct's Python-mode classes
 from hls.golden.streams import Stream
-from hls.kernel import Kernel, kernel, strict_overflow
+from hls.kernel import Kernel, kernel, strict_overflow, task
 from hls.lang.axis import axis
 from hls.lang.bits import bitcast, concat
 from hls.lang.bits import leading_zeros_of as leading_zeros
@@ -70,7 +70,7 @@ __all__ = [
     "concat",
     "dataflow", "explore", "float32", "float64", "inline", "int8", "int16", "int32", "int64", "interface", "kernel",
     "label", "leading_zeros", "load_report", "loop_flatten", "loop_tripcount", "pipeline", "rotl", "rotr", "static",
-    "stream", "strict_overflow", "uint8", "uint16", "uint32", "uint64", "unroll", "zeros",
+    "stream", "strict_overflow", "task", "uint8", "uint16", "uint32", "uint64", "unroll", "zeros",
 ]
 __all__ += ["aggregate", "disaggregate", "struct"]
 

@@ -88,7 +88,11 @@ class Dataflows(Family):
                                          stmt, UnsupportedError)
                 continue
             before = len(self.ctx.block.ops)
-            self.ctx.visit(stmt)
+            self.ctx.task_site = stmt.value if self.is_call_process(stmt) else None
+            try:
+                self.ctx.visit(stmt)
+            finally:
+                self.ctx.task_site = None
             if kind is not RegionStatement.PROCESS:
                 continue
             ops = self.ctx.block.ops[before:]
@@ -170,6 +174,9 @@ class Dataflows(Family):
         writers: dict[Value, str] = {}
         for stmt, name, ops in processes:
             used = usage(ops, self.ctx.module)
+            task = next((op.callee for op in ops if isinstance(op, CallOp) and op.attrs.get("task")), "")
+            if task:  # a task runs its body any number of times: its counts are not the region's
+                used.reads, used.writes = dict.fromkeys(used.reads), dict.fromkeys(used.writes)
             for stream in used.reads.keys() & used.writes.keys():
                 raise self.ctx.error(f"process {name!r} both reads and writes FIFO {stream.name!r}: a FIFO joins two "
                                      "different processes of a dataflow region", stmt, HLSTypeError)
@@ -183,7 +190,7 @@ class Dataflows(Family):
             for array in used.array_writes:
                 if isinstance(array.type, ArrayType):
                     writers.setdefault(array, name)
-            self.ctx.conversions.add(stmt, ProcessRecord(name, tuple(after)))
+            self.ctx.conversions.add(stmt, ProcessRecord(name, tuple(after), task))
             if after:  # csim waits too (hls_csim::region::after)
                 next(op for op in ops if process_of(op) == name).attrs["after"] = tuple(after)
         for stream, (writer, written) in producer.items():

@@ -117,8 +117,9 @@ def emit_module(module: Module, origin: str = "", flow: str = "vitis") -> CppDes
                              fixed=needs_fixed, divides=divides, streams=streams,
                              structs=[struct_declaration(t) for t in records if not isinstance(t, AxisType)],
                              axis=any(isinstance(t, AxisType) for t in records))
+    tasks = any(op.attrs.get("task") for f in module.functions.values() for op in f.walk())
     kernel_cpp = render_template("kernel.cpp.j2", header=header_name, origin=origin, streams=streams,
-                                 processes=processes,
+                                 processes=processes, tasks=tasks,
                                  helpers=[h for h in HELPERS if h in helpers], csim_checked=divides,
                                  functions=[{"signature": "\n".join(wrap(("static " if e is not top_emitted else "")
                                                                           + e.signature)),
@@ -130,6 +131,7 @@ def emit_module(module: Module, origin: str = "", flow: str = "vitis") -> CppDes
     storage, conversions = declarations([p.codec for p in ports] + [r.codec for r in results])
     bridge = render_template("bridge.cpp.j2", header=header_name, top=top_c, ports=ports, results=results,
                              tuple_return=isinstance(top.return_type, TupleType), divides=divides, streams=streams,
+                             free_running=bool(top.attrs.get("task")),
                              declarations=storage + conversions)
     stateful = any(isinstance(op, AllocOp) and op.static for f in module.functions.values()
                    for op in f.walk())
@@ -207,5 +209,6 @@ def top_interface_pragmas(func, flow: str = "vitis") -> list[str]:
     if isinstance(func.return_type, TupleType):  # reference outputs: the flow's scalar-output interface
         mode = "s_axilite" if flow == "vitis" else "ap_vld"
         pragmas += [interface_pragma(f"{{__out{i}}}", Interface(mode=mode)) for i in range(len(func.return_type.elems))]
-    pragmas.append(f"#pragma HLS interface mode={BLOCK_CONTROL[flow]} port=return")
+    control = "ap_ctrl_none" if func.attrs.get("task") else BLOCK_CONTROL[flow]  # a free-running task: no handshake
+    pragmas.append(f"#pragma HLS interface mode={control} port=return")
     return pragmas

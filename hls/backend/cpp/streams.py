@@ -30,7 +30,8 @@ class StreamStatements:
         if isinstance(op, StreamOp):
             name = self.namer.fresh(op.result.name or "fifo")
             t = op.result.type
-            self.line(f'{stream_spelling(t)} {name}("{name}");')
+            local = "hls_thread_local " if has_tasks(op.parent.ops) else ""  # UG1399: a task's channels
+            self.line(f'{local}{stream_spelling(t)} {name}("{name}");')
             self.line(f"#pragma HLS stream variable={name} depth={t.depth}")
             self.lines.append("#ifndef __SYNTHESIS__")
             self.line(f"hls_csim::set_depth({name}, {t.depth});  // csim FIFOs hold the declared depth")
@@ -72,14 +73,10 @@ class StreamStatements:
             self.lines.append("#ifndef __SYNTHESIS__")
             self.line(f'hls_csim::region hls_region("{self.c_names[self.func.name]}");')
             self.lines.append("#endif")
-        self.line(f"HLS_PROCESS_BEGIN(hls_region, {op.process})")
-        if isinstance(op, ForOp):
-            self.for_op(op)
-        elif isinstance(op, IfOp):  # a conditional task (UG1399): the thread runs the branch taken
-            self.if_op(op)
+        if isinstance(op, CallOp) and op.attrs.get("task"):
+            self.task(op)
         else:
-            self.call_op(op)
-        self.line("HLS_PROCESS_END")
+            self.process_body(op)
         after = op.process_after
         if after:  # a ping-pong buffer: csim starts the reader once its writers are done, as hardware
             writers = ", ".join(f'"{name}"' for name in after)
@@ -88,3 +85,28 @@ class StreamStatements:
             self.lines.append("#endif")
         if op is processes[-1]:
             self.line("HLS_REGION_RUN(hls_region)")
+
+    def process_body(self, op: ForOp | IfOp | CallOp) -> None:
+        self.line(f"HLS_PROCESS_BEGIN(hls_region, {op.process})")
+        if isinstance(op, ForOp):
+            self.for_op(op)
+        elif isinstance(op, IfOp):  # a conditional task (UG1399): the thread runs the branch taken
+            self.if_op(op)
+        else:
+            self.call_op(op)
+        self.line("HLS_PROCESS_END")
+
+    def task(self, op: CallOp) -> None:
+        """`hls_thread_local hls::task t(func, streams...)` (UG1399); for csim the region is told the
+        process name first, since the task object cannot see its variable's name."""
+        self.lines.append("#ifndef __SYNTHESIS__")
+        self.line(f'hls_region.name_task("{op.process}");')
+        self.lines.append("#endif")
+        args = ", ".join(self.use(v).text for v in op.operands)
+        name = self.namer.fresh(f"{op.process}_task")
+        self.line(f"hls_thread_local hls::task {name}({self.c_names[op.callee]}, {args});")
+
+
+def has_tasks(ops: list[Op]) -> bool:
+    """A region instantiating hls::task objects: its streams are hls_thread_local too (UG1399)."""
+    return any(isinstance(op, CallOp) and op.attrs.get("task") for op in ops)

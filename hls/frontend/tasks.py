@@ -1,0 +1,42 @@
+"""`@hls.task` kernels: a body that runs forever on streams (UG1399 `hls::task`), checked at the line.
+
+A task's arguments are streams only: it is started once and then runs whenever data is in its input
+FIFOs, so it has no call to take an array or a scalar from, and no return value to give back (UG1399
+"HLS Task Library": tasks with only streaming I/O; the stable scalars and m_axi pointers of "Support
+of Scalars/Memory Interfaces in DTLP" are not modelled here). In a dataflow region a call of a task
+is one process, instantiated once; anywhere else (in a loop, a branch, a plain body) a task call is
+refused, since nothing would ever return from it.
+"""
+
+from __future__ import annotations
+
+import ast
+
+from hls.errors import HLSTypeError, UnsupportedError
+from hls.frontend.base import BuildContext
+from hls.types import HLSType, StreamType
+
+
+def check_task_signature(ctx: BuildContext, tree: ast.FunctionDef, types: list[HLSType],
+                         ret: HLSType | None) -> None:
+    """Every argument a stream, no result, no dataflow region of its own."""
+    for arg, t in zip(tree.args.args, types, strict=False):
+        if not isinstance(t, StreamType):
+            raise ctx.error(f"task {ctx.src.name!r}: argument {arg.arg!r} is {t}; a task's arguments are streams "
+                            "(hls.stream[T]): it runs forever on the data they carry and is never called again to "
+                            "take an array or a scalar (use @hls.kernel for a process with memory arguments)",
+                            arg.annotation or arg, HLSTypeError)
+    if ret is not None:
+        raise ctx.error(f"task {ctx.src.name!r} returns {ret}: a task never returns; write results to an output "
+                        "stream", tree.returns or tree, HLSTypeError)
+
+
+def refuse_task_region(ctx: BuildContext, stmt: ast.stmt) -> None:
+    raise ctx.error(f"task {ctx.src.name!r} holds a dataflow region: a task body is one iteration of a process "
+                    "that runs forever; make it a kernel that instantiates tasks instead", stmt, UnsupportedError)
+
+
+def refuse_task_call(ctx: BuildContext, name: str, node: ast.AST) -> None:
+    raise ctx.error(f"task {name!r} called outside a dataflow region: a task runs forever, so it can only be "
+                    "instantiated as one process of a hls.dataflow() region (a statement of its own, not in a "
+                    "loop or a branch)", node, UnsupportedError)
