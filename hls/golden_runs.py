@@ -163,6 +163,9 @@ def run_recording_overflows(golden: Any, args: list[Any]) -> tuple[Any, dict[str
 # ---- inputs ----------------------------------------------------------------------------------------
 
 
+TASK_ITERATIONS = 16  # iterations of a task's body that random input streams feed (verify, export)
+
+
 def random_inputs(compiled: Compiled, seed: int | list[int] = 0) -> list[Any]:
     """One random value per argument, from the codecs (verify's and export's first input set)."""
     rng = np.random.default_rng(seed)
@@ -179,6 +182,9 @@ def random_stream(compiled: Compiled, t: StreamType, index: int, rng: np.random.
     if arg not in used.reads:
         return Stream(t.elem, name=arg.name)
     count = used.reads[arg]
+    if count is not None and (compiled.task or any(op.attrs.get("task") and arg in op.operands
+                                                   for op in func.body.block.ops)):
+        count *= TASK_ITERATIONS  # a task reads that many per iteration: feed it several iterations
     if isinstance(t.elem, AxisType):  # a frame of packets, TLAST on its final one only (a kernel may read to it)
         frame = codec_for(ArrayType(t.elem, (count or RANDOM_FRAME,))).random(rng)
         frame["last"] = np.arange(len(frame)) == len(frame) - 1

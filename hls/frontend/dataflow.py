@@ -24,6 +24,7 @@ from hls.frontend.base import BuildContext, Family, is_kernel
 from hls.frontend.conversions import ProcessRecord, RegionRecord
 from hls.frontend.source import MISSING, call_target, try_static
 from hls.frontend.streams import Streams
+from hls.frontend.tasks import refuse_nested_tasks
 from hls.ir import CallOp, ForOp, IfOp, Op, StreamOp, Value
 from hls.ir.traits import process_of
 from hls.ir.usage import usage
@@ -174,6 +175,7 @@ class Dataflows(Family):
         writers: dict[Value, str] = {}
         for stmt, name, ops in processes:
             used = usage(ops, self.ctx.module)
+            refuse_nested_tasks(self.ctx, stmt, ops)
             task = next((op.callee for op in ops if isinstance(op, CallOp) and op.attrs.get("task")), "")
             if task:  # a task runs its body any number of times: its counts are not the region's
                 used.reads, used.writes = dict.fromkeys(used.reads), dict.fromkeys(used.writes)

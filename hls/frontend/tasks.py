@@ -14,6 +14,7 @@ import ast
 
 from hls.errors import HLSTypeError, UnsupportedError
 from hls.frontend.base import BuildContext
+from hls.ir import CallOp, Op
 from hls.types import HLSType, StreamType
 
 
@@ -40,3 +41,15 @@ def refuse_task_call(ctx: BuildContext, name: str, node: ast.AST) -> None:
     raise ctx.error(f"task {name!r} called outside a dataflow region: a task runs forever, so it can only be "
                     "instantiated as one process of a hls.dataflow() region (a statement of its own, not in a "
                     "loop or a branch)", node, UnsupportedError)
+
+
+def refuse_nested_tasks(ctx: BuildContext, stmt: ast.stmt, ops: list[Op]) -> None:
+    """A process that calls a kernel whose own region instantiates tasks: refused (Python mode and csim
+    end tasks only with the outermost region, where idling on empty inputs is the normal end)."""
+    for op in (inner for top in ops for inner in top.walk()):
+        callee = ctx.module.functions.get(op.callee) if isinstance(op, CallOp) else None
+        if callee is not None and not op.attrs.get("task") \
+                and any(isinstance(o, CallOp) and o.attrs.get("task") for o in callee.walk()):
+            raise ctx.error(f"{op.callee!r} instantiates tasks in its dataflow region and is called from a process "
+                            "of another region: tasks are supported in the outermost region only; instantiate "
+                            "them here instead", stmt, UnsupportedError)
