@@ -151,7 +151,7 @@ def task_in_loop(a: hls.int16[N], b: hls.int32[N]):
     s = hls.stream(hls.int16)
     t = hls.stream(hls.int32)
     load(a, s)
-    for i in range(N):
+    for _i in range(N):
         scale(s, t)  # E task_in_loop
     store(t, b)
 
