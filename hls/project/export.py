@@ -291,7 +291,7 @@ def render_project(design: Any, settings: ExportSettings, vectors: GoldenVectors
               "solution": SOLUTION, "work_dir": WORK_DIR, "data_dir": DATA_DIR, "flags": flags,
               "data_files": sorted(data), "ports": ports, "ret": ret_info, "rets": rets,
               "tuple_return": isinstance(design.return_type, TupleType),
-              "inputs_given": vectors.given, "streams": design.streams}
+              "inputs_given": vectors.given, "streams": design.streams, "free_running": design.free_running}
     files = {
         f"src/{top}.cpp": design.kernel_cpp,
         f"src/{design.header_name}": design.header,
@@ -305,7 +305,7 @@ def render_project(design: Any, settings: ExportSettings, vectors: GoldenVectors
     }
     files.update({f"{DATA_DIR}/{name}": text for name, text in data.items()})
     if design.streams:  # the project's own csim headers (hls_stream.h, hls_csim.h), used when Vitis is absent
-        for name in ("hls_stream.h", "hls_csim.h", "ap_axi_sdata.h"):
+        for name in ("hls_stream.h", "hls_csim.h", "hls_task.h", "ap_axi_sdata.h"):
             files[f"{CSIM_INCLUDE}/{name}"] = (own_include_dir() / name).read_text()
     estimated = _relative_paths(estimate.to_dict()) if estimate is not None else None
     files[MANIFEST] = manifest_text(design, settings, ports, rets, sorted(files) + [MANIFEST], vectors.given,

@@ -105,3 +105,22 @@ def test_timed_simulation_times_task_iterations():
 ])
 def test_refused_task_shapes_at_their_line(name, exc, fragment):
     assert_error_at_marker(tk, name, exc, fragment)
+
+
+def test_exported_free_running_top_passes_make_csim_and_fails_on_a_corrupted_golden(tmp_path):
+    from tests.project.test_export import make
+
+    tk.running_sum.reset()
+    project = tk.running_sum.export(tmp_path / "running_sum")
+    tb = (project / "tb" / "running_sum_tb.cpp").read_text()
+    assert "hls_free_running.spawn_task" in tb and "while (!arg_inp.empty())" in tb  # ours, and Vitis's csim
+    assert (project / "csim_include" / "hls_task.h").is_file()
+    run = make(project, "csim")
+    assert run.returncode == 0 and "PASS:" in run.stdout, run.stdout + run.stderr
+    golden = project / "tb" / "data" / "out.golden.dat"
+    values = golden.read_text().split()
+    assert len(values) == 16  # the random input stream fed 16 iterations
+    values[-1] = str(int(values[-1]) + 1)
+    golden.write_text("\n".join(values) + "\n")
+    run = make(project, "csim")
+    assert run.returncode != 0 and "MISMATCH out[15]" in run.stdout, run.stdout

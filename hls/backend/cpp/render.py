@@ -76,6 +76,7 @@ class CppDesign:
     streams: bool = False  # the design uses hls::stream: the bridge reports hls_csim faults (deadlocks)
     c_declarations: list[str] = field(default_factory=list)  # C storage structs (cffi's cdef, the bridge)
     fault_sites: faults.Sites = field(default_factory=faults.Sites)  # csim checks: what and where (faults.py)
+    free_running: bool = False  # the top is an @hls.task: testbenches run its body until its inputs are empty
 
     def check_boundary(self) -> None:
         """Raise for a port that cannot cross the csim/testbench boundary (int64 and float64 carriers).
@@ -137,7 +138,7 @@ def emit_module(module: Module, origin: str = "", flow: str = "vitis") -> CppDes
                    for op in f.walk())
     return CppDesign(top_c, header_name, kernel_cpp, header, bridge, ports, top.return_type, results,
                      boundary_errors=errors, stateful=stateful, streams=streams, c_declarations=storage,
-                     fault_sites=sites)
+                     fault_sites=sites, free_running=bool(top.attrs.get("task")))
 
 
 def result_specs(t: Any, errors: list[tuple[str, Any]], loc: Any = None) -> list[ResultSpec]:
