@@ -38,7 +38,7 @@ from hls.frontend.statements import Statements
 from hls.frontend.streams import Streams
 from hls.frontend.structs import Structs
 from hls.frontend.subkernels import KernelCalls
-from hls.frontend.tasks import check_task_signature, refuse_task_region
+from hls.frontend.tasks import check_task_reads, check_task_signature, refuse_task_region
 from hls.ir import Function, Module, ReturnOp, Value
 from hls.types import ArrayType, HLSType, ScalarType, StreamType, StructType
 
@@ -157,6 +157,8 @@ class FunctionBuilder:
                 self.ctx.visit(stmt)
         if not (self.ctx.block.ops and isinstance(self.ctx.block.ops[-1], ReturnOp)):
             self.ctx.emit(ReturnOp([], self.ctx.loc))
+        if self.ctx.src.is_task:
+            check_task_reads(self.ctx, self.ctx.func)
         return self.ctx.func
 
     def signature(self, tree: ast.FunctionDef) -> tuple[list[HLSType], list[str], HLSType | None]:

@@ -21,6 +21,7 @@ from enum import Enum
 from hls.errors import HLSTypeError, UnsupportedError
 from hls.frontend.arrays import Arrays
 from hls.frontend.base import BuildContext, Family, is_kernel
+from hls.frontend.channels import channel_of, lower_channel
 from hls.frontend.conversions import ProcessRecord, RegionRecord
 from hls.frontend.source import MISSING, call_target, try_static
 from hls.frontend.streams import Streams
@@ -50,6 +51,9 @@ def process_name(ops: list[Op]) -> str:
     for op in (inner for top in ops for inner in top.walk()):
         if isinstance(op, ForOp):
             return op.label or "loop"
+        if isinstance(op, CallOp) and op.attrs.get("channel"):  # split_s, merge_out: after the stream it owns
+            kind = op.attrs["channel"].split(".")[0]
+            return f"{kind}_{(op.operands[0] if kind == 'split' else op.operands[-1]).name}"
         if isinstance(op, CallOp):
             return op.callee
     return "process"
@@ -77,6 +81,7 @@ class Dataflows(Family):
                 raise self.ctx.error("hls.dataflow() must come first in a dataflow kernel (directives may precede it)",
                                      stmt, UnsupportedError)
         processes: list[tuple[ast.stmt, str, list[Op]]] = []
+        channels: set[Value] = set()  # the streams splits and merges own
         names: dict[str, int] = {}
         scalars: set[str] = set()
         for stmt in body[start:]:
@@ -89,9 +94,14 @@ class Dataflows(Family):
                                          stmt, UnsupportedError)
                 continue
             before = len(self.ctx.block.ops)
+            channel = channel_of(stmt, self.ctx)
             self.ctx.task_site = stmt.value if self.is_call_process(stmt) else None
             try:
-                self.ctx.visit(stmt)
+                if channel is not None:
+                    self.ctx.loc = self.ctx.src.loc(stmt)
+                    lower_channel(self.ctx, channel, stmt.value, channels)
+                else:
+                    self.ctx.visit(stmt)
             finally:
                 self.ctx.task_site = None
             if kind is not RegionStatement.PROCESS:
@@ -123,7 +133,7 @@ class Dataflows(Family):
             return RegionStatement.SCALAR
         if isinstance(stmt, ast.If) and self.is_conditional_process(stmt):
             return RegionStatement.PROCESS
-        if self.is_call_process(stmt):
+        if self.is_call_process(stmt) or channel_of(stmt, self.ctx) is not None:
             return RegionStatement.PROCESS
         if isinstance(stmt, ast.Expr) and isinstance(stmt.value, ast.Call):
             target = call_target(stmt.value.func, self.ctx.src)

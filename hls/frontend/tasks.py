@@ -14,7 +14,7 @@ import ast
 
 from hls.errors import HLSTypeError, UnsupportedError
 from hls.frontend.base import BuildContext
-from hls.ir import CallOp, Op
+from hls.ir import CallOp, Function, Op, StreamReadOp
 from hls.types import HLSType, StreamType
 
 
@@ -53,3 +53,24 @@ def refuse_nested_tasks(ctx: BuildContext, stmt: ast.stmt, ops: list[Op]) -> Non
             raise ctx.error(f"{op.callee!r} instantiates tasks in its dataflow region and is called from a process "
                             "of another region: tasks are supported in the outermost region only; instantiate "
                             "them here instead", stmt, UnsupportedError)
+
+
+def check_task_reads(ctx: BuildContext, func: Function) -> None:
+    """A task must block on a read somewhere: one that never does never idles (Python mode and csim
+    would spin for ever, hardware would run without input)."""
+    seen: set[str] = set()
+
+    def reads(f: Function) -> bool:
+        for op in f.walk():
+            if isinstance(op, StreamReadOp):
+                return True
+            if isinstance(op, CallOp) and op.callee not in seen and op.callee in ctx.module.functions:
+                seen.add(op.callee)
+                if reads(ctx.module.functions[op.callee]):
+                    return True
+        return False
+
+    if not reads(func):
+        raise ctx.error(f"task {ctx.src.name!r} never blocks on a read (s.read()): a task runs its body again "
+                        "whenever an input holds data, so it must wait on one; without a blocking read it would "
+                        "never idle", ctx.src.tree, UnsupportedError)

@@ -165,6 +165,14 @@ class Stream:
         return f"Stream({self.name}: {self.elem}{depth}, {len(self.items)} items)"
 
 
+def wait_any(streams: list[Stream], why: str) -> None:
+    """Block the current process until one of `streams` holds an item (`why` "empty") or has room ("full")."""
+    process = _current()
+    if process is None:
+        raise SimulationError("hls.split / hls.merge outside a dataflow region", _caller_loc())
+    process.scheduler.block(process, Blocked(streams[0], why, _caller_loc(), others=list(streams[1:])))
+
+
 def local_stream(t: StreamType, name: str) -> Stream:
     """What `hls.stream(T, depth=N)` becomes in the golden model: a FIFO of the IR's type `t` (its
     element and depth, as the frontend decided them), named after its variable, prefixed by the
@@ -189,11 +197,13 @@ class Blocked:
     why: str  # "empty", "full" or "after"
     loc: Loc | None
     waits_for: list[Process] = field(default_factory=list)
+    others: list[Stream] = field(default_factory=list)  # a load-balancing split/merge: any of these will do
 
     def ready(self) -> bool:
         if self.stream is None:
             return all(p.done for p in self.waits_for)
-        return bool(self.stream.items) if self.why == "empty" else not self.stream.full()
+        streams = [self.stream, *self.others]
+        return any(s.items for s in streams) if self.why == "empty" else any(not s.full() for s in streams)
 
 
 class Abort(BaseException):

@@ -100,6 +100,8 @@ def emit_module(module: Module, origin: str = "", flow: str = "vitis") -> CppDes
     emitted: list[EmittedFunction] = []
     with faults.collecting() as sites:  # the csim checks' sites: what failed, at which kernel line
         for func in module.functions.values():
+            if func.attrs.get("channel"):
+                continue  # hls.split / hls.merge: Vitis's object, declared where its streams are (streams.py)
             pragmas = top_interface_pragmas(func, flow) if func is top else []
             emitted.append(FunctionEmitter(func, c_names, pragmas).emit())
     helpers = set().union(*(e.helpers for e in emitted))
@@ -121,6 +123,7 @@ def emit_module(module: Module, origin: str = "", flow: str = "vitis") -> CppDes
     tasks = any(op.attrs.get("task") for f in module.functions.values() for op in f.walk())
     kernel_cpp = render_template("kernel.cpp.j2", header=header_name, origin=origin, streams=streams,
                                  processes=processes, tasks=tasks,
+                                 channels=any(f.attrs.get("channel") for f in module.functions.values()),
                                  helpers=[h for h in HELPERS if h in helpers], csim_checked=divides,
                                  functions=[{"signature": "\n".join(wrap(("static " if e is not top_emitted else "")
                                                                           + e.signature)),

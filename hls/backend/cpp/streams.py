@@ -27,6 +27,9 @@ class StreamStatements:
 
     def stream_op(self, op: Op) -> None:
         """FIFO accesses are statements, in program order; a read's value gets a named local."""
+        if isinstance(op, StreamOp) and channel_member(op) is not None:
+            self.channel_stream(op, *channel_member(op))
+            return
         if isinstance(op, StreamOp):
             name = self.namer.fresh(op.result.name or "fifo")
             t = op.result.type
@@ -73,7 +76,11 @@ class StreamStatements:
             self.lines.append("#ifndef __SYNTHESIS__")
             self.line(f'hls_csim::region hls_region("{self.c_names[self.func.name]}");')
             self.lines.append("#endif")
-        if isinstance(op, CallOp) and op.attrs.get("task"):
+        if isinstance(op, CallOp) and op.attrs.get("channel"):  # csim: the object's distributing task
+            self.lines.append("#ifndef __SYNTHESIS__")
+            self.line(f'{self.channel_names[op]}.spawn(hls_region, "{op.process}");')
+            self.lines.append("#endif")
+        elif isinstance(op, CallOp) and op.attrs.get("task"):
             self.task(op)
         else:
             self.process_body(op)
@@ -96,6 +103,21 @@ class StreamStatements:
             self.call_op(op)
         self.line("HLS_PROCESS_END")
 
+    def channel_stream(self, op: StreamOp, call: CallOp, index: int) -> None:
+        """A FIFO of a split or merge: the object is declared with its first FIFO, the FIFO is its member."""
+        names = self.__dict__.setdefault("channel_names", {})
+        if call not in names:
+            kind, policy = call.attrs["channel"].split(".")
+            names[call] = self.namer.fresh(call.process)
+            elem = spelling(op.result.type.elem)
+            self.line(f"hls_thread_local hls::{kind}::{policy}<{elem}, {len(call.operands) - 1}> {names[call]};")
+        text = f"{names[call]}.{member_spelling(call, index)}"
+        self.lines.append("#ifndef __SYNTHESIS__")  # csim: the declared depth, and the name messages use
+        self.line(f'hls_csim::set_depth({text}, {op.result.type.depth});')
+        self.line(f'hls_csim::set_name({text}, "{op.result.name}");')
+        self.lines.append("#endif")
+        self.bind(op.result, Expr(text, PREC["primary"], ctype_of(op.result.type.elem)))
+
     def task(self, op: CallOp) -> None:
         """`hls_thread_local hls::task t(func, streams...)` (UG1399); for csim the region is told the
         process name first, since the task object cannot see its variable's name."""
@@ -105,6 +127,22 @@ class StreamStatements:
         args = ", ".join(self.use(v).text for v in op.operands)
         name = self.namer.fresh(f"{op.process}_task")
         self.line(f"hls_thread_local hls::task {name}({self.c_names[op.callee]}, {args});")
+
+
+def channel_member(op: StreamOp) -> tuple[CallOp, int] | None:
+    """(the split/merge call, the operand index) when a local FIFO is a member of a split or merge."""
+    for user in op.result.uses:
+        if isinstance(user, CallOp) and user.attrs.get("channel"):
+            return user, list(user.operands).index(op.result)
+    return None
+
+
+def member_spelling(call: CallOp, index: int) -> str:
+    """`in` / `out[k]` of a split, `in[k]` / `out` of a merge (UG1399's member names)."""
+    last = len(call.operands) - 1
+    if call.attrs["channel"].startswith("split"):
+        return "in" if index == 0 else f"out[{index - 1}]"
+    return "out" if index == last else f"in[{index}]"
 
 
 def has_tasks(ops: list[Op]) -> bool:

@@ -299,6 +299,10 @@ template <typename S> inline void set_depth(S &, int) {}
 #ifdef HLS_PROJECT_OWN_STREAM
 template <typename T> inline void set_depth(hls::stream<T> &s, int depth) { s.set_depth(depth); }
 #endif
+template <typename S> inline void set_name(S &, const char *) {}
+#ifdef HLS_PROJECT_OWN_STREAM
+template <typename T> inline void set_name(hls::stream<T> &s, const char *name) { s.set_name(name); }
+#endif
 
 inline int take_fault(std::string &message) {
     state &g = global();
