@@ -43,7 +43,9 @@ def lower_channel(ctx: BuildContext, channel: Channel, call: ast.Call, taken: se
         raise ctx.error(f"{spelled} needs at least two {'inputs' if many_first else 'outputs'}", call,
                         UnsupportedError)
     nodes = [*many, one] if many_first else [one, *many]
-    streams = [member(ctx, node, spelled, taken) for node in nodes]
+    streams: list[Value] = []
+    for node in nodes:
+        streams.append(member(ctx, node, spelled, taken | set(streams)))
     elem = streams[0].type.elem
     for node, value in zip(nodes, streams, strict=True):
         if value.type.elem != elem:
@@ -63,13 +65,14 @@ def member(ctx: BuildContext, node: ast.AST, spelled: str, taken: set[Value]) ->
     if var is None or not isinstance(var.type, StreamType):
         raise ctx.error(f"{spelled} takes streams declared in this region (hls.stream(T)); got "
                         f"{ast.unparse(node)!r}", node, HLSTypeError)
-    if not isinstance(var.value.op, StreamOp):
+    if not isinstance(getattr(var.value, "op", None), StreamOp):
         raise ctx.error(f"stream {node.id!r} is a kernel argument: {spelled} owns its streams (they become members "
                         "of the Vitis object), so copy it through a local FIFO declared with hls.stream(T)", node,
                         UnsupportedError)
     if var.value in taken:
-        raise ctx.error(f"stream {node.id!r} already belongs to another split or merge: join them through a "
-                        "process (a task) in between", node, UnsupportedError)
+        raise ctx.error(f"stream {node.id!r} already belongs to a split or merge: each of its FIFOs is one member "
+                        "of one object; join two of them through a process (a task) in between", node,
+                        UnsupportedError)
     return var.value
 
 

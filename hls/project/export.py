@@ -305,7 +305,7 @@ def render_project(design: Any, settings: ExportSettings, vectors: GoldenVectors
     }
     files.update({f"{DATA_DIR}/{name}": text for name, text in data.items()})
     if design.streams:  # the project's own csim headers (hls_stream.h, hls_csim.h), used when Vitis is absent
-        for name in ("hls_stream.h", "hls_csim.h", "hls_task.h", "ap_axi_sdata.h"):
+        for name in ("hls_stream.h", "hls_csim.h", "hls_task.h", "hls_np_channel.h", "ap_axi_sdata.h"):
             files[f"{CSIM_INCLUDE}/{name}"] = (own_include_dir() / name).read_text()
     estimated = _relative_paths(estimate.to_dict()) if estimate is not None else None
     files[MANIFEST] = manifest_text(design, settings, ports, rets, sorted(files) + [MANIFEST], vectors.given,

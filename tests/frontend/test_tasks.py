@@ -102,6 +102,7 @@ def test_timed_simulation_times_task_iterations():
     ("task_with_region", hls.UnsupportedError, "holds a dataflow region"),
     ("nested_tasks", hls.UnsupportedError, "outermost region only"),
     ("task_two_readers", hls.HLSTypeError, "more than one consumer"),
+    ("task_without_read", hls.UnsupportedError, "never blocks on a read"),
 ])
 def test_refused_task_shapes_at_their_line(name, exc, fragment):
     assert_error_at_marker(tk, name, exc, fragment)

@@ -188,3 +188,8 @@ def task_two_readers(a: hls.int16[N], b: hls.int32[N]):
     scale(s, t)
     scale(s, u)  # E task_two_readers
     store(t, b)
+
+
+@hls.task
+def task_without_read(out: hls.stream[hls.int32]):  # E task_without_read
+    out.write(1)
