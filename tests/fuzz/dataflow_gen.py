@@ -10,7 +10,9 @@ simulation all say so (tests/fuzz/worker.dataflow_verdict).
 
 Some map, pair and join stages are @hls.task processes instead (hls::task: one iteration's body, run
 forever; the region ends when every task idles on an empty input). They are drawn from a second
-random stream, so the loop stages of a seed are the ones it had before tasks existed.
+random stream, so the loop stages of a seed are the ones it had before tasks existed. A chain of
+such a unit may also hold a farm: hls.split (round robin or load balance) to two or three map tasks,
+hls.merge back into one FIFO.
 """
 
 from __future__ import annotations
@@ -86,7 +88,25 @@ class RegionGenerator:
     def chain(self, inp: str) -> str:
         for _ in range(self.rng.randint(0, 2)):
             inp = self.stage(inp)
+        if self.tasks and self.task_rng.random() < 0.4:
+            inp = self.farm(inp)
         return inp
+
+    def farm(self, inp: str) -> str:
+        """inp -> split -> one map task per branch -> merge -> the returned FIFO."""
+        count = self.task_rng.choice([2, 3])
+        policies = [self.task_rng.choice(["round_robin", "round_robin", "load_balance"]) for _ in range(2)]
+        outs, backs = [self.fifo() for _ in range(count)], [self.fifo() for _ in range(count)]
+        self.region.append(f"    hls.split.{policies[0]}({inp}, [{', '.join(outs)}])")
+        for out, back in zip(outs, backs, strict=True):
+            name = self.name("worker")
+            scale, offset = self.task_rng.randint(-3, 3), self.task_rng.randint(-50, 50)
+            self.defs.append(f"@hls.task\ndef {name}(i: hls.stream[hls.int32], o: hls.stream[hls.int32]):\n"
+                             f"    o.write(hls.int32(i.read() * {scale} + {offset}))\n")
+            self.call(name, [out, back])
+        merged = self.fifo()
+        self.region.append(f"    hls.merge.{policies[1]}([{', '.join(backs)}], {merged})")
+        return merged
 
     def join(self, a: str, b: str) -> str:
         out = self.fifo()
