@@ -125,3 +125,10 @@ def test_exported_free_running_top_passes_make_csim_and_fails_on_a_corrupted_gol
     golden.write_text("\n".join(values) + "\n")
     run = make(project, "csim")
     assert run.returncode != 0 and "MISMATCH out[15]" in run.stdout, run.stdout
+
+
+def test_purely_streaming_region_of_tasks_is_timed():
+    """A region of loop-free processes: its FIFOs are copied by the scheduler's straight regions too."""
+    timed = tk.odds_and_evens.report().dataflow
+    assert timed.latency is not None and timed.latency >= 16  # 16 random items, one per splitter iteration
+    assert [p.name for p in timed.processes] == ["splitter", "tag_odd", "tag_even"]
