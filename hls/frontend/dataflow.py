@@ -21,11 +21,10 @@ from enum import Enum
 from hls.errors import HLSTypeError, UnsupportedError
 from hls.frontend.arrays import Arrays
 from hls.frontend.base import BuildContext, Family, is_kernel
-from hls.frontend.channels import channel_of, lower_channel
 from hls.frontend.conversions import ProcessRecord, RegionRecord
 from hls.frontend.source import MISSING, call_target, try_static
 from hls.frontend.streams import Streams
-from hls.frontend.tasks import refuse_nested_tasks
+from hls.frontend.tasks import channel_of, lower_channel, refuse_nested_tasks
 from hls.ir import CallOp, ForOp, IfOp, Op, StreamOp, Value
 from hls.ir.traits import process_of
 from hls.ir.usage import usage

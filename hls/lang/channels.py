@@ -6,7 +6,7 @@ In a dataflow region, `hls.split.round_robin(s, [w0, w1, w2])` is a process that
 r1, r0, ... into `out`. The load_balance forms send each item to the first output with room (and take
 from the first input holding one), starting after the last one served: in RTL that depends on timing
 (UG1399: "Load balancing can lead to non-deterministic results"); Python mode and csim decide it by
-their one deterministic interleaving. The frontend compiles the statement (hls/frontend/channels.py);
+their one deterministic interleaving. The frontend compiles the statement (hls/frontend/tasks.py);
 what it does in Python mode is the golden runtime's (hls/golden/channels.py registers it).
 """
 
