@@ -17,15 +17,17 @@ from hls.errors import (
 )
 from hls.explore.result import Exploration
 from hls.explore.run import explore
+from hls.golden import channels as _golden_channels  # noqa: F401 - provides hls.split / hls.merge in Python mode
 from hls.golden import structs as _golden_structs  # noqa: F401 - provides @hls.struct's Python-mode classes
 from hls.golden.streams import Stream
-from hls.kernel import Kernel, kernel, strict_overflow
+from hls.kernel import Kernel, kernel, strict_overflow, task
 from hls.lang.arrays import matmul
 from hls.lang.axis import axis
 from hls.lang.bits import bitcast, concat
 from hls.lang.bits import leading_zeros_of as leading_zeros
 from hls.lang.bits import rotl_of as rotl
 from hls.lang.bits import rotr_of as rotr
+from hls.lang.channels import merge, split
 from hls.lang.directives import (
     aggregate,
     array_partition,
@@ -74,9 +76,9 @@ __all__ = [
     "ap_fixed", "ap_int", "ap_ufixed", "ap_uint", "array_partition", "axis", "bind_storage", "bitcast", "bool_",
     "concat",
     "dataflow", "explore", "float32", "float64", "inline", "int8", "int16", "int32", "int64", "interface", "kernel",
-    "label", "leading_zeros", "load_report", "loop_flatten", "loop_merge", "loop_tripcount", "pipeline", "rotl",
-    "rotr", "static",
-    "stream", "strict_overflow", "uint8", "uint16", "uint32", "uint64", "unroll", "zeros",
+    "label", "leading_zeros", "load_report", "loop_flatten", "loop_merge", "loop_tripcount", "merge", "pipeline",
+    "rotl", "rotr", "split", "static",
+    "stream", "strict_overflow", "task", "uint8", "uint16", "uint32", "uint64", "unroll", "zeros",
 ]
 __all__ += ["aggregate", "disaggregate", "struct", "matmul"]
 __all__ += ["Schedule", "customize"]

@@ -41,6 +41,7 @@ class Compiled:
     origin: str = ""
     processes: bool = False  # the top is a dataflow region
     cpp_module: Module | None = None  # what the C++ is written from, when it differs from `module`
+    task: bool = False  # the top is an @hls.task: free running, its body repeated while inputs come
 
     @cached_property
     def plan(self) -> Plan:
@@ -76,7 +77,8 @@ def compile_kernel(kernel: Any, flow: str, state: Any) -> Compiled:
     design = emit_module(cpp_module or module, origin, flow)
     golden = make_golden(src, info, state)
     return Compiled(module, design, golden, golden_ir, info.arg_types, info.arg_names, info.return_type, ir_text,
-                    info.callees, origin, bool(info.processes), cpp_module)
+                    info.callees, origin, bool(info.processes), cpp_module,
+                    bool(module.top_function.attrs.get("task")))
 
 
 def for_flow(compiled: Compiled, flow: str) -> Compiled:

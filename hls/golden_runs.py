@@ -19,7 +19,7 @@ from hls.backend.codec import codec_for
 from hls.compilation import Compiled
 from hls.errors import HLSError, SimulationError
 from hls.golden import jitrun, runtime
-from hls.golden.streams import TRACES, UNBOUNDED, Stream
+from hls.golden.streams import TRACES, UNBOUNDED, Stream, run_task
 from hls.golden.vexec import run as run_numpy
 from hls.ir.usage import usage
 from hls.lang.axis import AxisType
@@ -57,6 +57,8 @@ class GoldenRuns:
             if done:
                 return result
         try:
+            if compiled.task and boundary:  # free running: the body again while its inputs hold data
+                return run_task(name, lambda: compiled.golden(*views))
             return compiled.golden(*views)
         except (ZeroDivisionError, IndexError, ValueError, OverflowError) as exc:
             raise SimulationError(f"in Python mode: {exc}", runtime.kernel_location(exc.__traceback__)) from None
@@ -161,6 +163,9 @@ def run_recording_overflows(golden: Any, args: list[Any]) -> tuple[Any, dict[str
 # ---- inputs ----------------------------------------------------------------------------------------
 
 
+TASK_ITERATIONS = 16  # iterations of a task's body that random input streams feed (verify, export)
+
+
 def random_inputs(compiled: Compiled, seed: int | list[int] = 0) -> list[Any]:
     """One random value per argument, from the codecs (verify's and export's first input set)."""
     rng = np.random.default_rng(seed)
@@ -177,6 +182,9 @@ def random_stream(compiled: Compiled, t: StreamType, index: int, rng: np.random.
     if arg not in used.reads:
         return Stream(t.elem, name=arg.name)
     count = used.reads[arg]
+    if count is not None and (compiled.task or any(op.attrs.get("task") and arg in op.operands
+                                                   for op in func.body.block.ops)):
+        count *= TASK_ITERATIONS  # a task reads that many per iteration: feed it several iterations
     if isinstance(t.elem, AxisType):  # a frame of packets, TLAST on its final one only (a kernel may read to it)
         frame = codec_for(ArrayType(t.elem, (count or RANDOM_FRAME,))).random(rng)
         frame["last"] = np.arange(len(frame)) == len(frame) - 1

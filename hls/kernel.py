@@ -40,10 +40,12 @@ class Kernel:
 
     directives_tcl: str | None = None  # a directives.tcl the export carries (a schedule's, hls/customize)
 
-    def __init__(self, func: Any, flow: str = "vitis"):
+    def __init__(self, func: Any, flow: str = "vitis", is_task: bool = False):
         if not inspect.isfunction(func):
-            raise HLSError(f"@hls.kernel decorates plain functions, got {type(func).__name__}")
+            what = "task" if is_task else "kernel"
+            raise HLSError(f"@hls.{what} decorates plain functions, got {type(func).__name__}")
         self.flow = check_flow(flow)  # the interfaces of the C++, the estimate and the export (hls/interfaces.py)
+        self.is_task = is_task  # @hls.task: its body runs forever on streams (hls::task, docs/dataflow.md)
         functools.update_wrapper(self, func)
         self.__hls_kernel__ = func
         self.__hls_enclosing__ = enclosing_names(func)  # read as they are when the decorator runs
@@ -63,12 +65,17 @@ class Kernel:
         unknown = sorted(set(params) - names_used(func))
         if unknown:
             raise HLSError(f"specialize(): {func.__name__} does not use {', '.join(map(repr, unknown))}")
-        copy = Kernel(func, self.flow)
+        copy = Kernel(func, self.flow, self.is_task)
         copy.__hls_enclosing__ = {**self.__hls_enclosing__, **params}
         copy.__hls_params__ = {**self.__hls_params__, **params}
         suffix = "_".join(part for part in (spell_value(v) for v in params.values()) if part)
         copy.__name__ = f"{self.__name__}_{suffix}" if suffix else self.__name__
         return copy
+
+    @property
+    def free_running(self) -> bool:
+        """A task as a top kernel: `ap_ctrl_none`, no start/done handshake, it runs while data comes."""
+        return self.is_task
 
     def compile(self, flow: str | None = None) -> Compiled:
         """The IR, the C++ for `flow` (default: the kernel's) and the golden model, built once."""
@@ -225,3 +232,13 @@ def kernel(func: Any = None, *, flow: str = "vitis") -> Any:
         check_flow(flow)
         return lambda f: Kernel(f, flow)
     return Kernel(func, flow)
+
+
+def task(func: Any = None, *, flow: str = "vitis") -> Any:
+    """Decorator: a kernel whose body is one iteration of a process that runs forever on its streams.
+    Called in a dataflow region it is an `hls_thread_local hls::task`; as a top kernel it is free
+    running (`ap_ctrl_none`). Python mode and csim end it when it waits on an empty input."""
+    if func is None:
+        check_flow(flow)
+        return lambda f: Kernel(f, flow, is_task=True)
+    return Kernel(func, flow, is_task=True)

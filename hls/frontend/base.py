@@ -62,6 +62,7 @@ class BuildContext(BuildState):
         self.result_name: str | None = None  # the local an array-returning kernel returns
         self.early_return = False  # a `return` before the end: results go through the control flags
         self.rules: dict[str, Callable[[Any], Any]] = {}  # AST class name -> the family's visit_ method
+        self.task_site: ast.AST | None = None  # the region statement whose call may instantiate a task
 
     def register(self, family: Family) -> None:
         """Dispatch the family's `visit_<AstClass>` methods; one rule per AST class."""

@@ -41,6 +41,7 @@ from hls.frontend.statements import Statements
 from hls.frontend.streams import Streams
 from hls.frontend.structs import Structs
 from hls.frontend.subkernels import KernelCalls
+from hls.frontend.tasks import check_task_reads, check_task_signature, refuse_task_region
 from hls.ir import Function, Module, ReturnOp, Value
 from hls.types import ArrayType, HLSType, ScalarType, StreamType, StructType
 
@@ -124,7 +125,11 @@ class FunctionBuilder:
     def build_once(self) -> Function:
         tree = self.ctx.src.tree
         types, names, ret = self.signature(tree)
+        if self.ctx.src.is_task:
+            check_task_signature(self.ctx, tree, types, ret)
         self.ctx.func = Function(self.ctx.src.name, types, names, ret, self.ctx.src.loc(tree))
+        if self.ctx.src.is_task:
+            self.ctx.func.attrs["task"] = True
         self.ctx.facts.traced = any(isinstance(t, StreamType) for t in types)
         if self.ctx.result_name is not None:
             self.ctx.func.attrs["result_array"] = self.ctx.result_name
@@ -143,6 +148,8 @@ class FunctionBuilder:
         if ret is not None and not always_returns(body):
             raise self.ctx.error(f"kernel declares a return type {ret} but does not end with `return`", tree)
         region = self.dataflow.region_start(body)
+        if region is not None and self.ctx.src.is_task:
+            refuse_task_region(self.ctx, body[region])
         if region is not None:
             self.dataflow.build_region(body, region)
         elif has_early_return(body):
@@ -156,6 +163,8 @@ class FunctionBuilder:
                 self.ctx.visit(stmt)
         if not (self.ctx.block.ops and isinstance(self.ctx.block.ops[-1], ReturnOp)):
             self.ctx.emit(ReturnOp([], self.ctx.loc))
+        if self.ctx.src.is_task:
+            check_task_reads(self.ctx, self.ctx.func)
         return self.ctx.func
 
     def signature(self, tree: ast.FunctionDef) -> tuple[list[HLSType], list[str], HLSType | None]:

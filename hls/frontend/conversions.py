@@ -89,6 +89,7 @@ class Static:
 class ProcessRecord:
     name: str
     after: tuple[str, ...]  # processes whose arrays this one reads (it starts when they are done)
+    task: str = ""  # a task's callee: the process runs it forever (hls::task)
 
 
 @dataclass(frozen=True)

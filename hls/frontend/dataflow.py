@@ -26,6 +26,7 @@ from hls.frontend.conversions import ProcessLoop, ProcessRecord, RegionRecord
 from hls.frontend.source import MISSING, call_target, try_static
 from hls.frontend.state import Var
 from hls.frontend.streams import Streams
+from hls.frontend.tasks import channel_of, lower_channel, refuse_nested_tasks
 from hls.ir import BlockArg, CallOp, ForOp, IfOp, Op, StreamOp, Value
 from hls.ir.traits import process_of
 from hls.ir.usage import Usage, usage
@@ -97,6 +98,9 @@ def process_name(ops: list[Op]) -> str:
     for op in (inner for top in ops for inner in top.walk()):
         if isinstance(op, ForOp):
             return op.label or "loop"
+        if isinstance(op, CallOp) and op.attrs.get("channel"):  # split_s, merge_out: after the stream it owns
+            kind = op.attrs["channel"].split(".")[0]
+            return f"{kind}_{(op.operands[0] if kind == 'split' else op.operands[-1]).name}"
         if isinstance(op, CallOp):
             return op.callee
     return "process"
@@ -127,11 +131,12 @@ class Dataflows(Family):
             raise self.ctx.error("before hls.dataflow() a dataflow kernel holds only directives and the stream and "
                                  "array declarations of its region", stmt, UnsupportedError)
         processes: list[Process] = []
+        channels: set[Value] = set()  # the streams splits and merges own
         names: dict[str, int] = {}
         scalars: set[str] = set()
         for stmt in body[start:]:
             if self.is_process_loop(stmt):
-                self.unroll_processes(stmt, processes, names)
+                self.unroll_processes(stmt, processes, names, channels)
                 continue
             kind = self.statement_kind(stmt)
             if kind is RegionStatement.SCALAR:
@@ -142,7 +147,7 @@ class Dataflows(Family):
                                          stmt, UnsupportedError)
                 continue
             if kind is RegionStatement.PROCESS:
-                self.add_process(stmt, processes, names, None)
+                self.add_process(stmt, processes, names, None, channels)
             else:
                 self.ctx.visit(stmt)
         self.check_region(processes)
@@ -151,10 +156,20 @@ class Dataflows(Family):
             self.ctx.conversions.add(self.ctx.src.tree, RegionRecord((*fifos, *self.streams.lists)))
 
     def add_process(self, stmt: ast.stmt, processes: list[Process], names: dict[str, int],
-                    unrolled: tuple[ast.For, int, Any] | None) -> None:
-        """Visit one process statement and record it under a name unique in the region."""
+                    unrolled: tuple[ast.For, int, Any] | None, channels: set[Value]) -> None:
+        """Visit one process statement and record it under a name unique in the region; a task is called
+        only from the region itself (not from a loop of processes), a split or merge owns its FIFOs."""
         before = len(self.ctx.block.ops)
-        self.ctx.visit(stmt)
+        channel = channel_of(stmt, self.ctx)
+        self.ctx.task_site = stmt.value if self.is_call_process(stmt) and unrolled is None else None
+        try:
+            if channel is not None:
+                self.ctx.loc = self.ctx.src.loc(stmt)
+                lower_channel(self.ctx, channel, stmt.value, channels)
+            else:
+                self.ctx.visit(stmt)
+        finally:
+            self.ctx.task_site = None
         ops = self.ctx.block.ops[before:]
         name = process_name(ops)
         names[name] = names.get(name, 0) + 1
@@ -180,7 +195,8 @@ class Dataflows(Family):
                               and n.value.id in self.streams.lists for c in calls for n in ast.walk(c))
         return bool(unroll) or indexes_streams
 
-    def unroll_processes(self, stmt: ast.For, processes: list[Process], names: dict[str, int]) -> None:
+    def unroll_processes(self, stmt: ast.For, processes: list[Process], names: dict[str, int],
+                         channels: set[Value]) -> None:
         bounds = [self.ctx.compile_time(a) for a in stmt.iter.args] \
             if isinstance(stmt.iter, ast.Call) and try_static(stmt.iter.func, self.ctx.src) is range else [MISSING]
         if not bounds or not all(isinstance(b, int) and not isinstance(b, bool) for b in bounds):
@@ -193,7 +209,7 @@ class Dataflows(Family):
             self.ctx.env[var] = Var(self.ctx.lower.constant(value, self.ctx.loc), IntType(32, True))
             for index, call in enumerate(stmt.body):
                 if self.is_call_process(call):
-                    self.add_process(call, processes, names, (stmt, index, value))
+                    self.add_process(call, processes, names, (stmt, index, value), channels)
         self.ctx.env.pop(var, None)
         if saved is MISSING:
             self.ctx.consts.pop(var, None)
@@ -212,7 +228,7 @@ class Dataflows(Family):
             return RegionStatement.SCALAR
         if isinstance(stmt, ast.If) and self.is_conditional_process(stmt):
             return RegionStatement.PROCESS
-        if self.is_call_process(stmt):
+        if self.is_call_process(stmt) or channel_of(stmt, self.ctx) is not None:
             return RegionStatement.PROCESS
         if isinstance(stmt, ast.Expr) and isinstance(stmt.value, ast.Call):
             target = call_target(stmt.value.func, self.ctx.src)
@@ -265,6 +281,10 @@ class Dataflows(Family):
         loops: dict[ast.For, list[tuple[Any, int, str, tuple[str, ...]]]] = {}
         used_by = [usage(ops, self.ctx.module) for _, _, ops, _ in processes]
         for index, ((stmt, name, ops, unrolled), used) in enumerate(zip(processes, used_by, strict=True)):
+            refuse_nested_tasks(self.ctx, stmt, ops)
+            task = next((op.callee for op in ops if isinstance(op, CallOp) and op.attrs.get("task")), "")
+            if task:  # a task runs its body any number of times: its counts are not the region's
+                used.reads, used.writes = dict.fromkeys(used.reads), dict.fromkeys(used.writes)
             for stream in used.reads.keys() & used.writes.keys():
                 raise self.ctx.error(f"process {name!r} both reads and writes FIFO {stream.name!r}: a FIFO joins two "
                                      "different processes of a dataflow region", stmt, HLSTypeError)
@@ -284,7 +304,7 @@ class Dataflows(Family):
                                          "give each process its own array and merge them in a later one", stmt,
                                          HLSTypeError)
             if unrolled is None:
-                self.ctx.conversions.add(stmt, ProcessRecord(name, tuple(after)))
+                self.ctx.conversions.add(stmt, ProcessRecord(name, tuple(after), task))
             else:  # Python mode runs body[index] with the loop variable bound to value, as its own process
                 loops.setdefault(unrolled[0], []).append((unrolled[2], unrolled[1], name, tuple(after)))
             if after:  # csim waits too (hls_csim::region::after)

@@ -27,6 +27,7 @@ def kernel_source(kernel: Any) -> KernelSource:
         raise HLSTypeError(f"kernel name {chosen!r} is not a C++ identifier; set __name__ to a plain name",
                            src.loc(src.tree))
     src.name = chosen
+    src.is_task = bool(getattr(kernel, "is_task", False))
     return src
 
 

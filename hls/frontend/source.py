@@ -27,6 +27,7 @@ class KernelSource:
     annotations: dict[str, Any] = field(default_factory=dict)  # argument/return annotations Python evaluated
     enclosing: dict[str, Any] = field(default_factory=dict)  # the enclosing function's names (factories)
     name: str = ""  # the Function's name: the def's, or the one the user set, made unique in its module
+    is_task: bool = False  # @hls.task: the body is one iteration of a process that runs forever
 
     def __post_init__(self) -> None:
         self.name = self.name or self.tree.name

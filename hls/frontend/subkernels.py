@@ -14,6 +14,7 @@ from typing import Any
 from hls.errors import UnsupportedError
 from hls.frontend.base import BuildContext, Family
 from hls.frontend.streams import PackStruct, Streams
+from hls.frontend.tasks import refuse_task_call
 from hls.ir import CallOp, Function, Value
 from hls.types import ArrayType, ScalarType, StreamType, StructType, TupleType
 
@@ -43,6 +44,9 @@ class KernelCalls(Family):
         """A CallOp; an array result is written into `out`, a tuple result comes back as a list of values."""
         if node.keywords:
             raise self.ctx.error("sub-kernel calls take positional arguments only", node, UnsupportedError)
+        is_task = bool(getattr(kernel, "is_task", False))
+        if is_task and self.ctx.task_site is not node:
+            refuse_task_call(self.ctx, kernel.__name__, node)
         callee = self.callee(kernel, node)
         ret = callee.return_type
         params = callee.args[:-1] if isinstance(ret, ArrayType) else callee.args
@@ -76,6 +80,8 @@ class KernelCalls(Family):
         results = list(ret.elems) if isinstance(ret, TupleType) else \
             [ret] if isinstance(ret, (ScalarType, StructType)) else []
         call = CallOp(callee.name, args, results, self.ctx.loc)
+        if is_task:
+            call.attrs["task"] = True  # hls::task: the region starts it once, it runs forever
         if isinstance(ret, TupleType):
             call.attrs["outputs"] = True  # results come back through reference arguments (even just one)
         self.ctx.block.append(call)

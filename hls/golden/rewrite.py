@@ -217,7 +217,7 @@ class GoldenRewriter(ast.NodeTransformer):
             out.append(ast.copy_location(ast.FunctionDef(name=fname, args=_params(), body=[stmt], decorator_list=[],
                                                          returns=None), stmt))
             entries.append(ast.Tuple(elts=[ast.Constant(process.name), ast.Name(fname, ast.Load()),
-                                           ast.Constant(process.after)], ctx=ast.Load()))
+                                           ast.Constant(process.after), ast.Constant(process.task)], ctx=ast.Load()))
         fifos = [ast.Name(name, ast.Load()) for name in region.streams]
         call = ast.Call(func=ast.Attribute(ast.Name("__hls_st", ast.Load()), "run_dataflow", ast.Load()),
                         args=[ast.List(entries, ast.Load()), ast.List(fifos, ast.Load())], keywords=[])

@@ -126,7 +126,7 @@ class Stream:
     def _wait(self, why: str) -> None:
         process = _current()
         loc = _caller_loc()
-        if process is None or (why == "empty" and self.depth is None):
+        if process is None or (why == "empty" and self.depth is None and not process.task):
             what = "top-level input stream" if self.depth is None else "stream"
             raise SimulationError(f"read from the empty {what} {self.name!r}: no process is left to write it"
                                   if why == "empty" else f"write to the full stream {self.name!r} outside a "
@@ -165,6 +165,14 @@ class Stream:
         return f"Stream({self.name}: {self.elem}{depth}, {len(self.items)} items)"
 
 
+def wait_any(streams: list[Stream], why: str) -> None:
+    """Block the current process until one of `streams` holds an item (`why` "empty") or has room ("full")."""
+    process = _current()
+    if process is None:
+        raise SimulationError("hls.split / hls.merge outside a dataflow region", _caller_loc())
+    process.scheduler.block(process, Blocked(streams[0], why, _caller_loc(), others=list(streams[1:])))
+
+
 def local_stream(t: StreamType, name: str) -> Stream:
     """What `hls.stream(T, depth=N)` becomes in the golden model: a FIFO of the IR's type `t` (its
     element and depth, as the frontend decided them), named after its variable, prefixed by the
@@ -194,11 +202,13 @@ class Blocked:
     why: str  # "empty", "full" or "after"
     loc: Loc | None
     waits_for: list[Process] = field(default_factory=list)
+    others: list[Stream] = field(default_factory=list)  # a load-balancing split/merge: any of these will do
 
     def ready(self) -> bool:
         if self.stream is None:
             return all(p.done for p in self.waits_for)
-        return bool(self.stream.items) if self.why == "empty" else not self.stream.full()
+        streams = [self.stream, *self.others]
+        return any(s.items for s in streams) if self.why == "empty" else any(not s.full() for s in streams)
 
 
 class Abort(BaseException):
@@ -206,8 +216,9 @@ class Abort(BaseException):
 
 
 class Process:
-    def __init__(self, scheduler: Scheduler, name: str, body: Any, scope: str):
+    def __init__(self, scheduler: Scheduler, name: str, body: Any, scope: str, task: str = ""):
         self.scheduler = scheduler
+        self.task = task  # a task's callee: it runs forever; waiting on an empty input is its idle state
         self.name = name
         self.body = body
         self.scope = scope
@@ -220,6 +231,11 @@ class Process:
         self.events: list[tuple] = []
         self.after: list[str] = []
         self.thread = threading.Thread(target=self.main, name=f"hls-process-{name}", daemon=True)
+
+    def idle(self) -> bool:
+        """A task waiting on an empty input: what it does for ever once no data comes (not a deadlock)."""
+        return bool(self.task) and self.blocked is not None and self.blocked.why == "empty" \
+            and not self.blocked.ready()
 
     def main(self) -> None:
         _LOCAL.process = self
@@ -281,6 +297,8 @@ class Scheduler:
                 return
             order = self.processes[turn:] + self.processes[:turn]
             chosen = next((p for p in order if not p.done and (p.blocked is None or p.blocked.ready())), None)
+            if chosen is None and all(p.idle() for p in live):
+                return  # every process left is a task waiting for input: the region's normal end
             if chosen is None:
                 raise DeadlockError(deadlock_message(live), live[0].blocked.loc if live[0].blocked else None)
             turn = self.processes.index(chosen)
@@ -312,16 +330,18 @@ def _current() -> Process | None:
 
 
 def run_dataflow(processes: list[tuple[str, Any, tuple[str, ...]]], local_streams: list[Stream]) -> None:
-    """Run a region: `processes` are (name, body, names of the processes it comes after) in program
-    order. A process that reads an array another process writes starts when that one is done (the
-    ping-pong buffer hand-off). Data left in a local FIFO at the end is an error."""
+    """Run a region: `processes` are (name, body, names of the processes it comes after[, the callee
+    when it is a task]) in program order. A process that reads an array another process writes starts
+    when that one is done (the ping-pong buffer hand-off). Data left in a local FIFO at the end is an error."""
     parent = _current()
     scheduler = parent.scheduler if parent is not None else Scheduler()
     scope = parent.scope if parent is not None else ""
     group: list[Process] = []
-    for name, body, after in processes:
+    for name, body, after, *task in processes:
         waits = [p for p in group if p.name in after]
-        process = Process(scheduler, scope + name, _after(waits, body), f"{scope}{name}/")
+        callee = task[0] if task else ""
+        process = Process(scheduler, scope + name, _after(waits, task_loop(callee, body) if callee else body),
+                          f"{scope}{name}/", callee)
         process.after = [p.name for p in waits]
         group.append(process)
     scheduler.run(parent, group)
@@ -332,6 +352,32 @@ def run_dataflow(processes: list[tuple[str, Any, tuple[str, ...]]], local_stream
             raise SimulationError(f"{len(stream.items)} item{'s' * (len(stream.items) != 1)} left in FIFO "
                                   f"{stream.name!r} when the dataflow region ended: its consumer reads fewer "
                                   "than its producer writes")
+
+
+def task_loop(callee: str, body: Any) -> Any:
+    """A task's process: its body again and again (hls::task), its iterations recorded as a loop keyed
+    ("task", callee) for the timed simulation; the iteration it idles in (no access yet) is dropped."""
+    key = ("task", callee)
+
+    def forever() -> None:
+        process = _current()
+        loop_enter(key)
+        try:
+            while True:
+                loop_iter(key)
+                body()
+        finally:
+            if process.events and process.events[-1] == (TraceEvent.LOOP_ITER, key):
+                process.events.pop()
+            loop_exit(key)
+
+    return forever
+
+
+def run_task(name: str, body: Any) -> None:
+    """A free-running top kernel (@hls.task called from Python): its body as the one task of a region,
+    until it waits on an empty input stream."""
+    run_dataflow([(name, body, (), name)], [])
 
 
 def _after(waits: list[Process], body: Any) -> Any:

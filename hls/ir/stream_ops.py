@@ -26,6 +26,11 @@ class StreamOp(Op):
     def __init__(self, type: StreamType, name: str | None = None, loc: Loc | None = None):
         super().__init__([], [type], loc=loc, result_names=[name])
 
+    @property
+    def origin(self) -> object:
+        """Which FIFO of the unoptimised kernel this is a copy of (set by the scheduler's copies, as for arrays)."""
+        return self.attrs.get("origin")
+
     def verify(self) -> None:
         if not isinstance(self.result.type, StreamType) or self.result.type.depth < 1:
             raise self.fail("a local stream needs a stream type with a positive depth")

@@ -47,6 +47,10 @@ def usage(ops: list[Op], module: Module, scale: int | None = 1, out: Usage | Non
         elif isinstance(op, IfOp):
             usage(op.then_block.ops, module, None, out)
             usage(op.else_block.ops, module, None, out)
+        elif isinstance(op, CallOp) and op.attrs.get("channel"):  # hls.split / hls.merge: a task of any count
+            ins = op.operands[:1] if op.attrs["channel"].startswith("split") else op.operands[:-1]
+            for value in op.operands:
+                out.add(out.reads if value in ins else out.writes, value, None)
         elif isinstance(op, CallOp):
             call_usage(op, module.functions[op.callee], module, scale, out)
         else:  # a while loop (or any other op with regions): accesses of unknown count

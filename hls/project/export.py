@@ -299,9 +299,10 @@ def render_project(design: Any, settings: ExportSettings, vectors: GoldenVectors
               "solution": SOLUTION, "work_dir": WORK_DIR, "data_dir": DATA_DIR, "flags": flags,
               "data_files": sorted(data), "ports": ports, "ret": ret_info, "rets": rets,
               "tuple_return": isinstance(design.return_type, TupleType),
-              "inputs_given": vectors.given, "streams": design.streams, "directives": directives is not None}
+              "inputs_given": vectors.given, "streams": design.streams, "directives": directives is not None,
+              "free_running": design.free_running}
     host_files = host_side(design, settings, common)
-    common.update(host=bool(host_files), kernels=[top], xclbin_name=top, connections=[], free_running=[],
+    common.update(host=bool(host_files), kernels=[top], xclbin_name=top, connections=[], free_kernels=[],
                   host_note=host_unsupported(design) if settings.flow == "vitis" else None)
     files = {
         f"src/{top}.cpp": design.kernel_cpp,
@@ -319,7 +320,7 @@ def render_project(design: Any, settings: ExportSettings, vectors: GoldenVectors
     if directives is not None:
         files["directives.tcl"] = directives
     if design.streams:  # the project's own csim headers (hls_stream.h, hls_csim.h), used when Vitis is absent
-        for name in ("hls_stream.h", "hls_csim.h", "ap_axi_sdata.h"):
+        for name in ("hls_stream.h", "hls_csim.h", "hls_task.h", "hls_np_channel.h", "ap_axi_sdata.h"):
             files[f"{CSIM_INCLUDE}/{name}"] = (own_include_dir() / name).read_text()
     estimated = _relative_paths(estimate.to_dict()) if estimate is not None else None
     files[MANIFEST] = manifest_text(design, settings, ports, rets, sorted(files) + [MANIFEST], vectors.given,

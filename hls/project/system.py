@@ -56,7 +56,7 @@ def render_system(name: str, designs: dict[str, Any], vectors: dict[str, GoldenV
     common = {"top": name, "data_dir": DATA_DIR, "rtol": repr(settings.rtol), "atol": repr(settings.atol),
               "host_kernels": kernels, "kernels": list(designs), "xclbin_name": name, "streams": streams,
               "connections": [(f"{lk.producer}.{lk.out}", f"{lk.consumer}.{lk.inp}") for lk in links],
-              "free_running": free, "flags": flag_groups(),
+              "free_kernels": free, "flags": flag_groups(),
               "host_ports": [p for k in kernels for p in k["host_ports"]],
               "host_rets": [r for k in kernels for r in k["host_rets"]]}
     files["host/host.cpp"] = render_template("host.cpp.j2", **common)

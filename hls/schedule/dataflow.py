@@ -141,8 +141,22 @@ class DataflowReport:
         return out
 
 
-def loop_table(report: Report) -> dict[tuple[str, int], LoopReport]:
-    return {(loop.file, loop.line): loop for loop in report.loops if loop.file is not None}
+def loop_table(report: Report, raw: RawRegion | None = None) -> dict[tuple[str, int], LoopReport]:
+    """The report's loops by (file, line), and each task's iterations (hls.golden.streams.task_loop)."""
+    loops = {(loop.file, loop.line): loop for loop in report.loops if loop.file is not None}
+    own = {node.name: node.latency_max for node in report.nodes}
+    for process in raw.processes if raw is not None else []:
+        for event in process.events:
+            if event[0] == TraceEvent.LOOP_ENTER and event[1][0] == "task":
+                loops[event[1]] = task_loop(event[1][1], own.get(event[1][1]))
+    return loops
+
+
+def task_loop(callee: str, latency: int | None) -> LoopReport:
+    """A task as a loop that is not pipelined: an iteration starts when the previous one is done, each
+    one taking its function's estimated latency (a model choice: Vitis may overlap the iterations of a
+    task whose body it pipelines; the estimate does not)."""
+    return LoopReport(f"task {callee}", ii=None, depth=max(1, latency or 1))
 
 
 def nominal_cycles(events: list[tuple], loops: dict[tuple[str, int], LoopReport]) -> tuple[list[tuple], int]:
@@ -191,7 +205,7 @@ def op_offset(loop: LoopReport | None, line: int, write: bool) -> int:
 
 
 def traces(raw: RawRegion, report: Report) -> list[ProcessTrace]:
-    loops = loop_table(report)
+    loops = loop_table(report, raw)
     # a loop process is named by its label; its trace has no loop events when the kernel has no stream
     latencies = {loop.label: loop.latency_max for loop in report.loops if loop.level == 0 and loop.label}
     latencies.update({node.name: node.latency_max for node in report.nodes})
@@ -219,7 +233,7 @@ def time_region(raw: RawRegion, report: Report) -> DataflowReport:
     """The region at its declared depths: per process, per FIFO (with its implementation and cost)."""
     processes = traces(raw, report)
     result: TimingResult = simulate(processes, raw.fifos)
-    loops = loop_table(report)
+    loops = loop_table(report, raw)
     own = {node.name: node.latency_max for node in report.nodes}
     rows = []
     for trace, process in zip(processes, raw.processes, strict=True):

@@ -7,6 +7,12 @@ II 1..3), a burst stage (reads every item into a buffer before writing any: what
 other branch is too shallow) and a pair stage (two items in, two out). Depths are drawn from
 {1, 2, 3, N}, so some regions deadlock; the worker then checks that Python mode, csim and the timed
 simulation all say so (tests/fuzz/worker.dataflow_verdict).
+
+Some map, pair and join stages are @hls.task processes instead (hls::task: one iteration's body, run
+forever; the region ends when every task idles on an empty input). They are drawn from a second
+random stream, so the loop stages of a seed are the ones it had before tasks existed. A chain of
+such a unit may also hold a farm: hls.split (round robin or load balance) to two or three map tasks,
+hls.merge back into one FIFO.
 """
 
 from __future__ import annotations
@@ -19,6 +25,8 @@ from tests.fuzz.generator import Unit
 class RegionGenerator:
     def __init__(self, seed: int):
         self.rng = random.Random(seed)
+        self.task_rng = random.Random(seed * 7919 + 26)  # which stages are tasks (see the module docstring)
+        self.tasks = self.task_rng.random() < 0.35
         self.seed = seed
         self.n = self.rng.choice([4, 6, 8, 16])
         self.defs: list[str] = []
@@ -39,8 +47,18 @@ class RegionGenerator:
 
     def define(self, kind: str, params: str, body: list[str]) -> str:
         name = self.name(kind)
-        self.defs.append(f"@hls.kernel\ndef {name}({params}):\n" + "\n".join("    " + line for line in body) + "\n")
+        task = self.task_body(kind, body)
+        decorator = "@hls.kernel" if task is None else "@hls.task"
+        lines = body if task is None else task
+        self.defs.append(f"{decorator}\ndef {name}({params}):\n" + "\n".join("    " + line for line in lines) + "\n")
         return name
+
+    def task_body(self, kind: str, body: list[str]) -> list[str] | None:
+        """A stage's loop body as a task's (one iteration), or None to keep the loop: map, pair and join
+        stages only (the loop's first line is its header, the second its pipeline directive)."""
+        if kind not in ("map", "pair", "join") or not self.tasks or self.task_rng.random() < 0.4:
+            return None
+        return [line[4:] for line in body[2:]]
 
     def pipeline(self) -> str:
         return f"hls.pipeline(ii={self.rng.choice([1, 1, 2, 3])})"
@@ -72,6 +90,8 @@ class RegionGenerator:
     def chain(self, inp: str) -> str:
         for _ in range(self.rng.randint(0, 2)):
             inp = self.stage(inp) if self.rows_rng.random() < 0.75 else self.row(inp)
+        if self.tasks and self.task_rng.random() < 0.4:
+            inp = self.farm(inp)
         return inp
 
     def row(self, inp: str) -> str:
@@ -98,6 +118,22 @@ class RegionGenerator:
             self.region.append("        hls.unroll()")
         self.region.append(f"        {pe}({name}[p], {name}[p + 1], p)")
         return f"{name}[{count - 1}]"
+
+    def farm(self, inp: str) -> str:
+        """inp -> split -> one map task per branch -> merge -> the returned FIFO."""
+        count = self.task_rng.choice([2, 3])
+        policies = [self.task_rng.choice(["round_robin", "round_robin", "load_balance"]) for _ in range(2)]
+        outs, backs = [self.fifo() for _ in range(count)], [self.fifo() for _ in range(count)]
+        self.region.append(f"    hls.split.{policies[0]}({inp}, [{', '.join(outs)}])")
+        for out, back in zip(outs, backs, strict=True):
+            name = self.name("worker")
+            scale, offset = self.task_rng.randint(-3, 3), self.task_rng.randint(-50, 50)
+            self.defs.append(f"@hls.task\ndef {name}(i: hls.stream[hls.int32], o: hls.stream[hls.int32]):\n"
+                             f"    o.write(hls.int32(i.read() * {scale} + {offset}))\n")
+            self.call(name, [out, back])
+        merged = self.fifo()
+        self.region.append(f"    hls.merge.{policies[1]}([{', '.join(backs)}], {merged})")
+        return merged
 
     def join(self, a: str, b: str) -> str:
         out = self.fifo()

@@ -76,6 +76,7 @@ class CppDesign:
     streams: bool = False  # the design uses hls::stream: the bridge reports hls_csim faults (deadlocks)
     c_declarations: list[str] = field(default_factory=list)  # C storage structs (cffi's cdef, the bridge)
     fault_sites: faults.Sites = field(default_factory=faults.Sites)  # csim checks: what and where (faults.py)
+    free_running: bool = False  # the top is an @hls.task: testbenches run its body until its inputs are empty
 
     def check_boundary(self) -> None:
         """Raise for a port that cannot cross the csim/testbench boundary (int64 and float64 carriers).
@@ -99,6 +100,8 @@ def emit_module(module: Module, origin: str = "", flow: str = "vitis") -> CppDes
     emitted: list[EmittedFunction] = []
     with faults.collecting() as sites:  # the csim checks' sites: what failed, at which kernel line
         for func in module.functions.values():
+            if func.attrs.get("channel"):
+                continue  # hls.split / hls.merge: Vitis's object, declared where its streams are (streams.py)
             pragmas = top_interface_pragmas(func, flow) if func is top else []
             emitted.append(FunctionEmitter(func, c_names, pragmas).emit())
     helpers = set().union(*(e.helpers for e in emitted))
@@ -117,8 +120,10 @@ def emit_module(module: Module, origin: str = "", flow: str = "vitis") -> CppDes
                              fixed=needs_fixed, divides=divides, streams=streams,
                              structs=[struct_declaration(t) for t in records if not isinstance(t, AxisType)],
                              axis=any(isinstance(t, AxisType) for t in records))
+    tasks = any(op.attrs.get("task") for f in module.functions.values() for op in f.walk())
     kernel_cpp = render_template("kernel.cpp.j2", header=header_name, origin=origin, streams=streams,
-                                 processes=processes,
+                                 processes=processes, tasks=tasks,
+                                 channels=any(f.attrs.get("channel") for f in module.functions.values()),
                                  helpers=[h for h in HELPERS if h in helpers], csim_checked=divides,
                                  functions=makers(emitted) + [
                                      {"signature": "\n".join(wrap(("static " if e is not top_emitted else "")
@@ -131,12 +136,13 @@ def emit_module(module: Module, origin: str = "", flow: str = "vitis") -> CppDes
     storage, conversions = declarations([p.codec for p in ports] + [r.codec for r in results])
     bridge = render_template("bridge.cpp.j2", header=header_name, top=top_c, ports=ports, results=results,
                              tuple_return=isinstance(top.return_type, TupleType), divides=divides, streams=streams,
+                             free_running=bool(top.attrs.get("task")),
                              declarations=storage + conversions)
     stateful = any(isinstance(op, AllocOp) and op.static for f in module.functions.values()
                    for op in f.walk())
     return CppDesign(top_c, header_name, kernel_cpp, header, bridge, ports, top.return_type, results,
                      boundary_errors=errors, stateful=stateful, streams=streams, c_declarations=storage,
-                     fault_sites=sites)
+                     fault_sites=sites, free_running=bool(top.attrs.get("task")))
 
 
 def makers(emitted: list[EmittedFunction]) -> list[dict[str, Any]]:
@@ -217,5 +223,6 @@ def top_interface_pragmas(func, flow: str = "vitis") -> list[str]:
     if isinstance(func.return_type, TupleType):  # reference outputs: the flow's scalar-output interface
         mode = "s_axilite" if flow == "vitis" else "ap_vld"
         pragmas += [interface_pragma(f"{{__out{i}}}", Interface(mode=mode)) for i in range(len(func.return_type.elems))]
-    pragmas.append(f"#pragma HLS interface mode={BLOCK_CONTROL[flow]} port=return")
+    control = "ap_ctrl_none" if func.attrs.get("task") else BLOCK_CONTROL[flow]  # a free-running task: no handshake
+    pragmas.append(f"#pragma HLS interface mode={control} port=return")
     return pragmas

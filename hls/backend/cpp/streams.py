@@ -30,10 +30,14 @@ class StreamStatements:
         if isinstance(op, StreamOp) and op.attrs.get("array") is not None:
             self.stream_list_element(op)
             return
+        if isinstance(op, StreamOp) and channel_member(op) is not None:
+            self.channel_stream(op, *channel_member(op))
+            return
         if isinstance(op, StreamOp):
             name = self.namer.fresh(op.result.name or "fifo")
             t = op.result.type
-            self.line(f'{stream_spelling(t)} {name}("{name}");')
+            local = "hls_thread_local " if has_tasks(op.parent.ops) else ""  # UG1399: a task's channels
+            self.line(f'{local}{stream_spelling(t)} {name}("{name}");')
             self.line(f"#pragma HLS stream variable={name} depth={t.depth}")
             self.lines.append("#ifndef __SYNTHESIS__")
             self.line(f"hls_csim::set_depth({name}, {t.depth});  // csim FIFOs hold the declared depth")
@@ -91,14 +95,14 @@ class StreamStatements:
             self.lines.append("#ifndef __SYNTHESIS__")
             self.line(f'hls_csim::region hls_region("{self.c_names[self.func.name]}");')
             self.lines.append("#endif")
-        self.line(f"HLS_PROCESS_BEGIN(hls_region, {op.process})")
-        if isinstance(op, ForOp):
-            self.for_op(op)
-        elif isinstance(op, IfOp):  # a conditional task (UG1399): the thread runs the branch taken
-            self.if_op(op)
+        if isinstance(op, CallOp) and op.attrs.get("channel"):  # csim: the object's distributing task
+            self.lines.append("#ifndef __SYNTHESIS__")
+            self.line(f'{self.channel_names[op]}.spawn(hls_region, "{op.process}");')
+            self.lines.append("#endif")
+        elif isinstance(op, CallOp) and op.attrs.get("task"):
+            self.task(op)
         else:
-            self.call_op(op)
-        self.line("HLS_PROCESS_END")
+            self.process_body(op)
         after = op.process_after
         if after:  # a ping-pong buffer: csim starts the reader once its writers are done, as hardware
             writers = ", ".join(f'"{name}"' for name in after)
@@ -107,3 +111,59 @@ class StreamStatements:
             self.lines.append("#endif")
         if op is processes[-1]:
             self.line("HLS_REGION_RUN(hls_region)")
+
+    def process_body(self, op: ForOp | IfOp | CallOp) -> None:
+        self.line(f"HLS_PROCESS_BEGIN(hls_region, {op.process})")
+        if isinstance(op, ForOp):
+            self.for_op(op)
+        elif isinstance(op, IfOp):  # a conditional task (UG1399): the thread runs the branch taken
+            self.if_op(op)
+        else:
+            self.call_op(op)
+        self.line("HLS_PROCESS_END")
+
+    def channel_stream(self, op: StreamOp, call: CallOp, index: int) -> None:
+        """A FIFO of a split or merge: the object is declared with its first FIFO, the FIFO is its member."""
+        names = self.__dict__.setdefault("channel_names", {})
+        if call not in names:
+            kind, policy = call.attrs["channel"].split(".")
+            names[call] = self.namer.fresh(call.process)
+            elem = spelling(op.result.type.elem)
+            self.line(f"hls_thread_local hls::{kind}::{policy}<{elem}, {len(call.operands) - 1}> {names[call]};")
+        text = f"{names[call]}.{member_spelling(call, index)}"
+        self.lines.append("#ifndef __SYNTHESIS__")  # csim: the declared depth, and the name messages use
+        self.line(f'hls_csim::set_depth({text}, {op.result.type.depth});')
+        self.line(f'hls_csim::set_name({text}, "{op.result.name}");')
+        self.lines.append("#endif")
+        self.bind(op.result, Expr(text, PREC["primary"], ctype_of(op.result.type.elem)))
+
+    def task(self, op: CallOp) -> None:
+        """`hls_thread_local hls::task t(func, streams...)` (UG1399); for csim the region is told the
+        process name first, since the task object cannot see its variable's name."""
+        self.lines.append("#ifndef __SYNTHESIS__")
+        self.line(f'hls_region.name_task("{op.process}");')
+        self.lines.append("#endif")
+        args = ", ".join(self.use(v).text for v in op.operands)
+        name = self.namer.fresh(f"{op.process}_task")
+        self.line(f"hls_thread_local hls::task {name}({self.c_names[op.callee]}, {args});")
+
+
+def channel_member(op: StreamOp) -> tuple[CallOp, int] | None:
+    """(the split/merge call, the operand index) when a local FIFO is a member of a split or merge."""
+    for user in op.result.uses:
+        if isinstance(user, CallOp) and user.attrs.get("channel"):
+            return user, list(user.operands).index(op.result)
+    return None
+
+
+def member_spelling(call: CallOp, index: int) -> str:
+    """`in` / `out[k]` of a split, `in[k]` / `out` of a merge (UG1399's member names)."""
+    last = len(call.operands) - 1
+    if call.attrs["channel"].startswith("split"):
+        return "in" if index == 0 else f"out[{index - 1}]"
+    return "out" if index == last else f"in[{index}]"
+
+
+def has_tasks(ops: list[Op]) -> bool:
+    """A region instantiating hls::task objects: its streams are hls_thread_local too (UG1399)."""
+    return any(isinstance(op, CallOp) and op.attrs.get("task") for op in ops)

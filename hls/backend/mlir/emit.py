@@ -285,7 +285,8 @@ class MlirFunctionEmitter(Walker):
               f"({', '.join(mlir_type(r.type) for r in op.results)})"
         names = [self.b.fresh(r.name) for r in op.results]
         lhs = f"{', '.join(names)} = " if names else ""
-        self.b.line(f"{lhs}func.call @{op.callee}({args})", f" : {sig}")
+        attrs = {"hls.task": True} if op.attrs.get("task") else None  # hls::task: run forever (docs/dataflow.md)
+        self.b.line(f"{lhs}func.call @{op.callee}({args})", f" : {sig}", attrs)
         for r, n in zip(op.results, names, strict=True):
             self.values[id(r)] = n
 

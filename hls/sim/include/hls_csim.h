@@ -56,6 +56,7 @@ struct process {
     int depth = 0;
     std::vector<process *> children;
     bool started = false;
+    bool task = false;  // an hls::task: it runs for ever; waiting on an empty input is its idle state
     std::vector<process *> after;  // ping-pong buffers: these must be done before this one starts
 
     bool can_run() const {
@@ -151,8 +152,10 @@ inline void drive() {
                 turn = (turn + k) % g.all.size();
             }
         }
+        bool idle = true;  // every process left is a task waiting for input: the normal end of the region
+        for (const process *p : live) idle = idle && p->task && p->ready != nullptr && p->reading;
         if (chosen == nullptr) {
-            set_fault(3, deadlock_message(live));
+            if (!idle) set_fault(3, deadlock_message(live));
             for (process *p : live) {  // unwind each blocked process in turn
                 p->aborting = true;
                 g.running = p;
@@ -170,18 +173,37 @@ inline void drive() {
 
 class region {
   public:
-    explicit region(const char *name) : name_(name) {}
+    explicit region(const char *name) : name_(name), outer_(building()) { building() = this; }
+    ~region() { building() = outer_; }
     region(const region &) = delete;
     region &operator=(const region &) = delete;
 
-    void spawn(const char *name, std::function<void()> body) {
+    // The region being declared on this thread: where an hls::task object (hls_task.h) adds itself.
+    static region *&building() {
+        static thread_local region *current = nullptr;
+        return current;
+    }
+
+    // csim only: the process name of the next hls::task declared (the object cannot see its name).
+    void name_task(const char *name) { task_name_ = name; }
+
+    // An hls::task's body, repeated for ever: the region ends it once it idles on an empty input.
+    void spawn_task(std::function<void()> iteration) {
+        spawn(task_name_.c_str(), [iteration]() {
+            for (;;) iteration();
+        }, true);
+    }
+
+    void spawn(const char *name, std::function<void()> body, bool task = false) {
 #ifdef HLS_PROJECT_OWN_STREAM
         std::unique_ptr<process> p(new process());
         p->name = name;
         p->body = std::move(body);
+        p->task = task;
         processes_.push_back(std::move(p));
 #else
         (void)name;
+        (void)task;
         body();  // Vitis's hls::stream: the processes run one after the other, as in Vitis csim
 #endif
     }
@@ -267,6 +289,8 @@ class region {
     }
 
     std::string name_;
+    region *outer_;
+    std::string task_name_ = "task";
     std::vector<std::unique_ptr<process>> processes_;
 };
 
@@ -274,6 +298,10 @@ class region {
 template <typename S> inline void set_depth(S &, int) {}
 #ifdef HLS_PROJECT_OWN_STREAM
 template <typename T> inline void set_depth(hls::stream<T> &s, int depth) { s.set_depth(depth); }
+#endif
+template <typename S> inline void set_name(S &, const char *) {}
+#ifdef HLS_PROJECT_OWN_STREAM
+template <typename T> inline void set_name(hls::stream<T> &s, const char *name) { s.set_name(name); }
 #endif
 
 inline int take_fault(std::string &message) {

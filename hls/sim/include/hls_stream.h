@@ -33,6 +33,8 @@ template <typename T> class stream {
 
     // csim only: the depth the region's `#pragma HLS stream` declares (0: unbounded).
     void set_depth(int depth) { depth_ = depth; }
+    // csim only: the name messages use, for a FIFO that is a member of a split or merge object.
+    void set_name(const char *name) { name_ = name; }
     const std::string &name() const { return name_; }
     std::size_t size() const { return items_.size(); }
 

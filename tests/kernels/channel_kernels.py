@@ -1,0 +1,184 @@
+"""hls.split / hls.merge kernels (UG1399 split/merge channels): farms of tasks, and the refused shapes.
+
+Each bad kernel's error line carries `# E <name>` (tests/error_marks.py).
+"""
+
+import hls
+
+N = 12
+
+
+@hls.kernel
+def load(a: hls.int32[N], out: hls.stream[hls.int32]):
+    for i in range(N):
+        out.write(a[i])
+
+
+@hls.kernel
+def store(inp: hls.stream[hls.int32], b: hls.int32[N]):
+    for i in range(N):
+        b[i] = inp.read()
+
+
+@hls.task
+def plus(inp: hls.stream[hls.int32], out: hls.stream[hls.int32]):
+    out.write(inp.read() + 1000)
+
+
+@hls.task
+def twice(inp: hls.stream[hls.int32], out: hls.stream[hls.int32]):
+    out.write(inp.read() * 2)
+
+
+@hls.task
+def negate(inp: hls.stream[hls.int32], out: hls.stream[hls.int32]):
+    out.write(-inp.read())
+
+
+@hls.kernel
+def farm(a: hls.int32[N], b: hls.int32[N]):
+    """Round robin both ways: item i goes to worker i % 3 and comes back in its place."""
+    hls.dataflow()
+    s = hls.stream(hls.int32)
+    w0 = hls.stream(hls.int32)
+    w1 = hls.stream(hls.int32)
+    w2 = hls.stream(hls.int32)
+    r0 = hls.stream(hls.int32)
+    r1 = hls.stream(hls.int32)
+    r2 = hls.stream(hls.int32)
+    out = hls.stream(hls.int32, depth=4)
+    load(a, s)
+    hls.split.round_robin(s, [w0, w1, w2])
+    plus(w0, r0)
+    twice(w1, r1)
+    negate(w2, r2)
+    hls.merge.round_robin([r0, r1, r2], out)
+    store(out, b)
+
+
+@hls.kernel
+def balanced(a: hls.int32[N], b: hls.int32[N]):
+    """Load balance both ways: which worker gets an item follows the interleaving (deterministic here)."""
+    hls.dataflow()
+    s = hls.stream(hls.int32)
+    w0 = hls.stream(hls.int32, depth=1)
+    w1 = hls.stream(hls.int32, depth=3)
+    r0 = hls.stream(hls.int32)
+    r1 = hls.stream(hls.int32)
+    out = hls.stream(hls.int32)
+    load(a, s)
+    hls.split.load_balance(s, [w0, w1])
+    plus(w0, r0)
+    twice(w1, r1)
+    hls.merge.load_balance([r0, r1], out)
+    store(out, b)
+
+
+@hls.kernel
+def scatter(x: hls.stream[hls.int32], y0: hls.stream[hls.int32], y1: hls.stream[hls.int32]):
+    """A purely streaming split: a task copies the input into the split, the ends are tasks too."""
+    hls.dataflow()
+    s = hls.stream(hls.int32)
+    w0 = hls.stream(hls.int32)
+    w1 = hls.stream(hls.int32)
+    plus(x, s)
+    hls.split.round_robin(s, [w0, w1])
+    twice(w0, y0)
+    negate(w1, y1)
+
+
+@hls.task
+def pair_sum(inp: hls.stream[hls.int32], out: hls.stream[hls.int32]):
+    x = inp.read()
+    y = inp.read()
+    out.write(x + y)
+
+
+@hls.kernel
+def unbalanced_merge(a: hls.int32[N], b: hls.int32[N]):
+    """Deadlock: worker 1 gives one item per two, round robin then waits on r1 while r0 fills up."""
+    hls.dataflow()
+    s = hls.stream(hls.int32)
+    w0 = hls.stream(hls.int32)
+    w1 = hls.stream(hls.int32)
+    r0 = hls.stream(hls.int32)
+    r1 = hls.stream(hls.int32)
+    out = hls.stream(hls.int32)
+    load(a, s)
+    hls.split.round_robin(s, [w0, w1])
+    plus(w0, r0)
+    pair_sum(w1, r1)
+    hls.merge.round_robin([r0, r1], out)
+    store(out, b)
+
+
+# ---- refused -------------------------------------------------------------------------------------
+
+
+@hls.kernel
+def split_of_argument(x: hls.stream[hls.int32], b: hls.int32[N]):
+    hls.dataflow()
+    w0 = hls.stream(hls.int32)
+    w1 = hls.stream(hls.int32)
+    hls.split.round_robin(x, [w0, w1])  # E split_of_argument
+    store(w0, b)
+
+
+@hls.kernel
+def split_one_output(a: hls.int32[N], b: hls.int32[N]):
+    hls.dataflow()
+    s = hls.stream(hls.int32)
+    w0 = hls.stream(hls.int32)
+    load(a, s)
+    hls.split.round_robin(s, [w0])  # E split_one_output
+    store(w0, b)
+
+
+@hls.kernel
+def split_mixed_types(a: hls.int32[N], b: hls.int32[N]):
+    hls.dataflow()
+    s = hls.stream(hls.int32)
+    w0 = hls.stream(hls.int32)
+    w1 = hls.stream(hls.int16)
+    load(a, s)
+    hls.split.round_robin(s, [w0, w1])  # E split_mixed_types
+    store(w0, b)
+
+
+@hls.kernel
+def split_into_merge(a: hls.int32[N], b: hls.int32[N]):
+    hls.dataflow()
+    s = hls.stream(hls.int32)
+    w0 = hls.stream(hls.int32)
+    w1 = hls.stream(hls.int32)
+    out = hls.stream(hls.int32)
+    load(a, s)
+    hls.split.round_robin(s, [w0, w1])
+    hls.merge.round_robin([w0, w1], out)  # E split_into_merge
+    store(out, b)
+
+
+@hls.kernel
+def split_two_readers(a: hls.int32[N], b: hls.int32[N]):
+    hls.dataflow()
+    s = hls.stream(hls.int32)
+    w0 = hls.stream(hls.int32)
+    w1 = hls.stream(hls.int32)
+    r0 = hls.stream(hls.int32)
+    load(a, s)
+    hls.split.round_robin(s, [w0, w1])
+    plus(w0, r0)
+    twice(w0, w1)  # E split_two_readers
+    store(r0, b)
+
+
+@hls.kernel
+def merge_duplicate(a: hls.int32[N], b: hls.int32[N]):
+    hls.dataflow()
+    s = hls.stream(hls.int32)
+    r0 = hls.stream(hls.int32)
+    out = hls.stream(hls.int32)
+    load(a, s)
+    plus(s, r0)
+    hls.merge.round_robin([r0, r0], out)  # E merge_duplicate
+    store(out, b)
