@@ -13,12 +13,10 @@ def load(src: hls.int16[N], out: hls.stream[hls.int16]):
         out.write(src[i])
 
 
-@hls.kernel
+@hls.task
 def scale(inp: hls.stream[hls.int16], out: hls.stream[hls.int32]):
-    for _ in range(N):
-        hls.pipeline(ii=1)
-        x = inp.read()
-        out.write(hls.int32(x) * 3 + 1)
+    x = inp.read()  # one iteration: a task runs its body again for every item (docs/dataflow.md)
+    out.write(hls.int32(x) * 3 + 1)
 
 
 @hls.kernel
@@ -27,8 +25,6 @@ def store(inp: hls.stream[hls.int32], dst: hls.int32[N]):
         hls.pipeline(ii=1)
         dst[i] = inp.read()
 
-
-scale.free_running = True  # what hls.task sets on a kernel; the linter and the mock XRT read it
 
 SYSTEM = hls.System([load, scale, store], connect=[("load.out", "scale.inp"), ("scale.out", "store.inp")],
                     memory={"load.src": "DDR[0]", "store.dst": "DDR[1]"}, name="pipeline")

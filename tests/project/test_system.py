@@ -76,13 +76,18 @@ def test_linter_refuses_with_the_line_of_the_call(kw, message):
     assert info.value.loc.file == __file__  # the System(...) call: make_system's line in this file
 
 
+@hls.task
+def src_task(a: hls.int16[N], out: hls.stream[hls.int16]):
+    out.write(a[0])
+
+
 def test_a_free_running_kernel_with_a_memory_port_is_refused():
-    src_k.free_running = True
-    try:
-        with pytest.raises(SystemError_, match="free-running but has the memory port 'a'"):
-            make_system()
-    finally:
-        del src_k.free_running
+    """@hls.task sets Kernel.free_running; a free-running kernel has no start, so no memory port (UG1393).
+    The task's own rule refuses it first, at the argument, when the System compiles its kernels."""
+    assert src_task.free_running and not src_k.free_running
+    with pytest.raises(hls.HLSError, match="argument 'a' is int16\\[16\\]; a task's arguments are streams") as info:
+        hls.System([src_task, mid_k, sink_k], connect=[("src_task.out", "mid_k.inp"), ("mid_k.out", "sink_k.inp")])
+    assert info.value.loc.file == __file__
 
 
 def test_hbm_banks_on_an_hbm_platform():
@@ -95,6 +100,16 @@ def test_python_mode_runs_the_system():
     out = make_system().run(inputs={"src_k": [a, hls.Stream(hls.int16, [])], "mid_k": None,
                                     "sink_k": [hls.Stream(hls.int16, []), np.zeros(N, np.int16)]})
     assert np.array_equal(out["sink_k"][0][1], a + 1)
+
+
+def test_python_mode_runs_the_example_system_with_its_task():
+    spec = importlib.util.spec_from_file_location("system_pipeline_py", ROOT / "examples" / "system_pipeline.py")
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    src = (np.arange(module.N, dtype=np.int16) * 7 - 100).astype(np.int16)
+    out = module.SYSTEM.run(inputs={"load": [src, hls.Stream(hls.int16, [])], "scale": None,
+                                    "store": [hls.Stream(hls.int32, []), np.zeros(module.N, np.int32)]})
+    assert np.array_equal(out["store"][0][1], src.astype(np.int64) * 3 + 1)  # the task ran once per item
 
 
 def test_python_mode_reports_a_deadlock_naming_the_processes():
