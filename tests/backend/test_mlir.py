@@ -19,7 +19,7 @@ from tests.mlir_support import interpret, interpretable, parse, uses_libm
 # structs (AXI-stream packets too) have no upstream MLIR form: the export refuses them, naming the type
 STRUCTS = {"rgb565": "Pixel", "axis_frame_gain": "axis[int16, 8, 0, 0]"}
 NAMES = [p.stem for p in EXAMPLES if p.stem not in STRUCTS]
-STREAMING = ("fir_stream", "fork_join", "stream_pipeline", "task_pipeline")  # the dataflow examples (hls.stream)
+STREAMING = ("fir_stream", "fork_join", "stream_pipeline", "task_pipeline", "system_pipeline")  # hls.stream examples
 UPSTREAM = ("builtin.", "func.", "scf.", "arith.", "memref.", "math.", "linalg.")
 
 
