@@ -83,7 +83,8 @@ def test_examples_taking_the_numpy_model(example_kernels):
     element (the model would only add interpretation overhead there)."""
     fast = {n for n, k in example_kernels.items() if k.vector_plan.fast}
     assert fast == {"batchnorm", "batchnorm_result", "conv2d", "gemm", "matvec_fixed", "saxpy", "vadd",
-                    "subkernel", "batchnorm_array", "dense_relu", "stencil3", "matmul_schedule"}, fast  # whole-array: ordinary nests
+                    "subkernel", "batchnorm_array", "dense_relu", "stencil3",  # whole-array: ordinary nests
+                    "matmul_schedule"}, fast
     # state between calls (hls.static) stays on the kernel object, in the Python golden model; a loop with
     # `break` runs a data-dependent number of iterations; streams block: all run in Python mode
     # and bit access (hls.slice, ...) and structs are not modelled in numpy: those examples run in Python mode too
