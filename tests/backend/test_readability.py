@@ -33,7 +33,12 @@ readability = bench_module("readability")
 
 # What keeps an example from a goal today, and why; the test fails when one of these stops being true,
 # so the lists only shrink (both empty since struct locals keep their names and packets are one call).
-RATIO_EXCEPTIONS: dict[str, str] = {}
+# A whole-array statement (issue 22) is one Python statement for a whole loop nest: its C++ is the nest
+# (a loop header per dimension, one statement per element operation), so its ratio is not the scalar
+# goal's; each nest's lines are checked in tests/frontend/test_array_exprs.py.
+WHOLE_ARRAY = "one whole-array statement is a named loop nest in the C++ by design (issue 22)"
+RATIO_EXCEPTIONS: dict[str, str] = {"batchnorm_array": WHOLE_ARRAY, "dense_relu": WHOLE_ARRAY,
+                                    "softmax_array": WHOLE_ARRAY, "stencil3": WHOLE_ARRAY}
 RENAMED_EXCEPTIONS: dict[str, list[str]] = {}
 
 
