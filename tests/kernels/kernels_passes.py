@@ -27,7 +27,8 @@ def fold_branch(a: hls.int16) -> hls.int16:
 @hls.kernel
 def fold_keeps(a: hls.int8) -> hls.int64:
     wrapped = hls.int8(200)
-    return 7 // (1 - 1) + wrapped + (a << 3) + hls.int32(-2.7)
+    one = 1  # a kernel local: zero only once folded (a divisor zero at compile time is an error at its line)
+    return 7 // (one - one) + wrapped + (a << 3) + hls.int32(-2.7)
 
 
 @hls.kernel

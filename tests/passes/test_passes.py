@@ -119,20 +119,20 @@ def test_fold_keeps_division_by_zero_and_wraps_explicit_casts():
         func @fold_keeps(%a: int8) -> int64 {
           %v = hls.const 200 : int9
           %wrapped = hls.const -56 : int8
-          %v_1 = hls.const 7 : int4
-          %v_2 = hls.const 1 : int2
-          %v_3 = hls.const 1 : int2
-          %v_4 = hls.const 0 : int3
-          %v_5 = hls.binary {kind="floordiv"} %v_1, %v_4 : int5
-          %v_6 = hls.binary {kind="add"} %v_5, %wrapped : int9
-          %v_7 = hls.const 3 : int3
-          %v_8 = hls.binary {kind="shl"} %a, %v_7 : int11
-          %v_9 = hls.binary {kind="add"} %v_6, %v_8 : int12
-          %v_10 = hls.const -2.7 : float64
-          %v_11 = hls.const -2 : int32
-          %v_12 = hls.binary {kind="add"} %v_9, %v_11 : int33
-          %v_13 = hls.cast %v_12 : int64
-          hls.return %v_13
+          %v_1 = hls.const 1 : int2
+          %one = hls.const 1 : int32
+          %v_2 = hls.const 7 : int4
+          %v_3 = hls.const 0 : int33
+          %v_4 = hls.binary {kind="floordiv"} %v_2, %v_3 : int5
+          %v_5 = hls.binary {kind="add"} %v_4, %wrapped : int9
+          %v_6 = hls.const 3 : int3
+          %v_7 = hls.binary {kind="shl"} %a, %v_6 : int11
+          %v_8 = hls.binary {kind="add"} %v_5, %v_7 : int12
+          %v_9 = hls.const -2.7 : float64
+          %v_10 = hls.const -2 : int32
+          %v_11 = hls.binary {kind="add"} %v_8, %v_10 : int33
+          %v_12 = hls.cast %v_11 : int64
+          hls.return %v_12
         }
     """)
 
