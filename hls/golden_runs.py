@@ -89,6 +89,16 @@ class GoldenRuns:
             return Untimed(exc.message)
 
 
+def region_process(name: str, kernel: Any, args: list[Any], results: dict[str, Any]) -> tuple:
+    """A kernel as one process of a region run from Python (a System's): a free-running one is a task,
+    its body once per iteration of the region's task loop past the boundary its caller crossed (as
+    `GoldenRuns.run` does for a call from user code, with `run_task`); any other runs its whole call
+    once, its return kept in `results`."""
+    if kernel.free_running:
+        return (name, lambda: kernel.run_golden(tuple(args), kernel.golden_model, boundary=False), (), name)
+    return (name, lambda: results.__setitem__(name, kernel(*args)), ())
+
+
 def choose_model(compiled: Compiled) -> str:
     """The golden model `k(...)` runs, "numpy", "compiled" or "python": HLS_GOLDEN forces one wherever
     it can run the kernel; by default the numpy model where it is worth it, else numba for long loops."""

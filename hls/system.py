@@ -22,7 +22,7 @@ import numpy as np
 
 from hls.errors import HLSError, caller_loc
 from hls.golden.streams import Stream, run_dataflow
-from hls.golden_runs import golden_inputs
+from hls.golden_runs import golden_inputs, region_process
 from hls.project.export import ExportSettings, GoldenVectors
 from hls.project.host import DEFAULT_VITIS_VERSION, host_unsupported
 from hls.project.system import link_config, render_system, write_system
@@ -93,14 +93,7 @@ class System:
             args[link.consumer][self._index(link.consumer, link.inp)] = fifo
             fifos.append(fifo)
         results: dict[str, Any] = {}
-
-        def body(kname: str) -> Any:
-            kernel = self.kernels[kname]
-            if getattr(kernel, "free_running", False):  # one iteration; the region runs it as a task
-                return lambda: kernel.run_golden(tuple(args[kname]), kernel.golden_model, boundary=False)
-            return lambda: results.__setitem__(kname, kernel(*args[kname]))
-        run_dataflow([(kname, body(kname), (), *([kname] if getattr(k, "free_running", False) else []))
-                      for kname, k in self.kernels.items()], fifos)
+        run_dataflow([region_process(kname, k, args[kname], results) for kname, k in self.kernels.items()], fifos)
         return {k: (args[k], results.get(k)) for k in self.kernels}, before, fifos
 
     def _index(self, kname: str, port: str) -> int:
