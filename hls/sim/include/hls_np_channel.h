@@ -44,80 +44,68 @@ template <typename T, int N> struct channel_turn {
     void served(int k) { next = (k + 1) % N; }
 };
 
+// What the four kinds share: spawning their one step (move one item) as a task of the region.
+template <typename T, int N, typename Kind> class channel_task {
+  public:
+    void spawn(region &r, const char *name) {
+        r.name_task(name);
+        r.spawn_task([this]() { static_cast<Kind *>(this)->step(); });
+    }
+
+  protected:
+    channel_turn<T, N> turn_;
+};
+
 }  // namespace hls_csim
 
 namespace hls {
 namespace split {
 
-template <typename T, int N> class round_robin {
+template <typename T, int N> class round_robin : public hls_csim::channel_task<T, N, round_robin<T, N>> {
   public:
     stream<T> in;
     stream<T> out[N];
-    void spawn(hls_csim::region &region, const char *name) {
-        region.name_task(name);
-        region.spawn_task([this]() {
-            out[turn_.next].write(in.read());
-            turn_.served(turn_.next);
-        });
+    void step() {
+        out[this->turn_.next].write(in.read());
+        this->turn_.served(this->turn_.next);
     }
-
-  private:
-    hls_csim::channel_turn<T, N> turn_;
 };
 
-template <typename T, int N> class load_balance {
+template <typename T, int N> class load_balance : public hls_csim::channel_task<T, N, load_balance<T, N>> {
   public:
     stream<T> in;
     stream<T> out[N];
-    void spawn(hls_csim::region &region, const char *name) {
-        region.name_task(name);
-        region.spawn_task([this]() {
-            T value = in.read();
-            int k = turn_.first(out, false);
-            out[k].write(value);
-            turn_.served(k);
-        });
+    void step() {
+        T value = in.read();
+        int k = this->turn_.first(out, false);
+        out[k].write(value);
+        this->turn_.served(k);
     }
-
-  private:
-    hls_csim::channel_turn<T, N> turn_;
 };
 
 }  // namespace split
 
 namespace merge {
 
-template <typename T, int N> class round_robin {
+template <typename T, int N> class round_robin : public hls_csim::channel_task<T, N, round_robin<T, N>> {
   public:
     stream<T> in[N];
     stream<T> out;
-    void spawn(hls_csim::region &region, const char *name) {
-        region.name_task(name);
-        region.spawn_task([this]() {
-            out.write(in[turn_.next].read());
-            turn_.served(turn_.next);
-        });
+    void step() {
+        out.write(in[this->turn_.next].read());
+        this->turn_.served(this->turn_.next);
     }
-
-  private:
-    hls_csim::channel_turn<T, N> turn_;
 };
 
-template <typename T, int N> class load_balance {
+template <typename T, int N> class load_balance : public hls_csim::channel_task<T, N, load_balance<T, N>> {
   public:
     stream<T> in[N];
     stream<T> out;
-    void spawn(hls_csim::region &region, const char *name) {
-        region.name_task(name);
-        region.spawn_task([this]() {
-            int k = turn_.first(in, true);
-            out.write(in[k].read());
-            turn_.served(k);
-        });
+    void step() {
+        int k = this->turn_.first(in, true);
+        out.write(in[k].read());
+        this->turn_.served(k);
     }
-
-  private:
-    hls_csim::channel_turn<T, N> turn_;
 };
 
 }  // namespace merge
