@@ -6,6 +6,7 @@ import numpy as np
 import pytest
 
 import hls
+from tests.both_models import assert_deadlocks_in_both, outputs_in_both
 from tests.error_marks import assert_error_at_marker
 from tests.kernels import channel_kernels as ck
 
@@ -18,10 +19,8 @@ def farm_expected(a):
 @pytest.mark.parametrize("seed", [0, 1])
 def test_round_robin_farm_golden_csim_and_plain_python_agree(seed):
     a = np.random.default_rng(seed).integers(-500, 500, ck.N).astype(np.int32)
-    golden, native = np.zeros(ck.N, np.int32), np.zeros(ck.N, np.int32)
-    ck.farm(a, golden)
-    ck.farm.csim(a, native)
-    assert golden.tolist() == native.tolist() == farm_expected(a)
+    golden, native = outputs_in_both(ck.farm, a, ck.N, np.int32)
+    assert golden == native == farm_expected(a)
 
 
 def test_load_balance_is_deterministic_and_the_same_in_both_models():
@@ -50,11 +49,9 @@ def test_streaming_split_ends_when_its_input_is_empty():
 
 def test_an_unbalanced_merge_deadlocks_in_both_models():
     a = np.arange(ck.N, dtype=np.int32)
-    for run in (ck.unbalanced_merge, ck.unbalanced_merge.csim):
-        with pytest.raises(hls.DeadlockError) as info:
-            run(a, np.zeros(ck.N, np.int32))
-        assert "process 'store' reads the empty FIFO 'out'" in str(info.value)
-        assert "process 'merge_out' reads the empty FIFO 'r1'" in str(info.value)
+    assert_deadlocks_in_both(ck.unbalanced_merge, lambda: (a, np.zeros(ck.N, np.int32)),
+                             ["process 'store' reads the empty FIFO 'out'",
+                              "process 'merge_out' reads the empty FIFO 'r1'"])
 
 
 def test_cpp_declares_vitis_split_and_merge_objects_and_uses_their_members():

@@ -5,6 +5,7 @@ import numpy as np
 import pytest
 
 import hls
+from tests.both_models import assert_deadlocks_in_both, outputs_in_both
 from tests.error_marks import assert_error_at_marker
 from tests.kernels import task_kernels as tk
 
@@ -21,10 +22,8 @@ def chain_expected(a):
 @pytest.mark.parametrize("seed", [0, 1, 2])
 def test_task_chain_golden_csim_and_plain_python_agree(seed):
     a = np.random.default_rng(seed).integers(-50, 50, tk.N).astype(np.int16)
-    golden, native = np.zeros(tk.N, np.int32), np.zeros(tk.N, np.int32)
-    tk.task_chain(a, golden)
-    tk.task_chain.csim(a, native)
-    assert golden.tolist() == native.tolist() == chain_expected(a)
+    golden, native = outputs_in_both(tk.task_chain, a, tk.N, np.int32)
+    assert golden == native == chain_expected(a)
 
 
 def test_purely_streaming_region_ends_when_its_input_is_empty():
@@ -70,11 +69,7 @@ def test_cpp_instantiates_thread_local_tasks_and_channels():
 ])
 def test_a_task_stuck_other_than_idle_is_a_deadlock_in_both_models(kernel, blocked):
     a = np.arange(tk.N, dtype=np.int16)
-    for run in (kernel, kernel.csim):
-        with pytest.raises(hls.DeadlockError) as info:
-            run(a, np.zeros(tk.N, np.int32))
-        for fragment in blocked:
-            assert fragment in str(info.value)
+    assert_deadlocks_in_both(kernel, lambda: (a, np.zeros(tk.N, np.int32)), blocked)
     with pytest.raises(hls.DeadlockError) as info:
         kernel(a, np.zeros(tk.N, np.int32))
     assert f"{tk.__file__}:" in str(info.value)  # Python mode names the line
