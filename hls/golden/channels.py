@@ -56,6 +56,7 @@ def merge_load_balance(ins: list[Stream], out: Stream) -> None:
 
 def _first(streams: list[Stream], can: Any, why: str) -> int:
     """The first stream, from the one whose turn it is, that `can` serve now; waits while none can."""
+    _current().by_arrival = True
     start = _turn(len(streams))
     order = [(start + j) % len(streams) for j in range(len(streams))]
     while True:

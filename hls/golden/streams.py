@@ -230,6 +230,7 @@ class Process:
         self.error: BaseException | None = None
         self.events: list[tuple] = []
         self.after: list[str] = []
+        self.by_arrival = False  # a load-balance channel: where an item goes follows this run's interleaving
         self.thread = threading.Thread(target=self.main, name=f"hls-process-{name}", daemon=True)
 
     def idle(self) -> bool:

@@ -47,6 +47,18 @@ class RawProcess:
 class RawRegion:
     processes: list[RawProcess]
     fifos: list[FifoSpec]
+    # load-balance channels (hls.split/merge.load_balance): the trace holds the routing of the Python-mode
+    # run with unbounded FIFOs, where RTL routes each item by its arrival at the declared depths
+    by_arrival: list[str] = field(default_factory=list)
+
+    def arrival_note(self) -> str | None:
+        """Why this region's timing (and whether it deadlocks) is one interleaving's, or None."""
+        if not self.by_arrival:
+            return None
+        return (f"dataflow: {', '.join(self.by_arrival)} route{'s' if len(self.by_arrival) == 1 else ''} items "
+                "by arrival (load_balance); the timed simulation replays the routing of one Python-mode run "
+                "with unbounded FIFOs, so in RTL the latency, and whether the region deadlocks at its "
+                "declared depths, can differ")
 
 
 @dataclass(frozen=True)
@@ -72,7 +84,8 @@ def raw_region(scheduler: Any) -> RawRegion:
                 fifos.setdefault(stream.name, FifoSpec(stream.name, bit_width(stream.elem), stream.depth))
                 events.append((TraceEvent.ACCESS, stream.name, event[2], event[3]))
         processes.append(RawProcess(process.name, events, list(process.after)))
-    return RawRegion(processes, list(fifos.values()))
+    by_arrival = [p.name for p in scheduler.processes if p.by_arrival]
+    return RawRegion(processes, list(fifos.values()), by_arrival)
 
 
 @dataclass
@@ -274,6 +287,9 @@ def with_region(report: Report, trace: RawRegion | Untimed) -> Report:
                                                      f"failed ({trace.reason})"])
     timed = time_region(trace, report)
     notes = [n for n in report.notes if not n.startswith(UNMODELLED)]
+    arrival = trace.arrival_note()
+    if arrival:
+        notes.append(arrival)
     if timed.latency is None:
         return replace(report, dataflow=timed, notes=notes)
     notes.append(f"dataflow: latency and interval from the timed simulation of the region (the processes "

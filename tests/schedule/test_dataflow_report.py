@@ -145,3 +145,13 @@ def test_a_ping_pong_region_runs_under_the_numpy_model_and_still_reports(monkeyp
     assert k.golden_model == "numpy"
     report = k.report()
     assert [p.name for p in report.dataflow.processes] == ["loop_i", "loop_j"]
+
+
+def test_a_load_balance_region_says_its_timing_is_one_interleavings():
+    """Where an item goes follows its arrival in RTL; the trace holds one Python-mode run's routing."""
+    from tests.kernels import channel_kernels as ck
+
+    notes = [n for n in ck.balanced.report().notes if "by arrival" in n]
+    assert len(notes) == 1
+    assert "split_s" in notes[0] and "merge_out" in notes[0] and "deadlocks" in notes[0]
+    assert not [n for n in ck.farm.report().notes if "by arrival" in n]  # round robin routes by count

@@ -201,6 +201,27 @@ def test_dataflow_verdict_python_timed_and_csim_agree(tmp_path, seed):
     assert (kernel.report().dataflow.deadlock is not None) == deadlocks
 
 
+
+def test_a_load_balance_region_compares_python_mode_with_csim_only(tmp_path):
+    """Seed 5209: a load-balance split deadlocks in Python mode at its declared depths, while the timed
+    simulation, which replays an unbounded run's routing, does not; the verdict rests on Python mode and
+    csim, and the report says the timing is one interleaving's (hls/schedule/dataflow.RawRegion)."""
+    from tests.fuzz.dataflow_gen import dataflow_unit
+    from tests.fuzz.worker import check_single
+
+    unit = dataflow_unit(5209)
+    assert "hls.split.load_balance" in unit.source
+    path = tmp_path / "df_5209.py"
+    path.write_text(module_text([unit]))
+    kernel = getattr(load(path, "df_5209"), unit.kernel)
+    with pytest.raises(hls.DeadlockError):
+        kernel(*kernel.random_inputs(5209))
+    report = kernel.report()
+    assert report.dataflow.deadlock is None
+    assert any("by arrival" in n for n in report.notes)
+    assert check_single(kernel, 5209, 0.0, 0.0)["status"] == "pass"
+
+
 # ---- the no-overflow kernels and the CPython oracle (tests/fuzz/oracle.py) -------------------------
 
 ORACLE_MARKS = {  # per branch, patterns its kernels must show within 40 seeds
