@@ -18,7 +18,7 @@ from __future__ import annotations
 from collections import defaultdict
 
 from hls.ir.affine import ITER, Affine
-from hls.schedule.graph import DATA, Graph, Node
+from hls.schedule.graph import DATA, Access, Graph, Node
 
 ANY = "any"
 
@@ -104,9 +104,34 @@ def relation(first: list[Affine | None], second: list[Affine | None]) -> int | s
     return ANY if delta is None else delta
 
 
+def false_dependence(graph: Graph, a: Access, b: Access) -> bool:
+    """L4 (docs/oplib.md 9): in a pipelined loop a partial unroll left, a load and a store of one array in
+    banks (a partitioned RAM, not registers) where one of them picks its bank at run time (its index moves
+    across the banks from one iteration to the next: a cyclic stride that is no multiple of the banks, or
+    any moving index in a block partition) and the banks each may reach overlap. Once the unrolled copies'
+    accesses are split per bank, the address inside a moving bank is no affine function of the counter,
+    so Vitis cannot prove the two apart and keeps a dependence both ways between iterations (UG1399
+    "Removing False Dependencies to Improve Loop Pipelining"; wes237c FIR-128 cyclic4 with unroll 2: II 2)."""
+    storage = a.storage
+    if not graph.partial_unroll or a.is_store == b.is_store or storage.ports is None or storage.is_maxi \
+            or storage.banks == 1:
+        return False
+    if not (storage.bank_varies(a.indices) or storage.bank_varies(b.indices)):
+        return False
+    return all(x is None or y is None or bool(x & y)
+               for x, y in zip(storage.banks_reached(a.indices), storage.banks_reached(b.indices), strict=True))
+
+
 def _pair_edges(graph: Graph, first: int, second: int, pipelined: bool, trip: int | None) -> None:
     a, b = graph.nodes[first].access, graph.nodes[second].access
     rel = relation(a.indices, b.indices)
+    if pipelined and rel != ANY and false_dependence(graph, a, b):
+        # the copies of one iteration share the counter, so Vitis still tells them apart: the dependence
+        # it cannot rule out is between iterations ("inter" in UG1399's terms), distance 1 both ways
+        for src, dst, genuine in ((first, second, rel == 1), (second, first, rel == -1)):
+            _edge(graph, src, dst, 1)
+            if not genuine:
+                graph.false_deps.add((src, dst))
     if rel is None:
         return
     if rel == ANY:
@@ -155,9 +180,10 @@ def _constant_edges(graph: Graph, accesses: list[int], pipelined: bool) -> None:
             _edge(graph, store, first_store[key], 1)
 
 
-def add_memory_edges(graph: Graph, pipelined: bool, trip: int | None = None) -> None:
-    """Order every pair of accesses to one array that may touch the same element."""
-    graph.trip = trip
+def add_memory_edges(graph: Graph, pipelined: bool, trip: int | None = None, partial_unroll: bool = False) -> None:
+    """Order every pair of accesses to one array that may touch the same element (`partial_unroll`: the
+    pipelined loop is what a partial unroll left, where moving banks make false dependences, L4)."""
+    graph.trip, graph.partial_unroll = trip, partial_unroll
     by_storage: dict[int, list[int]] = defaultdict(list)
     for index in graph.accesses:
         by_storage[id(graph.nodes[index].access.storage)].append(index)

@@ -122,6 +122,8 @@ class Graph:
         self.carried: list[Carried] = []
         self.trip: int | None = None  # trip count of the pipelined loop (dependence analysis)
         self.guard: tuple = ()  # the branches the builder is in: given to each node added
+        self.partial_unroll = False  # a pipelined loop a partial unroll left (deps: false dependences, L4)
+        self.false_deps: set[tuple[int, int]] = set()  # (src, dst) pairs ordered only by such a dependence
 
     def add(self, cost: OpCost, op: Op | None, width: int, preds: list[tuple[int, int, int]],
             access: Access | None = None) -> int:

@@ -162,11 +162,14 @@ def pipelined_loop(design: Design, loop: ForOp | WhileOp, scope: Scope, report: 
     if hoisted:
         report.notes.append(f"{hoisted} cycles of loop-invariant work done once before the loop")
     bursts = mark_bursts(graph)
-    add_memory_edges(graph, True, trip[1])
+    add_memory_edges(graph, True, trip[1], partial_unroll=bool(loop.unrolled))
     result = modulo_schedule(graph, target)
     report.target_ii, report.ii, report.depth = target, result.ii, result.depth
     report.res_mii, report.rec_mii = result.res_mii, result.rec_mii
     report.limiter, site = limiter(result, target, graph, design.lib.usable_ns)
+    false = false_dependence_limit(graph, result, target)
+    if false is not None:
+        report.limiter, site = false
     if site is not None and site.op is not None and site.op.loc is not None:
         report.limiter_file, report.limiter_line = site.op.loc.file, site.op.loc.line
     report.ops, report.ops_total = scheduled_ops(graph, result.times)
@@ -258,6 +261,30 @@ def limiter(result: ModuloResult, target: int | None, graph: Graph, usable_ns: f
         return ports_text(graph, result.ports), _first_access(graph, result.ports.storage)
     return (f"memory ports and dependences together need II {result.ii} (ports alone {result.res_mii}, "
             f"dependences alone {result.rec_mii})"), None
+
+
+def false_dependence_limit(graph: Graph, result: ModuloResult, target: int | None) -> tuple[str, Node] | None:
+    """The words for an II that the false dependences of moving banks (deps.false_dependence, L4) raise: the
+    loop is scheduled again without them, and when that II is lower they are named as the limiter, at the
+    store's line. None when there are none or they do not decide the II."""
+    if not graph.false_deps or result.ii <= (target or 1):
+        return None
+    saved = {node.index: node.preds for node in graph.nodes}
+    for node in graph.nodes:
+        node.preds = [e for e in node.preds if not (e[1] == 1 and (e[0], node.index) in graph.false_deps)]
+    try:
+        without = modulo_schedule(graph, target).ii
+    finally:
+        for node in graph.nodes:
+            node.preds = saved[node.index]
+    if without >= result.ii:
+        return None
+    src, dst = min(graph.false_deps)
+    store = graph.nodes[src] if graph.nodes[src].access.is_store else graph.nodes[dst]
+    return (f"false dependence between iterations on `{store.access.storage.name}`: in this partially unrolled "
+            f"loop a load or store picks its bank at run time, so Vitis cannot prove the store and the load "
+            f"of different iterations apart (UG1399 \"Removing False Dependencies\"): II {result.ii}, "
+            f"{without} without it, at {_where(store)}"), store
 
 
 def _first_access(graph: Graph, storage: Storage) -> Node:

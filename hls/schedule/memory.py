@@ -127,6 +127,23 @@ class Storage:
                 return True
         return False
 
+    def banks_reached(self, indices: list) -> list[frozenset[int] | None]:
+        """Per dimension, the banks an access with these affine indices (None: not affine) reaches over all
+        executions: a cyclic bank moves in steps of gcd(banks, the index's coefficients) from the constant's
+        bank, a block bank moves whenever the index does; None where it may reach any bank."""
+        reached: list[frozenset[int] | None] = []
+        for split, index in zip(self.splits, indices, strict=False):
+            if split.banks == 1:
+                reached.append(frozenset({0}))
+            elif index is None or (not split.cyclic and not index.is_const):
+                reached.append(None)
+            elif not split.cyclic:
+                reached.append(frozenset({min(index.const // split.block, split.banks - 1)}))
+            else:
+                step = math.gcd(split.banks, *index.terms.values())
+                reached.append(frozenset((index.const + step * k) % split.banks for k in range(split.banks // step)))
+        return reached
+
     def area(self) -> dict[str, int]:
         """BRAM_18K, URAM, LUT and FF of the memory itself (m_axi adapters are counted per bundle)."""
         width = bit_width(self.elem)

@@ -160,6 +160,8 @@ class ResourceTally:
         self.extra: dict[tuple[str, str], Resources] = {}
         self._memories: dict[int, Storage] = {}  # held, so that no later storage reuses a counted one's id
         self._bundles: set[str] = set()
+        # R13: per sequential module, the registers of its largest straight stretch (the others reuse them)
+        self.stretch_registers: dict[str, Resources] = {}
 
     def _units(self, module: str, node: Node, count: int, shared: bool, cost: Resources | None = None,
                name: str | None = None) -> None:
@@ -198,7 +200,7 @@ class ResourceTally:
             if node.cost.shareable and key in per_slot:  # a unit serving two kinds is named by its core
                 name = key[0] if len(kinds[key]) > 1 else node.name
                 self._units(module, node, max(per_slot.pop(key).values()), shared=True, name=name)
-        self._add(module, "registers", self._registers(graph, times, ii))
+        self._add_registers(module, self._registers(graph, times, ii), sequential=not ii)
         # a carried scalar is a register with a mux choosing its initial or updated value, and in a
         # pipeline a second one forwarding the value written in the cycle it is read (ap_sig_allocacmp_*)
         carried = len(graph.carried) * mux_lut(2) * (2 if ii else 1)
@@ -209,8 +211,20 @@ class ResourceTally:
 
     def add_registers(self, module: str, graph: Graph, times: list[int], states: int) -> None:
         """Registers and FSM states of a sequential stretch whose operators are counted elsewhere."""
-        self._add(module, "registers", self._registers(graph, times, None))
+        self._add_registers(module, self._registers(graph, times, None), sequential=True)
         self._add(module, "control", Resources(ff=states, lut=MUX_LUT_PER_INPUT * states))
+
+    def _add_registers(self, module: str, registers: Resources, sequential: bool) -> None:
+        """R13 (docs/oplib.md 9): the straight stretches of one sequential module (code between its loops, the
+        bodies of its sequential loops) run in different FSM states, so the values of one stretch never live
+        while another's do and Vitis binds them to the same registers: the Register tables list `reg_<n>`
+        registers that no single value names (level2fast DFT-256 unroll16: 32 `reg_*` of 32 bits serve 16
+        unrolled copies of the inner loop, 9,219 Register FF in all). The module keeps the registers of its
+        largest stretch, not their sum; a pipeline's registers are all live at once and add up."""
+        if not sequential:
+            self._add(module, "registers", registers)
+        elif registers.ff > self.stretch_registers.get(module, Resources()).ff:
+            self.stretch_registers[module] = registers
 
     @staticmethod
     def _registers(graph: Graph, times: list[int], ii: int | None) -> Resources:
@@ -284,6 +298,8 @@ class ResourceTally:
         rows = [BreakdownRow(key[0], key[1], key[2], count, self.unit_cost[key].scaled(count))
                 for key, count in self.units.items() if count]
         rows += [BreakdownRow(module, name, "", None, resources) for (module, name), resources in self.extra.items()]
+        rows += [BreakdownRow(module, "registers (shared by its sequential stretches)", "", None, resources)
+                 for module, resources in self.stretch_registers.items()]
         return rows
 
     def total(self) -> Resources:
