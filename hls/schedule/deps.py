@@ -116,10 +116,14 @@ def false_dependence(graph: Graph, a: Access, b: Access) -> bool:
     if not graph.partial_unroll or a.is_store == b.is_store or storage.ports is None or storage.is_maxi \
             or storage.banks == 1:
         return False
-    if not (storage.bank_varies(a.indices) or storage.bank_varies(b.indices)):
+    if not (storage.bank_moves(a.indices) or storage.bank_moves(b.indices)):
         return False
-    return all(x is None or y is None or bool(x & y)
-               for x, y in zip(storage.banks_reached(a.indices), storage.banks_reached(b.indices), strict=True))
+    for ia, ib, x, y in zip(a.indices, b.indices, storage.banks_reached(a.indices), storage.banks_reached(b.indices),
+                            strict=True):
+        same_shift = ia is not None and ib is not None and ia.without(ITER).terms == ib.without(ITER).terms
+        if same_shift and x is not None and y is not None and not x & y:
+            return False  # never one bank: the outer counters shift both alike
+    return True
 
 
 def _pair_edges(graph: Graph, first: int, second: int, pipelined: bool, trip: int | None) -> None:

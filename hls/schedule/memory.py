@@ -19,6 +19,7 @@ from typing import Any
 
 from hls.interfaces import default_interface
 from hls.ir import AllocOp, ConstantOp, DirectiveOp, Function, LoadOp, RomOp, StoreOp, StreamOp, Value
+from hls.ir.affine import ITER
 from hls.schedule.autopartition import automatically_complete
 from hls.types import ArrayType, BoolType, FloatType, IntType, ScalarType, StreamType
 
@@ -128,9 +129,10 @@ class Storage:
         return False
 
     def banks_reached(self, indices: list) -> list[frozenset[int] | None]:
-        """Per dimension, the banks an access with these affine indices (None: not affine) reaches over all
-        executions: a cyclic bank moves in steps of gcd(banks, the index's coefficients) from the constant's
-        bank, a block bank moves whenever the index does; None where it may reach any bank."""
+        """Per dimension, the banks an access with these affine indices (None: not affine) reaches as its loop
+        runs, the loop's fixed symbols (outer counters) taken as 0: a cyclic bank moves in steps of
+        gcd(banks, the counter's coefficient) from the constant's bank, a block bank may be any once the
+        index moves; None where it may reach any bank."""
         reached: list[frozenset[int] | None] = []
         for split, index in zip(self.splits, indices, strict=False):
             if split.banks == 1:
@@ -140,9 +142,20 @@ class Storage:
             elif not split.cyclic:
                 reached.append(frozenset({min(index.const // split.block, split.banks - 1)}))
             else:
-                step = math.gcd(split.banks, *index.terms.values())
+                step = math.gcd(split.banks, index.coeff(ITER))
                 reached.append(frozenset((index.const + step * k) % split.banks for k in range(split.banks // step)))
         return reached
+
+    def bank_moves(self, indices: list) -> bool:
+        """Whether an access picks a different bank from one iteration of its loop to the next: an index that
+        is not affine, a cyclic dimension whose counter coefficient is no multiple of its banks, a block
+        dimension whose index moves with the counter."""
+        for split, index in zip(self.splits, indices, strict=False):
+            if split.banks == 1:
+                continue
+            if index is None or (index.coeff(ITER) % split.banks if split.cyclic else index.coeff(ITER)):
+                return True
+        return False
 
     def area(self) -> dict[str, int]:
         """BRAM_18K, URAM, LUT and FF of the memory itself (m_axi adapters are counted per bundle)."""

@@ -95,6 +95,31 @@ def pairs_cyclic8(x: hls.int32[N], y: hls.int32[N]):
         y[i] = buf[i]
 
 
+@hls.kernel
+def lanes_cyclic8(x: hls.int32[N], y: hls.int32[N]):
+    buf = hls.zeros((N,), hls.int32)
+    hls.array_partition(buf, "cyclic", factor=8)
+    for i in range(N):
+        buf[i] = x[i]
+    for j in range(4):
+        hls.label("Lanes")
+        hls.pipeline(off=True)
+        for i in range(14):
+            hls.label("Lane")
+            hls.unroll(factor=2)
+            buf[4 * i + j] = buf[4 * i + j + 4] + 1
+    for i in range(N):
+        y[i] = buf[i]
+
+
+def _lanes(x):
+    buf = [int(v) for v in x]
+    for j in range(4):
+        for i in range(14):
+            buf[4 * i + j] = buf[4 * i + j + 4] + 1
+    return buf
+
+
 def _shifted(x):
     return np.concatenate([x[:1], x[:-1]])
 
@@ -114,6 +139,9 @@ def test_golden_of_the_bank_kernels_is_plain_python():
     want = x.astype(np.int64).copy()
     want[1::2] = want[0::2] + 1
     assert list(y) == list(want)
+    y = np.zeros(N, dtype=np.int32)
+    lanes_cyclic8(x.copy(), y)
+    assert list(y) == _lanes(x)
 
 
 def test_a_moving_bank_under_a_partial_unroll_is_a_false_dependence():
@@ -136,9 +164,11 @@ def test_banks_fixed_per_copy_rolled_loops_registers_and_disjoint_banks_keep_ii_
     """L4's conditions, each missing once: with 2 cyclic banks each unrolled copy keeps its bank (II 1, wes237c
     cyclic2 + unroll 2: 140 cycles); without the partial unroll the bank moves but Vitis keeps II 1 (wes237c
     cyclic2 without unroll: 267); a complete partition is registers, no RAM (complete + unroll 2: 139); and
-    with 8 cyclic banks the store's banks {1, 5}, {3, 7} never meet the loads' {0, 4}, {2, 6}."""
+    with 8 cyclic banks the store's banks {1, 5}, {3, 7} never meet the loads' {0, 4}, {2, 6}; an outer
+    counter picks the banks of buf[4 * i + j] (j and j + 4 of 8) at run time, but they stay put through the
+    inner loop."""
     for kernel, label in ((shift_cyclic2, "Shift"), (shift_cyclic4_rolled, "Shift"), (shift_complete, "Shift"),
-                          (pairs_cyclic8, "Pairs")):
+                          (pairs_cyclic8, "Pairs"), (lanes_cyclic8, "Lane")):
         lp = loop(report(kernel, pipeline_loops=64), label)
         assert lp.ii == 1, (kernel.__name__, lp.limiter)
         assert lp.limiter is None
