@@ -26,59 +26,27 @@ def line_of(kernel, text):
     return first + next(k for k, line in enumerate(lines) if text in line)
 
 
+SIZE, BANKS, UNROLL = N, 4, 2  # compile-time names of `shift`, rebound by specialize()
+
+
 @hls.kernel
-def shift_cyclic4(x: hls.int32[N], y: hls.int32[N]):
-    buf = hls.zeros((N,), hls.int32)
-    hls.array_partition(buf, "cyclic", factor=4)
-    for i in range(N):
+def shift(x: hls.int32[SIZE], y: hls.int32[SIZE]):
+    buf = hls.zeros((SIZE,), hls.int32)
+    hls.array_partition(buf, "cyclic", factor=BANKS)
+    for i in range(SIZE):
         buf[i] = x[i]
-    for i in range(N - 1, 0, -1):
+    for i in range(SIZE - 1, 0, -1):
         hls.label("Shift")
-        hls.unroll(factor=2)
+        hls.unroll(factor=UNROLL)
         buf[i] = buf[i - 1]  # the moving-bank store
-    for i in range(N):
+    for i in range(SIZE):
         y[i] = buf[i]
 
 
-@hls.kernel
-def shift_cyclic2(x: hls.int32[N], y: hls.int32[N]):
-    buf = hls.zeros((N,), hls.int32)
-    hls.array_partition(buf, "cyclic", factor=2)
-    for i in range(N):
-        buf[i] = x[i]
-    for i in range(N - 1, 0, -1):
-        hls.label("Shift")
-        hls.unroll(factor=2)
-        buf[i] = buf[i - 1]
-    for i in range(N):
-        y[i] = buf[i]
-
-
-@hls.kernel
-def shift_cyclic4_rolled(x: hls.int32[N], y: hls.int32[N]):
-    buf = hls.zeros((N,), hls.int32)
-    hls.array_partition(buf, "cyclic", factor=4)
-    for i in range(N):
-        buf[i] = x[i]
-    for i in range(N - 1, 0, -1):
-        hls.label("Shift")
-        buf[i] = buf[i - 1]
-    for i in range(N):
-        y[i] = buf[i]
-
-
-@hls.kernel
-def shift_complete(x: hls.int32[8], y: hls.int32[8]):
-    buf = hls.zeros((8,), hls.int32)
-    hls.array_partition(buf, "complete")
-    for i in range(8):
-        buf[i] = x[i]
-    for i in range(7, 0, -1):
-        hls.label("Shift")
-        hls.unroll(factor=2)
-        buf[i] = buf[i - 1]
-    for i in range(8):
-        y[i] = buf[i]
+shift_cyclic4 = shift
+shift_cyclic2 = shift.specialize(BANKS=2)
+shift_cyclic4_rolled = shift.specialize(UNROLL=1)
+shift_complete = shift.specialize(SIZE=8, BANKS=8)  # one bank per element: registers
 
 
 @hls.kernel
