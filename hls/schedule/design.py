@@ -365,6 +365,7 @@ def _schedule_module(module: Module, clock_ns: float, part: str, flow: str, pipe
         design.tally.add_fsm(func.name)
         latency = design.region(func.body.block, scope).plus(1)
         interval = latency.plus(1)
+    design.notes.extend(design.tally.shared_register_notes())
     report = Report(func.name, part, float(clock_ns), latency.min, latency.max, interval.min, interval.max,
                     design.loops, design.tally.total(), design.tally.rows(), "estimate", lib.part.family,
                     round(clock_ns * lib.uncertainty, 3), None, design.notes)

@@ -11,6 +11,7 @@ Pipelined loops are their own modules, as Vitis outlines them (`<top>_Pipeline_<
 from __future__ import annotations
 
 import math
+import os
 from collections import Counter, defaultdict
 
 from hls.report.report import BreakdownRow, Resources
@@ -160,8 +161,10 @@ class ResourceTally:
         self.extra: dict[tuple[str, str], Resources] = {}
         self._memories: dict[int, Storage] = {}  # held, so that no later storage reuses a counted one's id
         self._bundles: set[str] = set()
-        # R13: per sequential module, the registers of its largest straight stretch (the others reuse them)
+        # R13: per sequential module, the registers of its largest straight stretch (the others reuse them),
+        # and for its note: how many stretches, the FF they would sum to, where the largest starts
         self.stretch_registers: dict[str, Resources] = {}
+        self._stretches: dict[str, list] = {}
 
     def _units(self, module: str, node: Node, count: int, shared: bool, cost: Resources | None = None,
                name: str | None = None) -> None:
@@ -200,7 +203,7 @@ class ResourceTally:
             if node.cost.shareable and key in per_slot:  # a unit serving two kinds is named by its core
                 name = key[0] if len(kinds[key]) > 1 else node.name
                 self._units(module, node, max(per_slot.pop(key).values()), shared=True, name=name)
-        self._add_registers(module, self._registers(graph, times, ii), sequential=not ii)
+        self._add_registers(module, self._registers(graph, times, ii), sequential=not ii, graph=graph)
         # a carried scalar is a register with a mux choosing its initial or updated value, and in a
         # pipeline a second one forwarding the value written in the cycle it is read (ap_sig_allocacmp_*)
         carried = len(graph.carried) * mux_lut(2) * (2 if ii else 1)
@@ -211,10 +214,10 @@ class ResourceTally:
 
     def add_registers(self, module: str, graph: Graph, times: list[int], states: int) -> None:
         """Registers and FSM states of a sequential stretch whose operators are counted elsewhere."""
-        self._add_registers(module, self._registers(graph, times, None), sequential=True)
+        self._add_registers(module, self._registers(graph, times, None), sequential=True, graph=graph)
         self._add(module, "control", Resources(ff=states, lut=MUX_LUT_PER_INPUT * states))
 
-    def _add_registers(self, module: str, registers: Resources, sequential: bool) -> None:
+    def _add_registers(self, module: str, registers: Resources, sequential: bool, graph: Graph) -> None:
         """R13 (docs/oplib.md 9): the straight stretches of one sequential module (code between its loops, the
         bodies of its sequential loops) run in different FSM states, so the values of one stretch never live
         while another's do and Vitis binds them to the same registers: the Register tables list `reg_<n>`
@@ -223,8 +226,24 @@ class ResourceTally:
         largest stretch, not their sum; a pipeline's registers are all live at once and add up."""
         if not sequential:
             self._add(module, "registers", registers)
-        elif registers.ff > self.stretch_registers.get(module, Resources()).ff:
+            return
+        seen = self._stretches.setdefault(module, [0, 0, None])
+        seen[0] += 1
+        seen[1] += registers.ff
+        if registers.ff > self.stretch_registers.get(module, Resources()).ff:
             self.stretch_registers[module] = registers
+            seen[2] = next((n.op.loc for n in graph.nodes if n.op is not None and n.op.loc is not None), None)
+
+    def shared_register_notes(self) -> list[str]:
+        """One note per sequential module whose stretches' registers R13 shares, naming the largest stretch's line."""
+        notes = []
+        for module, (count, total, loc) in self._stretches.items():
+            kept = self.stretch_registers.get(module, Resources()).ff
+            if count > 1 and total > kept:
+                where = f" from {os.path.basename(loc.file)}:{loc.line}" if loc is not None else ""
+                notes.append(f"registers of `{module}`: its {count} sequential stretches run in different states and "
+                             f"share one set, that of the largest{where} ({kept} FF, {total} FF if each had its own)")
+        return notes
 
     @staticmethod
     def _registers(graph: Graph, times: list[int], ii: int | None) -> Resources:

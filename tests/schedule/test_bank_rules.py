@@ -175,13 +175,18 @@ def _registers(r):
 def test_sequential_stretches_of_one_module_share_their_registers():
     """R13: four sequential loops of the same shape run in different FSM states of one module; their values
     never live at once, so the module's registers are those of one stretch, not four times as many (the
-    level2fast DFT-256 unroll16 Register table: `reg_*` registers shared by 16 copies of the inner loop). A
-    pipelined loop's registers are all live at once and still add up."""
+    level2fast DFT-256 unroll16 Register table: `reg_*` registers shared by 16 copies of the inner loop). The
+    report's note says so and names the line where the largest stretch starts (the first loop's body)."""
     one, four = (report(_kernel_with(n), pipeline_loops=0) for n in (1, 4))
     assert _registers(one) > 0
     assert _registers(four) == _registers(one)
     (row,) = [row for row in four.breakdown if row.op == "registers (shared by its sequential stretches)"]
     assert row.resources.ff == _registers(one)
+    (note,) = [n for n in four.notes if n.startswith("registers of `four`")]
+    line = line_of(_kernel_with(4), "y[i] = x[i] * 3.0")
+    assert "sequential stretches run in different states and share one set" in note
+    assert f"from test_bank_rules.py:{line} ({_registers(one)} FF," in note, note
+    assert not [n for n in one.notes if n.startswith("registers of")]  # one stretch with registers: nothing shared
     x = np.linspace(-1.0, 1.0, N).astype(np.float32)
     y = np.zeros(N, dtype=np.float32)
     _kernel_with(4)(x, y)
