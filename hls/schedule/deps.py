@@ -107,8 +107,9 @@ def relation(first: list[Affine | None], second: list[Affine | None]) -> int | s
 def false_dependence(graph: Graph, a: Access, b: Access) -> bool:
     """L4 (docs/oplib.md 9): in a pipelined loop a partial unroll left, a load and a store of one array in
     banks (a partitioned RAM, not registers) where one of them picks its bank at run time (its index moves
-    across the banks from one iteration to the next: a cyclic stride that is no multiple of the banks, or
-    any moving index in a block partition) and the banks each may reach overlap. Once the unrolled copies'
+    across the banks from one iteration to the next, `Storage.bank_moves`: a cyclic stride of the counter that
+    is no multiple of the banks, or a block index that moves with the counter) and the banks each may reach
+    overlap (`Storage.banks_reached`). Once the unrolled copies'
     accesses are split per bank, the address inside a moving bank is no affine function of the counter,
     so Vitis cannot prove the two apart and keeps a dependence both ways between iterations (UG1399
     "Removing False Dependencies to Improve Loop Pipelining"; wes237c FIR-128 cyclic4 with unroll 2: II 2)."""
