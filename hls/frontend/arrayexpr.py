@@ -56,7 +56,7 @@ class Elements(Family):
     def __init__(self, ctx: BuildContext) -> None:
         super().__init__(ctx)
         self.fresh: Callable[[], str] = lambda: "r"  # a reduction loop's name (set per statement)
-        self.fresh_acc: Callable[[], str] = lambda: "acc"  # an accumulator's name
+        self.fresh_acc: Callable[..., str] = lambda suffix="acc": suffix  # a local's name (an accumulator's)
         self.bounds: dict[str, int] = {}
 
     def error(self, exc: ShapeMismatch, node: ast.AST) -> HLSTypeError:
@@ -185,9 +185,11 @@ class Elements(Family):
         if target in CONTRACT or target is hls_matmul:
             if len(args) != 2:
                 raise self.ctx.error(f"{ast.unparse(node.func)} takes two arrays", node)
-            if target is np.dot and (None in args or max(len(args[0]), len(args[1])) > 2):
-                return self.joint(*args) if None in args else self.dot_refused(node)
-            return shapes.matmul(args[0] or (), args[1] or ()).shape or None
+            if target is np.dot and None in args:
+                return self.joint(*args)  # np.dot with a scalar multiplies
+            return self.contract_rule(target)(args[0] or (), args[1] or ()).shape or None
+        if target is np.concatenate:
+            return self.concat_parts(node)[1]
         if target == "reshape":
             return shapes.reshaped(self.shape(node.func.value), self.new_shape(node))
         if target is np.transpose:
@@ -201,9 +203,62 @@ class Elements(Family):
             return self.joint(*args)
         return None
 
-    def dot_refused(self, node: ast.Call) -> None:
-        raise self.ctx.error("np.dot of arrays above 2 dimensions is not supported; use np.matmul or @", node,
-                             UnsupportedError)
+    @staticmethod
+    def contract_rule(target: Any) -> Callable[[Shape, Shape], shapes.Contraction]:
+        """np.dot sums over a's last and b's second-to-last dimension; `@`, np.matmul and hls.matmul
+        broadcast leading (batch) dimensions."""
+        return shapes.dot if target is np.dot else shapes.matmul
+
+    def concat_parts(self, node: ast.Call) -> tuple[list[ast.expr], Shape, int]:
+        """`np.concatenate((a, b, ...), axis=k)`: the operands, the result shape and the axis."""
+        for kw in node.keywords:
+            if kw.arg != "axis":
+                raise self.ctx.error("np.concatenate takes the arrays and axis= only", kw.value, UnsupportedError)
+        if len(node.args) not in (1, 2) or not isinstance(node.args[0], (ast.Tuple, ast.List)):
+            raise self.ctx.error("np.concatenate takes a tuple or list of arrays written in place, "
+                                 "np.concatenate((a, b), axis=0)", node, UnsupportedError)
+        axis = self.keyword(node, "axis", 1, 0)
+        if axis is None:
+            raise self.ctx.error("np.concatenate(..., axis=None) flattens its operands; write that out: "
+                                 "np.concatenate((a.reshape(-1), b.reshape(-1)))", node, UnsupportedError)
+        if not isinstance(axis, int) or isinstance(axis, bool):
+            raise self.ctx.error(f"axis= of np.concatenate must be an integer constant, got {axis!r}", node)
+        parts = list(node.args[0].elts)
+        found = [self.shape(p) for p in parts]
+        for part, shape in zip(parts, found, strict=True):
+            if shape is None:
+                raise self.ctx.error(f"np.concatenate needs arrays; {ast.unparse(part)} is a scalar "
+                                     "(zero-dimensional arrays cannot be concatenated)", part)
+        shape, axis = shapes.concatenate(found, axis)
+        return parts, shape, axis
+
+    def concat_element(self, node: ast.Call, idx: list[ast.expr], pre: list[ast.stmt]) -> ast.expr:
+        """One element of a concatenation: an if/elif chain on the index along the axis, each branch
+        reading only the operand that holds the element (at the index less the sizes before it), into a
+        local whose type is the join of the operands' (no select, which would read every operand)."""
+        parts, _, axis = self.concat_parts(node)
+        parts = [p for p in parts if self.shape(p)[axis]]  # an empty operand holds no element
+        name = self.fresh_acc("cat")
+        position = idx[axis]
+        chain: list[ast.stmt] = []
+        offset = 0
+        branches: list[tuple[ast.expr | None, list[ast.stmt]]] = []
+        for n, part in enumerate(parts):
+            size = self.shape(part)[axis]
+            shifted = [*idx[:axis], ast.BinOp(copy.deepcopy(position), ast.Sub(), ast.Constant(offset)) if offset
+                       else copy.deepcopy(position),
+                       *idx[axis + 1:]]
+            body: list[ast.stmt] = []
+            value = self.element(part, shifted, body)
+            body.append(at(ast.Assign([ast.Name(name, ast.Store())], value), part))
+            offset += size
+            last = n == len(parts) - 1
+            test = None if last else ast.Compare(copy.deepcopy(position), [ast.Lt()], [ast.Constant(offset)])
+            branches.append((test, body))
+        for test, body in reversed(branches):
+            chain = body if test is None else [ast.If(test, body, chain)]
+        pre.extend(at(stmt, node) for stmt in chain)
+        return ast.Name(name, ast.Load())
 
     def target(self, node: ast.Call) -> Any:
         method = self.method(node)
@@ -363,7 +418,9 @@ class Elements(Family):
                 return ast.BinOp(self.element(node.args[0], self.broadcast_index(node.args[0], result, idx), pre),
                                  ast.Mult(),
                                  self.element(node.args[1], self.broadcast_index(node.args[1], result, idx), pre))
-            return self.contraction(node, node.args[0], node.args[1], idx, pre, acc)
+            return self.contraction(node, node.args[0], node.args[1], idx, pre, acc, self.contract_rule(target))
+        if target is np.concatenate:
+            return self.concat_element(node, idx, pre)
         if target is np.transpose:
             perm = shapes.transpose_axes(len(result), self.axes_option(node))
             inner = [ast.Constant(0)] * len(perm)
@@ -440,9 +497,10 @@ class Elements(Family):
         return self.accumulate(acc, init, ivs, step, pre, inner, node)
 
     def contraction(self, node: ast.AST, left: ast.AST, right: ast.AST, idx: list[ast.expr], pre: list[ast.stmt],
-                    acc_type: ast.AST | None) -> ast.expr:
+                    acc_type: ast.AST | None,
+                    rule: Callable[[Shape, Shape], shapes.Contraction] = shapes.matmul) -> ast.expr:
         try:
-            c = shapes.matmul(self.shape(left), self.shape(right))
+            c = rule(self.shape(left), self.shape(right))
         except ShapeMismatch as exc:
             raise self.error(exc, node) from None
         iv = self.fresh()

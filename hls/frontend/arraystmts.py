@@ -267,7 +267,7 @@ class ArrayStatements(Family):
         self.created: AllocOp | None = None
         self.hoisted: list[ast.stmt] = []
         self.elements.fresh = lambda: self.loop_name(None)
-        self.elements.fresh_acc = lambda: self.unique(f"{self.stem_name}_acc")
+        self.elements.fresh_acc = lambda suffix="acc": self.unique(f"{self.stem_name}_{suffix}")
 
     def unique(self, base: str) -> str:
         taken = self.ctx.kernel_names | set(self.ctx.env) | self.ctx.loop_locals | self.reserved
