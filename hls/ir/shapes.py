@@ -118,7 +118,11 @@ def matmul(a: Shape, b: Shape) -> Contraction:
     b2 = (*b, 1) if len(b) == 1 else b
     if a2[-1] != b2[-2]:
         raise ShapeMismatch(f"matmul of {a} and {b}: inner dimensions {a2[-1]} and {b2[-2]} differ")
-    batch = broadcast(a2[:-2], b2[:-2])
+    try:
+        batch = broadcast(a2[:-2], b2[:-2])
+    except ShapeMismatch:
+        raise ShapeMismatch(f"matmul of {a} and {b}: the batch dimensions {a2[:-2]} and {b2[:-2]} cannot be "
+                            "broadcast together") from None
     full = (*batch, a2[-2], b2[-1])
     rank = len(full)
     left = [*broadcast_map(a2[:-2], batch), rank - 2, -1]
