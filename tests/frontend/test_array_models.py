@@ -12,36 +12,11 @@ from typing import Any
 import numpy as np
 import pytest
 
+from tests.array_reference import exact, seq_matmul, seq_sum, wrap
 from tests.kernels import array_model_kernels as K
 
 F32 = np.float32
 RNG = np.random.default_rng(2212)
-
-
-def seq_sum(x: np.ndarray, axis: int, keepdims: bool = False) -> np.ndarray:
-    """A float32 sum over `axis` in index order from 0 (numpy's own sum is pairwise)."""
-    moved = np.moveaxis(x, axis, 0)
-    total = np.zeros(moved.shape[1:], x.dtype)
-    for row in moved:
-        total = total + row
-    return np.expand_dims(total, axis) if keepdims else total
-
-
-def seq_matmul(a: np.ndarray, b: np.ndarray) -> np.ndarray:
-    """a @ b of matrices, each element accumulated over k in order from 0."""
-    out = np.zeros((a.shape[0], b.shape[1]), a.dtype)
-    for k in range(a.shape[1]):
-        out = out + a[:, k:k + 1] * b[k:k + 1, :]
-    return out
-
-
-def exact(x: np.ndarray) -> np.ndarray:
-    return np.asarray(x).astype(object)
-
-
-def wrap(x: Any, bits: int) -> np.ndarray:
-    half = 1 << (bits - 1)
-    return ((np.asarray(x, dtype=object) + half) % (1 << bits) - half).astype(np.int64)
 
 
 def floats(*shape: int, lo: float = -2.0, hi: float = 2.0) -> np.ndarray:

@@ -17,23 +17,12 @@ import numpy as np
 import pytest
 
 from hls.errors import HLSTypeError
+from tests.array_reference import exact, seq_matmul, seq_sum, wrap
 from tests.conftest import load_example
 from tests.error_marks import assert_error_at_marker
 
 SEEDS = (3, 11, 29)
 F32 = np.float32
-
-
-def wrap(x: Any, bits: int, signed: bool = True) -> np.ndarray:
-    """Exact integers stored into a `bits`-wide integer (two's complement), as int64."""
-    x = np.asarray(x, dtype=object)
-    low = -(1 << (bits - 1)) if signed else 0
-    return ((x - low) % (1 << bits) + low).astype(np.int64)
-
-
-def exact(x: np.ndarray) -> np.ndarray:
-    """An int array as an object array of Python ints (no numpy overflow, Python's // % >> rules)."""
-    return np.asarray(x).astype(object)
 
 
 def random_shapes(seed: int) -> dict[str, Any]:
@@ -135,21 +124,9 @@ def int_ops(P: dict[str, Any], v: dict[str, Any]) -> list[Op]:
     ]
 
 
-def seq_sum(x: np.ndarray, axis: int) -> np.ndarray:
-    """A float32 sum in index order from 0 (the kernel's loop), not numpy's pairwise order."""
-    moved = np.moveaxis(x, axis, 0)
-    total = np.zeros(moved.shape[1:], F32)
-    for row in moved:
-        total = total + row
-    return total
-
-
 def float_ops(P: dict[str, Any], v: dict[str, Any]) -> list[Op]:
     f, g, a, c, f2, f3 = (v[x] for x in ("f", "g", "a_int", "c_int", "f2", "f3"))
     ax = P["ax"]
-    mm = np.zeros((f2.shape[0], f3.shape[1]), F32)
-    for kk in range(f2.shape[1]):
-        mm = mm + f2[:, kk:kk + 1] * f3[kk:kk + 1, :]
     return [
         Op("fadd", "f * 2.0 + g", "float32", f * F32(2) + g),
         Op("fdiv", "f / (g * g + 1.0)", "float32", f / (g * g + F32(1))),
@@ -160,7 +137,7 @@ def float_ops(P: dict[str, Any], v: dict[str, Any]) -> list[Op]:
         Op("truediv", "a / (c | 1)", "float64", a.astype(np.float64) / (c | 1).astype(np.float64)),
         Op("to_int", "hls.int16(f * 100.0)", "int16", np.trunc(f * F32(100)).astype(np.int64).astype(np.int16)),
         Op("fsum", f"f.sum(axis={ax})", "float32", seq_sum(f, ax)),
-        Op("fmatmul", "f2 @ f3", "float32", mm),
+        Op("fmatmul", "f2 @ f3", "float32", seq_matmul(f2, f3)),
         Op("fcmp", "f >= g", "bool_", f >= g),
     ]
 

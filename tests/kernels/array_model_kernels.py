@@ -8,7 +8,6 @@ import numpy as np
 import hls
 
 
-
 @hls.kernel
 def layernorm(x: hls.float32[4, 16], gamma: hls.float32[16], beta: hls.float32[16]) -> hls.float32[4, 16]:
     mean = x.sum(axis=1, keepdims=True) / 16.0
