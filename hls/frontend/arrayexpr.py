@@ -14,6 +14,7 @@ from __future__ import annotations
 import ast
 import copy
 from collections.abc import Callable
+from enum import Enum
 from typing import Any
 
 import numpy as np
@@ -29,7 +30,20 @@ from hls.types import ArrayType, BoolType, ScalarType, TypedConstant
 
 ELEMENTWISE = {np.maximum: "max", np.minimum: "min", np.fmax: "max", np.fmin: "min"}
 ABS = (np.abs, np.absolute, abs)
-REDUCE = {np.sum: "sum", np.max: "max", np.min: "min", np.amax: "max", np.amin: "min"}
+
+
+class Reduce(Enum):
+    """What a reduction combines: a sum (a mean divides it by the count) or the builtin max/min."""
+
+    SUM = "sum"
+    MEAN = "mean"
+    MAX = "max"
+    MIN = "min"
+
+
+REDUCE = {np.sum: Reduce.SUM, np.max: Reduce.MAX, np.min: Reduce.MIN, np.amax: Reduce.MAX, np.amin: Reduce.MIN,
+          np.mean: Reduce.MEAN}
+REDUCE_METHODS = tuple(r.value for r in Reduce)  # x.sum(), x.mean(), x.max(), x.min()
 CONTRACT = (np.matmul, np.dot)
 LETTERS = "ijklmnpqrstuvwxyzabcdefgh"
 
@@ -178,7 +192,7 @@ class Elements(Family):
         if target is MISSING:
             return None
         args = [self.shape(a) for a in node.args]
-        if target in REDUCE or self.method(node) in ("sum", "max", "min"):
+        if target in REDUCE or self.method(node) in REDUCE_METHODS:
             source = args[0] if target in REDUCE else self.shape(node.func.value)
             axes, keep = self.reduce_options(node, len(source) if source is not None else 0)
             return None if source is None else (shapes.reduced_shape(source, axes, keep) or None)
@@ -269,7 +283,7 @@ class Elements(Family):
     def method(self, node: ast.Call) -> str | None:
         """`x.sum(...)` or `x.reshape(...)` on an array: the method's name."""
         func = node.func
-        if isinstance(func, ast.Attribute) and func.attr in ("sum", "max", "min", "reshape") \
+        if isinstance(func, ast.Attribute) and func.attr in (*REDUCE_METHODS, "reshape") \
                 and self.shape(func.value) is not None:
             return func.attr
         return None
@@ -329,7 +343,7 @@ class Elements(Family):
             operands = (node.left, node.right)
         elif isinstance(node, ast.Call):
             target = self.target(node)
-            if target in ("sum", "max", "min"):
+            if target in REDUCE_METHODS:
                 operands = (node.func.value,)
             elif target in REDUCE or target in CONTRACT or target is hls_matmul:
                 operands = tuple(node.args)
@@ -407,8 +421,8 @@ class Elements(Family):
         result = self.shape(node)
         if target == "reshape":
             return self.reshape_element(node, idx, pre)
-        if target in REDUCE or target in ("sum", "max", "min"):
-            return self.reduction(node, target if isinstance(target, str) else REDUCE[target], idx, pre)
+        if target in REDUCE or target in REDUCE_METHODS:
+            return self.reduction(node, Reduce(target) if isinstance(target, str) else REDUCE[target], idx, pre)
         if target in CONTRACT or target is hls_matmul:
             acc = next((kw.value for kw in node.keywords if kw.arg == "acc"), None)
             if target is not hls_matmul and node.keywords:
@@ -469,7 +483,7 @@ class Elements(Family):
         pre.append(self.loops(ivs, [*inner, at(update, like)], like))
         return ast.Name(acc, ast.Load())
 
-    def reduction(self, node: ast.Call, kind: str, idx: list[ast.expr], pre: list[ast.stmt]) -> ast.expr:
+    def reduction(self, node: ast.Call, combine: Reduce, idx: list[ast.expr], pre: list[ast.stmt]) -> ast.expr:
         source = node.func.value if isinstance(self.target(node), str) else node.args[0]
         shape = self.shape(source)
         axes, keep = self.reduce_options(node, len(shape))
@@ -489,11 +503,17 @@ class Elements(Family):
         acc = self.fresh_acc()
         inner: list[ast.stmt] = []
         value = self.element(source, full, inner)
-        if kind == "sum":
-            return self.accumulate(acc, ast.Constant(0), ivs,
-                                   ast.BinOp(ast.Name(acc, ast.Load()), ast.Add(), value), pre, inner, node)
+        if combine in (Reduce.SUM, Reduce.MEAN):
+            total = self.accumulate(acc, ast.Constant(0), ivs,
+                                    ast.BinOp(ast.Name(acc, ast.Load()), ast.Add(), value), pre, inner, node)
+            count = 1
+            for iv in ivs:
+                count *= self.bounds[iv]
+            # numpy's mean: the sum over the count (an int sum is exact, then divided in float64 as `/`
+            # divides ints; a float sum keeps its precision)
+            return total if combine is Reduce.SUM else ast.BinOp(total, ast.Div(), ast.Constant(count))
         init = self.element(source, zero, pre)
-        step = ast.Call(ast.Name(kind, ast.Load()), [ast.Name(acc, ast.Load()), value], [])
+        step = ast.Call(ast.Name(combine.value, ast.Load()), [ast.Name(acc, ast.Load()), value], [])
         return self.accumulate(acc, init, ivs, step, pre, inner, node)
 
     def contraction(self, node: ast.AST, left: ast.AST, right: ast.AST, idx: list[ast.expr], pre: list[ast.stmt],

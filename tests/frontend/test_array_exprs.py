@@ -296,3 +296,15 @@ def test_dot_above_two_dimensions_follows_numpy():
 ])
 def test_concatenate_and_dot_errors_at_the_line(name, exc, fragment):
     assert_error_at_marker(K, name, exc, fragment)
+
+
+def test_mean_is_the_sum_over_the_count():
+    x, y = RNG.uniform(-2, 2, (4, 6)).astype(np.float32), ints((4, 6), -3000, 3000, np.int16)
+    (_, _, C, D), got = run_both(K.means, x, y, np.zeros((4, 6), np.float32), np.zeros(6))
+    total = np.zeros((4, 1), np.float32)
+    for k in range(6):  # the float32 sum in index order, then over the count in float32
+        total = total + x[:, k:k + 1]
+    np.testing.assert_array_equal(C, x - total / np.float32(6))
+    yi = y.astype(np.int64)  # an int sum is exact, then divided in float64 (numpy's mean of ints)
+    np.testing.assert_array_equal(D, yi.sum(axis=0) / 4)
+    assert got == yi.sum() / 24 + (2 * yi).sum() / 24

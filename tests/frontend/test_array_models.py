@@ -73,6 +73,7 @@ def ref_variance(x):
 
 CASES = [  # (kernel, inputs, reference, exact: bitwise or within 1e-5 (a libm function inside))
     ("layernorm", lambda: (floats(4, 16, lo=-3, hi=5), floats(16), floats(16)), ref_layernorm, True),
+    ("layernorm_mean", lambda: (floats(4, 16, lo=-3, hi=5), floats(16), floats(16)), ref_layernorm, True),
     ("attention", lambda: (floats(8, 16), floats(8, 16), floats(8, 16)), ref_attention, False),
     ("conv1x1", lambda: (ints(1, 3, 4, 4), ints(8, 3), ints(8, lo=-3000, hi=3000, dtype=np.int16)), ref_conv1x1,
      True),

@@ -1,6 +1,6 @@
 """Array operators on seeded random broadcast-compatible shapes (issue 22): for each of three shape
 sets, one kernel holds every operator (element-wise arithmetic, bitwise, shifts, comparisons, where,
-maximum/minimum/abs, casts, reductions with axis/keepdims, contractions, transpose, slices, reshape,
+maximum/minimum/abs, casts, reductions and means with axis/keepdims, contractions, transpose, slices, reshape,
 concatenate), each stored into its own output; golden == csim == a reference written here with numpy
 on object arrays of Python ints (exact), wrapped only where a declared type wraps (a narrow output, a
 variable `<<`, a declared accumulator), floats in float32 in the kernel's operation order. And bad
@@ -105,6 +105,7 @@ def int_ops(P: dict[str, Any], v: dict[str, Any]) -> list[Op]:
         Op("max_axis", f"np.max(b * a, axis={ax - rank})", "int64", (b * a).max(axis=ax)),
         Op("min_tuple", f"a.min(axis={tuple(range(rank))[::2]}, keepdims=True)", "int64",
            a.min(axis=tuple(range(rank))[::2], keepdims=True)),
+        Op("mean", f"a.mean(axis={ax}) + np.mean(b)", "float64", a.sum(axis=ax) / P["S"][ax] + b.sum() / b.size),
         Op("sum_all", "a.sum() + np.max(b)", "int64", a.sum() + b.max()),
         Op("matmul", "m1 @ m2", "int64", m1 @ m2),
         Op("matvec", "np.matmul(m1, vv) + 1", "int64", m1 @ vv + 1),
@@ -137,6 +138,7 @@ def float_ops(P: dict[str, Any], v: dict[str, Any]) -> list[Op]:
         Op("truediv", "a / (c | 1)", "float64", a.astype(np.float64) / (c | 1).astype(np.float64)),
         Op("to_int", "hls.int16(f * 100.0)", "int16", np.trunc(f * F32(100)).astype(np.int64).astype(np.int16)),
         Op("fsum", f"f.sum(axis={ax})", "float32", seq_sum(f, ax)),
+        Op("fmean", f"f.mean(axis={ax}, keepdims=True)", "float32", seq_sum(f, ax, True) / F32(f.shape[ax])),
         Op("fmatmul", "f2 @ f3", "float32", seq_matmul(f2, f3)),
         Op("fcmp", "f >= g", "bool_", f >= g),
     ]

@@ -227,3 +227,10 @@ def dot_batched_matmul(A: hls.int8[2, 3, 4], B: hls.int8[2, 4, 5], C: hls.int32[
 @hls.kernel
 def bad_dot(A: hls.int8[2, 3, 4], B: hls.int8[2, 3, 4], C: hls.int32[2, 3, 2, 4]):
     C[:, :, :, :] = np.dot(A, B)  # E bad_dot
+
+
+@hls.kernel
+def means(x: hls.float32[4, 6], y: hls.int16[4, 6], C: hls.float32[4, 6], D: hls.float64[6]) -> hls.float64:
+    C[:, :] = x - x.mean(axis=1, keepdims=True)
+    D[:] = np.mean(y, axis=0)
+    return y.mean() + np.mean(y * 2, axis=(0, 1))

@@ -59,3 +59,10 @@ def int_variance(x: hls.int16[8, 32]) -> hls.int64[8]:
     s = x.sum(axis=1)
     ss = (x * x).sum(axis=1)
     return (32 * ss - s * s) // 1024
+
+
+@hls.kernel
+def layernorm_mean(x: hls.float32[4, 16], gamma: hls.float32[16], beta: hls.float32[16]) -> hls.float32[4, 16]:
+    mu = x.mean(axis=-1, keepdims=True)
+    var = ((x - mu) * (x - mu)).mean(axis=-1, keepdims=True)
+    return (x - mu) / np.sqrt(var + 1e-5) * gamma + beta
