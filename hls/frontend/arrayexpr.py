@@ -45,6 +45,7 @@ REDUCE = {np.sum: Reduce.SUM, np.max: Reduce.MAX, np.min: Reduce.MIN, np.amax: R
           np.mean: Reduce.MEAN}
 REDUCE_METHODS = tuple(r.value for r in Reduce)  # x.sum(), x.mean(), x.max(), x.min()
 CONTRACT = (np.matmul, np.dot)
+JOINS = (np.concatenate, np.hstack, np.vstack, np.stack)
 LETTERS = "ijklmnpqrstuvwxyzabcdefgh"
 
 
@@ -202,7 +203,7 @@ class Elements(Family):
             if target is np.dot and None in args:
                 return self.joint(*args)  # np.dot with a scalar multiplies
             return self.contract_rule(target)(args[0] or (), args[1] or ()).shape or None
-        if target is np.concatenate:
+        if target in JOINS:
             return self.concat_parts(node)[1]
         if target == "reshape":
             return shapes.reshaped(self.shape(node.func.value), self.new_shape(node))
@@ -224,27 +225,55 @@ class Elements(Family):
         return shapes.dot if target is np.dot else shapes.matmul
 
     def concat_parts(self, node: ast.Call) -> tuple[list[ast.expr], Shape, int]:
-        """`np.concatenate((a, b, ...), axis=k)`: the operands, the result shape and the axis."""
+        """`np.concatenate((a, b, ...), axis=k)` and the joins numpy spells with it (`np.hstack`,
+        `np.vstack`, `np.stack`): the operands (as views with the added axis where numpy adds one), the
+        result shape and the axis along which they follow each other."""
+        target = self.target(node)
+        name = ast.unparse(node.func)
+        takes_axis = target in (np.concatenate, np.stack)
         for kw in node.keywords:
-            if kw.arg != "axis":
-                raise self.ctx.error("np.concatenate takes the arrays and axis= only", kw.value, UnsupportedError)
-        if len(node.args) not in (1, 2) or not isinstance(node.args[0], (ast.Tuple, ast.List)):
-            raise self.ctx.error("np.concatenate takes a tuple or list of arrays written in place, "
-                                 "np.concatenate((a, b), axis=0)", node, UnsupportedError)
-        axis = self.keyword(node, "axis", 1, 0)
+            if kw.arg != "axis" or not takes_axis:
+                raise self.ctx.error(f"{name} takes the arrays{' and axis=' if takes_axis else ''} only", kw.value,
+                                     UnsupportedError)
+        if len(node.args) not in (1, 1 + takes_axis) or not isinstance(node.args[0], (ast.Tuple, ast.List)):
+            raise self.ctx.error(f"{name} takes a tuple or list of arrays written in place, {name}((a, b))", node,
+                                 UnsupportedError)
+        axis = self.keyword(node, "axis", 1, 0) if takes_axis else 0
         if axis is None:
-            raise self.ctx.error("np.concatenate(..., axis=None) flattens its operands; write that out: "
-                                 "np.concatenate((a.reshape(-1), b.reshape(-1)))", node, UnsupportedError)
+            raise self.ctx.error(f"{name}(..., axis=None) flattens its operands; write that out: "
+                                 f"{name}((a.reshape(-1), b.reshape(-1)))", node, UnsupportedError)
         if not isinstance(axis, int) or isinstance(axis, bool):
-            raise self.ctx.error(f"axis= of np.concatenate must be an integer constant, got {axis!r}", node)
+            raise self.ctx.error(f"axis= of {name} must be an integer constant, got {axis!r}", node)
         parts = list(node.args[0].elts)
         found = [self.shape(p) for p in parts]
         for part, shape in zip(parts, found, strict=True):
             if shape is None:
-                raise self.ctx.error(f"np.concatenate needs arrays; {ast.unparse(part)} is a scalar "
+                raise self.ctx.error(f"{name} needs arrays; {ast.unparse(part)} is a scalar "
                                      "(zero-dimensional arrays cannot be concatenated)", part)
-        shape, axis = shapes.concatenate(found, axis)
+        try:
+            if target is np.stack:  # a new axis of size 1 on each, then joined along it
+                if any(f != found[0] for f in found):
+                    raise ShapeMismatch(f"np.stack of {' and '.join(map(str, found))}: every array must have "
+                                        "the same shape")
+                if not -len(found[0]) - 1 <= axis <= len(found[0]):
+                    raise ShapeMismatch(f"axis {axis} is out of range for the {len(found[0]) + 1} dimensions "
+                                        "of the stack")
+                axis += len(found[0]) + 1 if axis < 0 else 0
+                parts = [self.new_axis(p, axis) for p in parts]
+            elif target is np.vstack:  # vectors become rows
+                parts = [self.new_axis(p, 0) if len(f) == 1 else p for p, f in zip(parts, found, strict=True)]
+            elif target is np.hstack:  # vectors follow each other; arrays join along their columns
+                axis = 0 if len(found[0]) == 1 else 1
+            shape, axis = shapes.concatenate([self.shape(p) for p in parts], axis, name)
+        except ShapeMismatch as exc:
+            raise self.error(exc, node) from None
         return parts, shape, axis
+
+    @staticmethod
+    def new_axis(part: ast.expr, axis: int) -> ast.expr:
+        """`part[:, ..., None]`: the view with a size-1 dimension inserted before dimension `axis`."""
+        items = [*(ast.Slice() for _ in range(axis)), ast.Constant(None)]
+        return at(ast.Subscript(copy.deepcopy(part), ast.Tuple(items, ast.Load()), ast.Load()), part)
 
     def concat_element(self, node: ast.Call, idx: list[ast.expr], pre: list[ast.stmt]) -> ast.expr:
         """One element of a concatenation: an if/elif chain on the index along the axis, each branch
@@ -433,7 +462,7 @@ class Elements(Family):
                                  ast.Mult(),
                                  self.element(node.args[1], self.broadcast_index(node.args[1], result, idx), pre))
             return self.contraction(node, node.args[0], node.args[1], idx, pre, acc, self.contract_rule(target))
-        if target is np.concatenate:
+        if target in JOINS:
             return self.concat_element(node, idx, pre)
         if target is np.transpose:
             perm = shapes.transpose_axes(len(result), self.axes_option(node))

@@ -154,21 +154,21 @@ def dot(a: Shape, b: Shape) -> Contraction:
     return Contraction(out, a[-1], left, right)
 
 
-def concatenate(parts: list[Shape], axis: int) -> tuple[Shape, int]:
+def concatenate(parts: list[Shape], axis: int, name: str = "np.concatenate") -> tuple[Shape, int]:
     """`np.concatenate(parts, axis)`: the result shape and the axis normalised (negative counts from the
     end); every part has the same rank and the same sizes outside `axis`."""
     if not parts:
-        raise ShapeMismatch("np.concatenate needs at least one array")
+        raise ShapeMismatch(f"{name} needs at least one array")
     rank = len(parts[0])
     if rank == 0:
-        raise ShapeMismatch("np.concatenate of scalars: zero-dimensional arrays cannot be concatenated")
+        raise ShapeMismatch(f"{name} of scalars: zero-dimensional arrays cannot be concatenated")
     if not -rank <= axis < rank:
         raise ShapeMismatch(f"axis {axis} is out of range for an array of {rank} dimensions")
     axis += rank if axis < 0 else 0
     for shape in parts[1:]:
         same = len(shape) == rank and all(shape[d] == parts[0][d] for d in range(rank) if d != axis)
         if not same:
-            raise ShapeMismatch(f"np.concatenate along axis {axis}: {parts[0]} and {shape} differ outside that "
+            raise ShapeMismatch(f"{name} along axis {axis}: {parts[0]} and {shape} differ outside that "
                                 "axis (every other dimension must be equal)")
     size = sum(shape[axis] for shape in parts)
     return (*parts[0][:axis], size, *parts[0][axis + 1:]), axis

@@ -293,6 +293,8 @@ def test_dot_above_two_dimensions_follows_numpy():
     ("bad_concat_axis", HLSTypeError, "axis 2 is out of range for an array of 2 dimensions"),
     ("bad_concat_scalar", HLSTypeError, "s is a scalar"),
     ("bad_dot", HLSTypeError, "np.dot of (2, 3, 4) and (2, 3, 4)"),
+    ("bad_stack", HLSTypeError, "np.stack of (3,) and (4,)"),
+    ("bad_vstack", HLSTypeError, "np.vstack along axis 0: (1, 3) and (2, 4) differ"),
 ])
 def test_concatenate_and_dot_errors_at_the_line(name, exc, fragment):
     assert_error_at_marker(K, name, exc, fragment)
@@ -308,3 +310,15 @@ def test_mean_is_the_sum_over_the_count():
     yi = y.astype(np.int64)  # an int sum is exact, then divided in float64 (numpy's mean of ints)
     np.testing.assert_array_equal(D, yi.sum(axis=0) / 4)
     assert got == yi.sum() / 24 + (2 * yi).sum() / 24
+
+
+def test_hstack_vstack_stack_are_concatenations():
+    a, b, M = ints(3, -128, 128, np.int8), ints(3, -128, 128, np.int8), ints((2, 3), -3000, 3000, np.int16)
+    outs = [np.zeros(s, np.int32) for s in ((6,), (4, 3), (3, 2), (2, 3, 2), (2, 6))]
+    (_, _, _, H, V, S, T, W), _ = run_both(K.stacks, a, b, M, *outs)
+    ai, bi, m = (t.astype(np.int64) for t in (a, b, M))
+    np.testing.assert_array_equal(H, np.hstack((ai, bi * 2)))
+    np.testing.assert_array_equal(V, np.vstack([ai, m, bi]))
+    np.testing.assert_array_equal(S, np.stack((ai, bi), axis=-1))
+    np.testing.assert_array_equal(T, np.stack([m, m * 3], axis=2))
+    np.testing.assert_array_equal(W, np.hstack((m, m[:, ::-1])))

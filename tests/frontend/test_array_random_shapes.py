@@ -122,6 +122,10 @@ def int_ops(P: dict[str, Any], v: dict[str, Any]) -> list[Op]:
         Op("concat", f"np.concatenate((a, q), axis={ax})", "int64", np.concatenate((a, q), axis=ax)),
         Op("concat_neg", f"np.concatenate([q, a * 2, q], axis={ax - rank}) - 1", "int64",
            np.concatenate([q, a * 2, q], axis=ax) - 1),
+        Op("stack", f"np.stack((a, a * 2), axis={ax - rank - 1}) + np.stack([a, a], {ax})", "int64",
+           np.stack((a, a * 2), axis=ax) + np.stack([a, a], ax)),
+        Op("hstack", "np.hstack((a, a[::-1]))", "int64", np.hstack((a, a[::-1]))),
+        Op("vstack", "np.vstack((a, a * 3))", "int64", np.vstack((a, a * 3))),
     ]
 
 

@@ -234,3 +234,23 @@ def means(x: hls.float32[4, 6], y: hls.int16[4, 6], C: hls.float32[4, 6], D: hls
     C[:, :] = x - x.mean(axis=1, keepdims=True)
     D[:] = np.mean(y, axis=0)
     return y.mean() + np.mean(y * 2, axis=(0, 1))
+
+
+@hls.kernel
+def stacks(a: hls.int8[3], b: hls.int8[3], M: hls.int16[2, 3], H: hls.int32[6], V: hls.int32[4, 3],
+           S: hls.int32[3, 2], T: hls.int32[2, 3, 2], W: hls.int32[2, 6]):
+    H[:] = np.hstack((a, b * 2))
+    V[:, :] = np.vstack([a, M, b])
+    S[:, :] = np.stack((a, b), axis=-1)
+    T[:, :, :] = np.stack([M, M * 3], axis=2) + np.stack((M, M), 2) * 0
+    W[:, :] = np.hstack((M, M[:, ::-1]))
+
+
+@hls.kernel
+def bad_stack(a: hls.int8[3], b: hls.int8[4], S: hls.int32[2, 3]):
+    S[:, :] = np.stack((a, b))  # E bad_stack
+
+
+@hls.kernel
+def bad_vstack(a: hls.int8[3], M: hls.int8[2, 4], S: hls.int32[3, 3]):
+    S[:, :] = np.vstack((a, M))  # E bad_vstack
