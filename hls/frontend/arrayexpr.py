@@ -57,11 +57,31 @@ def at(node: ast.AST, like: ast.AST) -> Any:
 
 
 def index_expr(start: int, step: int, iv: ast.expr) -> ast.expr:
-    """`start + step * iv`, written without the parts that are 0 or 1."""
+    """`start + step * iv`, written without the parts that are 0 or 1; an `iv` that is itself an offset
+    index (`C_i - 6` of a concatenation, `2 + C_i` of a view of a view) folds into one offset."""
+    inner = constant_offset(iv) if step == 1 else None
+    if inner is not None:
+        base, shift = inner
+        total = start + shift
+        if total == 0:
+            return copy.deepcopy(base)
+        return ast.BinOp(copy.deepcopy(base), ast.Add() if total > 0 else ast.Sub(), ast.Constant(abs(total)))
     scaled = iv if abs(step) == 1 else ast.BinOp(ast.Constant(abs(step)), ast.Mult(), copy.deepcopy(iv))
     if start == 0 and step > 0:
         return scaled
     return ast.BinOp(ast.Constant(start), ast.Add() if step > 0 else ast.Sub(), scaled)
+
+
+def constant_offset(node: ast.expr) -> tuple[ast.expr, int] | None:
+    """`x + c`, `c + x` or `x - c` (c an int literal) as (x, ±c); None for any other index."""
+    if not isinstance(node, ast.BinOp) or not isinstance(node.op, (ast.Add, ast.Sub)):
+        return None
+    is_int = lambda n: isinstance(n, ast.Constant) and type(n.value) is int  # noqa: E731
+    if is_int(node.right):
+        return node.left, node.right.value if isinstance(node.op, ast.Add) else -node.right.value
+    if is_int(node.left) and isinstance(node.op, ast.Add):
+        return node.right, node.left.value
+    return None
 
 
 class Elements(Family):

@@ -252,6 +252,7 @@ def test_concatenate_inside_reductions_new_locals_and_return():
     _, got = run_both(K.concat_return, x, f)
     np.testing.assert_array_equal(got, np.concatenate((x.astype(np.float32), f, x[3:].astype(np.float32)))
                                   * np.float32(0.5))
+    assert "a[HLS_INDEX(result_i - 3, 4," in K.concat_return.cpp  # a[3:] after 6 elements: one offset
 
 
 def test_concatenate_python_mode_is_the_numpy_model():
