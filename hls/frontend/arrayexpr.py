@@ -136,7 +136,8 @@ class Elements(Family):
         if isinstance(node, ast.BinOp):
             left, right = self.shape(node.left), self.shape(node.right)
             if isinstance(node.op, ast.MatMult):
-                return shapes.matmul(left or (), right or ()).shape or None
+                self.need_arrays("@", (node.left, left), (node.right, right))
+                return shapes.matmul(left, right).shape or None
             return self.joint(left, right)
         if isinstance(node, ast.UnaryOp):
             return self.shape(node.operand)
@@ -222,7 +223,8 @@ class Elements(Family):
                 raise self.ctx.error(f"{ast.unparse(node.func)} takes two arrays", node)
             if target is np.dot and None in args:
                 return self.joint(*args)  # np.dot with a scalar multiplies
-            return self.contract_rule(target)(args[0] or (), args[1] or ()).shape or None
+            self.need_arrays(ast.unparse(node.func), *zip(node.args, args, strict=True))
+            return self.contract_rule(target)(args[0], args[1]).shape or None
         if target in JOINS:
             return self.concat_parts(node)[1]
         if target == "reshape":
@@ -237,6 +239,22 @@ class Elements(Family):
                 or isinstance(target, ScalarType):
             return self.joint(*args)
         return None
+
+    def need_arrays(self, what: str, *operands: tuple[ast.AST, Shape | None]) -> None:
+        """A contraction's operands are arrays: a scalar one is an error at it, and `x[0]` of a matrix (an
+        element in this project: every dimension is indexed or sliced) says how to write the row."""
+        for node, shape in operands:
+            if shape is not None:
+                continue
+            base = self.shape(node.value) if isinstance(node, ast.Subscript) else None
+            if base is not None:
+                raw = node.slice.elts if isinstance(node.slice, ast.Tuple) else [node.slice]
+                view = ast.unparse(node)[:-1] + ", :" * (len(base) - len(raw)) + "]"
+                raise self.ctx.error(f"{what} needs arrays: {ast.unparse(node)} indexes {len(raw)} of the "
+                                     f"{len(base)} dimensions of an array of shape {base}, which is one element "
+                                     f"here; write the rest as slices for the view, {view}", node)
+            raise self.ctx.error(f"{what} needs arrays on both sides; {ast.unparse(node)} is a scalar "
+                                 "(multiply with *)", node)
 
     @staticmethod
     def contract_rule(target: Any) -> Callable[[Shape, Shape], shapes.Contraction]:

@@ -296,6 +296,9 @@ def test_dot_above_two_dimensions_follows_numpy():
     ("bad_dot", HLSTypeError, "np.dot of (2, 3, 4) and (2, 3, 4)"),
     ("bad_stack", HLSTypeError, "np.stack of (3,) and (4,)"),
     ("bad_vstack", HLSTypeError, "np.vstack along axis 0: (1, 3) and (2, 4) differ"),
+    ("bad_row_matmul", HLSTypeError, "x[0] indexes 1 of the 2 dimensions of an array of shape (4, 6), which is one "
+                                     "element here; write the rest as slices for the view, x[0, :]"),
+    ("bad_scalar_matmul", HLSTypeError, "np.matmul needs arrays on both sides; s is a scalar"),
 ])
 def test_concatenate_and_dot_errors_at_the_line(name, exc, fragment):
     assert_error_at_marker(K, name, exc, fragment)

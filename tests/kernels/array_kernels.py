@@ -254,3 +254,13 @@ def bad_stack(a: hls.int8[3], b: hls.int8[4], S: hls.int32[2, 3]):
 @hls.kernel
 def bad_vstack(a: hls.int8[3], M: hls.int8[2, 4], S: hls.int32[3, 3]):
     S[:, :] = np.vstack((a, M))  # E bad_vstack
+
+
+@hls.kernel
+def bad_row_matmul(x: hls.int8[4, 6], W: hls.int8[6, 3], y: hls.int32[3]):
+    y[:] = x[0] @ W  # E bad_row_matmul
+
+
+@hls.kernel
+def bad_scalar_matmul(s: hls.int8, W: hls.int8[6, 3], y: hls.int32[6, 3]):
+    y[:, :] = np.matmul(W, s)  # E bad_scalar_matmul
