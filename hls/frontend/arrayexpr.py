@@ -14,6 +14,7 @@ from __future__ import annotations
 import ast
 import copy
 from collections.abc import Callable
+from enum import Enum
 from typing import Any
 
 import numpy as np
@@ -29,8 +30,22 @@ from hls.types import ArrayType, BoolType, ScalarType, TypedConstant
 
 ELEMENTWISE = {np.maximum: "max", np.minimum: "min", np.fmax: "max", np.fmin: "min"}
 ABS = (np.abs, np.absolute, abs)
-REDUCE = {np.sum: "sum", np.max: "max", np.min: "min", np.amax: "max", np.amin: "min"}
+
+
+class Reduce(Enum):
+    """What a reduction combines: a sum (a mean divides it by the count) or the builtin max/min."""
+
+    SUM = "sum"
+    MEAN = "mean"
+    MAX = "max"
+    MIN = "min"
+
+
+REDUCE = {np.sum: Reduce.SUM, np.max: Reduce.MAX, np.min: Reduce.MIN, np.amax: Reduce.MAX, np.amin: Reduce.MIN,
+          np.mean: Reduce.MEAN}
+REDUCE_METHODS = tuple(r.value for r in Reduce)  # x.sum(), x.mean(), x.max(), x.min()
 CONTRACT = (np.matmul, np.dot)
+JOINS = (np.concatenate, np.hstack, np.vstack, np.stack)
 LETTERS = "ijklmnpqrstuvwxyzabcdefgh"
 
 
@@ -42,11 +57,31 @@ def at(node: ast.AST, like: ast.AST) -> Any:
 
 
 def index_expr(start: int, step: int, iv: ast.expr) -> ast.expr:
-    """`start + step * iv`, written without the parts that are 0 or 1."""
+    """`start + step * iv`, written without the parts that are 0 or 1; an `iv` that is itself an offset
+    index (`C_i - 6` of a concatenation, `2 + C_i` of a view of a view) folds into one offset."""
+    inner = constant_offset(iv) if step == 1 else None
+    if inner is not None:
+        base, shift = inner
+        total = start + shift
+        if total == 0:
+            return copy.deepcopy(base)
+        return ast.BinOp(copy.deepcopy(base), ast.Add() if total > 0 else ast.Sub(), ast.Constant(abs(total)))
     scaled = iv if abs(step) == 1 else ast.BinOp(ast.Constant(abs(step)), ast.Mult(), copy.deepcopy(iv))
     if start == 0 and step > 0:
         return scaled
     return ast.BinOp(ast.Constant(start), ast.Add() if step > 0 else ast.Sub(), scaled)
+
+
+def constant_offset(node: ast.expr) -> tuple[ast.expr, int] | None:
+    """`x + c`, `c + x` or `x - c` (c an int literal) as (x, ±c); None for any other index."""
+    if not isinstance(node, ast.BinOp) or not isinstance(node.op, (ast.Add, ast.Sub)):
+        return None
+    is_int = lambda n: isinstance(n, ast.Constant) and type(n.value) is int  # noqa: E731
+    if is_int(node.right):
+        return node.left, node.right.value if isinstance(node.op, ast.Add) else -node.right.value
+    if is_int(node.left) and isinstance(node.op, ast.Add):
+        return node.right, node.left.value
+    return None
 
 
 class Elements(Family):
@@ -56,7 +91,7 @@ class Elements(Family):
     def __init__(self, ctx: BuildContext) -> None:
         super().__init__(ctx)
         self.fresh: Callable[[], str] = lambda: "r"  # a reduction loop's name (set per statement)
-        self.fresh_acc: Callable[[], str] = lambda: "acc"  # an accumulator's name
+        self.fresh_acc: Callable[..., str] = lambda suffix="acc": suffix  # a local's name (an accumulator's)
         self.bounds: dict[str, int] = {}
 
     def error(self, exc: ShapeMismatch, node: ast.AST) -> HLSTypeError:
@@ -101,7 +136,8 @@ class Elements(Family):
         if isinstance(node, ast.BinOp):
             left, right = self.shape(node.left), self.shape(node.right)
             if isinstance(node.op, ast.MatMult):
-                return shapes.matmul(left or (), right or ()).shape or None
+                self.need_arrays("@", (node.left, left), (node.right, right))
+                return shapes.matmul(left, right).shape or None
             return self.joint(left, right)
         if isinstance(node, ast.UnaryOp):
             return self.shape(node.operand)
@@ -178,16 +214,19 @@ class Elements(Family):
         if target is MISSING:
             return None
         args = [self.shape(a) for a in node.args]
-        if target in REDUCE or self.method(node) in ("sum", "max", "min"):
+        if target in REDUCE or self.method(node) in REDUCE_METHODS:
             source = args[0] if target in REDUCE else self.shape(node.func.value)
             axes, keep = self.reduce_options(node, len(source) if source is not None else 0)
             return None if source is None else (shapes.reduced_shape(source, axes, keep) or None)
         if target in CONTRACT or target is hls_matmul:
             if len(args) != 2:
                 raise self.ctx.error(f"{ast.unparse(node.func)} takes two arrays", node)
-            if target is np.dot and (None in args or max(len(args[0]), len(args[1])) > 2):
-                return self.joint(*args) if None in args else self.dot_refused(node)
-            return shapes.matmul(args[0] or (), args[1] or ()).shape or None
+            if target is np.dot and None in args:
+                return self.joint(*args)  # np.dot with a scalar multiplies
+            self.need_arrays(ast.unparse(node.func), *zip(node.args, args, strict=True))
+            return self.contract_rule(target)(args[0], args[1]).shape or None
+        if target in JOINS:
+            return self.concat_parts(node)[1]
         if target == "reshape":
             return shapes.reshaped(self.shape(node.func.value), self.new_shape(node))
         if target is np.transpose:
@@ -201,9 +240,106 @@ class Elements(Family):
             return self.joint(*args)
         return None
 
-    def dot_refused(self, node: ast.Call) -> None:
-        raise self.ctx.error("np.dot of arrays above 2 dimensions is not supported; use np.matmul or @", node,
-                             UnsupportedError)
+    def need_arrays(self, what: str, *operands: tuple[ast.AST, Shape | None]) -> None:
+        """A contraction's operands are arrays: a scalar one is an error at it, and `x[0]` of a matrix (an
+        element in this project: every dimension is indexed or sliced) says how to write the row."""
+        for node, shape in operands:
+            if shape is not None:
+                continue
+            base = self.shape(node.value) if isinstance(node, ast.Subscript) else None
+            if base is not None:
+                raw = node.slice.elts if isinstance(node.slice, ast.Tuple) else [node.slice]
+                view = ast.unparse(node)[:-1] + ", :" * (len(base) - len(raw)) + "]"
+                raise self.ctx.error(f"{what} needs arrays: {ast.unparse(node)} indexes {len(raw)} of the "
+                                     f"{len(base)} dimensions of an array of shape {base}, which is one element "
+                                     f"here; write the rest as slices for the view, {view}", node)
+            raise self.ctx.error(f"{what} needs arrays on both sides; {ast.unparse(node)} is a scalar "
+                                 "(multiply with *)", node)
+
+    @staticmethod
+    def contract_rule(target: Any) -> Callable[[Shape, Shape], shapes.Contraction]:
+        """np.dot sums over a's last and b's second-to-last dimension; `@`, np.matmul and hls.matmul
+        broadcast leading (batch) dimensions."""
+        return shapes.dot if target is np.dot else shapes.matmul
+
+    def concat_parts(self, node: ast.Call) -> tuple[list[ast.expr], Shape, int]:
+        """`np.concatenate((a, b, ...), axis=k)` and the joins numpy spells with it (`np.hstack`,
+        `np.vstack`, `np.stack`): the operands (as views with the added axis where numpy adds one), the
+        result shape and the axis along which they follow each other."""
+        target = self.target(node)
+        name = ast.unparse(node.func)
+        takes_axis = target in (np.concatenate, np.stack)
+        for kw in node.keywords:
+            if kw.arg != "axis" or not takes_axis:
+                raise self.ctx.error(f"{name} takes the arrays{' and axis=' if takes_axis else ''} only", kw.value,
+                                     UnsupportedError)
+        if len(node.args) not in (1, 1 + takes_axis) or not isinstance(node.args[0], (ast.Tuple, ast.List)):
+            raise self.ctx.error(f"{name} takes a tuple or list of arrays written in place, {name}((a, b))", node,
+                                 UnsupportedError)
+        axis = self.keyword(node, "axis", 1, 0) if takes_axis else 0
+        if axis is None:
+            raise self.ctx.error(f"{name}(..., axis=None) flattens its operands; write that out: "
+                                 f"{name}((a.reshape(-1), b.reshape(-1)))", node, UnsupportedError)
+        if not isinstance(axis, int) or isinstance(axis, bool):
+            raise self.ctx.error(f"axis= of {name} must be an integer constant, got {axis!r}", node)
+        parts = list(node.args[0].elts)
+        found = [self.shape(p) for p in parts]
+        for part, shape in zip(parts, found, strict=True):
+            if shape is None:
+                raise self.ctx.error(f"{name} needs arrays; {ast.unparse(part)} is a scalar "
+                                     "(zero-dimensional arrays cannot be concatenated)", part)
+        try:
+            if target is np.stack:  # a new axis of size 1 on each, then joined along it
+                if any(f != found[0] for f in found):
+                    raise ShapeMismatch(f"np.stack of {' and '.join(map(str, found))}: every array must have "
+                                        "the same shape")
+                if not -len(found[0]) - 1 <= axis <= len(found[0]):
+                    raise ShapeMismatch(f"axis {axis} is out of range for the {len(found[0]) + 1} dimensions "
+                                        "of the stack")
+                axis += len(found[0]) + 1 if axis < 0 else 0
+                parts = [self.new_axis(p, axis) for p in parts]
+            elif target is np.vstack:  # vectors become rows
+                parts = [self.new_axis(p, 0) if len(f) == 1 else p for p, f in zip(parts, found, strict=True)]
+            elif target is np.hstack:  # vectors follow each other; arrays join along their columns
+                axis = 0 if len(found[0]) == 1 else 1
+            shape, axis = shapes.concatenate([self.shape(p) for p in parts], axis, name)
+        except ShapeMismatch as exc:
+            raise self.error(exc, node) from None
+        return parts, shape, axis
+
+    @staticmethod
+    def new_axis(part: ast.expr, axis: int) -> ast.expr:
+        """`part[:, ..., None]`: the view with a size-1 dimension inserted before dimension `axis`."""
+        items = [*(ast.Slice() for _ in range(axis)), ast.Constant(None)]
+        return at(ast.Subscript(copy.deepcopy(part), ast.Tuple(items, ast.Load()), ast.Load()), part)
+
+    def concat_element(self, node: ast.Call, idx: list[ast.expr], pre: list[ast.stmt]) -> ast.expr:
+        """One element of a concatenation: an if/elif chain on the index along the axis, each branch
+        reading only the operand that holds the element (at the index less the sizes before it), into a
+        local whose type is the join of the operands' (no select, which would read every operand)."""
+        parts, _, axis = self.concat_parts(node)
+        parts = [p for p in parts if self.shape(p)[axis]]  # an empty operand holds no element
+        name = self.fresh_acc("cat")
+        position = idx[axis]
+        chain: list[ast.stmt] = []
+        offset = 0
+        branches: list[tuple[ast.expr | None, list[ast.stmt]]] = []
+        for n, part in enumerate(parts):
+            size = self.shape(part)[axis]
+            shifted = [*idx[:axis], ast.BinOp(copy.deepcopy(position), ast.Sub(), ast.Constant(offset)) if offset
+                       else copy.deepcopy(position),
+                       *idx[axis + 1:]]
+            body: list[ast.stmt] = []
+            value = self.element(part, shifted, body)
+            body.append(at(ast.Assign([ast.Name(name, ast.Store())], value), part))
+            offset += size
+            last = n == len(parts) - 1
+            test = None if last else ast.Compare(copy.deepcopy(position), [ast.Lt()], [ast.Constant(offset)])
+            branches.append((test, body))
+        for test, body in reversed(branches):
+            chain = body if test is None else [ast.If(test, body, chain)]
+        pre.extend(at(stmt, node) for stmt in chain)
+        return ast.Name(name, ast.Load())
 
     def target(self, node: ast.Call) -> Any:
         method = self.method(node)
@@ -214,7 +350,7 @@ class Elements(Family):
     def method(self, node: ast.Call) -> str | None:
         """`x.sum(...)` or `x.reshape(...)` on an array: the method's name."""
         func = node.func
-        if isinstance(func, ast.Attribute) and func.attr in ("sum", "max", "min", "reshape") \
+        if isinstance(func, ast.Attribute) and func.attr in (*REDUCE_METHODS, "reshape") \
                 and self.shape(func.value) is not None:
             return func.attr
         return None
@@ -274,7 +410,7 @@ class Elements(Family):
             operands = (node.left, node.right)
         elif isinstance(node, ast.Call):
             target = self.target(node)
-            if target in ("sum", "max", "min"):
+            if target in REDUCE_METHODS:
                 operands = (node.func.value,)
             elif target in REDUCE or target in CONTRACT or target is hls_matmul:
                 operands = tuple(node.args)
@@ -352,8 +488,8 @@ class Elements(Family):
         result = self.shape(node)
         if target == "reshape":
             return self.reshape_element(node, idx, pre)
-        if target in REDUCE or target in ("sum", "max", "min"):
-            return self.reduction(node, target if isinstance(target, str) else REDUCE[target], idx, pre)
+        if target in REDUCE or target in REDUCE_METHODS:
+            return self.reduction(node, Reduce(target) if isinstance(target, str) else REDUCE[target], idx, pre)
         if target in CONTRACT or target is hls_matmul:
             acc = next((kw.value for kw in node.keywords if kw.arg == "acc"), None)
             if target is not hls_matmul and node.keywords:
@@ -363,7 +499,9 @@ class Elements(Family):
                 return ast.BinOp(self.element(node.args[0], self.broadcast_index(node.args[0], result, idx), pre),
                                  ast.Mult(),
                                  self.element(node.args[1], self.broadcast_index(node.args[1], result, idx), pre))
-            return self.contraction(node, node.args[0], node.args[1], idx, pre, acc)
+            return self.contraction(node, node.args[0], node.args[1], idx, pre, acc, self.contract_rule(target))
+        if target in JOINS:
+            return self.concat_element(node, idx, pre)
         if target is np.transpose:
             perm = shapes.transpose_axes(len(result), self.axes_option(node))
             inner = [ast.Constant(0)] * len(perm)
@@ -412,7 +550,7 @@ class Elements(Family):
         pre.append(self.loops(ivs, [*inner, at(update, like)], like))
         return ast.Name(acc, ast.Load())
 
-    def reduction(self, node: ast.Call, kind: str, idx: list[ast.expr], pre: list[ast.stmt]) -> ast.expr:
+    def reduction(self, node: ast.Call, combine: Reduce, idx: list[ast.expr], pre: list[ast.stmt]) -> ast.expr:
         source = node.func.value if isinstance(self.target(node), str) else node.args[0]
         shape = self.shape(source)
         axes, keep = self.reduce_options(node, len(shape))
@@ -432,17 +570,24 @@ class Elements(Family):
         acc = self.fresh_acc()
         inner: list[ast.stmt] = []
         value = self.element(source, full, inner)
-        if kind == "sum":
-            return self.accumulate(acc, ast.Constant(0), ivs,
-                                   ast.BinOp(ast.Name(acc, ast.Load()), ast.Add(), value), pre, inner, node)
+        if combine in (Reduce.SUM, Reduce.MEAN):
+            total = self.accumulate(acc, ast.Constant(0), ivs,
+                                    ast.BinOp(ast.Name(acc, ast.Load()), ast.Add(), value), pre, inner, node)
+            count = 1
+            for iv in ivs:
+                count *= self.bounds[iv]
+            # numpy's mean: the sum over the count (an int sum is exact, then divided in float64 as `/`
+            # divides ints; a float sum keeps its precision)
+            return total if combine is Reduce.SUM else ast.BinOp(total, ast.Div(), ast.Constant(count))
         init = self.element(source, zero, pre)
-        step = ast.Call(ast.Name(kind, ast.Load()), [ast.Name(acc, ast.Load()), value], [])
+        step = ast.Call(ast.Name(combine.value, ast.Load()), [ast.Name(acc, ast.Load()), value], [])
         return self.accumulate(acc, init, ivs, step, pre, inner, node)
 
     def contraction(self, node: ast.AST, left: ast.AST, right: ast.AST, idx: list[ast.expr], pre: list[ast.stmt],
-                    acc_type: ast.AST | None) -> ast.expr:
+                    acc_type: ast.AST | None,
+                    rule: Callable[[Shape, Shape], shapes.Contraction] = shapes.matmul) -> ast.expr:
         try:
-            c = shapes.matmul(self.shape(left), self.shape(right))
+            c = rule(self.shape(left), self.shape(right))
         except ShapeMismatch as exc:
             raise self.error(exc, node) from None
         iv = self.fresh()

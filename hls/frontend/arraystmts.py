@@ -128,7 +128,8 @@ class ArrayStatements(Family):
         if target.id == self.ctx.result_name:
             ret: ArrayType = self.ctx.func.return_type
             if ret.shape != shape:
-                raise self.ctx.error(f"{target.id!r} is returned as {ret} but has shape {shape} here", target)
+                raise self.ctx.error(f"{target.id!r} is returned as {ret} (shape {ret.shape}) but has shape "
+                                     f"{shape} here", target)
             self.results.bind_result_array(target, ret, zero=False)
             self.start(self.stem(target))
             idx, store = self.store_target(ast.copy_location(ast.Name(target.id, ast.Load()), target), shape)
@@ -267,7 +268,7 @@ class ArrayStatements(Family):
         self.created: AllocOp | None = None
         self.hoisted: list[ast.stmt] = []
         self.elements.fresh = lambda: self.loop_name(None)
-        self.elements.fresh_acc = lambda: self.unique(f"{self.stem_name}_acc")
+        self.elements.fresh_acc = lambda suffix="acc": self.unique(f"{self.stem_name}_{suffix}")
 
     def unique(self, base: str) -> str:
         taken = self.ctx.kernel_names | set(self.ctx.env) | self.ctx.loop_locals | self.reserved

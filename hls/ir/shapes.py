@@ -118,7 +118,11 @@ def matmul(a: Shape, b: Shape) -> Contraction:
     b2 = (*b, 1) if len(b) == 1 else b
     if a2[-1] != b2[-2]:
         raise ShapeMismatch(f"matmul of {a} and {b}: inner dimensions {a2[-1]} and {b2[-2]} differ")
-    batch = broadcast(a2[:-2], b2[:-2])
+    try:
+        batch = broadcast(a2[:-2], b2[:-2])
+    except ShapeMismatch:
+        raise ShapeMismatch(f"matmul of {a} and {b}: the batch dimensions {a2[:-2]} and {b2[:-2]} cannot be "
+                            "broadcast together") from None
     full = (*batch, a2[-2], b2[-1])
     rank = len(full)
     left = [*broadcast_map(a2[:-2], batch), rank - 2, -1]
@@ -129,6 +133,45 @@ def matmul(a: Shape, b: Shape) -> Contraction:
     right = right[:-1] if len(b) == 1 else right
     remap = lambda dims: tuple(None if d is None else -1 if d == -1 else renumber[d] for d in dims)  # noqa: E731
     return Contraction(tuple(full[d] for d in keep), a2[-1], remap(left), remap(right))
+
+
+def dot(a: Shape, b: Shape) -> Contraction:
+    """numpy.dot's shapes: up to 2-D, matmul's; above, the sum runs over a's last dimension and b's
+    second-to-last (b's only one for a vector), and the result is a's other dimensions followed by b's
+    (no batch broadcasting: `dot((2, 3, 4), (5, 4, 6))` is (2, 3, 5, 6))."""
+    if not a or not b:
+        raise ShapeMismatch("dot of arrays needs arrays, not scalars")
+    if len(a) <= 2 and len(b) <= 2:
+        return matmul(a, b)
+    k_b = -2 if len(b) >= 2 else -1
+    if a[-1] != b[k_b]:
+        raise ShapeMismatch(f"np.dot of {a} and {b}: the summed dimensions (the last of {a}, {a[-1]}, and "
+                            f"the {'second-to-last' if len(b) >= 2 else 'only'} of {b}, {b[k_b]}) differ")
+    lead = len(a) - 1
+    out = (*a[:-1], *b[:-2], *b[-1:]) if len(b) >= 2 else a[:-1]
+    left = (*range(lead), -1)
+    right = (*range(lead, lead + len(b) - 2), -1, len(out) - 1) if len(b) >= 2 else (-1,)
+    return Contraction(out, a[-1], left, right)
+
+
+def concatenate(parts: list[Shape], axis: int, name: str = "np.concatenate") -> tuple[Shape, int]:
+    """`np.concatenate(parts, axis)`: the result shape and the axis normalised (negative counts from the
+    end); every part has the same rank and the same sizes outside `axis`."""
+    if not parts:
+        raise ShapeMismatch(f"{name} needs at least one array")
+    rank = len(parts[0])
+    if rank == 0:
+        raise ShapeMismatch(f"{name} of scalars: zero-dimensional arrays cannot be concatenated")
+    if not -rank <= axis < rank:
+        raise ShapeMismatch(f"axis {axis} is out of range for an array of {rank} dimensions")
+    axis += rank if axis < 0 else 0
+    for shape in parts[1:]:
+        same = len(shape) == rank and all(shape[d] == parts[0][d] for d in range(rank) if d != axis)
+        if not same:
+            raise ShapeMismatch(f"{name} along axis {axis}: {parts[0]} and {shape} differ outside that "
+                                "axis (every other dimension must be equal)")
+    size = sum(shape[axis] for shape in parts)
+    return (*parts[0][:axis], size, *parts[0][axis + 1:]), axis
 
 
 def reshaped(shape: Shape, new: tuple[int, ...]) -> Shape:

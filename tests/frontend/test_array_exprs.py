@@ -228,3 +228,101 @@ def test_reshape_is_a_row_major_view():
     (_, y, z), _ = run_both(K.reshapes, x, np.zeros((3, 4), np.int16), np.zeros(12, np.int32))
     np.testing.assert_array_equal(y, wrap(x.astype(np.int64).reshape(3, 4) + 1, np.int16))
     np.testing.assert_array_equal(z, x.astype(np.int64).reshape(-1) * x.T.reshape((12,)))
+
+
+def test_concatenate_reads_each_element_from_its_operand():
+    a, b, c = ints((3, 4), -128, 128, np.int8), ints((2, 4), -2000, 2000, np.int16), ints((3, 2), -128, 128, np.int8)
+    (_, _, _, C, D), _ = run_both(K.concats, a, b, c, np.zeros((5, 4), np.int32), np.zeros((3, 6), np.int32))
+    ai, bi, ci = (t.astype(np.int64) for t in (a, b, c))
+    np.testing.assert_array_equal(C, np.concatenate((ai, bi)) * 2 - np.concatenate([bi[::-1, :], ai], axis=0))
+    np.testing.assert_array_equal(D, np.concatenate([ai, ci], axis=-1) + np.concatenate((ci, ai), 1))
+    cpp = K.concats.cpp
+    assert "if (C_i < 3)" in cpp and "C_i - 3" in cpp and "?" not in cpp.split("void concats")[1]
+    assert K.concats.golden_model == "numpy"
+
+
+def test_concatenate_inside_reductions_new_locals_and_return():
+    a, b = ints((4, 3), -128, 128, np.int8), ints((2, 3), -128, 128, np.int8)
+    _, got = run_both(K.concat_reduce, a, b)
+    ai, bi = a.astype(np.int64), b.astype(np.int64)
+    y = np.concatenate((ai, bi)).sum(axis=0)
+    np.testing.assert_array_equal(got, wrap(np.concatenate((ai.max(axis=0, keepdims=True), y[None, :])).sum(axis=0),
+                                            np.int16))
+    x, f = ints(4, -3000, 3000, np.int16), RNG.uniform(-5, 5, 2).astype(np.float32)
+    _, got = run_both(K.concat_return, x, f)
+    np.testing.assert_array_equal(got, np.concatenate((x.astype(np.float32), f, x[3:].astype(np.float32)))
+                                  * np.float32(0.5))
+    assert "a[HLS_INDEX(result_i - 3, 4," in K.concat_return.cpp  # a[3:] after 6 elements: one offset
+
+
+def test_concatenate_python_mode_is_the_numpy_model():
+    a, b, c = ints((3, 4), -128, 128, np.int8), ints((2, 4), -2000, 2000, np.int16), ints((3, 2), -128, 128, np.int8)
+    outs = lambda: (np.zeros((5, 4), np.int32), np.zeros((3, 6), np.int32))  # noqa: E731
+    default = outs()
+    K.concats(a, b, c, *default)
+    with pytest.MonkeyPatch.context() as mp:
+        mp.setenv("HLS_GOLDEN", "python")
+        python = outs()
+        K.concats(a, b, c, *python)
+    for d, p in zip(default, python, strict=True):
+        np.testing.assert_array_equal(d, p)
+
+
+def test_dot_above_two_dimensions_follows_numpy():
+    A, B = ints((2, 3, 4), -128, 128, np.int8), ints((5, 4, 6), -128, 128, np.int8)
+    v, W = ints(4, -128, 128, np.int8), ints((4, 3), -128, 128, np.int8)
+    outs = (np.zeros((2, 3, 5, 6), np.int32), np.zeros((2, 3), np.int32), np.zeros((5, 6), np.int32),
+            np.zeros((2, 3, 3), np.int32))
+    (*_, C, D, E, F), _ = run_both(K.dots, A, B, v, W, np.zeros((3, 4), np.int8), *outs)
+    a, b, vi, w = (t.astype(np.int64) for t in (A, B, v, W))
+    np.testing.assert_array_equal(C, np.dot(a, b))
+    np.testing.assert_array_equal(D, np.dot(a, vi))
+    np.testing.assert_array_equal(E, np.dot(vi, b))
+    np.testing.assert_array_equal(F, np.dot(a, w))
+    A2 = ints((2, 4, 5), -128, 128, np.int8)
+    (_, _, C2, D2), _ = run_both(K.dot_batched_matmul, A, A2, np.zeros((2, 3, 5), np.int32),
+                                 np.zeros((2, 3, 2, 5), np.int32))
+    a2 = A2.astype(np.int64)
+    np.testing.assert_array_equal(C2, 2 * np.matmul(a, a2))  # @ / np.matmul / hls.matmul: batched
+    np.testing.assert_array_equal(D2, np.dot(a, a2))  # np.dot: every pair of a's rows and b's matrices
+
+
+@pytest.mark.parametrize(("name", "exc", "fragment"), [
+    ("bad_concat_shapes", HLSTypeError, "(3, 4) and (3, 5) differ outside that axis"),
+    ("bad_concat_rank", HLSTypeError, "(3, 4) and (4,) differ"),
+    ("bad_concat_none", UnsupportedError, "reshape(-1)"),
+    ("bad_concat_axis", HLSTypeError, "axis 2 is out of range for an array of 2 dimensions"),
+    ("bad_concat_scalar", HLSTypeError, "s is a scalar"),
+    ("bad_dot", HLSTypeError, "np.dot of (2, 3, 4) and (2, 3, 4)"),
+    ("bad_stack", HLSTypeError, "np.stack of (3,) and (4,)"),
+    ("bad_vstack", HLSTypeError, "np.vstack along axis 0: (1, 3) and (2, 4) differ"),
+    ("bad_row_matmul", HLSTypeError, "x[0] indexes 1 of the 2 dimensions of an array of shape (4, 6), which is one "
+                                     "element here; write the rest as slices for the view, x[0, :]"),
+    ("bad_scalar_matmul", HLSTypeError, "np.matmul needs arrays on both sides; s is a scalar"),
+])
+def test_concatenate_and_dot_errors_at_the_line(name, exc, fragment):
+    assert_error_at_marker(K, name, exc, fragment)
+
+
+def test_mean_is_the_sum_over_the_count():
+    x, y = RNG.uniform(-2, 2, (4, 6)).astype(np.float32), ints((4, 6), -3000, 3000, np.int16)
+    (_, _, C, D), got = run_both(K.means, x, y, np.zeros((4, 6), np.float32), np.zeros(6))
+    total = np.zeros((4, 1), np.float32)
+    for k in range(6):  # the float32 sum in index order, then over the count in float32
+        total = total + x[:, k:k + 1]
+    np.testing.assert_array_equal(C, x - total / np.float32(6))
+    yi = y.astype(np.int64)  # an int sum is exact, then divided in float64 (numpy's mean of ints)
+    np.testing.assert_array_equal(D, yi.sum(axis=0) / 4)
+    assert got == yi.sum() / 24 + (2 * yi).sum() / 24
+
+
+def test_hstack_vstack_stack_are_concatenations():
+    a, b, M = ints(3, -128, 128, np.int8), ints(3, -128, 128, np.int8), ints((2, 3), -3000, 3000, np.int16)
+    outs = [np.zeros(s, np.int32) for s in ((6,), (4, 3), (3, 2), (2, 3, 2), (2, 6))]
+    (_, _, _, H, V, S, T, W), _ = run_both(K.stacks, a, b, M, *outs)
+    ai, bi, m = (t.astype(np.int64) for t in (a, b, M))
+    np.testing.assert_array_equal(H, np.hstack((ai, bi * 2)))
+    np.testing.assert_array_equal(V, np.vstack([ai, m, bi]))
+    np.testing.assert_array_equal(S, np.stack((ai, bi), axis=-1))
+    np.testing.assert_array_equal(T, np.stack([m, m * 3], axis=2))
+    np.testing.assert_array_equal(W, np.hstack((m, m[:, ::-1])))

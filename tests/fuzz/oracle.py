@@ -194,7 +194,8 @@ class OracleGen:
 
     def array(self) -> None:
         """Whole-array statements: element-wise chains with broadcasting and views, new array locals,
-        reductions and contractions (magnitudes below 2**24, so every product and sum stays exact)."""
+        reductions, contractions (np.dot above 2-D too) and concatenations (magnitudes below 2**24, so
+        every product and sum stays exact)."""
         n, m = self.pick(SIZES), self.pick((2, 3, 4))
         small = (8, 13, 16, 17, 24)
         a, b = (self.param(shape=(n,), max_bits=24, widths=small).name for _ in range(2))
@@ -210,10 +211,18 @@ class OracleGen:
             c = self.param(shape=(m,), max_bits=24, widths=small).name
             self.out(self.pick((f"({M} @ {a}).sum()", f"({M} * {b}[None, :]).sum(axis=1).max()",
                                 f"({M}.T @ {c}).min()", f"np.sum({M} - {c}[:, None] + {a}, axis=0).sum()",
-                                f"{M}.max(axis=1, keepdims=True).sum()")))
+                                f"{M}.max(axis=1, keepdims=True).sum()",
+                                f"np.concatenate(({M}, {c}[:, None]), axis=-1).sum(axis=1).min()",
+                                f"np.concatenate([{M}[:1, ::-1], {M} - 1], axis=0).max(axis=0).sum()")))
+        elif roll < 0.65:  # np.dot above 2-D: a's last axis against b's second-to-last
+            T = self.param(shape=(2, m, n), max_bits=24, widths=small).name
+            M = self.param(shape=(m, n), max_bits=24, widths=small).name
+            self.out(self.pick((f"np.dot({T}, {a}).sum()", f"np.dot({T}, {M}.T).max()",
+                                f"np.dot({a}, np.transpose({T}, (0, 2, 1))).min()")))
         else:
             self.out(self.pick((f"{a} @ {b}", f"({a} * {b}).sum()", f"{a}[::2].sum() - {a}[1::2].sum()",
-                                f"np.dot({a}, {b}) - {a}.min()", f"({a}[1:] - {a}[:-1]).max()")))
+                                f"np.dot({a}, {b}) - {a}.min()", f"({a}[1:] - {a}[:-1]).max()",
+                                f"np.concatenate(({a}, {b}[::-1], {a}[:1])).max() - np.concatenate([{b}, {a}]).sum()")))
 
     def unit_parts(self) -> tuple[str, list[tuple[str, str]]]:
         for _ in range(self.rng.randint(1, 4)):

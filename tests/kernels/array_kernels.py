@@ -164,3 +164,103 @@ def bad_view_name(A: hls.int32[8], B: hls.int32[8]):
 def reshapes(x: hls.int16[2, 6], y: hls.int16[3, 4], z: hls.int32[12]):
     y[:, :] = x.reshape(3, 4) + 1
     z[:] = x.reshape(-1) * x.T.reshape((12,))
+
+
+@hls.kernel
+def concats(a: hls.int8[3, 4], b: hls.int16[2, 4], c: hls.int8[3, 2], C: hls.int32[5, 4], D: hls.int32[3, 6]):
+    C[:, :] = np.concatenate((a, b)) * 2 - np.concatenate([b[::-1, :], a], axis=0)
+    D[:, :] = np.concatenate([a, c, a[:, :0]], axis=-1) + np.concatenate((c, a), 1).T.T
+
+
+@hls.kernel
+def concat_reduce(a: hls.int8[4, 3], b: hls.int8[2, 3]) -> hls.int16[3]:
+    y = np.concatenate((a, b)).sum(axis=0)
+    return np.concatenate((a.max(axis=0, keepdims=True), y[None, :]), axis=0).sum(axis=0)
+
+
+@hls.kernel
+def concat_return(a: hls.int16[4], b: hls.float32[2]) -> hls.float32[7]:
+    return np.concatenate((a, b, a[3:])) * 0.5
+
+
+@hls.kernel
+def bad_concat_shapes(a: hls.int8[3, 4], b: hls.int8[3, 5], C: hls.int32[6, 4]):
+    C[:, :] = np.concatenate((a, b))  # E bad_concat_shapes
+
+
+@hls.kernel
+def bad_concat_rank(a: hls.int8[3, 4], b: hls.int8[4], C: hls.int32[7, 4]):
+    C[:, :] = np.concatenate((a, b), axis=0)  # E bad_concat_rank
+
+
+@hls.kernel
+def bad_concat_none(a: hls.int8[3, 4], b: hls.int8[4], C: hls.int32[16]):
+    C[:] = np.concatenate((a, b), axis=None)  # E bad_concat_none
+
+
+@hls.kernel
+def bad_concat_axis(a: hls.int8[3, 4], b: hls.int8[3, 4], C: hls.int32[6, 4]):
+    C[:, :] = np.concatenate((a, b), axis=2)  # E bad_concat_axis
+
+
+@hls.kernel
+def bad_concat_scalar(a: hls.int8[3], s: hls.int8, C: hls.int32[4]):
+    C[:] = np.concatenate((a, s))  # E bad_concat_scalar
+
+
+@hls.kernel
+def dots(A: hls.int8[2, 3, 4], B: hls.int8[5, 4, 6], v: hls.int8[4], W: hls.int8[4, 3], M: hls.int8[3, 4],
+         C: hls.int32[2, 3, 5, 6], D: hls.int32[2, 3], E: hls.int32[5, 6], F: hls.int32[2, 3, 3]):
+    C[:, :, :, :] = np.dot(A, B)
+    D[:, :] = np.dot(A, v)
+    E[:, :] = np.dot(v, B)
+    F[:, :, :] = np.dot(A, W) + np.matmul(A, W) - A @ W
+
+
+@hls.kernel
+def dot_batched_matmul(A: hls.int8[2, 3, 4], B: hls.int8[2, 4, 5], C: hls.int32[2, 3, 5],
+                       D: hls.int32[2, 3, 2, 5]):
+    C[:, :, :] = np.matmul(A, B) + hls.matmul(A, B)
+    D[:, :, :, :] = np.dot(A, B)
+
+
+@hls.kernel
+def bad_dot(A: hls.int8[2, 3, 4], B: hls.int8[2, 3, 4], C: hls.int32[2, 3, 2, 4]):
+    C[:, :, :, :] = np.dot(A, B)  # E bad_dot
+
+
+@hls.kernel
+def means(x: hls.float32[4, 6], y: hls.int16[4, 6], C: hls.float32[4, 6], D: hls.float64[6]) -> hls.float64:
+    C[:, :] = x - x.mean(axis=1, keepdims=True)
+    D[:] = np.mean(y, axis=0)
+    return y.mean() + np.mean(y * 2, axis=(0, 1))
+
+
+@hls.kernel
+def stacks(a: hls.int8[3], b: hls.int8[3], M: hls.int16[2, 3], H: hls.int32[6], V: hls.int32[4, 3],
+           S: hls.int32[3, 2], T: hls.int32[2, 3, 2], W: hls.int32[2, 6]):
+    H[:] = np.hstack((a, b * 2))
+    V[:, :] = np.vstack([a, M, b])
+    S[:, :] = np.stack((a, b), axis=-1)
+    T[:, :, :] = np.stack([M, M * 3], axis=2) + np.stack((M, M), 2) * 0
+    W[:, :] = np.hstack((M, M[:, ::-1]))
+
+
+@hls.kernel
+def bad_stack(a: hls.int8[3], b: hls.int8[4], S: hls.int32[2, 3]):
+    S[:, :] = np.stack((a, b))  # E bad_stack
+
+
+@hls.kernel
+def bad_vstack(a: hls.int8[3], M: hls.int8[2, 4], S: hls.int32[3, 3]):
+    S[:, :] = np.vstack((a, M))  # E bad_vstack
+
+
+@hls.kernel
+def bad_row_matmul(x: hls.int8[4, 6], W: hls.int8[6, 3], y: hls.int32[3]):
+    y[:] = x[0] @ W  # E bad_row_matmul
+
+
+@hls.kernel
+def bad_scalar_matmul(s: hls.int8, W: hls.int8[6, 3], y: hls.int32[6, 3]):
+    y[:, :] = np.matmul(W, s)  # E bad_scalar_matmul
