@@ -230,9 +230,10 @@ class GraphBuilder(Walker):
         if isinstance(loop, ForOp):
             lb = self.lookup(loop.lb)
             step = self.lookup(loop.step)
-            step_value = step[1] if isinstance(step[1], int) else 1
             base = lb[2] if lb[2] is not None else Affine.symbol(loop.lb)
-            self.env[loop.iv] = (EXTERNAL, NOCONST, base + Affine({ITER: step_value}))
+            # a step that is a variable: the counter is no affine function of the iteration
+            self.env[loop.iv] = (EXTERNAL, NOCONST, base + Affine({ITER: step[1]}) if isinstance(step[1], int)
+                                 else None)
         args = [loop.carried] + ([loop.cond.args] if isinstance(loop, WhileOp) else [])
         for k, arg in enumerate(loop.carried):
             step = induction_step(loop, k) if isinstance(loop, ForOp) else None
