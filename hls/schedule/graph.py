@@ -39,6 +39,7 @@ from hls.ir import (
     PrintOp,
     ReturnOp,
     RomOp,
+    RowOp,
     SelectOp,
     StoreOp,
     UnaryOp,
@@ -273,9 +274,10 @@ class GraphBuilder(Walker):
     def constant(self, op: ConstantOp) -> None:
         self.env[op.result] = self.lookup(op.result)
 
-    @rule(AllocOp, RomOp, DirectiveOp, PrintOp, StreamOp)
+    @rule(AllocOp, RomOp, RowOp, DirectiveOp, PrintOp, StreamOp)
     def declaration(self, op: Op) -> None:
-        """No operator: storages are the region's, directives are read elsewhere, print is csim only."""
+        """No operator: storages are the region's, directives are read elsewhere, print is csim only; a row
+        is a view (the inlined accesses through it are its array's, hls.passes.inline.fold_rows)."""
 
     @rule(ForOp, WhileOp, CallOp)
     def unstraightened(self, op: Op) -> None:

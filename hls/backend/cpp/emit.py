@@ -61,6 +61,7 @@ from hls.ir import (
     PrintOp,
     ReturnOp,
     RomOp,
+    RowOp,
     SelectOp,
     StoreOp,
     UnaryOp,
@@ -216,7 +217,7 @@ class FunctionEmitter(StreamStatements, StructStatements, LocalNames, Walker):
         name = member(op.memref.type.elem, field)
         return f"{text}.{name}{self.subscripts(op, op.indices[rank:], exprs[rank:], shape)}"
 
-    def subscripts(self, op: LoadOp | StoreOp, values: list[Value], exprs: list[Expr],
+    def subscripts(self, op: LoadOp | StoreOp | RowOp, values: list[Value], exprs: list[Expr],
                    shape: tuple[int, ...] | None = None) -> str:
         """`[i][j]`, with a csim-only bounds check (at the access's line) on indices not proven in range."""
         parts = []
@@ -368,6 +369,15 @@ class FunctionEmitter(StreamStatements, StructStatements, LocalNames, Walker):
     def side_effect(self, op: Op) -> None:
         """Before a statement: pending loads are written out (it may change what they read)."""
         self.flush(self.consumed(op))
+
+    @rule(RowOp)
+    def row(self, op: RowOp, block: Block) -> None:
+        """`M[i]`: C++'s own row of a multi-dimensional array, a pointer to it where a call takes an array."""
+        base = self.use(op.base)
+        exprs = [self.use(v) for v in op.indices]
+        text = f"{base.text}{self.subscripts(op, op.indices, exprs, op.base.type.shape[:len(op.indices)])}"
+        self.bind(op.result, Expr(text, PREC["primary"], base.ctype, any(e.has_load for e in exprs),
+                                  base.reads.union(*(e.reads for e in exprs))))
 
     @rule(ConstantOp)
     def constant(self, op: ConstantOp, block: Block) -> None:
