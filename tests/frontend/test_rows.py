@@ -215,3 +215,37 @@ def test_row_of_the_wrong_shape_is_an_error(tmp_path):
 def test_row_index_out_of_bounds_is_an_error(tmp_path):
     _error_at(tmp_path, [*SINK, "@hls.kernel", "def k(m: hls.int32[2, N], out: hls.int32[N]):",
                          "    sink(m[2], out)"], 9, "out of bounds")
+
+
+@hls.kernel
+def fill_row(r: hls.int32[N], v: hls.int32):
+    for i in range(N):
+        r[i] = v * i
+
+
+@hls.kernel
+def fill_both(m: hls.int32[2, N]):
+    fill_row(m[0], 2)
+    fill_row(m[1], 3)
+
+
+@hls.kernel
+def nested_rows(out: hls.int32[N]):
+    hls.dataflow()
+    buf = hls.zeros((2, N), hls.int32)
+    fill_both(buf)
+    copy_row(buf[1], out)
+
+
+def test_rows_a_process_hands_on_are_writes_of_its_array():
+    golden, native = np.zeros(N, np.int32), np.zeros(N, np.int32)
+    nested_rows(golden)
+    nested_rows.csim(native)
+    assert golden.tolist() == native.tolist() == [3 * i for i in range(N)]
+    assert 'hls_region.after("copy_row", {"fill_both"});' in nested_rows.cpp
+
+
+def test_mlir_refuses_a_row_at_its_line():
+    with pytest.raises(hls.UnsupportedError) as info:
+        _ = rows_of_matrix.mlir
+    assert "test_rows.py:" in str(info.value) and "row" in str(info.value)
