@@ -243,13 +243,11 @@ class RowOp(Op):
                          result_names=[base.name])
 
     @property
-    def base(self) -> Value:
-        return self.operands[0]
-
-    @property
     def memref(self) -> Value:
         """The array viewed (as a load's `memref`: the bounds of `indices` are its leading dimensions)."""
         return self.operands[0]
+
+    base = memref
 
     @property
     def indices(self) -> list[Value]:
