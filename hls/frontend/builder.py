@@ -58,7 +58,7 @@ class FunctionBuilder:
         self.names = Names(ctx)
         self.exprs = Expressions(ctx, self.captures, self.names)
         self.arrays = Arrays(ctx)
-        self.streams = Streams(ctx, self.pack_struct)
+        self.streams = Streams(ctx, self.arrays, self.pack_struct)
         self.kernel_calls = KernelCalls(ctx, self.arrays, self.streams, self.pack_struct, self.build_callee)
         self.structs = Structs(ctx, self.exprs, self.arrays, self.streams, self.kernel_calls)
         self.bits = Bits(ctx, self.names, self.exprs, self.arrays, self.structs)
