@@ -436,6 +436,31 @@ class TupleType(HLSType):
     __repr__ = __str__
 
 
+class ArrayBlock:
+    """The class of a FIFO item that is a small array (`hls.stream[hls.int32[4]]`): such a FIFO carries a
+    struct of one array field, `struct int32_x4 { int32_t data[4]; }` in C++ (`block_struct`); Python mode
+    holds each item as a copy of the array written."""
+
+
+def block_struct(t: ArrayType) -> StructType:
+    """The struct a FIFO of arrays `t` carries: one field `data` of type t, named after t (int32_x4)."""
+    name = "".join(c if c.isalnum() else "_" for c in str(t.elem)).strip("_")
+    return StructType(f"{name}_x{'x'.join(map(str, t.shape))}", (("data", t),), ArrayBlock)
+
+
+def is_block(t: Any) -> bool:
+    """Whether `t` is the struct of a FIFO of arrays (`block_struct`)."""
+    return isinstance(t, StructType) and t.cls is ArrayBlock
+
+
+def stream_element(elem: Any) -> ScalarType | StructType | None:
+    """A FIFO's element type from what the user names: a scalar type, a struct, or a 1-D array of
+    scalars (carried as its `block_struct`); None for anything else."""
+    if isinstance(elem, ArrayType) and len(elem.shape) == 1 and isinstance(elem.elem, ScalarType):
+        return block_struct(elem)
+    return elem if isinstance(elem, (ScalarType, StructType)) else None
+
+
 @dataclass(frozen=True)
 class StreamType(HLSType):
     """A FIFO of scalars. A parameter's depth is the caller's business: two stream types of the same

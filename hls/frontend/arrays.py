@@ -7,13 +7,67 @@ import ast
 
 from hls.frontend.base import Family
 from hls.frontend.source import subscript_chain, try_static
-from hls.ir import ConstantOp, RomOp, StoreOp, Value
+from hls.ir import ConstantOp, RomOp, RowOp, StoreOp, Value
+from hls.ir.core import Block
 from hls.lang.storage import zeros
 from hls.types import ArrayType, BoolType, IntType, StructType
 
 
 class Arrays(Family):
-    """Local array types, element access and element stores."""
+    """Local array types, element access and element stores, rows handed to calls."""
+
+    def __init__(self, ctx) -> None:
+        super().__init__(ctx)
+        # one RowOp per block, array and constant indices, so a dataflow region sees `temp[1]` as one channel
+        self.rows: dict[tuple[Block, Value, tuple[int, ...]], Value] = {}
+
+    def row(self, node: ast.AST) -> Value | None:
+        """`M[i]` (fewer indices than M has dimensions) or a row local of `for row in M`: the RowOp of that
+        row, an array of the remaining shape; None when `node` is no row."""
+        if isinstance(node, ast.Name):
+            alias = self.ctx.env.get(node.id)
+            if alias is None or not alias.prefix:
+                return None
+            return self.row_op(alias.value, list(alias.prefix))
+        if not isinstance(node, ast.Subscript):
+            return None
+        base, index_nodes = subscript_chain(node)
+        if any(isinstance(i, ast.Slice) for i in index_nodes) or not isinstance(base, ast.Name):
+            return None
+        alias = self.ctx.env.get(base.id)
+        if alias is None or alias.cell or not isinstance(alias.value.type, ArrayType):
+            return None
+        prefix = list(alias.prefix)
+        memref = alias.value
+        if not isinstance(memref.type, ArrayType) or len(prefix) + len(index_nodes) >= len(memref.type.shape):
+            return None
+        shape = memref.type.shape
+        sizes = shape[len(prefix):len(prefix) + len(index_nodes)]
+        indices = prefix + [self.row_index(n, size, d)
+                            for d, (size, n) in enumerate(zip(sizes, index_nodes, strict=True), start=len(prefix))]
+        return self.row_op(memref, indices)
+
+    def row_index(self, node: ast.AST, size: int, dim: int) -> Value:
+        """A row's index: a compile-time one (`temp[stage + 1]` in an unrolled loop of processes) as a constant,
+        so that each row of a dataflow region is one channel."""
+        out_of_range = f"row {{}} is out of bounds for dimension {dim} of size {size}"
+        value = self.ctx.compile_time(node)
+        if isinstance(value, int) and not isinstance(value, bool):
+            if not 0 <= value < size:
+                raise self.ctx.error(out_of_range.format(value), node)
+            return self.ctx.lower.constant(value, self.ctx.loc)
+        return self.index_value(node, size, "row index", out_of_range)
+
+    def row_op(self, memref: Value, indices: list[Value]) -> Value:
+        op = RowOp(memref, indices, self.ctx.loc)
+        consts = op.constant_indices()
+        key = (self.ctx.block, memref, consts) if consts is not None else None
+        if key is not None and key in self.rows:
+            return self.rows[key]
+        self.ctx.emit(op)
+        if key is not None:
+            self.rows[key] = op.result
+        return op.result
 
     def is_zeros_call(self, node: ast.AST) -> bool:
         if not isinstance(node, ast.Call):

@@ -27,7 +27,7 @@ from hls.frontend.source import MISSING, call_target, try_static
 from hls.frontend.state import Var
 from hls.frontend.streams import Streams
 from hls.frontend.tasks import channel_of, lower_channel, refuse_nested_tasks
-from hls.ir import BlockArg, CallOp, ForOp, IfOp, Op, StreamOp, Value
+from hls.ir import BlockArg, CallOp, ConstantOp, ForOp, IfOp, Op, RowOp, StreamOp, Value, row_base
 from hls.ir.traits import process_of
 from hls.ir.usage import Usage, usage
 from hls.lang.directives import DIRECTIVES, dataflow
@@ -52,14 +52,35 @@ Process = tuple[ast.stmt, str, list[Op], "tuple[ast.For, int, Any] | None"]
 RULE = 'UG1399 "Modeling Feedback in Dataflow Regions"'
 
 
+def overlaps(a: Value, b: Value) -> bool:
+    """Whether two channels share elements: one array, an array and a row of it, or rows of one array at
+    indices not known to differ (each compile-time row of a region is its own channel)."""
+    base_a, at_a = row_base(a)
+    base_b, at_b = row_base(b)
+    if base_a is not base_b:
+        return False
+    for x, y in zip(at_a, at_b, strict=False):
+        cx, cy = (v.op.value if isinstance(getattr(v, "op", None), ConstantOp) else None for v in (x, y))
+        if cx is not None and cy is not None and cx != cy:
+            return False
+    return True
+
+
+def shared(reads: set[Value], writes: set[Value]) -> list[tuple[Value, Value]]:
+    """(read, written) pairs of channels that overlap, in a stable order."""
+    return sorted(((r, w) for r in reads for w in writes if overlaps(r, w)),
+                  key=lambda pair: (pair[0].name or "", pair[1].name or ""))
+
+
 def check_feedback(ctx: BuildContext, stmt: ast.stmt, name: str, used: Usage,
                    later: list[tuple[Any, ...]], later_used: list[Usage],
                    writers: dict[Value, str]) -> None:
     """Refuse a channel process `name` reads that only a later process writes, unless it is a FIFO
     kept by UG1399's feedback rules."""
     for (_, writer, *_), theirs in zip(later, later_used, strict=True):
-        for array in sorted(used.array_reads & theirs.array_writes, key=lambda v: v.name or ""):
-            if array not in writers and array not in used.array_writes and not isinstance(array, BlockArg):
+        for array, _ in shared(used.array_reads, theirs.array_writes):
+            if not any(overlaps(array, w) for w in writers) and not any(overlaps(array, w) for w in used.array_writes) \
+                    and not isinstance(row_base(array)[0], BlockArg):
                 raise ctx.error(f"process {name!r} reads array {array.name!r} before process {writer!r} writes it: "
                                 f"a ping-pong buffer flows only forward in call order ({RULE}); call {writer!r} "
                                 "first, or pass the data back through a FIFO read with read_nb()", stmt, HLSTypeError)
@@ -274,6 +295,17 @@ class Dataflows(Family):
                                  "computed once, before its processes run", stmt, UnsupportedError)
         scalars.add(name)
 
+    def check_rows(self, stmt: ast.stmt, name: str, ops: list[Op]) -> None:
+        """A row handed to a process is a channel of its own only at a compile-time index."""
+        for op in ops:
+            for value in op.operands if isinstance(op, CallOp) else ():
+                row = getattr(value, "op", None)
+                if isinstance(row, RowOp) and row.constant_indices() is None:
+                    raise self.ctx.error(f"process {name!r} takes a row of {row.base.name!r} at an index known only "
+                                         "at run time: each row a dataflow region hands to a process is a channel of "
+                                         "its own, so its index must be a compile-time constant (unroll the loop of "
+                                         "processes, or pass the whole array)", stmt, HLSTypeError)
+
     def check_region(self, processes: list[Process]) -> None:
         producer: dict[Value, tuple[str, int | None]] = {}
         consumer: dict[Value, tuple[str, int | None]] = {}
@@ -295,11 +327,14 @@ class Dataflows(Family):
                                              f"{seen[stream][0]!r} and {name!r}", stmt, HLSTypeError)
                     seen[stream] = (name, count)
             check_feedback(self.ctx, stmt, name, used, processes[index + 1:], used_by[index + 1:], writers)
-            after = sorted({writers[a] for a in used.array_reads if a in writers and writers[a] != name})
+            self.check_rows(stmt, name, ops)
+            after = sorted({w for a, v in shared(used.array_reads, set(writers)) if (w := writers[v]) != name})
             for array in used.array_writes:
-                if isinstance(array.type, ArrayType) and writers.setdefault(array, name) != name:
+                other = next((w for v, w in writers.items() if w != name and overlaps(v, array)), None)
+                writers.setdefault(array, name)
+                if isinstance(array.type, ArrayType) and other is not None:
                     raise self.ctx.error(f"array {array.name!r} is written by two processes of the dataflow region, "
-                                         f"{writers[array]!r} and {name!r}: UG1399's single-producer-consumer rule "
+                                         f"{other!r} and {name!r}: UG1399's single-producer-consumer rule "
                                          "gives each channel one writer and one reader; write it in one process, or "
                                          "give each process its own array and merge them in a later one", stmt,
                                          HLSTypeError)

@@ -29,6 +29,7 @@ from typing import Any
 
 from hls.errors import HLSTypeError, Loc
 from hls.ir import BinaryOp, CompareOp, ForOp, LogicOp, Value
+from hls.ir.affine import signed_steps, trip_range
 from hls.ir.kinds import OpKind
 from hls.ir.ranges import value_range
 from hls.types import (
@@ -266,12 +267,10 @@ def trip_bound(loop: ForOp) -> int | None:
     trips = loop.trip_count()
     if trips is not None:
         return trips
-    step = loop.step.op.value
-    lb, ub = value_range(loop.lb), value_range(loop.ub)
-    if lb is None or ub is None:
+    lb, ub, step = value_range(loop.lb), value_range(loop.ub), signed_steps(value_range(loop.step))
+    if lb is None or ub is None or step is None:
         return None
-    span = ub[1] - lb[0] if step > 0 else lb[1] - ub[0]
-    return max(0, -(-span // abs(step)))
+    return trip_range(lb, ub, step)[1]
 
 
 def executions(name: str, loops: list[Any], carries: dict[int, set[str]]) -> int | None:

@@ -44,7 +44,7 @@ class Loops(Family):
             return
         carried = self.control.carried_names(node.body)
         inits = self.control.carried_inits(carried)
-        loop = self.ctx.new_loop(lb, ub, step, inits, carried, iv_name, iv_type(lb, ub))
+        loop = self.ctx.new_loop(lb, ub, step, inits, carried, iv_name, iv_type(lb, ub, step))
         self.ctx.carries[id(loop)] = set(carried)
         self.ctx.block.append(loop)
         with self.ctx.region(loop.body), self.ctx.scope():
@@ -105,8 +105,7 @@ class Loops(Family):
         if len(values) == 2:
             values.append(self.ctx.lower.constant(1, self.ctx.loc))
         step_op = getattr(values[2], "op", None)
-        if not isinstance(step_op, ConstantOp) or step_op.value == 0:
-            raise self.ctx.error("the range step must be a non-zero constant",
-                                 node.args[2] if len(node.args) == 3 else node,
-                                 UnsupportedError)
+        if isinstance(step_op, ConstantOp) and step_op.value == 0:
+            raise self.ctx.error("range() step is zero: Python raises ValueError here; give a non-zero step",
+                                 node.args[2])
         return values

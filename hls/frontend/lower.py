@@ -291,10 +291,15 @@ class Lowering:
         return self.unary(OpKind.ABS, a, loc)
 
 
-def iv_type(lb, ub) -> IntType:
-    """Narrowest type covering both bounds: keeps index arithmetic narrow in the generated C++."""
+def iv_type(lb, ub, step=None) -> IntType:
+    """Narrowest type covering both bounds: keeps index arithmetic narrow in the generated C++. A step that
+    is a variable also counts, and one bit more: the counter may pass the bound by up to the step."""
+    values = (lb, ub) if step is None or isinstance(getattr(step, "op", None), ConstantOp) else (lb, ub, step)
     types = []
-    for value in (lb, ub):
+    for value in values:
         op = getattr(value, "op", None)
         types.append(literal_int_type(op.value) if isinstance(op, ConstantOp) else as_int(value.type))
-    return int_union(*types)
+    union = types[0]
+    for t in types[1:]:
+        union = int_union(union, t)
+    return union if len(values) == 2 else IntType(union.width + 1, union.signed)

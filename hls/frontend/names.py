@@ -40,6 +40,11 @@ class Names(Family):
         if var is not None and var.is_iv:
             raise self.ctx.error(f"assignment to the loop variable {name!r}; use another variable", target,
                                  UnsupportedError)
+        if getattr(value, "op", None) is not None and value.op.attrs.get("fifo_item") \
+                and (var is None or var.value.op.attrs.get("fifo_item")):
+            value.name = name  # `v = s.read()` from a FIFO of arrays: v is the local array holding the item
+            self.ctx.env[name] = Var(value, value.type, is_array=True)
+            return
         if var is not None and var.is_array:
             raise self.ctx.error(f"{name!r} is an array; assign its elements, e.g. {name}[i] = ...", target,
                                  UnsupportedError)

@@ -10,22 +10,29 @@ import ast
 from collections.abc import Callable
 
 from hls.errors import HLSTypeError, UnsupportedError
+from hls.frontend.arrays import Arrays
 from hls.frontend.base import BuildContext, Family
 from hls.frontend.conversions import Call
 from hls.frontend.source import try_static
 from hls.frontend.state import Var
 from hls.ir import (
+    AllocOp,
+    LoadOp,
+    StoreOp,
     StreamOp,
     StreamReadNbOp,
     StreamReadOp,
     StreamStatusOp,
     StreamWriteNbOp,
     StreamWriteOp,
+    StructGetOp,
+    StructPackOp,
     Value,
+    row_base,
 )
 from hls.ir.stream_ops import STREAM_METHODS as METHODS
 from hls.lang.storage import stream
-from hls.types import StreamType, StructType
+from hls.types import StreamType, StructType, is_block, stream_element
 from hls.wording import type_expr
 
 # `pack_struct(node, t, what)`: the whole struct `node` denotes, checked against `t`, as one value. The
@@ -36,8 +43,9 @@ PackStruct = Callable[[ast.AST, StructType, str], Value]
 class Streams(Family):
     """Local FIFOs and stream methods."""
 
-    def __init__(self, ctx: BuildContext, pack_struct: PackStruct) -> None:
+    def __init__(self, ctx: BuildContext, arrays: Arrays, pack_struct: PackStruct) -> None:
         super().__init__(ctx)
+        self.arrays = arrays
         self.pack_struct = pack_struct
         self.lists: dict[str, list[Value]] = {}  # `s = [hls.stream(T) for _ in range(P)]`: its FIFOs
 
@@ -112,7 +120,11 @@ class Streams(Family):
         if not 1 <= len(call.args) <= 2 or len(call.keywords) + len(call.args) - 1 != len(depth_nodes) \
                 or len(depth_nodes) > 1:
             raise self.ctx.error("use hls.stream(T, depth=N), e.g. hls.stream(hls.int32, depth=4)", call)
-        elem = self.ctx.annotation(call.args[0], "stream element", allow_array=False)
+        named = self.ctx.annotation(call.args[0], "stream element", allow_array=True)
+        elem = stream_element(named)
+        if elem is None or isinstance(named, StreamType):
+            raise self.ctx.error(f"stream element: {named} is not a scalar type, a struct or a 1-D array of scalars",
+                                 call.args[0])
         depth = self.ctx.static(depth_nodes[0], "stream depth") if depth_nodes else 2
         if isinstance(depth, bool) or not isinstance(depth, int) or depth < 1:
             raise self.ctx.error(f"stream depth must be a positive integer constant, got {depth!r}", depth_nodes[0])
@@ -146,10 +158,13 @@ class Streams(Family):
                                  UnsupportedError)
         if method in ("write", "write_nb"):
             what = f"write to stream {ast.unparse(node.func.value)!r}"
-            value = self.pack_struct(node.args[0], t.elem, what) if isinstance(t.elem, StructType) else \
+            value = self.block_pack(node.args[0], t.elem, what) if is_block(t.elem) else \
+                self.pack_struct(node.args[0], t.elem, what) if isinstance(t.elem, StructType) else \
                 self.ctx.lower.assign(self.ctx.expr(node.args[0]), t.elem, self.ctx.loc, what)
             op = StreamWriteOp(value, stream_value, self.ctx.loc) if method == "write" else \
                 StreamWriteNbOp(value, stream_value, self.ctx.loc)
+        elif method == "read" and is_block(t.elem):
+            return self.block_unpack(self.ctx.emit(StreamReadOp(stream_value, self.ctx.loc)), node)
         elif method == "read" and isinstance(t.elem, StructType):
             raise self.ctx.struct_not_a_value(t.elem, node)
         elif method == "read":
@@ -160,6 +175,30 @@ class Streams(Family):
         if not statement and result is None:
             raise self.ctx.error(f"{method}() has no value", node, UnsupportedError)
         return result
+
+    def block_pack(self, node: ast.AST, t: StructType, what: str) -> Value:
+        """`s.write(a)` on a FIFO of arrays: the item packed from a's elements (an array of the FIFO's array type:
+        a local, an argument or a row `buf[r]`)."""
+        array_type = t.field("data")
+        value = self.arrays.row(node) or self.ctx.expr(node)
+        if value.type != array_type:
+            raise self.ctx.error(f"{what} takes an array of {array_type}; got {value.type}", node)
+        base, prefix = row_base(value)  # a row `a[i]`: the loads are a's own, a[i, k]
+        loads = [self.ctx.emit(LoadOp(base, [*prefix, self.ctx.lower.as_int(self.ctx.lower.constant(k, self.ctx.loc),
+                                                                            self.ctx.loc)], self.ctx.loc))
+                 for k in range(array_type.shape[0])]
+        return self.ctx.emit(StructPackOp(loads, t, self.ctx.loc, name="item"))
+
+    def block_unpack(self, item: Value, node: ast.AST) -> Value:
+        """`v = s.read()` on a FIFO of arrays: a local array holding the item's elements."""
+        array_type = item.type.field("data")
+        local = self.ctx.emit(AllocOp(array_type, None, self.ctx.loc))
+        local.op.attrs["fifo_item"] = True  # a name assigned it becomes this array (Names.assign_name)
+        for k in range(array_type.shape[0]):
+            element = self.ctx.emit(StructGetOp(item, "data", k, self.ctx.loc))
+            index = self.ctx.lower.as_int(self.ctx.lower.constant(k, self.ctx.loc), self.ctx.loc)
+            self.ctx.emit(StoreOp(element, local, [index], self.ctx.loc))
+        return local
 
     def read_nb(self, target: ast.Tuple | ast.List, call: ast.Call) -> list[Value] | None:
         """`ok, v = s.read_nb()`: the op's two results, for the caller to assign to the two names; None when

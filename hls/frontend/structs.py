@@ -28,7 +28,7 @@ from hls.frontend.streams import Streams
 from hls.frontend.subkernels import KernelCalls
 from hls.ir import AllocOp, ConstantOp, LoadOp, StoreOp, StreamReadOp, Value
 from hls.ir.structops import StructGetOp, StructPackOp, flat_fields
-from hls.types import ArrayType, ScalarType, StructType, struct_type_of
+from hls.types import ArrayType, ScalarType, StructType, is_block, struct_type_of
 
 
 @dataclass
@@ -64,7 +64,8 @@ class Structs(Family):
             found = self.streams.stream_method(node)
             if found is not None:
                 elem = found[0].type.elem
-                return elem if found[1] == "read" and isinstance(elem, StructType) else None
+                # a FIFO of arrays reads into an array local (Streams.block_unpack), no struct local
+                return elem if found[1] == "read" and isinstance(elem, StructType) and not is_block(elem) else None
             target = call_target(node.func, self.ctx.src)
             if struct_type_of(target) is not None:
                 return struct_type_of(target)

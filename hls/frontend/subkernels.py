@@ -12,6 +12,7 @@ from collections.abc import Callable
 from typing import Any
 
 from hls.errors import UnsupportedError
+from hls.frontend.arrays import Arrays
 from hls.frontend.base import BuildContext, Family
 from hls.frontend.streams import PackStruct, Streams
 from hls.frontend.tasks import refuse_task_call
@@ -22,9 +23,10 @@ from hls.types import ArrayType, ScalarType, StreamType, StructType, TupleType
 class KernelCalls(Family):
     """Calls of other @hls.kernel functions."""
 
-    def __init__(self, ctx: BuildContext, streams: Streams, pack_struct: PackStruct,
+    def __init__(self, ctx: BuildContext, arrays: Arrays, streams: Streams, pack_struct: PackStruct,
                  build_callee: Callable[[Any], Function]) -> None:
         super().__init__(ctx)
+        self.arrays = arrays
         self.streams = streams
         self.pack_struct = pack_struct
         self.build_callee = build_callee
@@ -63,7 +65,8 @@ class KernelCalls(Family):
             if isinstance(param.type, StructType):
                 args.append(self.pack_struct(arg_node, param.type, f"argument {param.name!r} of {callee.name!r}"))
                 continue
-            value = self.streams.element(arg_node) or self.ctx.expr(arg_node)
+            value = (self.arrays.row(arg_node) if isinstance(param.type, ArrayType) else None) \
+                or self.streams.element(arg_node) or self.ctx.expr(arg_node)
             self.streams.check_argument(param.type, value, f"argument {param.name!r} of {callee.name!r}", arg_node)
             if isinstance(param.type, StreamType):
                 args.append(value)

@@ -24,9 +24,9 @@ from typing import Any
 import numpy as np
 
 from hls.errors import DeadlockError, Loc, SimulationError
-from hls.golden.runtime import GOLDEN_CODES, cast
+from hls.golden.runtime import GOLDEN_CODES, ArrayView, cast
 from hls.lang.storage import provide
-from hls.types import FixedType, ScalarType, StreamType, StructType, struct_type_of
+from hls.types import FixedType, ScalarType, StreamType, StructType, is_block, stream_element, struct_type_of
 
 
 def _caller_loc() -> Loc | None:
@@ -55,9 +55,10 @@ class Stream:
     def __init__(self, elem: ScalarType, values: Any = None, depth: int | None = None, name: str = "stream"):
         if depth is not None and (isinstance(depth, bool) or not isinstance(depth, int) or depth < 1):
             raise TypeError(f"stream depth must be a positive integer, got {depth!r}")
-        elem = struct_type_of(elem) or elem
-        if not isinstance(elem, (ScalarType, StructType)):
-            raise TypeError(f"hls.Stream takes a scalar hls type or an @hls.struct class, got {elem!r}")
+        elem = stream_element(struct_type_of(elem) or elem)
+        if elem is None:
+            raise TypeError(f"hls.Stream takes a scalar hls type, an @hls.struct class or a 1-D array type, got "
+                            f"{elem!r}")
         self.elem = elem
         self.depth = depth
         self.name = name
@@ -99,8 +100,18 @@ class Stream:
         _record(self, False)
         return self.items.popleft()
 
+    def item(self, value: Any) -> Any:
+        """`value` as the FIFO holds it: converted to the element type; for a FIFO of arrays a copy of the
+        array written (the writer may change its array afterwards, the item keeps what was written)."""
+        if not is_block(self.elem):
+            return cast(self.elem, value)
+        shape = self.elem.field("data").shape
+        if not isinstance(value, ArrayView) or value.shape != shape:
+            raise TypeError(f"{self.name} is a FIFO of {self.elem.field('data')} arrays; got {type(value).__name__}")
+        return ArrayView(np.array(value.data, copy=True), value.elem, name=self.name)
+
     def write(self, value: Any) -> None:
-        converted = cast(self.elem, value)
+        converted = self.item(value)
         while self.full():
             self._wait("full")
         _record(self, True)
@@ -114,6 +125,9 @@ class Stream:
 
     def read_nb(self) -> tuple[bool, Any]:
         if not self.items:
+            if is_block(self.elem):
+                data = self.elem.field("data")
+                return False, ArrayView(np.zeros(data.shape, data.elem.storage_dtype), data.elem, name=self.name)
             return False, self.elem.zero() if isinstance(self.elem, StructType) else self.elem.convert(0)
         return True, self.read()
 

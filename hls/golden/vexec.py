@@ -39,6 +39,7 @@ from hls.ir import (
     PrintOp,
     ReturnOp,
     RomOp,
+    RowOp,
     SelectOp,
     StoreOp,
     UnaryOp,
@@ -258,7 +259,7 @@ class Runner(Walker):
     """One run of the numpy model over a kernel's IR: a rule per op class the plan admits
     (hls/sim/vplan.check_op); `block` ends at the terminator before any rule sees it."""
 
-    not_applicable = (YieldOp, ReturnOp, WhileOp, PrintOp, StreamOp, FifoOp, StructPackOp, StructGetOp, *BIT_OPS)
+    not_applicable = (YieldOp, ReturnOp, WhileOp, PrintOp, RowOp, StreamOp, FifoOp, StructPackOp, StructGetOp, *BIT_OPS)
 
     def __init__(self, plan: Plan, record: bool):
         self.plan = plan

@@ -36,6 +36,7 @@ from hls.ir import (
     PrintOp,
     ReturnOp,
     RomOp,
+    RowOp,
     SelectOp,
     StoreOp,
     UnaryOp,
@@ -190,7 +191,7 @@ class Admit(Walker):
     """The op classes the numpy model runs exactly as the golden model, each with the checks its
     operands and types need; every other op class keeps the kernel in the element-by-element model."""
 
-    not_applicable = (WhileOp, *BIT_OPS, PrintOp, StreamOp, FifoOp, StructPackOp, StructGetOp)
+    not_applicable = (WhileOp, *BIT_OPS, PrintOp, RowOp, StreamOp, FifoOp, StructPackOp, StructGetOp)
 
     def inapplicable(self, op: Op) -> None:
         raise Unsupported(f"{op.name} is not modelled in numpy")
@@ -237,7 +238,7 @@ class AdmitSequential(Admit):
     """The compiled model (hls/sim/jit.py) runs in order, so it also takes while loops, early exits and
     the bit-level ops."""
 
-    not_applicable = (PrintOp, StreamOp, FifoOp, StructPackOp, StructGetOp)
+    not_applicable = (PrintOp, RowOp, StreamOp, FifoOp, StructPackOp, StructGetOp)  # rows: Python mode
 
     @rule(WhileOp, *BIT_OPS)
     def in_order(self, op: Op) -> None:

@@ -81,13 +81,23 @@ def combine(kind: OpKind | str, lhs: Affine | None, rhs: Affine | None) -> Affin
     return None
 
 
-def trip_range(lb: tuple[int, int], ub: tuple[int, int], step: int) -> tuple[int, int]:
-    """Fewest and most iterations of range(lb, ub, step) over the given bound ranges."""
-    if step > 0:
-        low, high = len(range(lb[1], ub[0], step)), len(range(lb[0], ub[1], step))
+def trip_range(lb: tuple[int, int], ub: tuple[int, int], step: int | tuple[int, int]) -> tuple[int, int]:
+    """Fewest and most iterations of range(lb, ub, step) over the given bound ranges. A step given as a
+    range of one sign (a variable step): the largest magnitude bounds the fewest, the smallest the most."""
+    fast, slow = (step, step) if isinstance(step, int) else (step[1], step[0]) if step[0] > 0 else step
+    if fast > 0:
+        low, high = len(range(lb[1], ub[0], fast)), len(range(lb[0], ub[1], slow))
     else:
-        low, high = len(range(lb[0], ub[1], step)), len(range(lb[1], ub[0], step))
+        low, high = len(range(lb[0], ub[1], fast)), len(range(lb[1], ub[0], slow))
     return (low, max(low, high))
+
+
+def signed_steps(step: tuple[int, int] | None) -> tuple[int, int] | int | None:
+    """A step's value range as `trip_range` takes it: one value, or a range of one sign; None when the
+    range holds 0 (a trip count the range cannot bound)."""
+    if step is None or step[0] <= 0 <= step[1]:
+        return None
+    return step[0] if step[0] == step[1] else step
 
 
 def induction_step(loop: Any, k: int) -> int | None:

@@ -229,6 +229,53 @@ class RomOp(Op):
         return self.attrs.get("origin")
 
 
+class RowOp(Op):
+    """`M[i]`: the row of an n-D array at leading indices, an array of the remaining shape handed to a
+    call (`row_sum(M[i])`, `pe(buf[r], out[r])`). A view of M, as C++'s `M[i]` is a pointer into it: it
+    reads and writes nothing itself; a call's accesses through it are accesses of M."""
+
+    name = "hls.row"
+    pure = True
+
+    def __init__(self, base: Value, indices: list[Value], loc: Loc | None = None):
+        shape = base.type.shape[len(indices):]
+        super().__init__([base, *indices], [ArrayType(base.type.elem, shape)], loc=loc,
+                         result_names=[base.name])
+
+    @property
+    def memref(self) -> Value:
+        """The array viewed (as a load's `memref`: the bounds of `indices` are its leading dimensions)."""
+        return self.operands[0]
+
+    base = memref
+
+    @property
+    def indices(self) -> list[Value]:
+        return self.operands[1:]
+
+    def verify(self) -> None:
+        if not isinstance(self.base.type, ArrayType) or not 0 < len(self.indices) < len(self.base.type.shape):
+            raise self.fail(f"a row of {self.base.type} at {len(self.indices)} indices")
+        if any(not isinstance(i.type, (IntType, BoolType)) for i in self.indices):
+            raise self.fail("a row index that is not an integer")
+
+    def constant_indices(self) -> tuple[int, ...] | None:
+        """The indices when all are constants (a row a dataflow region may give its own channel)."""
+        found = [getattr(i, "op", None) for i in self.indices]
+        return tuple(int(op.value) for op in found) if all(isinstance(op, ConstantOp) for op in found) else None
+
+
+def row_base(value: Value) -> tuple[Value, list[Value]]:
+    """The array a value views and the leading indices it adds (rows of rows fold): (value, []) for an array."""
+    indices: list[Value] = []
+    op = getattr(value, "op", None)
+    while isinstance(op, RowOp):
+        indices = [*op.indices, *indices]
+        value = op.base
+        op = getattr(value, "op", None)
+    return value, indices
+
+
 class LoadOp(ArrayAccess, Op):
     """A read of one element; with `field`, of one field of an element of an array of structs (the
     indices then go on into the field's own dimensions: `back[i].taps[j]`)."""

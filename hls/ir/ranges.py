@@ -37,7 +37,7 @@ def value_range(value: Value, known: dict[Value, Range] | None = None, use_types
     if isinstance(value, BlockArg):
         loop = value.block.parent.parent if value.block.parent is not None else None
         if isinstance(loop, ForOp) and value is loop.iv:
-            return iv_range(loop) or fallback
+            return iv_range(loop, depth) or fallback
         return fallback
     if isinstance(op, ConstantOp) and isinstance(op.value, int):
         return (int(op.value), int(op.value))
@@ -58,10 +58,10 @@ def value_range(value: Value, known: dict[Value, Range] | None = None, use_types
     return fallback
 
 
-def iv_range(loop: ForOp) -> Range | None:
+def iv_range(loop: ForOp, depth: int = 0) -> Range | None:
     bounds = loop.const_bounds()
     if bounds is None:
-        return None
+        return variable_step_range(loop, depth)
     values = range(*bounds)
     if len(values) == 0:
         return None
@@ -87,6 +87,9 @@ def binary_range(op: BinaryOp, known: dict[Value, Range] | None, use_types: bool
         low = a[0] >> b[1] if a[0] >= 0 else a[0] >> b[0]  # shifting more shrinks toward 0 or -1
         high = a[1] >> b[0] if a[1] >= 0 else a[1] >> b[1]
         return (low, high)
+    if op.kind == OpKind.SHL and a[0] >= 0 and 0 <= b[0] and b[1] <= 64:  # 1 << s: a power of two per s
+        shifted, held = (a[0] << b[0], a[1] << b[1]), type_range(op.result)
+        return shifted if held is not None and held[0] <= shifted[0] and shifted[1] <= held[1] else None
     if op.kind == OpKind.AND and (a[0] >= 0 or b[0] >= 0):
         return (0, min(x[1] for x in (a, b) if x[0] >= 0))
     if op.kind == OpKind.MOD and b[0] > 0:
@@ -97,3 +100,13 @@ def binary_range(op: BinaryOp, known: dict[Value, Range] | None, use_types: bool
 def in_bounds(index: Value, size: int) -> bool:
     found = value_range(index)
     return found is not None and 0 <= found[0] and found[1] < size
+
+
+def variable_step_range(loop: ForOp, depth: int) -> Range | None:
+    """The counter of range(lb, ub, step) whose step is a variable of one sign: between lb and ub."""
+    if isinstance(getattr(loop.step, "op", None), ConstantOp):
+        return None
+    lb, ub, step = (value_range(v, depth=depth + 1) for v in (loop.lb, loop.ub, loop.step))
+    if lb is None or ub is None or step is None or step[0] <= 0 <= step[1]:
+        return None
+    return (lb[0], ub[1] - 1) if step[0] > 0 else (ub[0] + 1, lb[1])

@@ -7,7 +7,7 @@ from dataclasses import dataclass, field
 
 from hls.ir.core import Function, Module, Op, Value
 from hls.ir.kinds import OpKind
-from hls.ir.ops import BinaryOp, CallOp, CastOp, ConstantOp, ForOp, IfOp, LoadOp, StoreOp
+from hls.ir.ops import BinaryOp, CallOp, CastOp, ConstantOp, ForOp, IfOp, LoadOp, StoreOp, row_base
 from hls.ir.stream_ops import STREAM_ACCESSES, STREAM_WRITES, StreamReadOp
 
 
@@ -66,9 +66,18 @@ def call_usage(op: CallOp, callee: Function, module: Module, scale: int | None, 
         for value, count in table.items():
             if value in mapping:
                 out.add(outer, mapping[value], count)
-    out.array_reads |= {mapping[v] for v in inner.array_reads if v in mapping}
-    out.array_writes |= {mapping[v] for v in inner.array_writes if v in mapping}
+    out.array_reads |= {a for v in inner.array_reads if (a := outer_array(v, mapping)) is not None}
+    out.array_writes |= {a for v in inner.array_writes if (a := outer_array(v, mapping)) is not None}
     out.blocking_reads |= {mapping[v] for v in inner.blocking_reads if v in mapping}
+
+
+def outer_array(value: Value, mapping: dict[Value, Value]) -> Value | None:
+    """The caller's array a callee's access reaches: its parameter's argument, or for a row of a parameter
+    the argument itself (the whole array: the row's place in it is the callee's)."""
+    if value in mapping:
+        return mapping[value]
+    base = row_base(value)[0]
+    return mapping.get(base)
 
 
 FOLD = {k: k.fold for k in (OpKind.ADD, OpKind.SUB, OpKind.MUL)}

@@ -12,7 +12,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from hls.types import ScalarType, StreamType, StructType, struct_type_of
+from hls.types import ScalarType, StreamType, stream_element, struct_type_of
 
 _IMPLEMENTATIONS: dict[str, Callable[..., Any]] = {}
 
@@ -52,10 +52,10 @@ class _StreamFactory:
     (in Python mode, a bounded runtime FIFO; in the C++, an hls::stream with a depth pragma)."""
 
     def __call__(self, elem: ScalarType, depth: int = 2) -> Any:
-        elem = struct_type_of(elem) or elem
-        if not isinstance(elem, (ScalarType, StructType)) or isinstance(depth, bool) or not isinstance(depth, int) \
-                or depth < 1:
-            raise TypeError("hls.stream(T, depth=N) takes a scalar hls type and a positive integer depth")
+        elem = stream_element(struct_type_of(elem) or elem)
+        if elem is None or isinstance(depth, bool) or not isinstance(depth, int) or depth < 1:
+            raise TypeError("hls.stream(T, depth=N) takes a scalar hls type, a struct or a 1-D array type, and a "
+                            "positive integer depth")
         return implementation("stream")(elem, depth)
 
     def __repr__(self) -> str:
@@ -63,10 +63,10 @@ class _StreamFactory:
 
     def __getitem__(self, params: Any) -> StreamType:
         params = params if isinstance(params, tuple) else (params,)
-        elem = struct_type_of(params[0]) or params[0]
+        elem = stream_element(struct_type_of(params[0]) or params[0])
         depth = params[1] if len(params) > 1 else 2
-        if not isinstance(elem, (ScalarType, StructType)) or not isinstance(depth, int) or depth < 1:
-            raise TypeError("stream takes [ScalarType] or [ScalarType, depth]")
+        if elem is None or not isinstance(depth, int) or depth < 1:
+            raise TypeError("stream takes [T] or [T, depth], T a scalar type, a struct or a 1-D array type")
         return StreamType(elem, depth)
 
 

@@ -32,6 +32,7 @@ from hls.ir import (
     PrintOp,
     ReturnOp,
     RomOp,
+    RowOp,
     SelectOp,
     StoreOp,
     UnaryOp,
@@ -105,7 +106,7 @@ class Evaluator(Walker):
     """One rule per op class that computes on constants; every other op is not foldable. The bit-level
     rules call the same functions the golden model calls (hls.golden.bits)."""
 
-    not_applicable = (ConstantOp, SelectOp, AllocOp, RomOp, LoadOp, StoreOp, YieldOp, ForOp, WhileOp, IfOp,
+    not_applicable = (ConstantOp, SelectOp, AllocOp, RomOp, RowOp, LoadOp, StoreOp, YieldOp, ForOp, WhileOp, IfOp,
                       CallOp, ReturnOp, DirectiveOp, PrintOp, StreamOp, FifoOp, StructPackOp, StructGetOp)
 
     def inapplicable(self, op: Op, args: list[Any]) -> Any:

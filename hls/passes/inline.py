@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from hls.ir import AllocOp, CallOp, DirectiveOp, Function, Module, ReturnOp
+from hls.ir import AllocOp, CallOp, DirectiveOp, Function, LoadOp, Module, ReturnOp, RowOp, StoreOp, row_base
 from hls.ir.core import Block, Op
 from hls.passes.clone import ValueMap, clone_ops, remap, set_ops
 
@@ -22,7 +22,7 @@ def inline_call(call: CallOp, callee: Function) -> tuple[list[Op], list]:
     args = set(callee.args)
     body = [op for op in callee.body.block.ops if not (isinstance(op, DirectiveOp) and op.target in args)]
     term = body.pop() if body and isinstance(body[-1], ReturnOp) else None
-    copies = clone_ops(body, mapping)
+    copies = fold_rows(clone_ops(body, mapping))
     for op, copy in zip(body, copies, strict=True):
         if isinstance(op, AllocOp) and op.static:  # one array however often it is inlined
             copy.attrs.setdefault("origin", id(op.result))
@@ -57,3 +57,25 @@ class InlineCallsPass:
             changed = True
         set_ops(block, kept)
         return changed
+
+
+
+def fold_rows(ops: list[Op]) -> list[Op]:
+    """`ops` with each load or store through a row (`row_sum(M[i])` inlined: `r[j]` with r = M[i]) made the
+    access `M[i, j]` of the array itself, so the scheduler sees one memory and affine indices over it."""
+    out = []
+    for op in ops:
+        for region in op.regions:
+            set_ops(region.block, fold_rows(region.block.ops))
+        if not isinstance(op, (LoadOp, StoreOp)) or not isinstance(getattr(op.memref, "op", None), RowOp):
+            out.append(op)
+            continue
+        base, prefix = row_base(op.memref)
+        if isinstance(op, LoadOp):
+            new: Op = LoadOp(base, [*prefix, *op.indices], op.loc, field=op.field)
+            op.result.replace_all_uses_with(new.result)
+        else:
+            new = StoreOp(op.value, base, [*prefix, *op.indices], op.loc, field=op.field)
+        op.drop_operands()
+        out.append(new)
+    return out

@@ -41,7 +41,7 @@ from hls.ir import (
     YieldOp,
     has_exit,
 )
-from hls.ir.affine import trip_range
+from hls.ir.affine import signed_steps, trip_range
 from hls.ir.ranges import value_range
 from hls.lang.directives import Dataflow
 from hls.passes.unroll import unroll_plan
@@ -156,9 +156,10 @@ class DesignScheduler:
         if exact is not None:
             return exact, exact
         lb, ub, step = (value_range(v, scope.ranges, use_types=False) for v in (loop.lb, loop.ub, loop.step))
-        if lb is None or ub is None or step is None or step[0] != step[1] or step[0] == 0:
+        steps = signed_steps(step)
+        if lb is None or ub is None or steps is None:
             return None, None
-        return trip_range(lb, ub, step[0])
+        return trip_range(lb, ub, steps)
 
     def loop(self, loop: ForOp | WhileOp, scope: Scope) -> Span:
         nest = None
@@ -257,7 +258,7 @@ class DesignScheduler:
         ranges = dict(scope.ranges)
         if isinstance(loop, ForOp):
             lb, ub, step = (value_range(v, ranges) for v in (loop.lb, loop.ub, loop.step))
-            if lb is not None and ub is not None and step is not None and step[0] == step[1] != 0:
+            if lb is not None and ub is not None and signed_steps(step) is not None:
                 low, high = (lb[0], ub[1] - 1) if step[0] > 0 else (ub[0] + 1, lb[1])
                 if low <= high:
                     ranges[loop.iv] = (low, high)

@@ -39,6 +39,7 @@ from hls.ir import (
     PrintOp,
     ReturnOp,
     RomOp,
+    RowOp,
     SelectOp,
     StoreOp,
     UnaryOp,
@@ -232,9 +233,10 @@ class GraphBuilder(Walker):
         if isinstance(loop, ForOp):
             lb = self.lookup(loop.lb)
             step = self.lookup(loop.step)
-            step_value = step[1] if isinstance(step[1], int) else 1
             base = lb[2] if lb[2] is not None else Affine.symbol(loop.lb)
-            self.env[loop.iv] = (EXTERNAL, NOCONST, base + Affine({ITER: step_value}))
+            # a step that is a variable: the counter is no affine function of the iteration
+            self.env[loop.iv] = (EXTERNAL, NOCONST, base + Affine({ITER: step[1]}) if isinstance(step[1], int)
+                                 else None)
         args = [loop.carried] + ([loop.cond.args] if isinstance(loop, WhileOp) else [])
         for k, arg in enumerate(loop.carried):
             step = induction_step(loop, k) if isinstance(loop, ForOp) else None
@@ -274,9 +276,10 @@ class GraphBuilder(Walker):
     def constant(self, op: ConstantOp) -> None:
         self.env[op.result] = self.lookup(op.result)
 
-    @rule(AllocOp, RomOp, DirectiveOp, PrintOp, StreamOp)
+    @rule(AllocOp, RomOp, RowOp, DirectiveOp, PrintOp, StreamOp)
     def declaration(self, op: Op) -> None:
-        """No operator: storages are the region's, directives are read elsewhere, print is csim only."""
+        """No operator: storages are the region's, directives are read elsewhere, print is csim only; a row
+        is a view (the inlined accesses through it are its array's, hls.passes.inline.fold_rows)."""
 
     @rule(ForOp, WhileOp, CallOp)
     def unstraightened(self, op: Op) -> None:

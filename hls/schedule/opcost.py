@@ -26,6 +26,7 @@ from hls.ir import (
     PrintOp,
     ReturnOp,
     RomOp,
+    RowOp,
     SelectOp,
     StoreOp,
     UnaryOp,
@@ -393,7 +394,7 @@ class OpCoster(Walker):
     """The operator Vitis binds each compute op to (memories, FIFOs and control are the graph
     builder's: hls/schedule/graph.py)."""
 
-    not_applicable = (ConstantOp, AllocOp, RomOp, LoadOp, StoreOp, YieldOp, ForOp, WhileOp, IfOp, CallOp,
+    not_applicable = (ConstantOp, AllocOp, RomOp, RowOp, LoadOp, StoreOp, YieldOp, ForOp, WhileOp, IfOp, CallOp,
                       ReturnOp, DirectiveOp, PrintOp, StreamOp, FifoOp)
 
     @rule(BinaryOp)

@@ -34,6 +34,8 @@ class RegionGenerator:
         self.fifos = 0
         self.rows_rng = random.Random(seed * 7919 + 25)  # the rows' draws: other seeds' regions stay the same
         self.early: list[str] = []  # declarations written before hls.dataflow()
+        self.buffer_rng = random.Random(seed * 7919 + 27)  # buffer-row stages: other draws stay the same
+        self.block_rng = random.Random(seed * 7919 + 28)  # FIFO-of-arrays stages, likewise
 
     def name(self, kind: str) -> str:
         return f"d{self.seed}_{kind}{len(self.defs)}"
@@ -90,6 +92,10 @@ class RegionGenerator:
     def chain(self, inp: str) -> str:
         for _ in range(self.rng.randint(0, 2)):
             inp = self.stage(inp) if self.rows_rng.random() < 0.75 else self.row(inp)
+            if self.buffer_rng.random() < 0.25:
+                inp = self.buffer_rows(inp)
+            if self.block_rng.random() < 0.2:
+                inp = self.blocks(inp)
         if self.tasks and self.task_rng.random() < 0.4:
             inp = self.farm(inp)
         return inp
@@ -118,6 +124,62 @@ class RegionGenerator:
             self.region.append("        hls.unroll()")
         self.region.append(f"        {pe}({name}[p], {name}[p + 1], p)")
         return f"{name}[{count - 1}]"
+
+    def buffer_rows(self, inp: str) -> str:
+        """inp -> row 0 of a local 2-D buffer -> processes from row p to row p + 1 (unrolled, each row its own
+        ping-pong channel; a range whose step is a variable, of either sign, inside) -> a new FIFO."""
+        rng = self.buffer_rng
+        count, name = rng.randint(1, 3), f"m{len(self.defs)}"
+        self.region.insert(1, f"    {name} = hls.zeros(({count + 1}, {self.n}), hls.int32)")
+        unpack = self.define("unpack", f"i: hls.stream[hls.int32], d: hls.int32[{self.n}]",
+                             [f"for k in range({self.n}):", "    d[k] = i.read()"])
+        self.call(unpack, [inp, f"{name}[0]"])
+        scale, offset = rng.randint(-2, 2), rng.randint(-9, 9)
+        strided = f"range(0, {self.n}, w)" if rng.random() < 0.5 else f"range({self.n - 1}, -1, -w)"
+        pe = self.define("rowpe", f"s: hls.int32[{self.n}], d: hls.int32[{self.n}], w: hls.int32",
+                         [f"for k in range({self.n}):", f"    d[k] = hls.int32(s[k] * {scale} + {offset})",
+                          f"for k2 in {strided}:", "    d[k2] = hls.int32(d[k2] + w)"])
+        self.region.append(f"    for p in range({count}):")
+        self.region.append("        hls.unroll()")
+        self.region.append(f"        {pe}({name}[p], {name}[p + 1], p + {rng.randint(1, 3)})")
+        out = f"q{self.fifos}"
+        self.fifos += 1
+        self.region.insert(self.fifos, f"    {out} = hls.stream(hls.int32, depth={rng.choice([2, self.n])})")
+        pack = self.define("pack", f"s: hls.int32[{self.n}], o: hls.stream[hls.int32]",
+                           [f"for k in range({self.n}):", "    o.write(s[k])"])
+        self.call(pack, [f"{name}[{count}]", out])
+        return out
+
+    def blocks(self, inp: str) -> str:
+        """inp -> groups of L items packed into arrays on a FIFO of int32[L] arrays -> (a stage that reverses
+        each array) -> unpacked onto a new FIFO of scalars; L divides N."""
+        rng = self.block_rng
+        width = rng.choice([w for w in (2, 4) if self.n % w == 0])
+        groups, name = self.n // width, f"g{len(self.defs)}"
+        depth = rng.choice([1, 2, groups])
+        self.region.insert(1, f"    {name} = hls.stream(hls.int32[{width}], depth={depth})")
+        pack = self.define("group", f"i: hls.stream[hls.int32], o: hls.stream[hls.int32[{width}]]",
+                           [f"for k in range({groups}):", f"    v = hls.zeros(({width},), hls.int32)",
+                            f"    for j in range({width}):", "        v[j] = i.read()", "    o.write(v)"])
+        self.call(pack, [inp, name])
+        if rng.random() < 0.5:
+            turned = f"g{len(self.defs)}r"
+            self.region.insert(1, f"    {turned} = hls.stream(hls.int32[{width}], depth={rng.choice([1, 2])})")
+            offset = rng.randint(-9, 9)
+            flip = self.define("flip", f"i: hls.stream[hls.int32[{width}]], o: hls.stream[hls.int32[{width}]]",
+                               [f"for k in range({groups}):", "    v = i.read()",
+                                f"    w = hls.zeros(({width},), hls.int32)", f"    for j in range({width}):",
+                                f"        w[j] = hls.int32(v[{width - 1} - j] + {offset})", "    o.write(w)"])
+            self.call(flip, [name, turned])
+            name = turned
+        out = f"q{self.fifos}"
+        self.fifos += 1
+        self.region.insert(self.fifos, f"    {out} = hls.stream(hls.int32, depth={rng.choice([2, self.n])})")
+        unpack = self.define("ungroup", f"i: hls.stream[hls.int32[{width}]], o: hls.stream[hls.int32]",
+                             [f"for k in range({groups}):", "    v = i.read()", f"    for j in range({width}):",
+                              "        o.write(v[j])"])
+        self.call(unpack, [name, out])
+        return out
 
     def farm(self, inp: str) -> str:
         """inp -> split -> one map task per branch -> merge -> the returned FIFO."""

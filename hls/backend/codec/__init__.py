@@ -37,7 +37,10 @@ from hls.backend.codec.base import CODECS, MAX_FIXED_BITS, MAX_INT_BITS, Codec, 
 from hls.backend.ctype import spelling
 from hls.backend.names import member
 from hls.errors import SimulationError
-from hls.types import ArrayType, ScalarType, StreamType, StructType, TypeFamily
+from hls.types import ArrayType, ScalarType, StreamType, StructType, TypeFamily, is_block
+
+BLOCK_PORT = ("is a FIFO of arrays, which joins processes and sub-kernels; as a port of the top kernel it is not "
+              "supported yet (pass the arrays as one array of one more dimension, or a stream of scalars)")
 
 __all__ = ["MAX_FIXED_BITS", "MAX_INT_BITS", "Codec", "StructCodec", "codec_for", "declarations",
            "storage_declaration"]
@@ -53,6 +56,8 @@ class StructCodec(Codec, family=TypeFamily.STRUCT):
     def of(cls, t: StructType) -> Codec:
         fields = tuple((n, codec_for(ft)) for n, ft in t.fields)
         unsupported = next((f"has a field {n!r} that {f.unsupported}" for n, f in fields if f.unsupported), None)
+        if is_block(t):
+            unsupported = BLOCK_PORT
         exact = all(f.exact for _, f in fields)
         return cls(t, (), t.storage_dtype, f"hls_storage_{t.name}", spelling(t), "", exact, unsupported, fields)
 
@@ -75,6 +80,8 @@ class StructCodec(Codec, family=TypeFamily.STRUCT):
     def value(self, name: str, value: Any, item: int | None = None) -> Any:
         """A struct (an instance, a numpy record or a mapping of its fields) with every field checked
         by its field codec, as `check` checks an array of structs field by field."""
+        if is_block(self.elem):
+            raise SimulationError(f"{argument_text(name, item)}: {BLOCK_PORT}")
         record = isinstance(value, np.void) and value.dtype == self.dtype
         if not (record or isinstance(value, dict) or getattr(value, "__hls_struct_type__", None) == self.elem):
             raise SimulationError(f"{argument_text(name, item)} is a {self.elem}, got {type(value).__name__}")

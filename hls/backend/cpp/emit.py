@@ -61,6 +61,7 @@ from hls.ir import (
     PrintOp,
     ReturnOp,
     RomOp,
+    RowOp,
     SelectOp,
     StoreOp,
     UnaryOp,
@@ -72,7 +73,7 @@ from hls.ir import (
 from hls.ir.bitops import BIT_OPS
 from hls.ir.core import Block, Op
 from hls.ir.kinds import OpKind
-from hls.ir.ranges import in_bounds
+from hls.ir.ranges import in_bounds, value_range
 from hls.ir.stream_ops import FifoOp, StreamOp
 from hls.ir.structops import StructGetOp, StructPackOp
 from hls.ir.traits import process_of
@@ -216,7 +217,7 @@ class FunctionEmitter(StreamStatements, StructStatements, LocalNames, Walker):
         name = member(op.memref.type.elem, field)
         return f"{text}.{name}{self.subscripts(op, op.indices[rank:], exprs[rank:], shape)}"
 
-    def subscripts(self, op: LoadOp | StoreOp, values: list[Value], exprs: list[Expr],
+    def subscripts(self, op: LoadOp | StoreOp | RowOp, values: list[Value], exprs: list[Expr],
                    shape: tuple[int, ...] | None = None) -> str:
         """`[i][j]`, with a csim-only bounds check (at the access's line) on indices not proven in range."""
         parts = []
@@ -368,6 +369,15 @@ class FunctionEmitter(StreamStatements, StructStatements, LocalNames, Walker):
     def side_effect(self, op: Op) -> None:
         """Before a statement: pending loads are written out (it may change what they read)."""
         self.flush(self.consumed(op))
+
+    @rule(RowOp)
+    def row(self, op: RowOp, block: Block) -> None:
+        """`M[i]`: C++'s own row of a multi-dimensional array, a pointer to it where a call takes an array."""
+        base = self.use(op.base)
+        exprs = [self.use(v) for v in op.indices]
+        text = f"{base.text}{self.subscripts(op, op.indices, exprs, op.base.type.shape[:len(op.indices)])}"
+        self.bind(op.result, Expr(text, PREC["primary"], base.ctype, any(e.has_load for e in exprs),
+                                  base.reads.union(*(e.reads for e in exprs))))
 
     @rule(ConstantOp)
     def constant(self, op: ConstantOp, block: Block) -> None:
@@ -581,13 +591,10 @@ class FunctionEmitter(StreamStatements, StructStatements, LocalNames, Walker):
         carrier = carrier_of(op.iv.type)
         self.bind(op.iv, Expr(iv, PREC["primary"], carrier, reads=frozenset({iv})))
         self.ivs.add(id(op.iv))
-        step_value = op.step.op.value
-        cond = "<" if step_value > 0 else ">"
-        inc = f"{iv}++" if step_value == 1 else f"{iv}--" if step_value == -1 else \
-            f"{iv} += {step.text}" if step_value > 0 else f"{iv} -= {-step_value}"
+        test, inc = self.loop_step(op, iv, step, ub)
         label = op.label
         prefix = f"{label}: " if label else ""
-        self.line(f"{prefix}for ({carrier.spelling} {iv} = {lb.text}; {iv} {cond} {ub.at(PREC['rel'] + 1)}; {inc}) {{")
+        self.line(f"{prefix}for ({carrier.spelling} {iv} = {lb.text}; {test}; {inc}) {{")
         self.depth += 1
         for pragma in loop_pragmas(op.directive_fields()):
             self.line(pragma)
@@ -596,6 +603,31 @@ class FunctionEmitter(StreamStatements, StructStatements, LocalNames, Walker):
         self.depth -= 1
         self.line("}")
         self.free_ivs.add(iv)  # out of scope: the next loop over `i` may call its variable `i` again
+
+    def loop_step(self, op: ForOp, iv: str, step: Expr, ub: Expr) -> tuple[str, str]:
+        """The condition and the increment of a counted loop. A step that is a variable is read once (Python
+        evaluates range() once); its sign, when its value range does not fix it, is tested in the condition,
+        so a zero step runs no iteration, and csim flags it before the loop, where Python mode raises."""
+        bound = ub.at(PREC["rel"] + 1)
+        if isinstance(getattr(op.step, "op", None), ConstantOp):
+            value = op.step.op.value
+            inc = f"{iv}++" if value == 1 else f"{iv}--" if value == -1 else \
+                f"{iv} += {step.text}" if value > 0 else f"{iv} -= {-value}"
+            return f"{iv} {'<' if value > 0 else '>'} {bound}", inc
+        if step.has_load or step.prec < PREC["primary"]:
+            name = self.namer.fresh("step")
+            self.line(f"{step.ctype.spelling} {name} = {step.text};")
+            step = Expr(name, PREC["primary"], step.ctype, reads=frozenset({name}))
+        known = value_range(op.step)
+        inc = f"{iv} += {step.text}"
+        if known is not None and known[0] > 0:
+            return f"{iv} < {bound}", inc
+        if known is not None and known[1] < 0:
+            return f"{iv} > {bound}", inc
+        self.helpers.add("hls_range_step")
+        where = faults.site(faults.RANGE_STEP, "range() arg 3 must not be zero", op.loc)
+        self.line(f"HLS_RANGE_STEP({step.text}, {where});")
+        return f"({step.text} > 0 ? {iv} < {bound} : {step.text} < 0 && {iv} > {bound})", inc
 
     def iv_name(self, hint: str | None) -> str:
         """A loop variable's C++ name: the Python one when only an earlier, closed loop used it."""

@@ -21,7 +21,8 @@ from hls.ir.ranges import in_bounds, value_range
 from hls.types import BoolType, FixedType, FloatType, IntType, TypeFamily, fixed_binop_type, fixed_of, int_union
 
 # helper templates the kernel preamble defines when used (in this order); the first group is checked in csim
-CHECKS = ("hls_divisor", "hls_index", "hls_bit_index", "hls_shift_count", "hls_float_to_int", "hls_finite")
+CHECKS = ("hls_divisor", "hls_index", "hls_bit_index", "hls_shift_count", "hls_float_to_int", "hls_finite",
+          "hls_range_step")
 CSIM_CHECKED = frozenset({"hls_floordiv", "hls_floormod", "hls_div", "hls_mod", "hls_fixed_div", *CHECKS})
 HELPERS = ("hls_floordiv", "hls_floormod", "hls_div", "hls_mod", "hls_fixed_div", "hls_abs", "hls_min", "hls_max",
            "hls_wide_to_float", *CHECKS, "hls_set_bit", "hls_set_range", "hls_reverse",

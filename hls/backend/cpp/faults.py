@@ -1,9 +1,9 @@
 """csim faults: the checks C simulation makes where C++ is undefined and Python mode raises.
 
 Each check in the C++ (`HLS_INDEX(i, n, site)`, `HLS_DIVISOR(b, site)`, `HLS_BIT_INDEX`,
-`HLS_SHIFT_COUNT`, `HLS_FLOAT_TO_INT`, `HLS_FINITE`; kernel.cpp.j2 defines them, and under
+`HLS_SHIFT_COUNT`, `HLS_FLOAT_TO_INT`, `HLS_FINITE`, `HLS_RANGE_STEP`; kernel.cpp.j2 defines them, and under
 `__SYNTHESIS__` each is its value) names a site: the number of a `FaultSite`, which says what failed
-and at which line of the Python kernel. The first failing check of a call stores `kind + 8 * site` in
+and at which line of the Python kernel. The first failing check of a call stores `kind + 16 * site` in
 `hls_csim_fault` (later ones are ignored: Python mode stops at the first), the bridge returns it and
 hls/sim/csim.py raises `hls.SimulationError` at the site's line, as Python mode raises there.
 
@@ -22,11 +22,11 @@ from dataclasses import dataclass
 from hls.errors import Loc
 
 # fault kinds; 3 and 4 are the stream faults of hls/sim/include/hls_csim.h (a deadlock, an empty FIFO)
-DIVISION, INDEX, BIT_INDEX, SHIFT_COUNT, FLOAT_TO_INT = 1, 2, 5, 6, 7
+DIVISION, INDEX, BIT_INDEX, SHIFT_COUNT, FLOAT_TO_INT, RANGE_STEP = 1, 2, 5, 6, 7, 8
 KIND_TEXT = {DIVISION: "divided by zero", INDEX: "indexed an array out of bounds",
              BIT_INDEX: "read or wrote a bit beyond a value's width", SHIFT_COUNT: "shifted by a negative count",
-             FLOAT_TO_INT: "converted a float the target type cannot hold"}
-KIND_BITS = 8  # fault = kind + KIND_BITS * site
+             FLOAT_TO_INT: "converted a float the target type cannot hold", RANGE_STEP: "ran a range() of step 0"}
+KIND_BITS = 16  # fault = kind + KIND_BITS * site
 
 
 @dataclass(frozen=True)

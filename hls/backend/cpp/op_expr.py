@@ -31,6 +31,7 @@ from hls.ir import (
     PrintOp,
     ReturnOp,
     RomOp,
+    RowOp,
     SelectOp,
     StoreOp,
     UnaryOp,
@@ -48,7 +49,7 @@ class PureExpr(Walker):
     """The C++ expression of each pure op class. Loads, struct fields and ROMs are the function
     emitter's (they name arrays and variables it declares); statements have no expression."""
 
-    not_applicable = (LoadOp, StructGetOp, StructPackOp, RomOp, AllocOp, StoreOp, YieldOp, ForOp, WhileOp, IfOp,
+    not_applicable = (LoadOp, StructGetOp, StructPackOp, RomOp, RowOp, AllocOp, StoreOp, YieldOp, ForOp, WhileOp, IfOp,
                       CallOp, ReturnOp, DirectiveOp, PrintOp, StreamOp, FifoOp)
 
     @rule(ConstantOp)

@@ -30,6 +30,7 @@ from hls.ir import (
     PrintOp,
     ReturnOp,
     RomOp,
+    RowOp,
     StoreOp,
     Value,
     WhileOp,
@@ -271,6 +272,10 @@ class MlirFunctionEmitter(Walker):
         for _ in t.shape:
             b.depth -= 1
             b.line("}")
+
+    @rule(RowOp)
+    def row_op(self, op: RowOp) -> None:
+        raise unsupported(op, "a row of an array handed to a call (memref.subview is not written yet)")
 
     @rule(RomOp)
     def rom_op(self, op: RomOp) -> None:

@@ -10,6 +10,7 @@ from collections.abc import Callable
 
 from hls.backend.mlir.builder import Emitter, unsupported
 from hls.ir import ConstantOp, ForOp, LoadOp, StoreOp, Value, WhileOp
+from hls.ir.ranges import value_range
 
 
 def loop_attrs(op: ForOp | WhileOp) -> dict[str, object]:
@@ -41,7 +42,11 @@ def loop_range(e: Emitter, op: ForOp) -> tuple[str, str, str, _Bind]:
     b = e.b
     step_op = getattr(op.step, "op", None)
     if not isinstance(step_op, ConstantOp):
-        raise unsupported(op, "a loop step that is not a constant")
+        known = value_range(op.step)
+        if known is None or known[0] <= 0:  # scf.for counts up by a positive step
+            raise unsupported(op, "a loop step that is a variable not known to be positive")
+        return e.index(op.lb), e.index(op.ub), e.index(op.step), _Bind(lambda counter: bind_iv(e, op.iv, counter),
+                                                                       True)
     step = int(step_op.value)
     lb, ub = e.index(op.lb), e.index(op.ub)
     if step > 0:

@@ -30,6 +30,7 @@ from hls.ir import (
     PrintOp,
     ReturnOp,
     RomOp,
+    RowOp,
     SelectOp,
     StoreOp,
     UnaryOp,
@@ -57,7 +58,7 @@ class ScalarLowering(IntArith, Walker):
     """Turns one pure IR op, given its operands' SSA names, into arith/math ops; returns the result.
     The function emitter (hls/backend/mlir/emit.py) sends it every op class with a rule here."""
 
-    not_applicable = (AllocOp, RomOp, LoadOp, StoreOp, YieldOp, ForOp, WhileOp, IfOp, CallOp, ReturnOp,
+    not_applicable = (AllocOp, RomOp, RowOp, LoadOp, StoreOp, YieldOp, ForOp, WhileOp, IfOp, CallOp, ReturnOp,
                       DirectiveOp, PrintOp, StreamOp, FifoOp, StructPackOp, StructGetOp)
 
     def lower(self, op: Op, args: list[str]) -> str:
