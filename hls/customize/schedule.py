@@ -106,7 +106,7 @@ class Schedule:
 
     def tile(self, loops: list[str], factors: list[int]) -> Schedule:
         """Split each loop of a perfect nest, then order the nest outer loops first, inner loops last."""
-        return self._call("tile", (list(loops), list(factors)), {})
+        return self._call("tile", tuple(list(x) if isinstance(x, (list, tuple)) else x for x in (loops, factors)), {})
 
     def reorder(self, *loops: str) -> Schedule:
         """Permute the loops of a perfect nest into this order, outermost first."""

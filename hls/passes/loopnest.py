@@ -46,7 +46,8 @@ def _const(value: int, t: IntType | None, before: Op, loc: Loc | None) -> Value:
 
 
 def _counter_type(n: int) -> IntType:
-    return int_union(literal_int_type(0), literal_int_type(n))
+    """A counter over range(n) with step 1: it holds 0, n and the step 1 (n is 0 for a zero-trip loop)."""
+    return int_union(literal_int_type(0), literal_int_type(max(n, 1)))
 
 
 def _arith(kind: OpKind, a: Value, b: Value, dest: Block, loc: Loc | None) -> Value:
@@ -230,6 +231,8 @@ def _rebuild(nest: list[ForOp], order: list[ForOp], sunk: list[Op]) -> ForOp:
 
 def fuse_loops(func: Function, first: ForOp, second: ForOp, loc: Loc | None) -> ForOp:
     """One loop running `first`'s body then `second`'s in each iteration."""
+    if first is second:
+        raise TransformError(f"fuse: a loop cannot be fused with itself ({first.label} is named twice)", loc)
     a, b = _constant_loop(first, "fuse"), _constant_loop(second, "fuse")
     if a != b:
         raise TransformError(f"fuse: {first.label} runs range{a} and {second.label} range{b}; fused loops need the "
