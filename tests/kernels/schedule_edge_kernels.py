@@ -16,7 +16,7 @@ def zero_outer(A: hls.int16[4, 4], B: hls.int32[4, 4]):
 
 @hls.kernel(flow="vivado")
 def zero_inner(A: hls.int16[4, 4], B: hls.int32[4, 4]):
-    for i in range(4):  # noqa: B007
+    for i in range(4):
         for j in range(5, 5):
             B[i, 0] = A[i, j]
         for k in range(4):
