@@ -2,8 +2,8 @@
 
 A loop directive sets the loop's typed field (`ForOp.pipeline`, ...), a pipeline on a function the
 function's; an array directive is an `hls.directive` op placed where the inline statement would stand
-(after the kernel's leading directives for an argument, after the declaration for a local); dataflow and
-inline are function-level directive ops. So a schedule and the same directives written inline give the
+(after the kernel's leading directives for an argument, after the declaration for a local). dataflow, inline
+and FIFO depths are the source's (hls/customize/source.py). So a schedule and the same directives written inline give the
 same IR, hence the same C++ and estimate. The options are checked by the frontend's own checks
 (hls/frontend/pragmas.py), located at the schedule's call. A partition follows its array into every
 sub-kernel the array is passed to, so the callee's port is split the same way.
@@ -12,16 +12,15 @@ sub-kernel the array is passed to, so the callee's port is split the same way.
 from __future__ import annotations
 
 import inspect
-from dataclasses import replace
 from typing import Any
 
 from hls.customize.names import resolve_function, resolve_loop, resolve_storage
 from hls.customize.records import Record, ScheduleError
 from hls.errors import HLSTypeError, Loc
 from hls.frontend.pragmas import CHECKS, Pragmas
-from hls.ir import AllocOp, BlockArg, CallOp, DirectiveOp, Function, Module, StreamOp, Value, WhileOp
+from hls.ir import AllocOp, BlockArg, CallOp, DirectiveOp, Function, Module, Value, WhileOp
 from hls.lang.directives import DIRECTIVE_TYPES, DIRECTIVES, LOOP_DIRECTIVES, LOOP_FIELDS, Partition
-from hls.types import ArrayType, StreamType
+from hls.types import ArrayType
 
 
 class _CheckContext:
@@ -55,11 +54,6 @@ def apply_directive(module: Module, record: Record) -> None:
     target = record.targets[0] if record.targets else None
     if record.op in LOOP_DIRECTIVES:
         _loop_directive(module, record, target)
-    elif record.op == "stream":
-        _stream_depth(module, record, target)
-    elif record.op in ("dataflow", "inline"):
-        func = resolve_function(module, target, record.loc)
-        _insert_leading(func, DirectiveOp(checked_directive(record, None), None, record.loc))
     else:
         func, value = resolve_storage(module, target, record.loc)
         if not isinstance(value.type, ArrayType):
@@ -83,17 +77,6 @@ def _loop_directive(module: Module, record: Record, target: Any) -> None:
     if record.op == "unroll" and isinstance(ref.op, WhileOp) and not directive.off:
         raise ScheduleError(f"unroll: {ref.path} is a while loop, which cannot be unrolled", record.loc)
     ref.op.attrs[LOOP_FIELDS[record.op]] = directive  # a later directive replaces an earlier one
-
-
-def _stream_depth(module: Module, record: Record, target: Any) -> None:
-    _, value = resolve_storage(module, target, record.loc)
-    depth = record.opts.get("depth")
-    if not isinstance(value.type, StreamType) or not isinstance(getattr(value, "op", None), StreamOp):
-        raise ScheduleError(f"stream sets the depth of a local FIFO (hls.stream), and {target!r} is not one",
-                            record.loc)
-    if not isinstance(depth, int) or isinstance(depth, bool) or depth < 1:
-        raise ScheduleError(f"stream depth must be a positive integer, got {depth!r}", record.loc)
-    value.type = replace(value.type, depth=depth)
 
 
 def _insert_leading(func: Function, op: DirectiveOp) -> None:

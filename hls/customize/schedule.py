@@ -16,6 +16,7 @@ from typing import Any
 from hls.customize.explain import explain
 from hls.customize.kernel import ScheduledKernel, apply_record, directives_file, fresh_module
 from hls.customize.records import Record, ScheduleError, make_record, record_from_dict
+from hls.customize.source import SOURCE_OPS, located_at_call
 from hls.customize.tcl import read_tcl
 from hls.errors import HLSError, caller_loc
 from hls.ir import Module
@@ -48,6 +49,12 @@ class Schedule:
         except Exception:
             self._module = None  # the working copy may be half changed: rebuilt from the records on next use
             raise
+        if record.op in SOURCE_OPS:  # the frontend reads it: its checks run on the rewritten source
+            try:
+                self._module = fresh_module(self.kernel, [*self.records, record])
+            except HLSError as exc:
+                self._module = None
+                raise located_at_call(exc, record) from None
         self.records.append(record)
         return self
 
