@@ -2,11 +2,12 @@
 
 A loop directive sets the loop's typed field (`ForOp.pipeline`, ...), a pipeline on a function the
 function's; an array directive is an `hls.directive` op placed where the inline statement would stand
-(after the kernel's leading directives for an argument, after the declaration for a local). dataflow, inline
-and FIFO depths are the source's (hls/customize/source.py). So a schedule and the same directives written inline give the
-same IR, hence the same C++ and estimate. The options are checked by the frontend's own checks
-(hls/frontend/pragmas.py), located at the schedule's call. A partition follows its array into every
-sub-kernel the array is passed to, so the callee's port is split the same way.
+(after the kernel's leading directives for an argument, after the declaration for a local); dataflow,
+inline and FIFO depths are applied to the source instead (hls/customize/source.py). So a schedule and
+the same directives written inline give the same IR, hence the same C++ and estimate. The options are
+checked by the frontend's own checks (hls/frontend/pragmas.py), located at the schedule's call. A
+partition follows its array into every sub-kernel the array is passed to, so the callee's port is split
+the same way.
 """
 
 from __future__ import annotations
