@@ -113,5 +113,37 @@ def _follow_calls(module: Module, func: Function, value: Value, directive: Parti
                        if isinstance(op, DirectiveOp) and op.target is port and isinstance(op.directive, Partition)]
             if directive in present:
                 continue
-            _insert_leading(callee, DirectiveOp(directive, port, loc))
+            followed = DirectiveOp(directive, port, loc)
+            followed.attrs["followed"] = f"{func.name}/{value.name} -> {callee.name}/{port.name}"  # a report note
+            _insert_leading(callee, followed)
             _follow_calls(module, callee, port, directive, loc)
+
+
+def _partitions(func: Function, value: Value) -> list[Partition]:
+    return sorted((op.directive for op in func.walk() if isinstance(op, DirectiveOp) and op.target is value
+                   and isinstance(op.directive, Partition)), key=repr)
+
+
+def _spelled(partitions: list[Partition]) -> str:
+    return "; ".join(" ".join(f"{k}={v}" for k, v in p.options().items() if v is not None) for p in partitions) \
+        or "not partitioned"
+
+
+def check_partitioned_calls(module: Module) -> None:
+    """Every call of a sub-kernel a partition followed an array into passes that port an array partitioned
+    the same way: Vitis partitions a function's argument once, for all its callers."""
+    calls = [(func, op) for func in module.functions.values() for op in func.walk() if isinstance(op, CallOp)]
+    for callee in module.functions.values():
+        for op in [op for op in callee.walk() if isinstance(op, DirectiveOp) and "followed" in op.attrs]:
+            index = callee.args.index(op.target)
+            sites = [(func, call, _partitions(func, call.operands[index])) for func, call in calls
+                     if call.callee == callee.name]
+            bad = next((site for site in sites if site[2] != sites[0][2]), None)
+            if bad is not None:
+                (gf, gc, want), (bf, bc, got) = sites[0], bad
+                port = f"{callee.name}/{op.target.name}"
+                raise ScheduleError(
+                    f"array_partition: {callee.name} is called at {gc.loc} with {gf.name}/{gc.operands[index].name} "
+                    f"({_spelled(want)}) and at {bc.loc} with {bf.name}/{bc.operands[index].name} ({_spelled(got)}); "
+                    f"Vitis partitions the argument {port} once for every caller, so partition both arrays alike "
+                    f"or call a separate sub-kernel from each site", op.loc)

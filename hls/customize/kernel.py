@@ -7,7 +7,7 @@ import functools
 from collections.abc import Iterable
 from typing import Any
 
-from hls.customize.directives import apply_directive
+from hls.customize.directives import apply_directive, check_partitioned_calls
 from hls.customize.records import TRANSFORMS, Record
 from hls.customize.source import SOURCE_OPS, SourcePlan, plan_of, resolve_source_record, rewrite_source
 from hls.customize.tcl import record_tcl, schedule_tcl
@@ -89,6 +89,7 @@ class ScheduledKernel(Kernel):
         for record in self.records:
             if not (self.tcl_directives and record.op not in TRANSFORMS):
                 apply_record(module, record)
+        check_partitioned_calls(module)
 
     @property
     def directives_tcl(self) -> str | None:  # type: ignore[override]

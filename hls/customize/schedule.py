@@ -13,6 +13,7 @@ import json
 from pathlib import Path
 from typing import Any
 
+from hls.customize.directives import check_partitioned_calls
 from hls.customize.explain import explain
 from hls.customize.kernel import ScheduledKernel, apply_record, directives_file, fresh_module
 from hls.customize.records import Record, ScheduleError, make_record, record_from_dict
@@ -127,7 +128,9 @@ class Schedule:
 
     def build(self, directives_tcl: bool = False) -> ScheduledKernel:
         """A new kernel: the original's golden model, the C++/estimate/csim of the scheduled IR. With
-        `directives_tcl`, the C++ carries the transformations only and `to_tcl()` the directives."""
+        `directives_tcl`, the C++ carries the transformations only and `to_tcl()` the directives. A
+        partition that reached a sub-kernel from one call site but not alike from another is an error here."""
+        check_partitioned_calls(self._working())
         return ScheduledKernel(self.kernel, tuple(self.records), directives_tcl)
 
     def to_json(self) -> str:
