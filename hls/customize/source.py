@@ -21,6 +21,7 @@ from typing import Any
 from hls.customize.names import resolve_function, resolve_storage
 from hls.customize.records import Record, ScheduleError
 from hls.errors import HLSError
+from hls.frontend.source import call_target
 from hls.ir import Module, StreamOp
 from hls.lang.directives import dataflow, inline
 from hls.types import StreamType
@@ -82,12 +83,23 @@ def rewrite_source(src: Any, plan: SourcePlan, wrap: Any) -> None:
 
 
 def _insert_statement(src: Any, record: Record) -> None:
+    """`hls.dataflow()` / `hls.inline(...)` at the top of the body; where the kernel already has one, a
+    dataflow stays as written and an inline takes the schedule's options (a later directive wins)."""
     name, function = _STATEMENTS[record.op]
     src.namespace[name] = function
     body = src.tree.body
+    keywords = [ast.keyword(key, ast.Constant(value)) for key, value in record.options]
+    for stmt in body:
+        if isinstance(stmt, ast.Expr) and isinstance(stmt.value, ast.Call) \
+                and call_target(stmt.value.func, src) is function:
+            stmt.value.keywords = [ast.copy_location(k, stmt.value) for k in keywords] \
+                if record.op == "inline" else stmt.value.keywords
+            for node in ast.walk(stmt):
+                if not hasattr(node, "lineno"):
+                    ast.copy_location(node, stmt)
+            return
     start = 1 if body and isinstance(body[0], ast.Expr) and isinstance(body[0].value, ast.Constant) \
         and isinstance(body[0].value.value, str) else 0
-    keywords = [ast.keyword(key, ast.Constant(value)) for key, value in record.options]
     stmt = ast.Expr(ast.Call(ast.Name(name, ast.Load()), [], keywords))
     where = body[start] if start < len(body) else src.tree
     for node in ast.walk(stmt):

@@ -106,3 +106,13 @@ def test_bad_source_directives_are_errors_at_the_call():
         hls.customize(sk.chain_plain).stream("s", 0)
     with pytest.raises(hls.HLSError, match=r"test_schedule_spellings.py:\d+:\d+: no function named 'nope'"):
         hls.customize(sk.chain_plain).dataflow("nope")
+
+
+def test_a_kernel_that_has_the_statement_keeps_one():
+    again = hls.customize(sk.chain_inline).dataflow().build()
+    assert again.cpp == sk.chain_inline.cpp  # the region stays as written
+    agrees(sk.chain_inline, again)
+    off = hls.customize(sk.uses_helper_inline).inline("helper_inline", off=True).build()
+    callee = off.cpp[off.cpp.index("helper_inline("):]
+    assert "#pragma HLS inline off" in callee and callee.count("#pragma HLS inline") == 1  # the schedule's wins
+    agrees(sk.uses_helper_inline, off)
