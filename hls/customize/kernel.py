@@ -37,7 +37,9 @@ def fresh_module(kernel: Kernel, records: Iterable[Record]) -> Module:
     """The kernel's IR as the frontend builds it from the source with `records`' source records applied,
     then their IR changes."""
     records = list(records)
-    module, _, _ = build_module(ScheduledKernel(kernel, tuple(records)) if records else kernel)
+    scheduled = ScheduledKernel(kernel, tuple(records))
+    module, _, _ = build_module(scheduled if records else kernel)
+    scheduled.source_plan.check_applied()
     verify_module(module)
     for record in records:
         apply_record(module, record)
@@ -89,6 +91,7 @@ class ScheduledKernel(Kernel):
         for record in self.records:
             if not (self.tcl_directives and record.op not in TRANSFORMS):
                 apply_record(module, record)
+        self.source_plan.check_applied()
         check_partitioned_calls(module)
 
     @property

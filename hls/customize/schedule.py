@@ -53,6 +53,9 @@ class Schedule:
         if record.op in SOURCE_OPS:  # the frontend reads it: its checks run on the rewritten source
             try:
                 self._module = fresh_module(self.kernel, [*self.records, record])
+            except ScheduleError:
+                self._module = None
+                raise
             except HLSError as exc:
                 self._module = None
                 raise located_at_call(exc, record) from None

@@ -37,6 +37,17 @@ class SourcePlan:
 
     edits: dict[str, list[tuple[Record, str | None]]] = field(default_factory=dict)
     wrappers: dict[int, Any] = field(default_factory=dict)
+    applied: set[str] = field(default_factory=set)
+
+    def check_applied(self) -> None:
+        """Every function with edits was read through the rewrite: a callee reached by another spelling
+        than its plain name (a renamed specialisation) would silently miss its directive."""
+        for name, edits in self.edits.items():
+            if name not in self.applied:
+                record = edits[0][0]
+                raise ScheduleError(f"{record}: sub-kernel {name!r} is not called by that name from its caller's "
+                                    "source, so the schedule cannot give it the statement; write it inline there",
+                                    record.loc)
 
 
 def resolve_source_record(module: Module, record: Record) -> tuple[str, str | None]:
@@ -68,6 +79,8 @@ def plan_of(module: Module, records: list[Record]) -> SourcePlan:
 def rewrite_source(src: Any, plan: SourcePlan, wrap: Any) -> None:
     """Apply the plan's edits of `src`'s function to its tree; swap its callees that have edits for the
     kernels `wrap(kernel)` makes."""
+    if src.name in plan.edits:
+        plan.applied.add(src.name)
     for record, local in plan.edits.get(src.name, []):
         if record.op == "stream":
             _set_depth(src, local, record.opts["depth"], record)

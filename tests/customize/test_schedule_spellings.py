@@ -116,3 +116,10 @@ def test_a_kernel_that_has_the_statement_keeps_one():
     callee = off.cpp[off.cpp.index("helper_inline("):]
     assert "#pragma HLS inline off" in callee and callee.count("#pragma HLS inline") == 1  # the schedule's wins
     agrees(sk.uses_helper_inline, off)
+
+
+def test_a_callee_the_rewrite_cannot_reach_is_an_error():
+    with pytest.raises(hls.HLSError, match=r"test_schedule_spellings.py:\d+:\d+: dataflow\('region_plain'\): "
+                                           "sub-kernel 'region_plain' is not called by that name") as info:
+        hls.customize(sk.top_by_attribute).dataflow("region_plain")
+    assert not info.value.notes

@@ -141,3 +141,14 @@ def uses_helper_inline(a: hls.int32[N], b: hls.int32[N]):
 def uses_helper_plain(a: hls.int32[N], b: hls.int32[N]):
     for i in range(N):
         b[i] = helper_plain(a, i) + 1
+
+
+class _Stages:
+    """Sub-kernels reached through an attribute, not a plain name of the caller's namespace."""
+
+    region = region_plain
+
+
+@hls.kernel
+def top_by_attribute(a: hls.int32[N], b: hls.int32[N]):
+    _Stages.region(a, b)
