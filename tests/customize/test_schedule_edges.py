@@ -17,7 +17,8 @@ from hls.frontend.build import build_module
 from tests.customize.test_customize import agrees
 from tests.kernels import schedule_edge_kernels as ek
 
-EDGE_KERNELS = ["zero_outer", "zero_inner", "one_trip", "empty_bodies", "stepped", "negative", "carried"]
+EDGE_KERNELS = ["zero_outer", "zero_inner", "one_trip", "empty_bodies", "stepped", "negative", "carried",
+                "zero_siblings"]
 
 
 def _loops(kernel) -> list[str]:
@@ -97,3 +98,16 @@ def test_misuses_are_clean_errors():
     text = json.dumps({"kernel": "zero_outer", "schedule": [{"op": "fuse", "targets": ["i0"]}]})
     with pytest.raises(hls.HLSError, match=r"schedule JSON, record 1: fuse\(\): missing a required argument"):
         hls.Schedule.from_json(ek.zero_outer, text)
+
+
+def test_zero_trip_nests_transform():
+    """The fuzz crash: a nest that never runs has no accesses to order, and splits into counters that
+    still hold their step."""
+    for schedule in (hls.customize(ek.zero_outer).reorder("j1", "i1"), hls.customize(ek.zero_outer).split("i1", 1),
+                     hls.customize(ek.zero_outer).tile(["i1", "j1"], [1, 2]),
+                     hls.customize(ek.zero_siblings).fuse("p", "r"),
+                     hls.customize(ek.zero_siblings).split("p", 1, tail=True)):
+        built = schedule.build()
+        agrees(schedule.kernel, built)
+    later = hls.customize(ek.zero_outer).split("i1", 1).pipeline("loop_i1_inner")  # the split's loops are named
+    assert "loop_i1" not in later.build().cpp  # and the passes drop a loop that never runs, as unscheduled

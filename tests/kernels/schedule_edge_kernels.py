@@ -68,3 +68,16 @@ def carried(A: hls.int16[6], B: hls.int32[6]):
         B[i] = acc
     for j in range(6, 0, -2):
         B[j - 1] = B[j - 1] - acc
+
+
+@hls.kernel(flow="vivado")
+def zero_siblings(A: hls.int16[4, 4], B: hls.int32[4, 4]):
+    for i in range(4):
+        for j in range(4):
+            B[i, j] = A[i, j]
+    for p in range(2, 2):
+        for q in range(3):
+            B[p, q] = A[q, p] * 3
+    for r in range(2, 2):
+        for s in range(3):
+            B[s, r] = B[r, s] + 1
