@@ -1,7 +1,7 @@
 """`s.dataflow(f)`, `s.inline(f)` and `s.stream(fifo, depth)` build what the inline `hls.dataflow()`,
 `hls.inline()` and `hls.stream(T, depth=N)` build: the same C++, estimate and report, the same
 Python-mode run (processes run concurrently, FIFOs bounded by the scheduled depth) and the same legality
-errors, on a top region and on a sub-kernel region. The twins (tests/kernels/spelling_kernels.py) differ
+errors, on a top region and on a sub-kernel region. The twins (tests/kernels/schedule_spelling_kernels.py) differ
 in name and line only, so texts compare with names unified and lines counted from their def."""
 
 from __future__ import annotations
@@ -15,7 +15,7 @@ import pytest
 
 import hls
 from tests.customize.test_customize import agrees
-from tests.kernels import spelling_kernels as sk
+from tests.kernels import schedule_spelling_kernels as sk
 
 _DEFS = sorted(node.lineno for node in ast.walk(ast.parse(open(sk.__file__).read()))  # noqa: SIM115
                if isinstance(node, ast.FunctionDef))

@@ -1,154 +1,83 @@
-"""Kernel pairs for tests/customize/test_schedule_spellings.py: each `*_inline` writes hls.dataflow(),
-hls.inline() or a FIFO depth in its body, its `*_plain` twin leaves them to a schedule. The twins
-have the same statements on the same relative lines, so errors compare by their offset from the def."""
+"""Issue 25's Vitis spellings and fixed point next to float constants (tests/frontend/test_spellings.py)."""
+
+from dataclasses import dataclass
+
+import numpy as np
 
 import hls
 
 N = 8
+STEP = 0.01
+GAIN = 1.5
+PHASE = np.array([0.5, -0.25, 0.125, 0.7071, 3.3, -1e-3, 7.99, -7.2])
+WINDOW = np.array([0.1, 0.35, 0.5, 0.35, 0.1, 0.0, -0.05, 0.0], dtype=np.float32)
+F16 = hls.ap_fixed[16, 4]
+RND = hls.ap_fixed[12, 3, "AP_RND", "AP_SAT"]
 
 
 @hls.kernel
-def scale(a: hls.int32[N], s: hls.stream[hls.int32]):
+def sgd_step(grad: F16[N], w: F16[N]):
+    """`w - STEP * grad` with STEP a Python float: STEP converts to grad's type (F16)."""
     for i in range(N):
-        s.write(a[i] * 3)
+        w[i] = w[i] - STEP * grad[i]
+        w[i] += 0.3
+        w[i] *= GAIN
 
 
 @hls.kernel
-def shift(s: hls.stream[hls.int32], b: hls.int32[N]):
-    for i in range(N):
-        b[i] = s.read() + 1
-
-
-@hls.kernel
-def both_halves(a: hls.int32[N], s: hls.stream[hls.int32], t: hls.stream[hls.int32]):
-    for i in range(N):
-        s.write(a[i])
+def rotate_phase(sigma: F16, out: F16[N]):
+    """`sigma * PHASE[j]` with PHASE a numpy float ROM: stored as F16 (its one use type)."""
     for j in range(N):
-        t.write(a[j] * 2)
+        out[j] = sigma * PHASE[j]
 
 
 @hls.kernel
-def interleave(s: hls.stream[hls.int32], t: hls.stream[hls.int32], b: hls.int32[N]):
+def windowed(x: RND[N], out: RND[N]):
+    """A float32 ROM and a literal beside a rounding, saturating type: converted by its modes."""
     for i in range(N):
-        b[i] = s.read() - t.read()
+        out[i] = WINDOW[i] * x[i] + 0.0625
 
 
 @hls.kernel
-def chain_inline(a: hls.int32[N], b: hls.int32[N]):
-    hls.dataflow()
-    s = hls.stream(hls.int32, depth=3)
-    scale(a, s)
-    shift(s, b)
+def fields(x: hls.ap_uint[32], y: hls.int16) -> hls.uint32:
+    """Vitis's inclusive x.range(hi, lo) on an ap_uint and a signed value; x.range() is every bit."""
+    a = x.range(11, 4)
+    b = y.range(15, 8)
+    c = x.range()
+    return a + (b << 8) + (c & 1) + x.range(31, 31)
 
 
 @hls.kernel
-def chain_plain(a: hls.int32[N], b: hls.int32[N]):
-
-    s = hls.stream(hls.int32)
-    scale(a, s)
-    shift(s, b)
+def as_float(x: hls.uint32, y: hls.ap_uint[64]) -> hls.float64:
+    """x.bitcast(T), the method spelling of hls.bitcast(x, T)."""
+    return x.bitcast(hls.float32) * 2 + y.bitcast(hls.float64)
 
 
 @hls.kernel
-def diamond_inline(a: hls.int32[N], b: hls.int32[N]):
-    hls.dataflow()
-    s = hls.stream(hls.int32, depth=1)
-    t = hls.stream(hls.int32, depth=N)
-    both_halves(a, s, t)
-    interleave(s, t, b)
+def clear(C: hls.int32[4, 4], D: hls.uint8[4], n: hls.int32) -> hls.int16:
+    """Integral float literals stored into integer arrays and a declared int local."""
+    x: hls.int16 = 3.0
+    for i in range(4):
+        D[i] = 255.0
+        for j in range(4):
+            C[i, j] = 0.0
+            if i + j > n:
+                C[i, j] = -7.0
+    return x
+
+
+@dataclass
+class Sample:
+    """A plain dataclass with hls-typed fields where @hls.struct is meant."""
+    x: hls.int16
+    gain: hls.uint8
+    taps: hls.int8[2]
 
 
 @hls.kernel
-def diamond_plain(a: hls.int32[N], b: hls.int32[N]):
-
-    s = hls.stream(hls.int32, depth=N)
-    t = hls.stream(hls.int32, depth=N)
-    both_halves(a, s, t)
-    interleave(s, t, b)
-
-
-@hls.kernel
-def region_inline(a: hls.int32[N], b: hls.int32[N]):
-    hls.dataflow()
-    s = hls.stream(hls.int32, depth=2)
-    for i in range(N):
-        s.write(a[i] + i)
-    for j in range(N):
-        b[j] = s.read() * 2
-
-
-@hls.kernel
-def region_plain(a: hls.int32[N], b: hls.int32[N]):
-
-    s = hls.stream(hls.int32, depth=2)
-    for i in range(N):
-        s.write(a[i] + i)
-    for j in range(N):
-        b[j] = s.read() * 2
-
-
-@hls.kernel
-def top_of_region_inline(a: hls.int32[N], b: hls.int32[N], c: hls.int32[N]):
-    region_inline(a, b)
-    for i in range(N):
-        c[i] = b[i] + a[i]
-
-
-@hls.kernel
-def top_of_region_plain(a: hls.int32[N], b: hls.int32[N], c: hls.int32[N]):
-    region_plain(a, b)
-    for i in range(N):
-        c[i] = b[i] + a[i]
-
-
-@hls.kernel
-def two_writers_inline(a: hls.int32[N], b: hls.int32[N]):
-    hls.dataflow()
-    for i in range(N):
-        b[i] = a[i]
-    for j in range(N):
-        b[j] = a[j] + 1
-
-
-@hls.kernel
-def two_writers_plain(a: hls.int32[N], b: hls.int32[N]):
-
-    for i in range(N):
-        b[i] = a[i]
-    for j in range(N):
-        b[j] = a[j] + 1
-
-
-@hls.kernel
-def helper_inline(a: hls.int32[N], i: hls.int32) -> hls.int32:
-    hls.inline()
-    return a[i] * 2
-
-
-@hls.kernel
-def helper_plain(a: hls.int32[N], i: hls.int32) -> hls.int32:
-
-    return a[i] * 2
-
-
-@hls.kernel
-def uses_helper_inline(a: hls.int32[N], b: hls.int32[N]):
-    for i in range(N):
-        b[i] = helper_inline(a, i) + 1
-
-
-@hls.kernel
-def uses_helper_plain(a: hls.int32[N], b: hls.int32[N]):
-    for i in range(N):
-        b[i] = helper_plain(a, i) + 1
-
-
-class _Stages:
-    """Sub-kernels reached through an attribute, not a plain name of the caller's namespace."""
-
-    region = region_plain
-
-
-@hls.kernel
-def top_by_attribute(a: hls.int32[N], b: hls.int32[N]):
-    _Stages.region(a, b)
+def sample_energy(p: Sample, k: hls.int16) -> hls.int32:
+    s = hls.int32(0)
+    for i in range(2):
+        s += p.taps[i] * p.gain
+    r = Sample(p.x + k, p.gain)
+    return s + r.x + r.gain
