@@ -233,6 +233,12 @@ def fuse_loops(func: Function, first: ForOp, second: ForOp, loc: Loc | None) -> 
     """One loop running `first`'s body then `second`'s in each iteration."""
     if first is second:
         raise TransformError(f"fuse: a loop cannot be fused with itself ({first.label} is named twice)", loc)
+    processes = [loop.process for loop in (first, second) if loop.process]
+    if processes:  # the region's processes and channels are fixed where the frontend read them
+        what = "are processes" if len(processes) > 1 else "is a process"
+        raise TransformError(f"fuse: {' and '.join(processes)} {what} of a dataflow region; fusing would merge "
+                             "processes and the channel between them (write the fused loop in the kernel instead)",
+                             loc)
     a, b = _constant_loop(first, "fuse"), _constant_loop(second, "fuse")
     if a != b:
         raise TransformError(f"fuse: {first.label} runs range{a} and {second.label} range{b}; fused loops need the "

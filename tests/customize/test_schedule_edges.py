@@ -16,9 +16,10 @@ from hls.customize.names import loop_refs
 from hls.frontend.build import build_module
 from tests.customize.test_customize import agrees
 from tests.kernels import schedule_edge_kernels as ek
+from tests.kernels import schedule_spelling_kernels as sk
 
 EDGE_KERNELS = ["zero_outer", "zero_inner", "one_trip", "empty_bodies", "stepped", "negative", "carried",
-                "zero_siblings"]
+                "zero_siblings", "region_nest"]
 
 
 def _loops(kernel) -> list[str]:
@@ -111,3 +112,16 @@ def test_zero_trip_nests_transform():
         agrees(schedule.kernel, built)
     later = hls.customize(ek.zero_outer).split("i1", 1).pipeline("loop_i1_inner")  # the split's loops are named
     assert "loop_i1" not in later.build().cpp  # and the passes drop a loop that never runs, as unscheduled
+
+
+def test_fusing_two_processes_of_a_dataflow_region_is_an_error():
+    """Fuzz seed 2400000030: dataflow() then fuse of its two process loops deadlocked in csim (the region's
+    processes and channels are fixed where the frontend read them)."""
+    with pytest.raises(hls.HLSError, match=r"test_schedule_edges.py:\d+:\d+: fuse: loop_i and loop_k are processes "
+                                           "of a dataflow region"):
+        hls.customize(ek.region_nest).fuse("i", "k")
+    with pytest.raises(hls.HLSError, match="fuse: loop_i and loop_j are processes of a dataflow region"):
+        hls.customize(sk.region_plain).dataflow().fuse("i", "j")  # the campaign's spelling
+    for schedule in (hls.customize(ek.region_nest).split("i", 3, tail=True),
+                     hls.customize(ek.region_nest).split("i", 2).reorder("i_inner", "i_outer")):
+        agrees(ek.region_nest, schedule.build())  # a transformation inside one process keeps the region

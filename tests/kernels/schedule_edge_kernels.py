@@ -81,3 +81,14 @@ def zero_siblings(A: hls.int16[4, 4], B: hls.int32[4, 4]):
     for r in range(2, 2):
         for s in range(3):
             B[s, r] = B[r, s] + 1
+
+
+@hls.kernel(flow="vivado")
+def region_nest(A: hls.int16[4, 4], B: hls.int32[4, 4], v: hls.int32[4]):
+    """A dataflow region of two processes: a nest, then a loop that reads what it wrote."""
+    hls.dataflow()
+    for i in range(4):
+        for j in range(4):
+            B[i, j] = A[i, j] * 2 + j
+    for k in range(4):
+        v[k] = B[k, 1] - B[k, 2]
