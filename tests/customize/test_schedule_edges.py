@@ -19,7 +19,8 @@ from tests.kernels import schedule_edge_kernels as ek
 from tests.kernels import schedule_spelling_kernels as sk
 
 EDGE_KERNELS = ["zero_outer", "zero_inner", "one_trip", "empty_bodies", "stepped", "negative", "carried",
-                "zero_siblings", "region_nest"]
+                "zero_siblings", "region_nest", "with_while",
+                "indirect"]
 
 
 def _loops(kernel) -> list[str]:

@@ -92,3 +92,24 @@ def region_nest(A: hls.int16[4, 4], B: hls.int32[4, 4], v: hls.int32[4]):
             B[i, j] = A[i, j] * 2 + j
     for k in range(4):
         v[k] = B[k, 1] - B[k, 2]
+
+
+@hls.kernel(flow="vivado")
+def with_while(A: hls.int16[4], B: hls.int32[4]):
+    """A while loop next to for loops (fuzz seeds 2400000026/35/46 fused one: a crash, now a clean error)."""
+    n: hls.int32 = 0
+    while n < 4:
+        B[n] = A[n] + 1
+        n += 1
+    for i in range(4):
+        B[i] = B[i] * 3
+
+
+@hls.kernel(flow="vivado")
+def indirect(A: hls.int16[4, 4], idx: hls.uint8[4], B: hls.int32[4, 4]):
+    """An index read from data: a reorder or fusion cannot be checked, an error at the schedule's call."""
+    for i in range(4):
+        for j in range(4):
+            B[idx[i] % 4, j] = A[i, j]
+    for k in range(4):
+        B[k, 0] = B[k, 0] + 1
