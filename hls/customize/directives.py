@@ -2,26 +2,26 @@
 
 A loop directive sets the loop's typed field (`ForOp.pipeline`, ...), a pipeline on a function the
 function's; an array directive is an `hls.directive` op placed where the inline statement would stand
-(after the kernel's leading directives for an argument, after the declaration for a local); dataflow and
-inline are function-level directive ops. So a schedule and the same directives written inline give the
-same IR, hence the same C++ and estimate. The options are checked by the frontend's own checks
-(hls/frontend/pragmas.py), located at the schedule's call. A partition follows its array into every
-sub-kernel the array is passed to, so the callee's port is split the same way.
+(after the kernel's leading directives for an argument, after the declaration for a local); dataflow,
+inline and FIFO depths are applied to the source instead (hls/customize/source.py). So a schedule and
+the same directives written inline give the same IR, hence the same C++ and estimate. The options are
+checked by the frontend's own checks (hls/frontend/pragmas.py), located at the schedule's call. A
+partition follows its array into every sub-kernel the array is passed to, so the callee's port is split
+the same way.
 """
 
 from __future__ import annotations
 
 import inspect
-from dataclasses import replace
 from typing import Any
 
 from hls.customize.names import resolve_function, resolve_loop, resolve_storage
 from hls.customize.records import Record, ScheduleError
 from hls.errors import HLSTypeError, Loc
 from hls.frontend.pragmas import CHECKS, Pragmas
-from hls.ir import AllocOp, BlockArg, CallOp, DirectiveOp, Function, Module, StreamOp, Value, WhileOp
+from hls.ir import AllocOp, BlockArg, CallOp, DirectiveOp, Function, Module, Value, WhileOp
 from hls.lang.directives import DIRECTIVE_TYPES, DIRECTIVES, LOOP_DIRECTIVES, LOOP_FIELDS, Partition
-from hls.types import ArrayType, StreamType
+from hls.types import ArrayType
 
 
 class _CheckContext:
@@ -55,11 +55,6 @@ def apply_directive(module: Module, record: Record) -> None:
     target = record.targets[0] if record.targets else None
     if record.op in LOOP_DIRECTIVES:
         _loop_directive(module, record, target)
-    elif record.op == "stream":
-        _stream_depth(module, record, target)
-    elif record.op in ("dataflow", "inline"):
-        func = resolve_function(module, target, record.loc)
-        _insert_leading(func, DirectiveOp(checked_directive(record, None), None, record.loc))
     else:
         func, value = resolve_storage(module, target, record.loc)
         if not isinstance(value.type, ArrayType):
@@ -83,17 +78,6 @@ def _loop_directive(module: Module, record: Record, target: Any) -> None:
     if record.op == "unroll" and isinstance(ref.op, WhileOp) and not directive.off:
         raise ScheduleError(f"unroll: {ref.path} is a while loop, which cannot be unrolled", record.loc)
     ref.op.attrs[LOOP_FIELDS[record.op]] = directive  # a later directive replaces an earlier one
-
-
-def _stream_depth(module: Module, record: Record, target: Any) -> None:
-    _, value = resolve_storage(module, target, record.loc)
-    depth = record.opts.get("depth")
-    if not isinstance(value.type, StreamType) or not isinstance(getattr(value, "op", None), StreamOp):
-        raise ScheduleError(f"stream sets the depth of a local FIFO (hls.stream), and {target!r} is not one",
-                            record.loc)
-    if not isinstance(depth, int) or isinstance(depth, bool) or depth < 1:
-        raise ScheduleError(f"stream depth must be a positive integer, got {depth!r}", record.loc)
-    value.type = replace(value.type, depth=depth)
 
 
 def _insert_leading(func: Function, op: DirectiveOp) -> None:
@@ -129,5 +113,37 @@ def _follow_calls(module: Module, func: Function, value: Value, directive: Parti
                        if isinstance(op, DirectiveOp) and op.target is port and isinstance(op.directive, Partition)]
             if directive in present:
                 continue
-            _insert_leading(callee, DirectiveOp(directive, port, loc))
+            followed = DirectiveOp(directive, port, loc)
+            followed.attrs["followed"] = f"{func.name}/{value.name} -> {callee.name}/{port.name}"  # a report note
+            _insert_leading(callee, followed)
             _follow_calls(module, callee, port, directive, loc)
+
+
+def _partitions(func: Function, value: Value) -> list[Partition]:
+    return sorted((op.directive for op in func.walk() if isinstance(op, DirectiveOp) and op.target is value
+                   and isinstance(op.directive, Partition)), key=repr)
+
+
+def _spelled(partitions: list[Partition]) -> str:
+    return "; ".join(" ".join(f"{k}={v}" for k, v in p.options().items() if v is not None) for p in partitions) \
+        or "not partitioned"
+
+
+def check_partitioned_calls(module: Module) -> None:
+    """Every call of a sub-kernel a partition followed an array into passes that port an array partitioned
+    the same way: Vitis partitions a function's argument once, for all its callers."""
+    calls = [(func, op) for func in module.functions.values() for op in func.walk() if isinstance(op, CallOp)]
+    for callee in module.functions.values():
+        for op in [op for op in callee.walk() if isinstance(op, DirectiveOp) and "followed" in op.attrs]:
+            index = callee.args.index(op.target)
+            sites = [(func, call, _partitions(func, call.operands[index])) for func, call in calls
+                     if call.callee == callee.name]
+            bad = next((site for site in sites if site[2] != sites[0][2]), None)
+            if bad is not None:
+                (gf, gc, want), (bf, bc, got) = sites[0], bad
+                port = f"{callee.name}/{op.target.name}"
+                raise ScheduleError(
+                    f"array_partition: {callee.name} is called at {gc.loc} with {gf.name}/{gc.operands[index].name} "
+                    f"({_spelled(want)}) and at {bc.loc} with {bf.name}/{bc.operands[index].name} ({_spelled(got)}); "
+                    f"Vitis partitions the argument {port} once for every caller, so partition both arrays alike "
+                    f"or call a separate sub-kernel from each site", op.loc)

@@ -3,11 +3,13 @@ to an IR module."""
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Iterable
 from typing import Any
 
-from hls.customize.directives import apply_directive
+from hls.customize.directives import apply_directive, check_partitioned_calls
 from hls.customize.records import TRANSFORMS, Record
+from hls.customize.source import SOURCE_OPS, SourcePlan, plan_of, resolve_source_record, rewrite_source
 from hls.customize.tcl import record_tcl, schedule_tcl
 from hls.customize.transforms import apply_transform
 from hls.errors import HLSError
@@ -18,7 +20,12 @@ from hls.schedule import Report
 
 
 def apply_record(module: Module, record: Record) -> None:
-    """One record's IR change (a directive field or op, or a loop transformation), then verify."""
+    """One record's IR change (a directive field or op, or a loop transformation), then verify. A source
+    record (dataflow, inline, stream depth: hls/customize/source.py) is only checked here: the frontend
+    applied it."""
+    if record.op in SOURCE_OPS:
+        resolve_source_record(module, record)
+        return
     if record.op in TRANSFORMS:
         apply_transform(module, record.op, record.targets, record.opts, record.loc)
     else:
@@ -27,8 +34,12 @@ def apply_record(module: Module, record: Record) -> None:
 
 
 def fresh_module(kernel: Kernel, records: Iterable[Record]) -> Module:
-    """The kernel's IR as the frontend builds it, with `records` applied."""
-    module, _, _ = build_module(kernel)
+    """The kernel's IR as the frontend builds it from the source with `records`' source records applied,
+    then their IR changes."""
+    records = list(records)
+    scheduled = ScheduledKernel(kernel, tuple(records))
+    module, _, _ = build_module(scheduled if records else kernel)
+    scheduled.source_plan.check_applied()
     verify_module(module)
     for record in records:
         apply_record(module, record)
@@ -61,10 +72,27 @@ class ScheduledKernel(Kernel):
         self.records = tuple(records)
         self.tcl_directives = tcl_directives
 
+    @functools.cached_property
+    def source_plan(self) -> SourcePlan:
+        """The source records resolved on the original kernel's IR (names as the schedule's checks read them)."""
+        records = [r for r in self.records if r.op in SOURCE_OPS and not self.tcl_directives]
+        if not records:
+            return SourcePlan()
+        module, _, _ = build_module(self.base)
+        return plan_of(module, records)
+
+    def rewrite_source(self, src: Any) -> None:
+        """The frontend's hook: this kernel's source with the schedule's dataflow, inline and stream depths."""
+        plan = self.source_plan
+        if plan.edits:
+            rewrite_source(src, plan, lambda callee: _SourceKernel(callee, plan))
+
     def rewrite_ir(self, module: Module) -> None:
         for record in self.records:
             if not (self.tcl_directives and record.op not in TRANSFORMS):
                 apply_record(module, record)
+        self.source_plan.check_applied()
+        check_partitioned_calls(module)
 
     @property
     def directives_tcl(self) -> str | None:  # type: ignore[override]
@@ -85,3 +113,18 @@ class ScheduledKernel(Kernel):
         if directives == "tcl" and not self.tcl_directives:
             return ScheduledKernel(self.base, self.records, True).export(path, *args, **kwargs)
         return super().export(path, *args, **kwargs)
+
+
+class _SourceKernel(Kernel):
+    """A sub-kernel a schedule's source records change (`dataflow("sub")`): the callee as its caller's
+    rewritten namespace calls it, so the C++, the checks and the Python-mode run read the rewrite."""
+
+    def __init__(self, base: Kernel, plan: SourcePlan) -> None:
+        super().__init__(base.__hls_kernel__, base.flow, base.is_task)
+        self.__hls_enclosing__ = dict(base.__hls_enclosing__)
+        self.__hls_params__ = dict(base.__hls_params__)
+        self.__name__ = base.__name__
+        self.plan = plan
+
+    def rewrite_source(self, src: Any) -> None:
+        rewrite_source(src, self.plan, lambda callee: _SourceKernel(callee, self.plan))

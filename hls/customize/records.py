@@ -123,8 +123,11 @@ def record_from_dict(data: Any, where: str) -> Record:
         raise ScheduleError(f"{where}: 'options' must be an object")
     targets = [tuple(t) if isinstance(t, list) else t for t in data["targets"]]
     kwargs = {k: tuple(v) if isinstance(v, list) else v for k, v in options.items()}
-    sig = signature_of(data["op"])
-    if any(p.kind is inspect.Parameter.VAR_POSITIONAL for p in sig.parameters.values()):
-        return make_record(data["op"], tuple(targets), kwargs, None)
-    names = [n for n in sig.parameters if n in ("loop", "array", "function", "fifo", "first", "second", "loops")]
-    return make_record(data["op"], (), {**dict(zip(names, targets, strict=False)), **kwargs}, None)
+    try:
+        sig = signature_of(data["op"])
+        if any(p.kind is inspect.Parameter.VAR_POSITIONAL for p in sig.parameters.values()):
+            return make_record(data["op"], tuple(targets), kwargs, None)
+        names = [n for n in sig.parameters if n in ("loop", "array", "function", "fifo", "first", "second", "loops")]
+        return make_record(data["op"], (), {**dict(zip(names, targets, strict=False)), **kwargs}, None)
+    except ScheduleError as exc:  # a record missing an argument, or with one it does not take
+        raise ScheduleError(f"{where}: {exc.message}") from None

@@ -13,9 +13,11 @@ import json
 from pathlib import Path
 from typing import Any
 
+from hls.customize.directives import check_partitioned_calls
 from hls.customize.explain import explain
 from hls.customize.kernel import ScheduledKernel, apply_record, directives_file, fresh_module
 from hls.customize.records import Record, ScheduleError, make_record, record_from_dict
+from hls.customize.source import SOURCE_OPS, located_at_call
 from hls.customize.tcl import read_tcl
 from hls.errors import HLSError, caller_loc
 from hls.ir import Module
@@ -48,6 +50,15 @@ class Schedule:
         except Exception:
             self._module = None  # the working copy may be half changed: rebuilt from the records on next use
             raise
+        if record.op in SOURCE_OPS:  # the frontend reads it: its checks run on the rewritten source
+            try:
+                self._module = fresh_module(self.kernel, [*self.records, record])
+            except ScheduleError:
+                self._module = None
+                raise
+            except HLSError as exc:
+                self._module = None
+                raise located_at_call(exc, record) from None
         self.records.append(record)
         return self
 
@@ -106,7 +117,7 @@ class Schedule:
 
     def tile(self, loops: list[str], factors: list[int]) -> Schedule:
         """Split each loop of a perfect nest, then order the nest outer loops first, inner loops last."""
-        return self._call("tile", (list(loops), list(factors)), {})
+        return self._call("tile", tuple(list(x) if isinstance(x, (list, tuple)) else x for x in (loops, factors)), {})
 
     def reorder(self, *loops: str) -> Schedule:
         """Permute the loops of a perfect nest into this order, outermost first."""
@@ -120,7 +131,9 @@ class Schedule:
 
     def build(self, directives_tcl: bool = False) -> ScheduledKernel:
         """A new kernel: the original's golden model, the C++/estimate/csim of the scheduled IR. With
-        `directives_tcl`, the C++ carries the transformations only and `to_tcl()` the directives."""
+        `directives_tcl`, the C++ carries the transformations only and `to_tcl()` the directives. A
+        partition that reached a sub-kernel from one call site but not alike from another is an error here."""
+        check_partitioned_calls(self._working())
         return ScheduledKernel(self.kernel, tuple(self.records), directives_tcl)
 
     def to_json(self) -> str:

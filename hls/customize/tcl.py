@@ -17,8 +17,8 @@ from hls.customize.names import resolve_loop, resolve_storage
 from hls.customize.records import TRANSFORMS, Record, ScheduleError, make_record
 from hls.errors import HLSError, Loc
 from hls.ir import Module
+from hls.project.directives import FLAGS, tcl_commands
 
-FLAGS = {"off", "rewind", "skip_exit_check", "recursive"}  # options written as a bare -flag when true
 LOOP_OPS = ("pipeline", "unroll", "loop_tripcount", "loop_flatten")
 STORAGE_OPS = ("array_partition", "bind_storage", "interface", "stream")
 TCL_NAMES = {"ii": "II"}
@@ -56,26 +56,6 @@ def schedule_tcl(records: list[Record], lines: list[str]) -> str:
     if moved:
         head.append("# Loop transformations are in the C++ already: " + "; ".join(moved))
     return "\n".join(head + lines) + "\n"
-
-
-def _logical_lines(text: str) -> list[tuple[int, str]]:
-    """(line number, command) with comments dropped and backslash continuations joined."""
-    out: list[tuple[int, str]] = []
-    pending, start = "", 0
-    for number, raw in enumerate(text.splitlines(), 1):
-        line = raw.strip()
-        if not pending and (not line or line.startswith("#")):
-            continue
-        if not pending:
-            start = number
-        if line.endswith("\\"):
-            pending += line[:-1] + " "
-            continue
-        out.append((start, pending + line))
-        pending = ""
-    if pending:
-        out.append((start, pending))
-    return out
 
 
 def _value(text: str) -> Any:
@@ -138,7 +118,7 @@ def read_tcl(text_or_path: str | Path) -> tuple[list[Record], str]:
     name = "<tcl>"
     if isinstance(text_or_path, Path) or ("\n" not in text_or_path and _is_file(text_or_path)):
         name, text_or_path = str(text_or_path), Path(text_or_path).read_text(encoding="utf-8")
-    return [parse_line(line, Loc(name, number)) for number, line in _logical_lines(text_or_path)], name
+    return [parse_line(line, Loc(name, number)) for number, line in tcl_commands(text_or_path)], name
 
 
 def _is_file(text: str) -> bool:

@@ -28,6 +28,9 @@ def kernel_source(kernel: Any) -> KernelSource:
                            src.loc(src.tree))
     src.name = chosen
     src.is_task = bool(getattr(kernel, "is_task", False))
+    rewrite = getattr(kernel, "rewrite_source", None)  # hls.customize: a schedule's dataflow, inline, stream depth
+    if rewrite is not None:
+        rewrite(src)
     return src
 
 

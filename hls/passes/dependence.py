@@ -116,6 +116,8 @@ def check_order(out: Instances, why: str, loc) -> None:
     if not out.key:
         return
     key, old, new, write = (np.concatenate(x) for x in (out.key, out.old, out.new, out.write))
+    if not key.size:  # a nest that never runs (a zero-trip loop) has no pair to reorder
+        return
     by_old = np.lexsort((old, key))
     k, w = key[by_old], write[by_old].astype(np.int64)
     starts = np.r_[True, k[1:] != k[:-1]]

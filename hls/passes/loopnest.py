@@ -10,6 +10,8 @@ A loop's directive fields go with it (a split's go to the inner loop and the tai
 
 from __future__ import annotations
 
+from typing import Any
+
 import numpy as np
 
 from hls.errors import HLSError, Loc
@@ -19,6 +21,7 @@ from hls.ir.labels import fresh_label
 from hls.lang.directives import LOOP_FIELDS
 from hls.passes.clone import ValueMap, clone_attrs, clone_block_into, clone_ops, insert_ops
 from hls.passes.dependence import (
+    DependenceError,
     Instances,
     accesses,
     add_access,
@@ -46,7 +49,8 @@ def _const(value: int, t: IntType | None, before: Op, loc: Loc | None) -> Value:
 
 
 def _counter_type(n: int) -> IntType:
-    return int_union(literal_int_type(0), literal_int_type(n))
+    """A counter over range(n) with step 1: it holds 0, n and the step 1 (n is 0 for a zero-trip loop)."""
+    return int_union(literal_int_type(0), literal_int_type(max(n, 1)))
 
 
 def _arith(kind: OpKind, a: Value, b: Value, dest: Block, loc: Loc | None) -> Value:
@@ -62,23 +66,24 @@ def _new_loop(lb: Value, ub: Value, step: Value, inits: list[Value], iv_type: In
     return ForOp(lb, ub, step, inits, iv_type, iv_name, list(carried), loc)
 
 
-def _constant_loop(loop: ForOp, what: str) -> tuple[int, int, int]:
+def _constant_loop(loop: ForOp, what: str, loc: Loc | None) -> tuple[int, int, int]:
+    """The loop's constant (start, stop, step); a loop that has none is an error at the schedule's call."""
     if not isinstance(loop, ForOp):
         raise TransformError(f"{what}: {loop.label} is a while loop; only for loops over a range can be transformed",
-                             loop.loc)
+                             loc)
     if loop.parent is not None:
         bind_bounds(loop)  # bounds computed from constants (`range(N * 2)`) become constants first
     bounds = loop.const_bounds()
     if bounds is None:
-        raise TransformError(f"{what}: loop {loop.label} has bounds that are not constant", loop.loc)
+        raise TransformError(f"{what}: loop {loop.label} has bounds that are not constant", loc)
     if has_exit(loop):
-        raise TransformError(f"{what}: loop {loop.label} has an early exit (break or return)", loop.loc)
+        raise TransformError(f"{what}: loop {loop.label} has an early exit (break or return)", loc)
     return bounds
 
 
 def split_loop(func: Function, loop: ForOp, factor: int, tail: bool, loc: Loc | None) -> tuple[ForOp, ForOp]:
     """`loop` -> outer x inner (`factor` iterations each), plus a tail loop for a remainder; returns (outer, inner)."""
-    lb, _, step = _constant_loop(loop, "split")
+    lb, _, step = _constant_loop(loop, "split", loc)
     trip = loop.trip_count()
     if not isinstance(factor, int) or isinstance(factor, bool) or not 1 <= factor <= max(trip, 1):
         raise TransformError(f"split: the factor must be an integer from 1 to the trip count {trip} of "
@@ -141,7 +146,7 @@ def _chain(loops: list[ForOp], loc: Loc | None) -> list[ForOp]:
     """The loops in nest order, outermost first, checked to be a perfect nest of consecutive loops
     without carried values (between two of them only pure ops)."""
     for loop in loops:
-        _constant_loop(loop, "reorder")
+        _constant_loop(loop, "reorder", loc)
     if len(set(map(id, loops))) != len(loops):
         raise TransformError("reorder: a loop is named twice", loc)
     by_depth = sorted(loops, key=_depth)
@@ -194,6 +199,21 @@ def reorder_nest(loops: list[ForOp], loc: Loc | None) -> ForOp:
     return _rebuild(nest, loops, sunk)
 
 
+def _at_call(check: Any) -> Any:
+    """A dependence check whose refusal is located at the schedule's call (`loc`), naming the kernel line
+    that made the nest uncheckable."""
+    def run(*args: Any) -> None:
+        loc = args[-1]
+        try:
+            check(*args)
+        except DependenceError as exc:
+            if exc.loc == loc or loc is None:
+                raise
+            raise DependenceError(f"{exc.message} (at {exc.loc})", loc) from None
+    return run
+
+
+@_at_call
 def _check_permutation(nest: list[ForOp], order: list[ForOp], why: str, loc: Loc | None) -> None:
     found = accesses(nest[-1].body.ops, why)
     arrays = written_arrays(found)
@@ -230,7 +250,15 @@ def _rebuild(nest: list[ForOp], order: list[ForOp], sunk: list[Op]) -> ForOp:
 
 def fuse_loops(func: Function, first: ForOp, second: ForOp, loc: Loc | None) -> ForOp:
     """One loop running `first`'s body then `second`'s in each iteration."""
-    a, b = _constant_loop(first, "fuse"), _constant_loop(second, "fuse")
+    if first is second:
+        raise TransformError(f"fuse: a loop cannot be fused with itself ({first.label} is named twice)", loc)
+    processes = [loop.attrs["process"] for loop in (first, second) if loop.attrs.get("process")]  # while loops too
+    if processes:  # the region's processes and channels are fixed where the frontend read them
+        what = "are processes" if len(processes) > 1 else "is a process"
+        raise TransformError(f"fuse: {' and '.join(processes)} {what} of a dataflow region; fusing would merge "
+                             "processes and the channel between them (write the fused loop in the kernel instead)",
+                             loc)
+    a, b = _constant_loop(first, "fuse", loc), _constant_loop(second, "fuse", loc)
     if a != b:
         raise TransformError(f"fuse: {first.label} runs range{a} and {second.label} range{b}; fused loops need the "
                              "same bounds", loc)
@@ -253,6 +281,7 @@ def fuse_loops(func: Function, first: ForOp, second: ForOp, loc: Loc | None) -> 
     return _fused(func, first, second)
 
 
+@_at_call
 def _check_fusion(first: ForOp, second: ForOp, why: str, loc: Loc | None) -> None:
     found = {id(loop): accesses(loop.body.ops, why) for loop in (first, second)}
     arrays = written_arrays(found[id(first)] + found[id(second)])

@@ -32,6 +32,7 @@ import numpy as np
 from hls.backend.cpp.render import render_template
 from hls.defaults import DEFAULT_ATOL, DEFAULT_PART, DEFAULT_RTOL
 from hls.errors import HLSError
+from hls.project.directives import cfg_directives
 from hls.project.export_structs import struct_files, struct_port_data, struct_return_data, struct_stream_data
 from hls.project.host import host_unsupported, render_host
 from hls.sim.toolchain import CSIM_CXXFLAGS, own_include_dir
@@ -300,7 +301,8 @@ def render_project(design: Any, settings: ExportSettings, vectors: GoldenVectors
               "data_files": sorted(data), "ports": ports, "ret": ret_info, "rets": rets,
               "tuple_return": isinstance(design.return_type, TupleType),
               "inputs_given": vectors.given, "streams": design.streams, "directives": directives is not None,
-              "free_running": design.free_running}
+              "free_running": design.free_running,
+              "config_directives": cfg_directives(directives) if directives is not None else []}
     host_files = host_side(design, settings, common)
     common.update(host=bool(host_files), kernels=[top], xclbin_name=top, connections=[], free_kernels=[],
                   host_note=host_unsupported(design) if settings.flow == "vitis" else None)

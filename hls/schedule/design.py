@@ -356,6 +356,9 @@ def _schedule_module(module: Module, clock_ns: float, part: str, flow: str, pipe
     for storage in storages.values():
         design.tally.add_memory(func.name, storage)
     design.tally.add_control_adapter(flow)
+    for callee in module.functions.values():  # hls.customize: a partition carried to a callee's port
+        design.notes += [f"array_partition followed an array into a sub-kernel: {op.attrs['followed']}"
+                         for op in callee.walk() if isinstance(op, DirectiveOp) and "followed" in op.attrs]
     if any(isinstance(op, DirectiveOp) and isinstance(op.directive, Dataflow) for op in func.walk()):
         design.notes.append(f"{UNMODELLED}: the estimate runs the tasks one after the other")
     scope = Scope(storages, {}, func.name, func.name, 0)

@@ -114,6 +114,36 @@ def test_names_reach_sub_kernels_and_partitions_follow_the_array():
         hls.customize(ck.caller).partition("row_sums/X")
 
 
+def test_a_partition_followed_into_a_callee_is_a_report_note():
+    notes = hls.customize(ck.caller).partition("X", "cyclic", factor=2, dim=2).build().report().notes
+    assert "array_partition followed an array into a sub-kernel: caller/X -> row_sums/M" in notes
+    assert not any("followed" in note for note in ck.caller.report().notes)
+
+
+def test_a_callee_called_with_differently_partitioned_arrays_is_an_error_at_build():
+    import inspect
+
+    source, first = inspect.getsourcelines(ck.two_callers.__hls_kernel__)
+    sites = [first + n for n, line in enumerate(source) if "row_sums(" in line]
+    s = hls.customize(ck.two_callers)
+    line = inspect.currentframe().f_lineno + 1
+    s.partition("X", "cyclic", factor=2, dim=2)
+    with pytest.raises(hls.HLSError) as info:
+        s.build()
+    message = str(info.value)
+    assert info.value.loc.file == __file__ and info.value.loc.line == line  # at the partition call
+    assert f"customize_kernels.py:{sites[0]}" in message and f"customize_kernels.py:{sites[1]}" in message
+    assert "two_callers/X (type=cyclic factor=2 dim=2)" in message and "two_callers/Z (not partitioned)" in message
+    with pytest.raises(hls.HLSError, match=r"two_callers/Z \(type=block factor=2 dim=2\)"):
+        hls.customize(ck.two_callers).partition("X", "cyclic", factor=2, dim=2).partition(
+            "Z", "block", factor=2, dim=2).build()
+    alike = s.partition("Z", "cyclic", factor=2, dim=2).build()  # both sites alike: one partition of M
+    assert alike.cpp.count("#pragma HLS array_partition variable=M type=cyclic factor=2 dim=2") == 1
+    agrees(ck.two_callers, alike)
+    with pytest.raises(hls.HLSError, match="Vitis partitions the argument row_sums/M once"):
+        hls.Schedule.from_json(ck.two_callers, hls.customize(ck.two_callers).partition("Z").to_json()).build()
+
+
 def test_every_directive_primitive_sets_its_pragma():
     s = (hls.customize(ck.small_mm).pipeline("COL", ii=2, rewind=True).unroll("k", factor=2)
          .loop_tripcount("ROW", 1, 12, avg=6).loop_flatten("ROW", off=True)

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import concurrent.futures
+import shlex
 import subprocess
 from pathlib import Path
 
@@ -78,3 +79,41 @@ def test_explore_accepts_a_factory_returning_a_schedule():
     assert len(result.rows) == 4 and all(row.error is None for row in result.rows)
     latencies = {tuple(row.params.values()): row.latency_max for row in result.rows}
     assert len(set(latencies.values())) > 1  # the points differ: the schedule reached the estimate
+
+
+def _cfg_as_tcl(line: str) -> list[str]:
+    """A `syn.directive.<name>=[key=value | flag]... <location> [variable]` config line as the words of the
+    `set_directive_<name>` command it stands for (UG1399's syn.directive.* pages)."""
+    key, _, rest = line.partition("=")
+    words, options, where = rest.split(), [], []
+    for word in words:
+        if word == "off=true":
+            options.append("-off")
+        elif "=" in word:
+            name, _, value = word.partition("=")
+            options += [f"-{name}", value]
+        elif word in ("rewind", "skip_exit_check", "recursive"):
+            options.append(f"-{word}")
+        else:
+            where.append(word)
+    return ["set_directive_" + key.removeprefix("syn.directive."), *options, *where]
+
+
+def test_unified_config_carries_the_directives(tmp_path):
+    s = (hls.customize(ck.small_mm).split("k", 5).pipeline("COL", ii=1).unroll("k_inner", factor=2,
+                                                                               skip_exit_check=True)
+         .loop_tripcount("ROW", 12, 12).loop_flatten("ROW", off=True)
+         .partition("B", "cyclic", factor=2, dim=1).partition("A", "complete", dim=2))
+    project = s.build().export(tmp_path / "tcl", directives="tcl")
+    tcl = [shlex.split(line) for line in (project / "directives.tcl").read_text().splitlines()
+           if line.startswith("set_directive_")]
+    cfg = (project / "hls_config.cfg").read_text().splitlines()
+    lines = [line for line in cfg if line.startswith("syn.directive.")]
+    assert "syn.directive.pipeline=II=1 small_mm/COL" in lines
+    assert "syn.directive.unroll=factor=2 skip_exit_check small_mm/loop_k_inner" in lines
+    assert "syn.directive.loop_flatten=off=true small_mm/ROW" in lines
+    assert "syn.directive.array_partition=type=cyclic factor=2 dim=1 small_mm B" in lines
+    assert [_cfg_as_tcl(line) for line in lines] == tcl and len(tcl) == 6
+    assert cfg.index(lines[0]) > cfg.index("[hls]")  # under the [hls] header, as the options must be
+    inline = s.build().export(tmp_path / "inline")
+    assert "syn.directive" not in (inline / "hls_config.cfg").read_text()

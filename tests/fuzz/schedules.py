@@ -14,15 +14,16 @@ import random
 from typing import Any
 
 import hls
+from hls.customize.directives import check_partitioned_calls
 from hls.customize.names import ScheduleNameError, loop_refs, storage_values
 from hls.customize.records import ScheduleError
-from hls.errors import HLSTypeError
+from hls.errors import HLSTypeError, UnsupportedError
 from hls.ir import AllocOp, ForOp
 from hls.passes.dependence import DependenceError
 from hls.passes.loopnest import TransformError
 from hls.types import ArrayType
 
-REFUSALS = (ScheduleError, ScheduleNameError, TransformError, DependenceError, HLSTypeError)
+REFUSALS = (ScheduleError, ScheduleNameError, TransformError, DependenceError, HLSTypeError, UnsupportedError)
 STEPS = 6
 
 
@@ -47,9 +48,16 @@ def _step(schedule: hls.Schedule, rng: random.Random) -> str | None:
     ref = rng.choice(refs)
     name = ref.path
     trip = ref.op.trip_count() if isinstance(ref.op, ForOp) else None
-    kind = rng.choice(["split", "split", "reorder", "fuse", "pipeline", "unroll", "flatten", "partition", "tile"])
-    if kind == "split" and trip:
+    kind = rng.choice(["split", "split", "reorder", "fuse", "pipeline", "unroll", "flatten", "partition", "tile",
+                       "function"])
+    if kind == "split" and trip is not None:  # a zero-trip loop splits by 1
         return _done(_try(schedule, "split", name, rng.randint(1, max(1, min(trip, 6))), tail=True), kind, name)
+    if kind == "function":  # a dataflow region (the frontend's region checks refuse most) or an inline
+        funcs = list(schedule._working().functions)
+        func = rng.choice(funcs)
+        if rng.random() < 0.5 or func == funcs[-1]:
+            return _done(_try(schedule, "dataflow", func), "dataflow", func)
+        return _done(_try(schedule, "inline", func, off=rng.random() < 0.3), "inline", func)
     if kind in ("reorder", "tile"):  # the first nest, from this loop on, that takes it
         for outer in refs[refs.index(ref):]:
             inner = [r for r in refs if r.ancestors and r.ancestors[-1] is outer.op and r.op.parent is outer.op.body]
@@ -99,8 +107,15 @@ def _partition(schedule: hls.Schedule, rng: random.Random) -> str | None:
     kind = rng.choice(["complete", "cyclic", "block"])
     factor = None if kind == "complete" else rng.randint(2, 4)
     target = f"{func}/{name}"
-    return _done(_try(schedule, "partition", target, kind, factor=factor, dim=rng.randint(1, len(value.type.shape))),
-                 "partition", target)
+    applied = _try(schedule, "partition", target, kind, factor=factor, dim=rng.randint(1, len(value.type.shape)))
+    if applied:
+        try:  # build() refuses a sub-kernel whose two call sites now pass differently partitioned arrays
+            check_partitioned_calls(schedule._working())
+        except ScheduleError:
+            schedule.records.pop()
+            schedule._module = None
+            applied = False
+    return _done(applied, "partition", target)
 
 
 def random_schedule(kernel: Any, seed: int, steps: int = STEPS) -> hls.Schedule:
@@ -152,14 +167,16 @@ def nest_unit(seed: int) -> Any:
     rng = random.Random(seed)
     name = f"n_{seed}"
     lines = ["@hls.kernel", f"def {name}(A: hls.int32[8, 8], B: hls.int32[8, 8], v: hls.int32[8]):"]
+    bounds = "range(1, 7)" if rng.random() < 0.6 else \
+        rng.choice(["range(6, 0, -1)", "range(1, 7, 2)", "range(4, 4)", "range(3, 4)"])  # edge trip counts
     for _ in range(rng.randint(1, 3)):
         dst, src = rng.sample(["A", "B"], 2) if rng.random() < 0.5 else (rng.choice("AB"),) * 2
         if rng.random() < 0.6:
-            lines += ["    for i in range(1, 7):", "        for j in range(1, 7):",
+            lines += [f"    for i in {bounds}:", f"        for j in {rng.choice([bounds, 'range(1, 7)'])}:",
                       f"            {dst}[{_index(rng, 'i')}, {_index(rng, 'j')}] = "
                       f"{src}[{_index(rng, 'i')}, {_index(rng, 'j')}] * {rng.randint(-3, 3)} + j - i"]
         else:
-            lines += ["    for i in range(1, 7):", f"        v[{_index(rng, 'i')}] = {dst}[i, {rng.randint(0, 7)}] + "
+            lines += [f"    for i in {bounds}:", f"        v[{_index(rng, 'i')}] = {dst}[i, {rng.randint(0, 7)}] + "
                       f"v[{_index(rng, 'i')}]"]
     return Unit(seed, name, "\n".join(lines) + "\n",
                 [("A", "hls.int32[8, 8]"), ("B", "hls.int32[8, 8]"), ("v", "hls.int32[8]")], None, False,

@@ -98,6 +98,17 @@ def caller(X: hls.int16[8, 8], y: hls.int32[8]):
 
 
 @hls.kernel(flow="vivado")
+def two_callers(X: hls.int16[8, 8], Z: hls.int16[8, 8], y: hls.int32[8]):
+    """Calls row_sums from two sites: Vitis partitions its port M once, for both."""
+    first = hls.zeros((8,), hls.int32)
+    second = hls.zeros((8,), hls.int32)
+    row_sums(X, first)
+    row_sums(Z, second)
+    for i in range(8):
+        y[i] = first[i] - second[i]
+
+
+@hls.kernel(flow="vivado")
 def twin_loops(a: hls.int16[8], b: hls.int16[8], out: hls.int32[8]):
     """Two loops with the variable i: `i` alone is ambiguous."""
     for i in range(8):
