@@ -30,6 +30,10 @@ def test_seed_batchnorm_is_one_linalg_generic_over_the_seed_memref():
     assert {"arith.trunci", "arith.extsi", "arith.muli", "arith.addi"} <= set(body)
     assert 'hls.loops = ["bn_i", "bn_j", "bn_k", "bn_l"]' in text and "hls.pipeline = {ii = 1" in text
     assert "scf.for" not in text
+    # the seed's shape: the result is a memref.alloc the function returns (the C++ keeps its output port)
+    assert "-> (memref<1x3x224x224xi9>)" in text and "%result = memref.alloc() : memref<1x3x224x224xi9>" in text
+    assert "func.return %result : memref<1x3x224x224xi9>" in text
+    assert "ap_int<9> result[1][3][224][224])" in kernel.cpp  # the Vitis port stays an argument
 
 
 @pytest.mark.parametrize("name", ["ew_arith", "ew_bits", "ew_logic", "ew_funcs", "transposes", "casts"])

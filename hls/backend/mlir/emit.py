@@ -146,13 +146,18 @@ class MlirFunctionEmitter(Walker):
         b.start_function()
         directives = [op for op in func.walk() if isinstance(op, DirectiveOp)]
         params = []
+        self.result = self.returned_array()
         for arg in func.args:
             name = self.values[id(arg)] = b.fresh(arg.name)
+            if arg is self.result:
+                continue
             attrs = {**elem_attrs(arg.type), **grouped([d for d in directives if d.target is arg])}
             params.append(f"{name}: {mlir_type(arg.type)}{_attr_dict(attrs)}")
         ret = ""
         results = list(func.return_type.elems) if isinstance(func.return_type, TupleType) else \
             [func.return_type] if isinstance(func.return_type, ScalarType) else []  # array result: an out arg
+        if self.result is not None:
+            results = [self.result.type]
         if results:
             ret = " -> (" + ", ".join(f"{mlir_type(t)}{_attr_dict(elem_attrs(t))}" for t in results) + ")"
         fattrs = {"hls.pipeline": func.pipeline} if func.pipeline is not None else {}
@@ -162,9 +167,20 @@ class MlirFunctionEmitter(Walker):
         attributes = f" attributes {_attr_dict(fattrs).strip()}" if fattrs else ""
         b.line(f"func.func @{func.name}({', '.join(params)}){ret}{attributes} {{")
         b.depth += 1
+        if self.result is not None:  # the seed's shape: the top kernel allocates and returns its result
+            t = self.result.type
+            b.line(f"{self.values[id(self.result)]} = memref.alloc()", f" : {mlir_type(t)}", elem_attrs(t))
         self.block(func.body.block)
         b.depth -= 1
         b.line("}")
+
+    def returned_array(self) -> Value | None:
+        """The top kernel's array result (its output argument in the IR, the C++ and the export), which the
+        MLIR returns as a `memref.alloc` as the seed does; a sub-kernel's stays an argument its caller fills."""
+        name = self.func.result_array
+        if not self.top or name is None:
+            return None
+        return next(a for a in self.func.args if a.name == name)
 
     # ---- blocks and ops ------------------------------------------------------------------------
 
@@ -292,7 +308,7 @@ class MlirFunctionEmitter(Walker):
 
     @rule(ReturnOp)
     def return_op(self, op: ReturnOp) -> None:
-        self.terminator("func.return", op.operands)
+        self.terminator("func.return", [*op.operands, *([self.result] if self.result is not None else [])])
 
     @rule(YieldOp)
     def yield_op(self, op: YieldOp) -> None:
