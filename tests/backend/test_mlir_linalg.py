@@ -6,6 +6,8 @@ import re
 
 import pytest
 
+import hls
+
 from tests.backend.test_mlir import assert_interpreter_matches_golden
 from tests.conftest import ROOT, load_example
 from tests.kernels import array_kernels as K
@@ -44,13 +46,91 @@ def test_elementwise_kernels_are_generics_that_run_like_golden(name):
     assert_interpreter_matches_golden(kernel, seed=3)
 
 
-def test_reductions_and_offset_views_keep_named_scf_loops():
-    text = K.contractions.mlir
-    parse(text)
-    assert "linalg.generic" not in text
-    for label in ("M_i", "M_j", "M_k"):
-        assert re.search(rf'hls.label = "{label}"', text), label
+def test_nests_that_are_not_affine_keep_named_scf_loops():
+    both = K.reductions.mlir  # two accumulators per element (min + sum), and the scalar results
+    parse(both)
+    for label in ("both_i", "both_j", "both_k", "both_l", "result_i", "result_k"):
+        assert f'hls.label = "{label}"' in both, label
+    assert 'hls.loops = ["both' not in both
     views = K.views.mlir  # B[1:-1] = ...: no operand states the range of the loop as a whole dimension
     parse(views)
     assert 'hls.label = "B_i"' in views
     assert_interpreter_matches_golden(K.views, seed=4)
+    reshapes = K.reshapes.mlir  # z[:] = x.reshape(-1) * ...: indices by // and %
+    parse(reshapes)
+    assert "arith.floordivsi" in reshapes or "arith.divui" in reshapes or "arith.remsi" in reshapes
+    assert 'hls.label = "z_i"' in reshapes
+    assert_interpreter_matches_golden(K.reshapes, seed=4)
+
+
+# ---- reductions and contractions (hls/backend/mlir/reductions.py) ---------------------------------------
+
+
+@hls.kernel
+def float_reductions(x: hls.float32[3, 5], w: hls.float32[5, 2], s: hls.float32[3], m: hls.float32[3, 2],
+                     top: hls.float32[1, 5]):
+    s[:] = x.sum(axis=1)
+    m[:, :] = x @ w
+    top[:, :] = x.max(axis=0, keepdims=True)
+
+
+@hls.kernel
+def fixed_dense(W: hls.ap_fixed[8, 3][4, 6], x: hls.ap_fixed[8, 3][6]) -> hls.ap_fixed[12, 6][4]:
+    return hls.matmul(W, x, acc=hls.ap_fixed[16, 8])
+
+
+REDUCING = {"reductions": ["rows", "cols"], "contractions": ["M", "Av", "wB"], "batched": ["C"],
+            "narrow_acc": ["result"], "matmul_array": ["C"], "directed": ["mm"]}
+
+
+def iterators(generic):
+    return [str(a.data) for a in generic.iterator_types.data]
+
+
+@pytest.mark.parametrize("name", sorted(REDUCING))
+def test_reductions_are_reduction_generics_that_run_like_golden(name):
+    kernel = getattr(K, name)
+    module = parse(kernel.mlir)  # xdsl verifies the maps against the shapes
+    reducing = [g for g in generics(module) if "reduction" in str(g.iterator_types)]
+    assert len(reducing) == len(REDUCING[name]), kernel.mlir
+    for target in REDUCING[name]:  # the generated loops keep their names, the reduction loop last
+        assert re.search(rf'hls.loops = \["{target}_i", [^]]*"reduction"|hls.loops = \["{target}_i"', kernel.mlir)
+    assert_interpreter_matches_golden(kernel, seed=5)
+    assert_interpreter_matches_golden(kernel, seed=6)
+
+
+def test_matmul_accumulates_in_its_target_with_the_loop_body():
+    text = K.contractions.mlir  # M[:, :] = A @ B, int8 x int8 summed in int32 (the target's type)
+    module = parse(text)
+    init, update = generics(module)[:2]
+    assert iterators(update) == ["parallel", "parallel", "reduction"]
+    assert "affine_map<(d0, d1, d2) -> (d0, d2)>, affine_map<(d0, d1, d2) -> (d2, d1)>, " \
+           "affine_map<(d0, d1, d2) -> (d0, d1)>]" in text
+    assert [str(v.type) for v in update.operands] == ["memref<3x5xi8>", "memref<5x4xi8>", "memref<3x4xi32>"]
+    assert init.operands[0] is update.operands[2]  # M is zeroed, then accumulated into: no buffer
+    body = [op.name for op in update.body.walk()]
+    assert body == ["arith.extsi", "arith.extsi", "arith.muli", "arith.extsi", "arith.extsi", "arith.addi",
+                    "arith.trunci", "linalg.yield"]  # i8*i8 in i16, acc + product in i33, wrapped to i32
+    assert 'hls.loops = ["M_i", "M_j", "M_k"]' in text and "memref.alloca" not in text
+    directed = K.directed.mlir
+    assert 'hls.loops = ["mm_i", "mm_j", "mm_k"], hls.pipeline = {ii = 1 : i64}' in directed
+
+
+def test_an_exact_sum_goes_through_an_accumulator_buffer():
+    text = K.matmul_array.mlir  # int16 @ int16 without acc=: exact in i35, then sign-extended into int64 C
+    parse(text)
+    assert "%C_acc = memref.alloca() : memref<8x8xi35>" in text and "arith.extsi %C_acc_2 : i35 to i64" in text
+    assert 'hls.loops = ["C_i", "C_j", "C_k"]' in text and "scf.for" not in text
+
+
+def test_a_converted_sum_goes_through_an_accumulator_buffer():
+    text = K.reductions.mlir
+    assert "%rows_acc = memref.alloca() : memref<4xi32>" in text  # int8 summed in int32, stored as int16
+    assert "arith.trunci %rows_acc_2 : i32 to i16" in text
+
+
+@pytest.mark.parametrize("kernel", [float_reductions, fixed_dense], ids=["float32", "ap_fixed"])
+def test_float_and_fixed_reductions(kernel):
+    module = parse(kernel.mlir)
+    assert any("reduction" in str(g.iterator_types) for g in generics(module)), kernel.mlir
+    assert_interpreter_matches_golden(kernel, seed=7)

@@ -14,6 +14,7 @@ from hls.backend.mlir import whiles as mlir_while
 from hls.backend.mlir.builder import Builder, attr_text, elem_attrs, float_text, mlir_type, signed_bits, unsupported
 from hls.backend.mlir.linalg import emit_generic, generic_of
 from hls.backend.mlir.loops import loop_attrs, loop_header
+from hls.backend.mlir.reductions import emit_reduction, reduction_of
 from hls.backend.mlir.scalar import ScalarLowering
 from hls.backend.mlir.streams import declarations, stream_op
 from hls.errors import UnsupportedError
@@ -369,6 +370,10 @@ class MlirFunctionEmitter(Walker):
         generic = generic_of(op) if op.attrs.get("array_nest") else None
         if generic is not None:  # a whole-array statement (hls.backend.mlir.linalg)
             emit_generic(self, generic)
+            return
+        reduction = reduction_of(op) if op.attrs.get("array_nest") else None
+        if reduction is not None:  # a reduction or contraction (hls.backend.mlir.reductions)
+            emit_reduction(self, reduction)
             return
         b = self.b
         header, body_setup = loop_header(self, op)
