@@ -7,7 +7,6 @@ import re
 import pytest
 
 import hls
-
 from tests.backend.test_mlir import assert_interpreter_matches_golden
 from tests.conftest import ROOT, load_example
 from tests.kernels import array_kernels as K
