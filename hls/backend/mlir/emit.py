@@ -16,6 +16,7 @@ from hls.backend.mlir.linalg import emit_generic, generic_of
 from hls.backend.mlir.loops import loop_attrs, loop_header
 from hls.backend.mlir.reductions import emit_reduction, reduction_of
 from hls.backend.mlir.scalar import ScalarLowering
+from hls.backend.mlir.selects import emit_ops
 from hls.backend.mlir.streams import declarations, stream_op
 from hls.errors import UnsupportedError
 from hls.ir import (
@@ -186,13 +187,7 @@ class MlirFunctionEmitter(Walker):
     # ---- blocks and ops ------------------------------------------------------------------------
 
     def block(self, block: Block) -> None:
-        for op in block.ops:
-            try:
-                self.op(op)
-            except UnsupportedError as exc:
-                if exc.loc is not None or op.loc is None:
-                    raise
-                raise UnsupportedError(exc.message, op.loc) from None  # e.g. a type without an MLIR form
+        emit_ops(self, block.ops)  # a select whose side loads is an scf.if (hls.backend.mlir.selects)
 
     def operand(self, v: Value) -> str:
         """The SSA name of `v`; constants are spelled where used (reused within a region, never dead)."""
@@ -201,7 +196,12 @@ class MlirFunctionEmitter(Walker):
         return self.values[id(v)]
 
     def op(self, op: Op) -> None:
-        self.dispatch(op)
+        try:
+            self.dispatch(op)
+        except UnsupportedError as exc:
+            if exc.loc is not None or op.loc is None:
+                raise
+            raise UnsupportedError(exc.message, op.loc) from None  # e.g. a type without an MLIR form
 
     def inapplicable(self, op: Op) -> None:
         raise unsupported(op, "no rule")
