@@ -151,6 +151,10 @@ def checked(g: Generic, own_reads: bool) -> Generic | None:
         return None
     operands = [*(m for _, m in g.inputs), g.out_map]
     shapes = [*(memref.type.shape for memref, _ in g.inputs), g.out.type.shape]
+    trips = [loop.const_bounds()[1] for loop in g.loops]
+    if not all(inside(m, size, trips) for maps, shape in zip(operands, shapes, strict=True)
+               for m, size in zip(maps, shape, strict=True)):
+        return None  # linalg reads every operand at every point: a guarded read (x if c else y) stays scf
     for k, loop in enumerate(g.loops):
         trips = loop.const_bounds()[1]
         sizes = {shape[d] for maps, shape in zip(operands, shapes, strict=True) for d, m in enumerate(maps)
@@ -158,6 +162,13 @@ def checked(g: Generic, own_reads: bool) -> Generic | None:
         if sizes != {trips}:
             return None
     return g
+
+
+def inside(m: Affine, size: int, trips: list[int]) -> bool:
+    """Every value of the index `m` over the iteration space is in [0, size)."""
+    lo = m.const + sum(min(0, c * (trips[k] - 1)) for k, c in m.terms.items())
+    hi = m.const + sum(max(0, c * (trips[k] - 1)) for k, c in m.terms.items())
+    return 0 <= lo and hi < size
 
 
 def affine_text(m: Affine) -> str:
