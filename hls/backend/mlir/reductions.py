@@ -31,12 +31,15 @@ from hls.types import ArrayType
 
 @dataclass
 class Reduction:
-    """The generics of one reduction nest; `buffer` is the alloca'd accumulator (None: the target)."""
+    """The generics of one reduction nest; `buffer` is the alloca'd accumulator (None: the target). A
+    reduction to a scalar has no element loops: its initial value (computed before the nest) is stored
+    into a one-element buffer, and `result` (the nest's value) is loaded from it afterwards."""
 
-    init: Generic
+    init: Generic | Value
     update: Generic
     final: Generic | None
     buffer: Value | None
+    result: Value | None = None
 
 
 def counted(loop: ForOp, carried: int) -> bool:
@@ -77,6 +80,8 @@ def reduction_chain(first: ForOp) -> tuple[list[ForOp], Value] | None:
 
 def reduction_of(op: ForOp) -> Reduction | None:
     """The generics of an array statement's reduction nest, or None where the scf form must stay."""
+    if counted(op, 1):
+        return scalar_reduction(op)
     parallel = [op]
     while True:
         if not counted(parallel[-1], 0):
@@ -135,6 +140,24 @@ def reduction_of(op: ForOp) -> Reduction | None:
     return Reduction(init, update, None if direct else post, buffer)
 
 
+def scalar_reduction(op: ForOp) -> Reduction | None:
+    """`x.sum()`, `v @ v`: the carried nest as one generic of reduction iterators into a 1-element buffer."""
+    chain = reduction_chain(op)
+    if chain is None:
+        return None
+    loops, new_acc = chain
+    result = op.results[0]
+    buffer = Value(ArrayType(result.type, (1,)), result.name or "acc")
+    update = Generic(loops, out=buffer, out_map=(Affine({}, 0),), value=new_acc, iterators=["reduction"] * len(loops),
+                     attrs=nest_attrs(loops))
+    if gather(update, loops[-1].body.ops, {id(loop.iv): k for k, loop in enumerate(loops)}) != []:
+        return None
+    update.loads[id(loops[-1].carried[0])] = -1
+    if checked(update, own_reads=False) is None:
+        return None
+    return Reduction(op.inits[0], update, None, buffer, result)
+
+
 def one_per_point(maps: tuple[Affine, ...], rank: int) -> bool:
     """The output map gives each parallel point its own element (each dimension once, the rest constant)."""
     seen = [next(iter(m.terms)) for m in maps if m.terms]
@@ -144,9 +167,18 @@ def one_per_point(maps: tuple[Affine, ...], rank: int) -> bool:
 
 def emit_reduction(e: Emitter, r: Reduction) -> None:
     """The accumulator (an alloca where it is not the target), then the init, update and final generics."""
+    b = e.b
     if r.buffer is not None:
         t = r.buffer.type
-        e.values[id(r.buffer)] = e.b.op("memref.alloca()", "", mlir_type(t), r.buffer.name, elem_attrs(t))
-    for g in (r.init, r.update, r.final):
+        e.values[id(r.buffer)] = b.op("memref.alloca()", "", mlir_type(t), r.buffer.name, elem_attrs(t))
+    if isinstance(r.init, Generic):
+        emit_generic(e, r.init)
+    else:
+        b.line(f"memref.store {e.operand(r.init)}, {e.operand(r.buffer)}[{b.index_const(0)}]",
+               f" : {mlir_type(r.buffer.type)}")
+    for g in (r.update, r.final):
         if g is not None:
             emit_generic(e, g)
+    if r.result is not None:
+        e.values[id(r.result)] = b.op("memref.load", f"{e.operand(r.buffer)}[{b.index_const(0)}]",
+                                      mlir_type(r.buffer.type), r.result.name, elem_attrs(r.result.type))
