@@ -9,24 +9,10 @@ and among them is a load, those ops move into that branch of an `scf.if` yieldin
 
 from __future__ import annotations
 
-from typing import Protocol
-
-from hls.backend.mlir.builder import Builder, elem_attrs, mlir_type
+from hls.backend.mlir.builder import Emitter, elem_attrs, mlir_type
 from hls.ir import ConstantOp, LoadOp, Value
 from hls.ir.core import Op
 from hls.ir.ops import SelectOp
-
-
-class Emitter(Protocol):
-    b: Builder
-
-    def op(self, op: Op) -> None: ...
-
-    def operand(self, v: Value) -> str: ...
-
-    def terminator(self, name: str, values: list[Value]) -> None: ...
-
-    values: dict[int, str]
 
 
 def side_ops(select: SelectOp, side: Value, before: list[Op]) -> list[Op]:
