@@ -4,9 +4,11 @@ and run in its interpreter equal to the golden model; other nests keep the scf f
 
 import re
 
+import numpy as np
 import pytest
 
 import hls
+import hls.backend.mlir.emit as emit
 from tests.backend.test_mlir import assert_interpreter_matches_golden
 from tests.conftest import ROOT, load_example
 from tests.kernels import array_kernels as K
@@ -78,9 +80,44 @@ def fixed_dense(W: hls.ap_fixed[8, 3][4, 6], x: hls.ap_fixed[8, 3][6]) -> hls.ap
     return hls.matmul(W, x, acc=hls.ap_fixed[16, 8])
 
 
+@hls.kernel
+def augmented_matmul(A: hls.int8[3, 4], B: hls.int8[4, 2], C: hls.int32[3, 2]):
+    C[:, :] += A @ B  # the final generic reads C at its own element
+
+
+@hls.kernel
+def axis_tuples(x: hls.int8[2, 3, 4], s: hls.int16[1, 3, 1], t: hls.int16[4]):
+    s[:, :, :] = x.sum(axis=(0, 2), keepdims=True)  # reduction loops that are not the last dimensions
+    t[:] = np.sum(x, axis=(0, 1))
+
+
+@hls.kernel
+def weighted(x: hls.int8[3, 4], w: hls.int8[4], y: hls.int32[3]):
+    y[:] = (x * w[None, :]).sum(axis=1) // 4  # a broadcast product summed, then floor-divided
+
+
+@hls.kernel
+def centered(x: hls.int8[6]) -> hls.int16[6]:
+    return x - x.max()  # a scalar reduction hoisted before an element-wise nest
+
+
+@hls.kernel
+def float_min(x: hls.float32[4, 3]) -> hls.float32[3]:
+    return x.min(axis=0)
+
+
 REDUCING = {"reductions": ["rows", "cols", "result", "result"], "contractions": ["M", "Av", "wB", "result"],
             "batched": ["C"],
-            "narrow_acc": ["result"], "matmul_array": ["C"], "directed": ["mm"]}
+            "narrow_acc": ["result"], "augmented_matmul": ["C"], "axis_tuples": ["s", "t"],
+            "weighted": ["y"], "centered": ["result"], "float_min": ["result"], "matmul_array": ["C"], "directed": ["mm"]}
+
+
+def scf_form(kernel):
+    """The kernel's MLIR with every nest as scf loops (what the generics replace)."""
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(emit, "generic_of", lambda op: None)
+        patch.setattr(emit, "reduction_of", lambda op: None)
+        return emit.emit_mlir(kernel.compile().module)
 
 
 def iterators(generic):
@@ -89,12 +126,17 @@ def iterators(generic):
 
 @pytest.mark.parametrize("name", sorted(REDUCING))
 def test_reductions_are_reduction_generics_that_run_like_golden(name):
-    kernel = getattr(K, name)
+    kernel = getattr(K, name, None) or globals()[name]
     module = parse(kernel.mlir)  # xdsl verifies the maps against the shapes
+    assert "scf.for" not in kernel.mlir or name == "reductions"  # its `both` keeps the loops
     reducing = [g for g in generics(module) if "reduction" in str(g.iterator_types)]
     assert len(reducing) == len(REDUCING[name]), kernel.mlir
-    for target in REDUCING[name]:  # the generated loops keep their names, the reduction loop last
-        assert re.search(rf'hls.loops = \["{target}_i", [^]]*"reduction"|hls.loops = \["{target}_i"', kernel.mlir)
+    for generic, target in zip(reducing, REDUCING[name], strict=True):  # the generated loops keep their names
+        names = [a.data for a in generic.attributes["hls.loops"].data]
+        assert all(re.fullmatch(rf"{target}_[a-z]", n) for n in names), names
+        reduced = iterators(generic).count("reduction")
+        for n in names[-reduced:]:  # the reduction loops are the scf form's carried loops, by name
+            assert f'hls.label = "{n}"' in scf_form(kernel), n
     assert_interpreter_matches_golden(kernel, seed=5)
     assert_interpreter_matches_golden(kernel, seed=6)
 
