@@ -109,7 +109,8 @@ def float_min(x: hls.float32[4, 3]) -> hls.float32[3]:
 REDUCING = {"reductions": ["rows", "cols", "result", "result"], "contractions": ["M", "Av", "wB", "result"],
             "batched": ["C"],
             "narrow_acc": ["result"], "augmented_matmul": ["C"], "axis_tuples": ["s", "t"],
-            "weighted": ["y"], "centered": ["result"], "float_min": ["result"], "matmul_array": ["C"], "directed": ["mm"]}
+            "weighted": ["y"], "centered": ["result"], "float_min": ["result"],
+            "matmul_array": ["C"], "directed": ["mm"]}
 
 
 def scf_form(kernel):
