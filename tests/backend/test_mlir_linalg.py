@@ -3,13 +3,14 @@ operands (indexing maps, parallel iterators, the arith body with its exact casts
 and run in its interpreter equal to the golden model; other nests keep the scf form, by name."""
 
 import re
+import subprocess
 
 import numpy as np
 import pytest
 
 import hls
 import hls.backend.mlir.emit as emit
-from tests.backend.test_mlir import assert_interpreter_matches_golden
+from tests.backend.test_mlir import NO_MLIR_OPT, TO_LLVM, assert_interpreter_matches_golden, mlir_opt
 from tests.conftest import ROOT, load_example
 from tests.kernels import array_kernels as K
 from tests.mlir_support import parse
@@ -185,3 +186,14 @@ def test_float_and_fixed_reductions(kernel):
     module = parse(kernel.mlir)
     assert any("reduction" in str(g.iterator_types) for g in generics(module)), kernel.mlir
     assert_interpreter_matches_golden(kernel, seed=7)
+
+
+@pytest.mark.skipif(mlir_opt() is None, reason=NO_MLIR_OPT)
+@pytest.mark.parametrize("name", [*sorted(REDUCING), "float_reductions", "fixed_dense", "ew_arith", "transposes"])
+def test_mlir_opt_verifies_the_generics_and_lowers_them_to_llvm(name):
+    """MLIR's own linalg verifier (shapes against maps, block arguments, iterator kinds) and its lowering."""
+    kernel = getattr(K, name, None) or globals()[name]
+    verified = subprocess.run([mlir_opt()], input=kernel.mlir, capture_output=True, text=True)
+    assert verified.returncode == 0, verified.stderr
+    lowered = subprocess.run([mlir_opt(), *TO_LLVM], input=kernel.mlir, capture_output=True, text=True)
+    assert lowered.returncode == 0, lowered.stderr
