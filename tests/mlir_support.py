@@ -247,15 +247,11 @@ def interpret(kernel: Any, inputs: list[Any]) -> tuple[Any, list[Any]]:
         else:
             values.append(to_xdsl(arg, t))
     ret_type = compiled.return_type
-    if isinstance(ret_type, ArrayType):  # an array result is the function's last (output) argument
-        zero = to_xdsl(0.0 if isinstance(ret_type.elem, FloatType) else 0, ret_type.elem).value.data
-        values.append(ShapedArray(TypedPtr.new([zero] * ret_type.size, xtype=xdsl_type(ret_type.elem)),
-                                  list(ret_type.shape)))
     results = interp.call_op(compiled.module.top, tuple(values))
     arrays = [np.array([raw_to_storage(v, t.elem) for v in value.data], dtype=object).reshape(t.shape)
-              for value, t in zip(values, compiled.arg_types, strict=False) if isinstance(t, ArrayType)]
-    if isinstance(ret_type, ArrayType):
-        ret = np.array([raw_to_storage(v, ret_type.elem) for v in values[-1].data], dtype=object)
+              for value, t in zip(values, compiled.arg_types, strict=True) if isinstance(t, ArrayType)]
+    if isinstance(ret_type, ArrayType):  # the top kernel returns its memref.alloc (docs/mlir.md)
+        ret = np.array([raw_to_storage(v, ret_type.elem) for v in results[0].data], dtype=object)
         return ret.reshape(ret_type.shape), arrays
     if isinstance(ret_type, TupleType):
         return tuple(raw_to_storage(r.value.data, t) for r, t in zip(results, ret_type.elems, strict=True)), arrays

@@ -244,6 +244,7 @@ class ArrayStatements(Family):
         count = len(block.ops)
         for each in pre:
             self.ctx.visit(each)
+        mark_nests(block.ops[count:])
         self.name_loops(block.ops[count:])
         self.apply_pending(block.ops[count:])
         self.ctx.visit(stmt)
@@ -300,9 +301,7 @@ class ArrayStatements(Family):
         for stmt in stmts:
             self.ctx.visit(stmt)
         made = block.ops[count:]
-        for op in made:
-            if isinstance(op, ForOp):
-                op.attrs["array_nest"] = True  # the MLIR export may write it as linalg.generic
+        mark_nests(made)
         if self.created is not None:
             block.insert(count, self.created)
         self.name_loops(made)
@@ -335,6 +334,13 @@ class ArrayStatements(Family):
                     self.pragmas.apply_directive(name, call)
             finally:
                 self.ctx.loc = saved
+
+
+def mark_nests(ops: list[Any]) -> None:
+    """The loops an array statement made: the MLIR export may write them as linalg.generic."""
+    for op in ops:
+        if isinstance(op, ForOp):
+            op.attrs["array_nest"] = True
 
 
 class Reductions(ast.NodeTransformer):

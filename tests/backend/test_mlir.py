@@ -74,8 +74,10 @@ def mlir_opt() -> str | None:
 
 
 NO_MLIR_OPT = "mlir-opt is not on PATH (Debian: apt-get install mlir-19-tools)"
-# upstream passes from these dialects down to the LLVM dialect (arith-expand: floordivsi has no direct lowering)
-TO_LLVM = ["--arith-expand", "--convert-math-to-libm", "--convert-scf-to-cf", "--convert-math-to-llvm",
+# upstream passes from these dialects down to the LLVM dialect (linalg.generic to scf loops first; arith-expand:
+# floordivsi has no direct lowering)
+TO_LLVM = ["--convert-linalg-to-loops", "--arith-expand", "--convert-math-to-libm",
+           "--convert-scf-to-cf", "--convert-math-to-llvm",
            "--expand-strided-metadata", "--finalize-memref-to-llvm", "--convert-arith-to-llvm",
            "--convert-cf-to-llvm", "--convert-func-to-llvm", "--reconcile-unrealized-casts"]
 

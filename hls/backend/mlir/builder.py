@@ -230,8 +230,8 @@ class Builder:
 
 
 class Emitter(Protocol):
-    """What the loop, while and stream rules (mlir_loops, mlir_while, mlir_streams) use of the function
-    emitter in mlir.py that calls them, so they depend on this and not on it."""
+    """What the loop, while, stream, linalg, reduction and select rules use of the function
+    emitter in emit.py that calls them, so they depend on this and not on it."""
 
     b: Builder
     values: dict[int, str]  # SSA name of each IR value, by id
@@ -242,3 +242,5 @@ class Emitter(Protocol):
     def index(self, v: Value) -> str: ...
 
     def op(self, op: Op) -> None: ...
+
+    def terminator(self, name: str, values: list[Value]) -> None: ...

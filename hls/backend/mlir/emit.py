@@ -14,7 +14,9 @@ from hls.backend.mlir import whiles as mlir_while
 from hls.backend.mlir.builder import Builder, attr_text, elem_attrs, float_text, mlir_type, signed_bits, unsupported
 from hls.backend.mlir.linalg import emit_generic, generic_of
 from hls.backend.mlir.loops import loop_attrs, loop_header
+from hls.backend.mlir.reductions import emit_reduction, reduction_of
 from hls.backend.mlir.scalar import ScalarLowering
+from hls.backend.mlir.selects import emit_ops
 from hls.backend.mlir.streams import declarations, stream_op
 from hls.errors import UnsupportedError
 from hls.ir import (
@@ -147,13 +149,18 @@ class MlirFunctionEmitter(Walker):
         b.start_function()
         directives = [op for op in func.walk() if isinstance(op, DirectiveOp)]
         params = []
+        self.result = self.returned_array()
         for arg in func.args:
             name = self.values[id(arg)] = b.fresh(arg.name)
+            if arg is self.result:
+                continue
             attrs = {**elem_attrs(arg.type), **grouped([d for d in directives if d.target is arg])}
             params.append(f"{name}: {mlir_type(arg.type)}{_attr_dict(attrs)}")
         ret = ""
         results = list(func.return_type.elems) if isinstance(func.return_type, TupleType) else \
             [func.return_type] if isinstance(func.return_type, ScalarType) else []  # array result: an out arg
+        if self.result is not None:
+            results = [self.result.type]
         if results:
             ret = " -> (" + ", ".join(f"{mlir_type(t)}{_attr_dict(elem_attrs(t))}" for t in results) + ")"
         fattrs = {"hls.pipeline": func.pipeline} if func.pipeline is not None else {}
@@ -163,20 +170,25 @@ class MlirFunctionEmitter(Walker):
         attributes = f" attributes {_attr_dict(fattrs).strip()}" if fattrs else ""
         b.line(f"func.func @{func.name}({', '.join(params)}){ret}{attributes} {{")
         b.depth += 1
+        if self.result is not None:  # the seed's shape: the top kernel allocates and returns its result
+            t = self.result.type
+            b.line(f"{self.values[id(self.result)]} = memref.alloc()", f" : {mlir_type(t)}", elem_attrs(t))
         self.block(func.body.block)
         b.depth -= 1
         b.line("}")
 
+    def returned_array(self) -> Value | None:
+        """The top kernel's array result (its output argument in the IR, the C++ and the export), which the
+        MLIR returns as a `memref.alloc` as the seed does; a sub-kernel's stays an argument its caller fills."""
+        name = self.func.result_array
+        if not self.top or name is None:
+            return None
+        return next(a for a in self.func.args if a.name == name)
+
     # ---- blocks and ops ------------------------------------------------------------------------
 
     def block(self, block: Block) -> None:
-        for op in block.ops:
-            try:
-                self.op(op)
-            except UnsupportedError as exc:
-                if exc.loc is not None or op.loc is None:
-                    raise
-                raise UnsupportedError(exc.message, op.loc) from None  # e.g. a type without an MLIR form
+        emit_ops(self, block.ops)  # a select whose side loads is an scf.if (hls.backend.mlir.selects)
 
     def operand(self, v: Value) -> str:
         """The SSA name of `v`; constants are spelled where used (reused within a region, never dead)."""
@@ -185,7 +197,12 @@ class MlirFunctionEmitter(Walker):
         return self.values[id(v)]
 
     def op(self, op: Op) -> None:
-        self.dispatch(op)
+        try:
+            self.dispatch(op)
+        except UnsupportedError as exc:
+            if exc.loc is not None or op.loc is None:
+                raise
+            raise UnsupportedError(exc.message, op.loc) from None  # e.g. a type without an MLIR form
 
     def inapplicable(self, op: Op) -> None:
         raise unsupported(op, "no rule")
@@ -297,7 +314,7 @@ class MlirFunctionEmitter(Walker):
 
     @rule(ReturnOp)
     def return_op(self, op: ReturnOp) -> None:
-        self.terminator("func.return", op.operands)
+        self.terminator("func.return", [*op.operands, *([self.result] if self.result is not None else [])])
 
     @rule(YieldOp)
     def yield_op(self, op: YieldOp) -> None:
@@ -358,6 +375,10 @@ class MlirFunctionEmitter(Walker):
         generic = generic_of(op) if op.attrs.get("array_nest") else None
         if generic is not None:  # a whole-array statement (hls.backend.mlir.linalg)
             emit_generic(self, generic)
+            return
+        reduction = reduction_of(op) if op.attrs.get("array_nest") else None
+        if reduction is not None:  # a reduction or contraction (hls.backend.mlir.reductions)
+            emit_reduction(self, reduction)
             return
         b = self.b
         header, body_setup = loop_header(self, op)

@@ -27,14 +27,18 @@ from hls.types import IntType
 
 @dataclass
 class Generic:
-    """One linalg.generic: the loops (outermost first), the inputs (memref, map) and the one store."""
+    """One linalg.generic: the loops of its iteration space (outermost first), the inputs (memref, map),
+    the output and the value its body yields (an element-wise nest: the one store's memref and value)."""
 
     loops: list[ForOp]
     inputs: list[tuple[Value, tuple[Affine, ...]]] = field(default_factory=list)
-    loads: dict[int, int] = field(default_factory=dict)  # id(load result) -> input position (-1: the output)
-    store: StoreOp | None = None
+    loads: dict[int, int] = field(default_factory=dict)  # id(value) -> input position (-1: the output)
+    out: Value | None = None
     out_map: tuple[Affine, ...] = ()
-    body: list[Op] = field(default_factory=list)  # the ops computing the stored value, in order
+    value: Value | None = None
+    body: list[Op] = field(default_factory=list)  # the ops computing the yielded value, in order
+    iterators: list[str] = field(default_factory=list)  # default: all "parallel"
+    attrs: str = ""  # default: the nest's names and directives (nest_attrs)
 
 
 def perfect_nest(op: ForOp) -> list[ForOp] | None:
@@ -75,8 +79,20 @@ def generic_of(op: ForOp) -> Generic | None:
         return None
     dims = {id(loop.iv): k for k, loop in enumerate(loops)}
     g = Generic(loops)
-    index_only: set[int] = set()
-    for inner in loops[-1].body.ops:
+    rest = gather(g, loops[-1].body.ops, dims)
+    if rest is None or len(rest) != 1 or not isinstance(rest[0], StoreOp):
+        return None
+    if not stored(g, rest[0], dims):
+        return None
+    return checked(g, own_reads=True)
+
+
+def gather(g: Generic, ops: list[Op], dims: dict[int, int]) -> list[Op] | None:
+    """Sort a body's ops into `g` (loads at affine indices as inputs, pure ops as its body; ops that only
+    compute an index vanish into the maps); the ops left (stores, loops), or None where an op has no
+    linalg form."""
+    rest: list[Op] = []
+    for inner in ops:
         if isinstance(inner, (ConstantOp, YieldOp)):
             continue
         if isinstance(inner, LoadOp):
@@ -84,21 +100,21 @@ def generic_of(op: ForOp) -> Generic | None:
             if None in maps or inner.field is not None:
                 return None
             g.loads[id(inner.result)] = add_input(g, inner.memref, maps)
-        elif isinstance(inner, StoreOp):
-            if g.store is not None or inner.field is not None:
-                return None
-            g.store, g.out_map = inner, tuple(affine_of(i, dims) for i in inner.indices)
-            if None in g.out_map:
-                return None
         elif inner.pure and len(inner.results) == 1 and not isinstance(inner, ForOp):
             if affine_of(inner.result, dims) is not None and all(index_use(u, inner.result) for u in
                                                                  inner.result.uses):
-                index_only.add(id(inner))
                 continue
             g.body.append(inner)
         else:
-            return None
-    return checked(g, dims, index_only)
+            rest.append(inner)
+    return rest
+
+
+def stored(g: Generic, store: StoreOp, dims: dict[int, int]) -> bool:
+    """`g` writes what `store` writes, where it writes it."""
+    g.out, g.value = store.memref, store.value
+    g.out_map = tuple(affine_of(i, dims) for i in store.indices)
+    return store.field is None and None not in g.out_map
 
 
 def add_input(g: Generic, memref: Value, maps: tuple[Affine, ...]) -> int:
@@ -117,14 +133,13 @@ def index_use(user: Op, v: Value) -> bool:
     return isinstance(user, (BinaryOp, CastOp)) and all(index_use(u, user.result) for u in user.result.uses)
 
 
-def checked(g: Generic, dims: dict[int, int], index_only: set[int]) -> Generic | None:
-    """The nest's values come from its loads only, the output is read at its own element only, and every
-    loop's range is one an operand dimension states (linalg infers the ranges from the shapes)."""
-    if g.store is None:
-        return None
+def checked(g: Generic, own_reads: bool) -> Generic | None:
+    """The nest's values come from its loads only, the output is read at its own element only (not at all
+    without `own_reads`: a reduction's output is its accumulator), and every loop's range is the size of
+    each operand dimension indexed by that loop alone (linalg infers the ranges from the shapes)."""
     for k, (memref, maps) in enumerate(g.inputs):
-        if memref is g.store.memref:
-            if [repr(m) for m in maps] != [repr(m) for m in g.out_map]:
+        if memref is g.out:
+            if not own_reads or [repr(m) for m in maps] != [repr(m) for m in g.out_map]:
                 return None
             for load, pos in g.loads.items():
                 g.loads[load] = -1 if pos == k else pos
@@ -132,17 +147,28 @@ def checked(g: Generic, dims: dict[int, int], index_only: set[int]) -> Generic |
     for op in g.body:
         if any(id(v) in ivs for v in op.operands):
             return None  # the value reads a loop variable (linalg.index): keep the scf form
-    if any(id(v) in ivs for v in [g.store.value]):
+    if id(g.value) in ivs:
         return None
     operands = [*(m for _, m in g.inputs), g.out_map]
-    shapes = [*(memref.type.shape for memref, _ in g.inputs), g.store.memref.type.shape]
+    shapes = [*(memref.type.shape for memref, _ in g.inputs), g.out.type.shape]
+    trips = [loop.const_bounds()[1] for loop in g.loops]
+    if not all(inside(m, size, trips) for maps, shape in zip(operands, shapes, strict=True)
+               for m, size in zip(maps, shape, strict=True)):
+        return None  # linalg reads every operand at every point: a guarded read (x if c else y) stays scf
     for k, loop in enumerate(g.loops):
         trips = loop.const_bounds()[1]
-        stated = any(m.terms == {k: 1} and m.const == 0 and shape[d] == trips
-                     for maps, shape in zip(operands, shapes, strict=True) for d, m in enumerate(maps))
-        if not stated:
+        sizes = {shape[d] for maps, shape in zip(operands, shapes, strict=True) for d, m in enumerate(maps)
+                 if m.terms == {k: 1} and m.const == 0}
+        if sizes != {trips}:
             return None
     return g
+
+
+def inside(m: Affine, size: int, trips: list[int]) -> bool:
+    """Every value of the index `m` over the iteration space is in [0, size)."""
+    lo = m.const + sum(min(0, c * (trips[k] - 1)) for k, c in m.terms.items())
+    hi = m.const + sum(max(0, c * (trips[k] - 1)) for k, c in m.terms.items())
+    return 0 <= lo and hi < size
 
 
 def affine_text(m: Affine) -> str:
@@ -160,13 +186,13 @@ def map_text(rank: int, maps: tuple[Affine, ...]) -> str:
 def emit_generic(e: Emitter, g: Generic) -> None:
     """The linalg.generic text: ins, outs, the labels and directives of the nest, the region."""
     b, rank = e.b, len(g.loops)
-    out = g.store.memref
+    out = g.out
     used = [k for k in range(len(g.inputs)) if g.inputs[k][0] is not out]
     maps = [map_text(rank, g.inputs[k][1]) for k in used] + [map_text(rank, g.out_map)]
-    iterators = ", ".join('"parallel"' for _ in g.loops)
+    iterators = ", ".join(f'"{kind}"' for kind in g.iterators or ["parallel"] * rank)
     ins = ", ".join(e.operand(g.inputs[k][0]) for k in used)
     in_types = ", ".join(mlir_type(g.inputs[k][0].type) for k in used)
-    attrs = nest_attrs(g.loops)
+    attrs = g.attrs or nest_attrs(g.loops)
     head = f"linalg.generic {{indexing_maps = [{', '.join(maps)}], iterator_types = [{iterators}]}}"
     ins_text = f" ins({ins} : {in_types})" if used else ""
     b.line(f"{head}{ins_text} outs({e.operand(out)} : {mlir_type(out.type)}) attrs = {attrs} {{")
@@ -182,8 +208,7 @@ def emit_generic(e: Emitter, g: Generic) -> None:
         e.values[load] = out_arg if k == -1 else position[k]
     for op in g.body:
         e.op(op)
-    value = g.store.value
-    b.line(f"linalg.yield {e.operand(value)}", f" : {mlir_type(value.type)}")
+    b.line(f"linalg.yield {e.operand(g.value)}", f" : {mlir_type(g.value.type)}")
     b.pop()
     b.depth -= 1
     b.line("}")
