@@ -24,6 +24,7 @@ from hls.kernel import Kernel, kernel, strict_overflow, task
 from hls.lang.arrays import matmul
 from hls.lang.axis import axis
 from hls.lang.bits import bitcast, concat
+from hls.lang.blocks import read_lock, stream_of_blocks, write_lock
 from hls.lang.bits import leading_zeros_of as leading_zeros
 from hls.lang.bits import rotl_of as rotl
 from hls.lang.bits import rotr_of as rotr
@@ -82,6 +83,7 @@ __all__ = [
 ]
 __all__ += ["aggregate", "disaggregate", "struct", "matmul"]
 __all__ += ["Schedule", "customize"]
+__all__ += ["read_lock", "stream_of_blocks", "write_lock"]
 
 
 def __getattr__(name: str):

@@ -19,7 +19,7 @@ from hls.backend.ctype import struct_declaration
 from hls.backend.names import Namer
 from hls.errors import HLSTypeError
 from hls.interfaces import BLOCK_CONTROL, default_interface
-from hls.ir import AllocOp, DirectiveOp, Module
+from hls.ir import AllocOp, BlocksOp, DirectiveOp, Module
 from hls.ir.traits import process_of
 from hls.ir.usage import stream_directions
 from hls.lang.axis import AxisType
@@ -124,6 +124,8 @@ def emit_module(module: Module, origin: str = "", flow: str = "vitis") -> CppDes
     kernel_cpp = render_template("kernel.cpp.j2", header=header_name, origin=origin, streams=streams,
                                  processes=processes, tasks=tasks,
                                  channels=any(f.attrs.get("channel") for f in module.functions.values()),
+                                 blocks=any(isinstance(op, BlocksOp) for f in module.functions.values()
+                                            for op in f.walk()),
                                  helpers=[h for h in HELPERS if h in helpers], csim_checked=divides,
                                  functions=makers(emitted) + [
                                      {"signature": "\n".join(wrap(("static " if e is not top_emitted else "")

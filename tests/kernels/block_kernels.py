@@ -1,0 +1,212 @@
+"""hls.stream_of_blocks kernels (UG1399 "HLS Stream of Blocks Library") for tests/frontend/test_stream_of_blocks.py.
+
+Each bad kernel's error line carries `# E <name>` (tests/error_marks.py).
+"""
+
+import hls
+
+M = 4  # blocks per run
+N = 8  # items per block
+BLOCK = hls.int32[N]
+
+
+@hls.kernel
+def fill(a: hls.int32[M * N], buf: hls.stream_of_blocks[BLOCK]):
+    for k in range(M):
+        with hls.write_lock(buf) as b:
+            for i in range(N):
+                b[N - 1 - i] = a[k * N + i] * 3  # a block is written in any order
+    return
+
+
+@hls.kernel
+def drain(buf: hls.stream_of_blocks[BLOCK], out: hls.int32[M * N]):
+    for k in range(M):
+        with hls.read_lock(buf) as b:
+            for i in range(N):
+                out[k * N + i] = b[i] + b[(i + 1) % N]
+
+
+@hls.kernel
+def reverse_pairs(a: hls.int32[M * N], out: hls.int32[M * N]):
+    """A producer and a consumer sub-kernel joined by a stream of blocks of the default depth."""
+    hls.dataflow()
+    buf = hls.stream_of_blocks(BLOCK)
+    fill(a, buf)
+    drain(buf, out)
+
+
+@hls.kernel
+def loops(a: hls.int16[M * N], out: hls.int32[M * N]):
+    """The two processes as loops of the region; a block of depth 3 and a running sum over blocks."""
+    hls.dataflow()
+    buf = hls.stream_of_blocks(hls.int16[N], depth=3)
+    for k in range(M):
+        with hls.write_lock(buf) as b:
+            for i in range(N):
+                b[i] = a[k * N + i] - k
+    for k in range(M):
+        with hls.read_lock(buf) as b:
+            acc = hls.int32(0)
+            for i in range(N):
+                acc += b[N - 1 - i]
+                out[k * N + i] = acc
+
+
+@hls.kernel
+def fill_more(a: hls.int32[M * N], buf: hls.stream_of_blocks[BLOCK]):
+    for k in range(M + 1):
+        with hls.write_lock(buf) as b:
+            for i in range(N):
+                b[i] = a[(k * N + i) % (M * N)]
+
+
+@hls.kernel
+def short_of_blocks(a: hls.int32[M * N], out: hls.int32[M * N]):
+    """The consumer reads one block more than the producer writes: a deadlock in both models."""
+    hls.dataflow()
+    buf = hls.stream_of_blocks(BLOCK)
+    fill(a, buf)
+    for k in range(M + 1):
+        with hls.read_lock(buf) as b:
+            for i in range(N):
+                out[(k * N + i) % (M * N)] = b[i]
+
+
+@hls.kernel
+def ahead(a: hls.int32[M * N], buf: hls.stream_of_blocks[BLOCK], s: hls.stream[hls.int32]):
+    for k in range(M):
+        with hls.write_lock(buf) as b:
+            for i in range(N):
+                b[i] = a[k * N + i]
+    s.write(1)
+
+
+@hls.kernel
+def behind(buf: hls.stream_of_blocks[BLOCK], s: hls.stream[hls.int32], out: hls.int32[M * N]):
+    go = s.read()  # waits for the producer to finish every block: more than depth 2 can hold
+    for k in range(M):
+        with hls.read_lock(buf) as b:
+            for i in range(N):
+                out[k * N + i] = b[i] + go
+
+
+@hls.kernel
+def full_of_blocks(a: hls.int32[M * N], out: hls.int32[M * N]):
+    """The producer must write M blocks before the consumer takes one: depth 2 deadlocks."""
+    hls.dataflow()
+    buf = hls.stream_of_blocks(BLOCK)
+    s = hls.stream(hls.int32)
+    ahead(a, buf, s)
+    behind(buf, s, out)
+
+
+@hls.kernel
+def deep_enough(a: hls.int32[M * N], out: hls.int32[M * N]):
+    """The same with room for every block (depth M + 1: the consumer's own block counts): no deadlock."""
+    hls.dataflow()
+    buf = hls.stream_of_blocks(BLOCK, depth=M + 1)
+    s = hls.stream(hls.int32)
+    ahead(a, buf, s)
+    behind(buf, s, out)
+
+
+# ---- refused shapes ---------------------------------------------------------------------------
+
+
+@hls.kernel
+def two_writers(a: hls.int32[M * N], out: hls.int32[M * N]):
+    hls.dataflow()
+    buf = hls.stream_of_blocks(BLOCK)
+    fill(a, buf)
+    fill(a, buf)  # E two_writers
+    drain(buf, out)
+
+
+@hls.kernel
+def lock_in_region(a: hls.int32[M * N], out: hls.int32[M * N]):
+    hls.dataflow()
+    buf = hls.stream_of_blocks(BLOCK)
+    with hls.write_lock(buf) as b:  # E lock_in_region
+        b[0] = a[0]
+    drain(buf, out)
+
+
+@hls.kernel
+def fill_escaping(a: hls.int32[M * N], buf: hls.stream_of_blocks[BLOCK]):
+    for k in range(M):
+        with hls.write_lock(buf) as b:
+            b[0] = a[k]
+        b[1] = a[k]  # E escaping
+
+
+@hls.kernel
+def escaping(a: hls.int32[M * N], out: hls.int32[M * N]):
+    hls.dataflow()
+    buf = hls.stream_of_blocks(BLOCK)
+    fill_escaping(a, buf)
+    drain(buf, out)
+
+
+@hls.kernel
+def fill_rank(a: hls.int32[M * N], buf: hls.stream_of_blocks[BLOCK]):
+    for k in range(M):
+        with hls.write_lock(buf) as b:
+            b[0, 1] = a[k]  # E wrong_rank
+
+
+@hls.kernel
+def wrong_rank(a: hls.int32[M * N], out: hls.int32[M * N]):
+    hls.dataflow()
+    buf = hls.stream_of_blocks(BLOCK)
+    fill_rank(a, buf)
+    drain(buf, out)
+
+
+@hls.kernel
+def drain_writes(buf: hls.stream_of_blocks[BLOCK], out: hls.int32[M * N]):
+    for k in range(M):
+        with hls.read_lock(buf) as b:
+            b[0] = 1  # E write_in_read_lock
+            out[k] = b[1]
+
+
+@hls.kernel
+def write_in_read_lock(a: hls.int32[M * N], out: hls.int32[M * N]):
+    hls.dataflow()
+    buf = hls.stream_of_blocks(BLOCK)
+    fill(a, buf)
+    drain_writes(buf, out)
+
+
+@hls.kernel
+def varying_shape(a: hls.int32[M * N], out: hls.int32[M * N], n: hls.int32):
+    hls.dataflow()
+    buf = hls.stream_of_blocks(hls.int32[n])  # E varying_shape
+    fill(a, buf)
+    drain(buf, out)
+
+
+@hls.kernel
+def no_region(a: hls.int32[M * N], out: hls.int32[M * N]):
+    buf = hls.stream_of_blocks(BLOCK)  # E no_region
+    for k in range(M):
+        with hls.write_lock(buf) as b:
+            b[0] = a[k]
+
+
+@hls.kernel
+def fill_nested(a: hls.int32[M * N], buf: hls.stream_of_blocks[BLOCK]):
+    for k in range(M // 2):
+        with hls.write_lock(buf) as b:
+            with hls.write_lock(buf) as c:  # E nested_locks
+                b[0] = a[k]
+                c[0] = a[k]
+
+
+@hls.kernel
+def nested_locks(a: hls.int32[M * N], out: hls.int32[M * N]):
+    hls.dataflow()
+    buf = hls.stream_of_blocks(BLOCK)
+    fill_nested(a, buf)
+    drain(buf, out)
