@@ -467,7 +467,8 @@ class BlocksType(StreamType):
     __repr__ = __str__
 
     def accepts(self, other: HLSType) -> bool:
-        return isinstance(other, BlocksType) and other.block == self.block
+        """The depth is part of the C++ type (hls::stream_of_blocks<T[N], D>), so it must match too."""
+        return isinstance(other, BlocksType) and other.block == self.block and other.depth == self.depth
 
 
 # --------------------------------------------------------------------------------------------------

@@ -47,7 +47,6 @@ class Streams(Family):
         self.pack_struct = pack_struct
         self.lists: dict[str, list[Value]] = {}  # `s = [hls.stream(T) for _ in range(P)]`: its FIFOs
         self.locks: list[str] = []  # the blocks of the lock `with`s being lowered (at most one)
-        self.released: set[str] = set()  # the names of blocks whose `with` has ended
 
     def is_stream_decl(self, node: ast.AST) -> bool:
         return isinstance(node, ast.Call) and try_static(node.func, self.ctx.src) in (stream, stream_of_blocks) \
@@ -172,6 +171,7 @@ class Streams(Family):
         if target.id in self.ctx.env:
             raise self.ctx.error(f"{target.id!r} is already defined; name the block with a new name", target,
                                  UnsupportedError)
+        self.ctx.released_blocks.discard(target.id)
         exits = [n for s in node.body for n in ast.walk(s) if isinstance(n, (ast.Return, ast.Break, ast.Continue))]
         if exits:
             raise self.ctx.error("a return, break or continue would leave the lock's `with` early; the block is "
@@ -184,7 +184,7 @@ class Streams(Family):
         finally:
             self.locks.pop()
         del self.ctx.env[target.id]
-        self.released.add(target.id)
+        self.ctx.released_blocks.add(target.id)
         self.ctx.emit(BlockReleaseOp(lock, var.value, self.ctx.loc))
 
     def stream_type(self, call: ast.Call) -> StreamType:

@@ -165,6 +165,11 @@ class BlockLockOp(FifoOp):
         block = stream.type.block if isinstance(stream.type, BlocksType) else stream.type
         super().__init__([stream], [block], loc=loc, result_names=[name])
 
+    @property
+    def origin(self) -> object:
+        """Which lock of the unoptimised kernel this is a copy of (the scheduler's copies, as StreamOp.origin)."""
+        return self.attrs.get("origin")
+
     def verify(self) -> None:
         if not isinstance(self.stream.type, BlocksType) or self.result.type != self.stream.type.block:
             raise self.fail(f"locks a block of {self.stream.type}")

@@ -73,22 +73,32 @@ def short_of_blocks(a: hls.int32[M * N], out: hls.int32[M * N]):
                 out[(k * N + i) % (M * N)] = b[i]
 
 
-@hls.kernel
-def ahead(a: hls.int32[M * N], buf: hls.stream_of_blocks[BLOCK], s: hls.stream[hls.int32]):
-    for k in range(M):
-        with hls.write_lock(buf) as b:
-            for i in range(N):
-                b[i] = a[k * N + i]
-    s.write(1)
+def make_pair(depth: int):
+    """A producer that writes every block before it tells the consumer to start, and that consumer,
+    on a stream of blocks of `depth` (a parameter's depth is part of its C++ type)."""
+
+    @hls.kernel
+    def ahead(a: hls.int32[M * N], buf: hls.stream_of_blocks[BLOCK, depth], s: hls.stream[hls.int32]):
+        for k in range(M):
+            with hls.write_lock(buf) as b:
+                for i in range(N):
+                    b[i] = a[k * N + i]
+        s.write(1)
+
+    @hls.kernel
+    def behind(buf: hls.stream_of_blocks[BLOCK, depth], s: hls.stream[hls.int32], out: hls.int32[M * N]):
+        go = s.read()  # waits until the producer has written every block
+        for k in range(M):
+            with hls.read_lock(buf) as b:
+                for i in range(N):
+                    out[k * N + i] = b[i] + go
+
+    return ahead, behind
 
 
-@hls.kernel
-def behind(buf: hls.stream_of_blocks[BLOCK], s: hls.stream[hls.int32], out: hls.int32[M * N]):
-    go = s.read()  # waits for the producer to finish every block: more than depth 2 can hold
-    for k in range(M):
-        with hls.read_lock(buf) as b:
-            for i in range(N):
-                out[k * N + i] = b[i] + go
+ahead, behind = make_pair(2)
+ahead_deep, behind_deep = make_pair(M)
+ahead_short, behind_short = make_pair(M - 1)
 
 
 @hls.kernel
@@ -103,12 +113,23 @@ def full_of_blocks(a: hls.int32[M * N], out: hls.int32[M * N]):
 
 @hls.kernel
 def deep_enough(a: hls.int32[M * N], out: hls.int32[M * N]):
-    """The same with room for every block (depth M + 1: the consumer's own block counts): no deadlock."""
+    """The same with room for the M blocks (the producer's own block counts, and it releases each one
+    before it takes the next): no deadlock."""
     hls.dataflow()
-    buf = hls.stream_of_blocks(BLOCK, depth=M + 1)
+    buf = hls.stream_of_blocks(BLOCK, depth=M)
     s = hls.stream(hls.int32)
-    ahead(a, buf, s)
-    behind(buf, s, out)
+    ahead_deep(a, buf, s)
+    behind_deep(buf, s, out)
+
+
+@hls.kernel
+def one_short(a: hls.int32[M * N], out: hls.int32[M * N]):
+    """Depth M - 1: the producer's last write lock waits for a block the consumer never frees."""
+    hls.dataflow()
+    buf = hls.stream_of_blocks(BLOCK, depth=M - 1)
+    s = hls.stream(hls.int32)
+    ahead_short(a, buf, s)
+    behind_short(buf, s, out)
 
 
 # ---- refused shapes ---------------------------------------------------------------------------
