@@ -24,7 +24,7 @@ from hls.ir.traits import process_of
 from hls.ir.usage import stream_directions
 from hls.lang.axis import AxisType
 from hls.lang.directives import Interface, Partition
-from hls.types import ArrayType, FixedType, ScalarType, StreamType, StructType, TupleType
+from hls.types import ArrayType, BlocksType, FixedType, ScalarType, StreamType, StructType, TupleType
 
 
 @lru_cache(maxsize=1)
@@ -192,6 +192,9 @@ def port_specs(func, emitted: EmittedFunction, errors: list[tuple[str, Any]],
         codec = codec_for(t)
         if codec.unsupported:
             errors.append((f"argument {arg.name!r}: {codec.elem} {codec.unsupported}", func.loc))
+        if isinstance(t, BlocksType):  # UG1399: it joins two processes of a region, never a top's port
+            errors.append((f"argument {arg.name!r} is a stream of blocks: it joins two processes of a dataflow "
+                           "region and is no port of a top kernel; run the kernel that declares it", func.loc))
         ports.append(PortSpec(arg.name, c_name, t, isinstance(t, ArrayType), codec.shape, codec,
                               (directions or {}).get(arg, "in") if isinstance(t, StreamType) else None,
                               output_only=arg.name == func.result_array))

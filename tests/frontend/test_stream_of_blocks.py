@@ -1,0 +1,97 @@
+"""hls.stream_of_blocks with hls.write_lock / hls.read_lock (UG1399 "HLS Stream of Blocks Library"):
+golden == csim == plain numpy, the depth counting the held blocks (a deadlock and a normal end in both
+models), Vitis's C++ spelling, the estimate, and the refused shapes at their lines."""
+
+import numpy as np
+import pytest
+
+import hls
+from tests.both_models import assert_deadlocks_in_both, outputs_in_both
+from tests.error_marks import assert_error_at_marker
+from tests.kernels import block_kernels as bk
+
+SIZE = bk.M * bk.N
+
+
+def reverse_pairs_expected(a: np.ndarray) -> list[int]:
+    """Each block is a[k*N:(k+1)*N] * 3 reversed; the consumer adds each item to the next (cyclically)."""
+    blocks = (a.astype(np.int64).reshape(bk.M, bk.N) * 3)[:, ::-1]
+    return (blocks + np.roll(blocks, -1, axis=1)).reshape(-1).tolist()
+
+
+def loops_expected(a: np.ndarray) -> list[int]:
+    """Block k holds a[k*N + i] - k (int16 wrap); the consumer's running sum reads it back to front."""
+    blocks = (a.astype(np.int64).reshape(bk.M, bk.N) - np.arange(bk.M)[:, None] + 2**15) % 2**16 - 2**15
+    return np.cumsum(blocks[:, ::-1], axis=1).reshape(-1).tolist()
+
+
+@pytest.mark.parametrize("seed", [0, 1])
+def test_sub_kernel_processes_golden_csim_and_numpy_agree(seed):
+    a = np.random.default_rng(seed).integers(-2**20, 2**20, SIZE).astype(np.int32)
+    golden, native = outputs_in_both(bk.reverse_pairs, a, SIZE, np.int32)
+    assert golden == native == reverse_pairs_expected(a)
+
+
+def test_loop_processes_with_depth_three_golden_csim_and_numpy_agree():
+    a = np.random.default_rng(2).integers(-2**15, 2**15, SIZE).astype(np.int16)
+    golden, native = outputs_in_both(bk.loops, a, SIZE, np.int32)
+    assert golden == native == loops_expected(a)
+
+
+def test_depth_counts_held_blocks_a_deadlock_in_both_models():
+    """The producer releases M blocks before the consumer takes one: depth 2 (and M - 1) cannot hold them."""
+    a = np.arange(SIZE, dtype=np.int32)
+    for kernel, depth in ((bk.full_of_blocks, 2), (bk.one_short, bk.M - 1)):
+        assert_deadlocks_in_both(kernel, lambda: (a, np.zeros(SIZE, np.int32)),
+                                 [f"process 'ahead' writes the full FIFO 'buf' (depth {depth})",
+                                  "process 'behind' reads the empty FIFO 's'"])
+
+
+def test_depth_m_ends_normally_in_both_models():
+    a = np.arange(SIZE, dtype=np.int32) * 5 - 40
+    golden, native = outputs_in_both(bk.deep_enough, a, SIZE, np.int32)
+    assert golden == native == (a.astype(np.int64) + 1).tolist()
+
+
+def test_cpp_spells_vitis_stream_of_blocks_and_scoped_locks():
+    cpp = bk.reverse_pairs.cpp
+    assert '#include "hls_streamofblocks.h"' in cpp
+    assert "hls::stream_of_blocks<int32_t[8]> buf;" in cpp
+    assert "static void fill(int32_t a[32], hls::stream_of_blocks<int32_t[8]> &buf)" in cpp
+    assert "{\n            hls::write_lock<int32_t[8]> b(buf);\n" in cpp
+    assert "hls::read_lock<int32_t[8]> b(buf);" in cpp
+    assert "hls::stream_of_blocks<int16_t[8], 3> buf;" in bk.loops.cpp
+    assert "hls::stream_of_blocks<int32_t[8], 4> &buf" in bk.deep_enough.cpp
+
+
+def test_timed_simulation_has_the_blocks_as_a_fifo():
+    report = bk.deep_enough.report()
+    rows = {p.name: p for p in report.dataflow.processes}
+    assert {"ahead", "behind"} <= set(rows)
+    fifos = bk.deep_enough.size_fifos()
+    assert fifos["buf"] == bk.M  # every block is released before the consumer takes the first
+    assert bk.reverse_pairs.size_fifos()["buf"] >= 1
+
+
+@pytest.mark.parametrize("name, exc, fragment", [
+    ("two_writers", hls.HLSTypeError, "more than one producer"),
+    ("lock_in_region", hls.UnsupportedError, "is no process"),
+    ("escaping", hls.UnsupportedError, "released at the end of its `with`"),
+    ("wrong_rank", hls.HLSTypeError, "indexed with 2 indices"),
+    ("write_in_read_lock", hls.UnsupportedError, "taken with hls.read_lock: it is read only"),
+    ("varying_shape", hls.HLSTypeError, "unknown name 'n'"),
+    ("no_region", hls.UnsupportedError, "declare it in a kernel whose body starts with hls.dataflow()"),
+    ("nested_locks", hls.UnsupportedError, "no nested acquire"),
+])
+def test_refused_shapes_at_their_line(name, exc, fragment):
+    assert_error_at_marker(bk, name, exc, fragment)
+
+
+def test_a_stream_of_blocks_is_no_top_level_port():
+    with pytest.raises(hls.HLSError, match="is no port of a top kernel"):
+        bk.fill.csim(np.zeros(SIZE, np.int32), None)
+
+
+def test_mlir_export_refuses_it_at_the_lock():
+    with pytest.raises(hls.UnsupportedError, match="stream of blocks"):
+        bk.reverse_pairs.mlir()
