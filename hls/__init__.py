@@ -24,10 +24,10 @@ from hls.kernel import Kernel, kernel, strict_overflow, task
 from hls.lang.arrays import matmul
 from hls.lang.axis import axis
 from hls.lang.bits import bitcast, concat
-from hls.lang.blocks import read_lock, stream_of_blocks, write_lock
 from hls.lang.bits import leading_zeros_of as leading_zeros
 from hls.lang.bits import rotl_of as rotl
 from hls.lang.bits import rotr_of as rotr
+from hls.lang.blocks import read_lock, stream_of_blocks, write_lock
 from hls.lang.channels import merge, split
 from hls.lang.directives import (
     aggregate,

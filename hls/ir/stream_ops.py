@@ -212,4 +212,5 @@ class BlockReleaseOp(FifoOp):
 STREAM_ACCESSES = (StreamReadOp, StreamWriteOp, StreamReadNbOp, StreamWriteNbOp, WriteLockOp, ReadLockOp)
 STREAM_WRITES = (StreamWriteOp, StreamWriteNbOp, WriteLockOp)
 BLOCK_OPS = (BlocksOp, WriteLockOp, ReadLockOp, BlockReleaseOp)
-STREAM_OPS = (StreamOp, *STREAM_ACCESSES, StreamStatusOp, BlockReleaseOp)  # every op on a FIFO, the declaration included
+# every op on a FIFO, the declaration included
+STREAM_OPS = (StreamOp, *STREAM_ACCESSES, StreamStatusOp, BlockReleaseOp)
