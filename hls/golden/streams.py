@@ -191,13 +191,16 @@ class BlockStream(Stream):
     """`hls.stream_of_blocks(T[N], depth=D)` in Python mode: `items` are the blocks the producer has
     released and the consumer not yet acquired, `held` the ones the consumer holds. A write lock waits
     while those two make `depth` (UG1399: the depth counts the producer's block too), a read lock while
-    no block is released; each block is one FIFO access in the trace, at the write lock's release and
-    the read lock's acquire."""
+    no block is released. The trace sees two FIFOs of `depth`: this one, written at the write lock's
+    release and read at the read lock's acquire (when a block's data moves), and `slots` (`buf.held`),
+    written at the write lock's acquire and read at the read lock's release (the blocks taken), so the
+    timed simulation waits where the locks wait."""
 
     def __init__(self, t: BlocksType, name: str):
         super().__init__(t.elem, depth=t.depth, name=name)
         self.block = t.block
         self.held = 0
+        self.slots = Stream(t.elem, depth=t.depth, name=f"{name}.held")
 
     def full(self) -> bool:
         return not UNBOUNDED[0] and len(self.items) + self.held >= self.depth
@@ -216,6 +219,7 @@ class BlockLock:
         if self.write:
             while buf.full():
                 buf._wait("full")
+            _record(buf.slots, True)
             self.view = ArrayView(np.zeros(buf.block.shape, dtype=buf.elem.storage_dtype), buf.elem, name=buf.name)
             return self.view
         while not buf.items:
@@ -231,6 +235,7 @@ class BlockLock:
             _record(self.buf, True)
             self.buf.items.append(self.view)
         elif kind is None:
+            _record(self.buf.slots, False)
             self.buf.held -= 1
         return False
 

@@ -64,13 +64,17 @@ def test_cpp_spells_vitis_stream_of_blocks_and_scoped_locks():
     assert "hls::stream_of_blocks<int32_t[8], 4> &buf" in bk.deep_enough.cpp
 
 
-def test_timed_simulation_has_the_blocks_as_a_fifo():
-    report = bk.deep_enough.report()
-    rows = {p.name: p for p in report.dataflow.processes}
+def test_timed_simulation_waits_where_the_locks_wait():
+    """The trace's two FIFOs of a stream of blocks: `buf` (data, release -> acquire) and `buf.held` (the
+    blocks taken, acquire -> release); sizing the latter finds the depth Python mode and csim need."""
+    rows = {p.name: p for p in bk.deep_enough.report().dataflow.processes}
     assert {"ahead", "behind"} <= set(rows)
-    fifos = bk.deep_enough.size_fifos()
-    assert fifos["buf"] == bk.M  # every block is released before the consumer takes the first
-    assert bk.reverse_pairs.size_fifos()["buf"] >= 1
+    sized = bk.deep_enough.size_fifos()
+    assert sized["buf.held"] == bk.M  # M - 1 deadlocks (test above), M ends normally
+    assert sized["buf"] <= sized["buf.held"]
+    for kernel in (bk.full_of_blocks, bk.one_short):
+        assert "ahead waits on buf.held (full)" in kernel.report().dataflow.deadlock
+    assert bk.deep_enough.report().dataflow.deadlock is None
 
 
 @pytest.mark.parametrize("name, exc, fragment", [
