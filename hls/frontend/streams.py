@@ -150,8 +150,9 @@ class Streams(Family):
         """`with hls.write_lock(buf) as b:` (or read_lock): the lock op, the body on the block `b`, the
         release. UG1399: one lock at a time (no nested acquire), and the block lives in its scope only."""
         if not self.lock_of(node):
-            raise self.ctx.error("`with` blocks are not supported in kernels, except `with hls.write_lock(buf) as b:` "
-                                 "and `with hls.read_lock(buf) as b:` on a hls.stream_of_blocks", node, UnsupportedError)
+            raise self.ctx.error("`with` blocks are not supported in kernels, except `with hls.write_lock(buf) as "
+                                 "b:` and `with hls.read_lock(buf) as b:` on a hls.stream_of_blocks", node,
+                                 UnsupportedError)
         call, target = node.items[0].context_expr, node.items[0].optional_vars
         writes = try_static(call.func, self.ctx.src) is write_lock
         spelled = "hls.write_lock" if writes else "hls.read_lock"
