@@ -53,6 +53,28 @@ def loops(a: hls.int16[M * N], out: hls.int32[M * N]):
                 out[k * N + i] = acc
 
 
+R, C = 2, 4
+TILE = hls.ap_fixed[12, 4][R, C]
+
+
+@hls.kernel
+def tiles(a: hls.ap_fixed[12, 4][M * R * C], out: hls.ap_fixed[16, 6][M * R * C]):
+    """2-D ap_fixed blocks: the producer writes each tile transposed in its index order, the consumer
+    reads it back row by row and doubles every item."""
+    hls.dataflow()
+    buf = hls.stream_of_blocks(TILE)
+    for k in range(M):
+        with hls.write_lock(buf) as t:
+            for j in range(C):
+                for i in range(R):
+                    t[i, j] = a[k * R * C + j * R + i]
+    for k in range(M):
+        with hls.read_lock(buf) as t:
+            for i in range(R):
+                for j in range(C):
+                    out[k * R * C + i * C + j] = t[i, j] * 2
+
+
 @hls.kernel
 def fill_more(a: hls.int32[M * N], buf: hls.stream_of_blocks[BLOCK]):
     for k in range(M + 1):

@@ -86,7 +86,8 @@ template <typename T, bool WRITE> class block_lock {
     block_lock(const block_lock &) = delete;
     block_lock &operator=(const block_lock &) = delete;
 
-    row_type &operator[](std::size_t i) { return block_[i]; }
+    // any index type, so that b[i] never competes with the built-in b[i] through the conversion below
+    template <typename I> row_type &operator[](const I &i) { return block_[i]; }
     operator T &() { return block_; }  // passes the block on as the array it is
 
   private:
