@@ -51,6 +51,17 @@ def test_two_dimensional_fixed_point_blocks_golden_csim_and_numpy_agree():
     assert "t[i][j]" in bk.tiles.cpp
 
 
+def test_a_task_consuming_blocks_idles_at_the_normal_end_in_both_models():
+    a = np.random.default_rng(4).integers(-1000, 1000, SIZE).astype(np.int32)
+    golden, native = outputs_in_both(bk.task_consumer, a, SIZE, np.int32)
+    blocks = (a.astype(np.int64).reshape(bk.M, bk.N) * 3)[:, ::-1]
+    assert golden == native == (blocks - blocks[:, :1]).reshape(-1).tolist()
+    cpp = bk.task_consumer.cpp
+    assert "hls_thread_local hls::stream_of_blocks<int32_t[8]> buf;" in cpp
+    assert "hls_thread_local hls::task unpack_task(unpack, buf, s);" in cpp
+    assert bk.task_consumer.report().dataflow.deadlock is None
+
+
 def test_depth_counts_held_blocks_a_deadlock_in_both_models():
     """The producer releases M blocks before the consumer takes one: depth 2 (and M - 1) cannot hold them."""
     a = np.arange(SIZE, dtype=np.int32)

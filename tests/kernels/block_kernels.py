@@ -75,6 +75,31 @@ def tiles(a: hls.ap_fixed[12, 4][M * R * C], out: hls.ap_fixed[16, 6][M * R * C]
                     out[k * R * C + i * C + j] = t[i, j] * 2
 
 
+@hls.task
+def unpack(buf: hls.stream_of_blocks[BLOCK], out: hls.stream[hls.int32]):
+    """A task consuming blocks: one block per iteration, idle once none is released."""
+    with hls.read_lock(buf) as b:
+        for i in range(N):
+            out.write(b[i] - b[0])
+
+
+@hls.kernel
+def drain_stream(s: hls.stream[hls.int32], out: hls.int32[M * N]):
+    for k in range(M * N):
+        out[k] = s.read()
+
+
+@hls.kernel
+def task_consumer(a: hls.int32[M * N], out: hls.int32[M * N]):
+    """fill -> a stream of blocks -> a task -> a stream: the region ends with the task idle."""
+    hls.dataflow()
+    buf = hls.stream_of_blocks(BLOCK)
+    s = hls.stream(hls.int32)
+    fill(a, buf)
+    unpack(buf, s)
+    drain_stream(s, out)
+
+
 @hls.kernel
 def fill_more(a: hls.int32[M * N], buf: hls.stream_of_blocks[BLOCK]):
     for k in range(M + 1):

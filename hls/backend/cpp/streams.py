@@ -83,7 +83,8 @@ class StreamStatements:
         `{ hls::write_lock<int32_t[16]> b(buf); ... }`, whose destructor releases the block."""
         if isinstance(op, BlocksOp):
             name = self.namer.fresh(op.result.name or "blocks")
-            self.line(f"{stream_spelling(op.result.type)} {name};")
+            local = "hls_thread_local " if has_tasks(op.parent.ops) else ""  # UG1399: a task's channels
+            self.line(f"{local}{stream_spelling(op.result.type)} {name};")
             self.lines.append("#ifndef __SYNTHESIS__")
             self.line(f'{name}.set_name("{name}");  // csim messages name it')
             self.lines.append("#endif")
