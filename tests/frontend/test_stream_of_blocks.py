@@ -62,6 +62,15 @@ def test_a_task_consuming_blocks_idles_at_the_normal_end_in_both_models():
     assert bk.task_consumer.report().dataflow.deadlock is None
 
 
+def test_a_block_passed_to_a_sub_kernel_in_a_pipelined_loop():
+    a = np.random.default_rng(5).integers(-10**6, 10**6, SIZE).astype(np.int32)
+    golden, native = outputs_in_both(bk.pipelined, a, SIZE, np.int32)
+    blocks = a.astype(np.int64).reshape(bk.M, bk.N) * np.arange(1, bk.M + 1)[:, None]
+    assert golden == native == blocks[:, ::-1].reshape(-1).tolist()
+    assert "scale(b, k + 1);" in bk.pipelined.cpp
+    assert bk.pipelined.report().dataflow.deadlock is None
+
+
 def test_depth_counts_held_blocks_a_deadlock_in_both_models():
     """The producer releases M blocks before the consumer takes one: depth 2 (and M - 1) cannot hold them."""
     a = np.arange(SIZE, dtype=np.int32)

@@ -101,6 +101,31 @@ def task_consumer(a: hls.int32[M * N], out: hls.int32[M * N]):
 
 
 @hls.kernel
+def scale(blk: hls.int32[N], k: hls.int32):
+    for i in range(N):
+        blk[i] = blk[i] * k
+
+
+@hls.kernel
+def pipelined(a: hls.int32[M * N], out: hls.int32[M * N]):
+    """A pipelined producer loop whose block goes to a sub-kernel inside the `with` (C++: the lock
+    converts to the array it holds)."""
+    hls.dataflow()
+    buf = hls.stream_of_blocks(BLOCK)
+    for k in range(M):
+        hls.pipeline()
+        with hls.write_lock(buf) as b:
+            for i in range(N):
+                b[i] = a[k * N + i]
+            scale(b, k + 1)
+    for k in range(M):
+        with hls.read_lock(buf) as b:
+            for i in range(N):
+                hls.pipeline()
+                out[k * N + i] = b[N - 1 - i]
+
+
+@hls.kernel
 def fill_more(a: hls.int32[M * N], buf: hls.stream_of_blocks[BLOCK]):
     for k in range(M + 1):
         with hls.write_lock(buf) as b:
