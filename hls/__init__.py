@@ -27,6 +27,7 @@ from hls.lang.bits import bitcast, concat
 from hls.lang.bits import leading_zeros_of as leading_zeros
 from hls.lang.bits import rotl_of as rotl
 from hls.lang.bits import rotr_of as rotr
+from hls.lang.blocks import read_lock, stream_of_blocks, write_lock
 from hls.lang.channels import merge, split
 from hls.lang.directives import (
     aggregate,
@@ -82,6 +83,7 @@ __all__ = [
 ]
 __all__ += ["aggregate", "disaggregate", "struct", "matmul"]
 __all__ += ["Schedule", "customize"]
+__all__ += ["read_lock", "stream_of_blocks", "write_lock"]
 
 
 def __getattr__(name: str):

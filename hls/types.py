@@ -475,7 +475,25 @@ class StreamType(HLSType):
     __repr__ = __str__
 
     def accepts(self, other: HLSType) -> bool:
-        return isinstance(other, StreamType) and other.elem == self.elem
+        return type(other) is StreamType and other.elem == self.elem
+
+
+@dataclass(frozen=True)
+class BlocksType(StreamType):
+    """A FIFO of whole arrays (UG1399 `hls::stream_of_blocks<T[N], depth>`): `depth` counts every block,
+    the one the producer holds and the one the consumer holds included (default 2). `elem` is the
+    block's element type, so code that sizes a FIFO by its element still reads one."""
+
+    block: ArrayType | None = None
+
+    def __str__(self) -> str:
+        return f"stream_of_blocks[{self.block}, {self.depth}]"
+
+    __repr__ = __str__
+
+    def accepts(self, other: HLSType) -> bool:
+        """The depth is part of the C++ type (hls::stream_of_blocks<T[N], D>), so it must match too."""
+        return isinstance(other, BlocksType) and other.block == self.block and other.depth == self.depth
 
 
 # --------------------------------------------------------------------------------------------------

@@ -5,9 +5,10 @@ from __future__ import annotations
 
 import ast
 
+from hls.errors import UnsupportedError
 from hls.frontend.base import Family
 from hls.frontend.source import subscript_chain, try_static
-from hls.ir import ConstantOp, RomOp, RowOp, StoreOp, Value
+from hls.ir import ConstantOp, ReadLockOp, RomOp, RowOp, StoreOp, Value
 from hls.ir.core import Block
 from hls.lang.storage import zeros
 from hls.types import ArrayType, BoolType, IntType, StructType
@@ -122,6 +123,9 @@ class Arrays(Family):
         """A store into an element, or into `field` of an element of an array of structs."""
         if isinstance(getattr(memref, "op", None), RomOp):
             raise self.ctx.error("module-level constant arrays are read-only in kernels", None)
+        if isinstance(getattr(memref, "op", None), ReadLockOp):
+            raise self.ctx.error(f"{memref.name!r} is a block taken with hls.read_lock: it is read only (write "
+                                 "blocks under hls.write_lock in the producer)", None, UnsupportedError)
         if isinstance(memref.type.elem, StructType) and field is None:
             raise self.ctx.error(f"an element of {memref.name!r} is a {memref.type.elem} struct: store a struct, or "
                                  "assign one field (`a[i].f = v`)", None)

@@ -63,6 +63,7 @@ class BuildContext(BuildState):
         self.early_return = False  # a `return` before the end: results go through the control flags
         self.rules: dict[str, Callable[[Any], Any]] = {}  # AST class name -> the family's visit_ method
         self.task_site: ast.AST | None = None  # the region statement whose call may instantiate a task
+        self.released_blocks: set[str] = set()  # blocks whose lock's `with` has ended (hls.write_lock / read_lock)
 
     def register(self, family: Family) -> None:
         """Dispatch the family's `visit_<AstClass>` methods; one rule per AST class."""

@@ -257,6 +257,10 @@ class Dataflows(Family):
                 return RegionStatement.DIRECTIVE
         if isinstance(stmt, ast.Expr) and isinstance(stmt.value, ast.Constant) and isinstance(stmt.value.value, str):
             return RegionStatement.COMMENT
+        if isinstance(stmt, ast.With) and self.streams.lock_of(stmt):
+            raise self.ctx.error("a block lock at the top of the region is no process: take it inside a loop of the "
+                                 "region or a sub-kernel (UG1399: a stream of blocks joins two concurrent processes)",
+                                 stmt, UnsupportedError)
         raise self.ctx.error("a dataflow region holds stream and array declarations, loops and sub-kernel calls only "
                              "(UG1399 canonical form), scalars computed from the kernel's scalars, and an `if` whose "
                              "branches are processes; move this statement into a loop or a sub-kernel", stmt,

@@ -26,6 +26,9 @@ class Names(Family):
             if node.id in self.ctx.loop_locals:
                 raise self.ctx.error(f"{node.id!r} is only defined inside a loop or branch; define it before",
                                      node)
+            if node.id in self.ctx.released_blocks:
+                raise self.ctx.error(f"block {node.id!r} is released at the end of its `with` (the lock's scope); "
+                                     "use it inside the `with` only", node, UnsupportedError)
             raise self.ctx.error(f"unknown variable {node.id!r}", node)
         return self.read_cell(var.value) if var.cell else var.value
 

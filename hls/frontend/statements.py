@@ -78,6 +78,9 @@ class Statements(Family):
         raise self.ctx.error("this expression statement has no effect in hardware; only directive and "
                              "sub-kernel calls may stand alone", node, UnsupportedError)
 
+    def visit_With(self, node: ast.With) -> None:
+        self.streams.lower_lock(node, lambda body: [self.ctx.visit(stmt) for stmt in body])
+
     def visit_Return(self, node: ast.Return) -> None:
         ret = self.ctx.func.return_type
         if node.value is None:

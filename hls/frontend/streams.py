@@ -17,7 +17,10 @@ from hls.frontend.source import try_static
 from hls.frontend.state import Var
 from hls.ir import (
     AllocOp,
+    BlockReleaseOp,
+    BlocksOp,
     LoadOp,
+    ReadLockOp,
     StoreOp,
     StreamOp,
     StreamReadNbOp,
@@ -28,11 +31,14 @@ from hls.ir import (
     StructGetOp,
     StructPackOp,
     Value,
+    WriteLockOp,
     row_base,
 )
 from hls.ir.stream_ops import STREAM_METHODS as METHODS
+from hls.lang.blocks import read_lock, stream_of_blocks, write_lock
+from hls.lang.directives import dataflow
 from hls.lang.storage import stream
-from hls.types import StreamType, StructType, is_block, stream_element
+from hls.types import ArrayType, BlocksType, ScalarType, StreamType, StructType, is_block, stream_element
 from hls.wording import type_expr
 
 # `pack_struct(node, t, what)`: the whole struct `node` denotes, checked against `t`, as one value. The
@@ -48,9 +54,10 @@ class Streams(Family):
         self.arrays = arrays
         self.pack_struct = pack_struct
         self.lists: dict[str, list[Value]] = {}  # `s = [hls.stream(T) for _ in range(P)]`: its FIFOs
+        self.locks: list[str] = []  # the blocks of the lock `with`s being lowered (at most one)
 
     def is_stream_decl(self, node: ast.AST) -> bool:
-        return isinstance(node, ast.Call) and try_static(node.func, self.ctx.src) is stream \
+        return isinstance(node, ast.Call) and try_static(node.func, self.ctx.src) in (stream, stream_of_blocks) \
             or self.is_stream_list(node)
 
     def is_stream_list(self, node: ast.AST) -> bool:
@@ -108,11 +115,86 @@ class Streams(Family):
         if self.ctx.loops:
             raise self.ctx.error("declare streams at the top level of the kernel, not inside a loop or branch", call,
                                  UnsupportedError)
-        t = self.stream_type(call)
-        value = self.ctx.emit(StreamOp(t, target.id, self.ctx.loc))
+        if try_static(call.func, self.ctx.src) is stream_of_blocks:
+            t = self.blocks_type(call)
+            value = self.ctx.emit(BlocksOp(t, target.id, self.ctx.loc))
+            self.ctx.conversions.add(call, Call("st.local_blocks", (t, target.id)))
+        else:
+            t = self.stream_type(call)
+            value = self.ctx.emit(StreamOp(t, target.id, self.ctx.loc))
+            self.ctx.conversions.add(call, Call("st.local_stream", (t, target.id)))  # Python mode: the IR's depth
         self.ctx.env[target.id] = Var(value, t)
-        self.ctx.conversions.add(call, Call("st.local_stream", (t, target.id)))  # Python mode: the IR's depth
         self.ctx.facts.traced = True
+
+    def blocks_type(self, call: ast.Call) -> BlocksType:
+        """The type of `hls.stream_of_blocks(T[N], depth=D)`, declared in a dataflow region only (UG1399:
+        its producer and consumer are two concurrent processes, never a sequential region)."""
+        body = getattr(self.ctx.src.tree, "body", [])
+        if not any(isinstance(s, ast.Expr) and isinstance(s.value, ast.Call)
+                   and try_static(s.value.func, self.ctx.src) is dataflow for s in body):
+            raise self.ctx.error("hls.stream_of_blocks joins two processes of a dataflow region (UG1399): declare it "
+                                 "in a kernel whose body starts with hls.dataflow()", call, UnsupportedError)
+        depth_nodes = [kw.value for kw in call.keywords if kw.arg == "depth"] + call.args[1:]
+        if not 1 <= len(call.args) <= 2 or len(call.keywords) + len(call.args) - 1 != len(depth_nodes) \
+                or len(depth_nodes) > 1:
+            raise self.ctx.error("use hls.stream_of_blocks(T[N], depth=D), e.g. hls.stream_of_blocks(hls.int32[16])",
+                                 call)
+        block = self.ctx.annotation(call.args[0], "the block type", allow_array=True)
+        if not isinstance(block, ArrayType) or not isinstance(block.elem, ScalarType):
+            raise self.ctx.error(f"a block is an array of scalars of a constant shape, such as hls.int32[16]; got "
+                                 f"{block}", call.args[0])
+        depth = self.ctx.static(depth_nodes[0], "stream_of_blocks depth") if depth_nodes else 2
+        if isinstance(depth, bool) or not isinstance(depth, int) or depth < 1:
+            raise self.ctx.error(f"stream_of_blocks depth must be a positive integer constant (blocks, the "
+                                 f"producer's and the consumer's included), got {depth!r}", depth_nodes[0])
+        return BlocksType(block.elem, depth, block)
+
+    def lock_of(self, node: ast.With) -> bool:
+        """Whether a `with` statement takes a block lock (the only `with` a kernel may hold)."""
+        return len(node.items) == 1 and isinstance(node.items[0].context_expr, ast.Call) \
+            and try_static(node.items[0].context_expr.func, self.ctx.src) in (write_lock, read_lock)
+
+    def lower_lock(self, node: ast.With, visit_body: Callable[[list[ast.stmt]], None]) -> None:
+        """`with hls.write_lock(buf) as b:` (or read_lock): the lock op, the body on the block `b`, the
+        release. UG1399: one lock at a time (no nested acquire), and the block lives in its scope only."""
+        if not self.lock_of(node):
+            raise self.ctx.error("`with` blocks are not supported in kernels, except `with hls.write_lock(buf) as "
+                                 "b:` and `with hls.read_lock(buf) as b:` on a hls.stream_of_blocks", node,
+                                 UnsupportedError)
+        call, target = node.items[0].context_expr, node.items[0].optional_vars
+        writes = try_static(call.func, self.ctx.src) is write_lock
+        spelled = "hls.write_lock" if writes else "hls.read_lock"
+        var = self.ctx.env.get(call.args[0].id) if len(call.args) == 1 and isinstance(call.args[0], ast.Name) \
+            and not call.keywords else None
+        if var is None or not isinstance(var.type, BlocksType):
+            raise self.ctx.error(f"{spelled}(buf) takes one hls.stream_of_blocks (a local of the region or a "
+                                 "hls.stream_of_blocks[T[N]] parameter)", call, HLSTypeError)
+        if not isinstance(target, ast.Name):
+            raise self.ctx.error(f"name the block: `with {spelled}({call.args[0].id}) as b:`", node, UnsupportedError)
+        if isinstance(getattr(var.value, "op", None), BlocksOp) and not self.ctx.loops:
+            raise self.ctx.error(f"{spelled} outside a process: lock a block in a loop of the region or in a "
+                                 "sub-kernel that takes the stream of blocks", node, UnsupportedError)
+        if self.locks:
+            raise self.ctx.error(f"{spelled} inside the lock of {self.locks[-1]!r}: UG1399 supports no nested "
+                                 "acquire; release one block before taking the next", node, UnsupportedError)
+        if target.id in self.ctx.env:
+            raise self.ctx.error(f"{target.id!r} is already defined; name the block with a new name", target,
+                                 UnsupportedError)
+        self.ctx.released_blocks.discard(target.id)
+        exits = [n for s in node.body for n in ast.walk(s) if isinstance(n, (ast.Return, ast.Break, ast.Continue))]
+        if exits:
+            raise self.ctx.error("a return, break or continue would leave the lock's `with` early; the block is "
+                                 "released at its end only", exits[0], UnsupportedError)
+        lock = self.ctx.emit((WriteLockOp if writes else ReadLockOp)(var.value, target.id, self.ctx.loc))
+        self.ctx.env[target.id] = Var(lock, lock.type, is_array=True)
+        self.locks.append(target.id)
+        try:
+            visit_body(node.body)
+        finally:
+            self.locks.pop()
+        del self.ctx.env[target.id]
+        self.ctx.released_blocks.add(target.id)
+        self.ctx.emit(BlockReleaseOp(lock, var.value, self.ctx.loc))
 
     def stream_type(self, call: ast.Call) -> StreamType:
         """The FIFO type of `hls.stream(T, depth=N)` (default depth 2, as Vitis)."""
@@ -140,6 +222,10 @@ class Streams(Family):
             var = Var(element, element.type)
         if var is None or not isinstance(var.type, StreamType):
             return None
+        if isinstance(var.type, BlocksType):
+            raise self.ctx.error(f"{ast.unparse(node.func.value)!r} is a stream of blocks: take a block with "
+                                 "`with hls.write_lock(buf) as b:` or `with hls.read_lock(buf) as b:`", node.func,
+                                 UnsupportedError)
         if node.func.attr not in METHODS:
             raise self.ctx.error(f"streams have no method {node.func.attr!r}; use one of {', '.join(METHODS)}",
                                  node.func,

@@ -17,7 +17,6 @@ NUMPY_MATH = {getattr(np, name): name for name in ("exp", "log", "sqrt", "tanh",
 
 UNSUPPORTED = {
     ast.Try: "`try` has no hardware meaning; kernels cannot raise or catch exceptions",
-    ast.With: "`with` blocks are not supported in kernels",
     ast.Lambda: "lambdas are not supported; write a separate @hls.kernel function",
     ast.ListComp: "list comprehensions are not supported; use hls.zeros and a for loop",
     ast.SetComp: "set comprehensions are not supported in kernels",

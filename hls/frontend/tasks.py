@@ -23,7 +23,7 @@ from typing import Any
 from hls.errors import HLSTypeError, UnsupportedError
 from hls.frontend.base import BuildContext
 from hls.frontend.source import call_target
-from hls.ir import CallOp, Function, Op, ReturnOp, StreamOp, StreamReadOp, Value
+from hls.ir import CallOp, Function, Op, ReadLockOp, ReturnOp, StreamOp, StreamReadOp, Value
 from hls.lang.channels import Channel
 from hls.types import HLSType, StreamType
 
@@ -72,7 +72,7 @@ def check_task_reads(ctx: BuildContext, func: Function) -> None:
 
     def reads(f: Function) -> bool:
         for op in f.walk():
-            if isinstance(op, StreamReadOp):
+            if isinstance(op, (StreamReadOp, ReadLockOp)):
                 return True
             if isinstance(op, CallOp) and op.callee not in seen and op.callee in ctx.module.functions:
                 seen.add(op.callee)
@@ -81,9 +81,9 @@ def check_task_reads(ctx: BuildContext, func: Function) -> None:
         return False
 
     if not reads(func):
-        raise ctx.error(f"task {ctx.src.name!r} never blocks on a read (s.read()): a task runs its body again "
-                        "whenever an input holds data, so it must wait on one; without a blocking read it would "
-                        "never idle", ctx.src.tree, UnsupportedError)
+        raise ctx.error(f"task {ctx.src.name!r} never blocks on a read (s.read() or hls.read_lock): a task runs "
+                        "its body again whenever an input holds data, so it must wait on one; without a blocking read "
+                        "it would never idle", ctx.src.tree, UnsupportedError)
 
 
 def channel_of(stmt: ast.stmt, ctx: BuildContext) -> Channel | None:

@@ -26,7 +26,16 @@ import numpy as np
 from hls.errors import DeadlockError, Loc, SimulationError
 from hls.golden.runtime import GOLDEN_CODES, ArrayView, cast
 from hls.lang.storage import provide
-from hls.types import FixedType, ScalarType, StreamType, StructType, is_block, stream_element, struct_type_of
+from hls.types import (
+    BlocksType,
+    FixedType,
+    ScalarType,
+    StreamType,
+    StructType,
+    is_block,
+    stream_element,
+    struct_type_of,
+)
 
 
 def _caller_loc() -> Loc | None:
@@ -199,6 +208,70 @@ def local_stream(t: StreamType, name: str) -> Stream:
 def local_stream_list(t: StreamType, name: str, count: int) -> list[Stream]:
     """`[hls.stream(T, depth=N) for _ in range(P)]` in the golden model: P FIFOs named `s[k]`."""
     return [local_stream(t, f"{name}[{k}]") for k in range(count)]
+
+
+class BlockStream(Stream):
+    """`hls.stream_of_blocks(T[N], depth=D)` in Python mode: `items` are the blocks the producer has
+    released and the consumer not yet acquired, `held` the ones the consumer holds. A write lock waits
+    while those two make `depth` (UG1399: the depth counts the producer's block too), a read lock while
+    no block is released. The trace sees two FIFOs of `depth`: this one, written at the write lock's
+    release and read at the read lock's acquire (when a block's data moves), and `slots` (`buf.held`),
+    written at the write lock's acquire and read at the read lock's release (the blocks taken), so the
+    timed simulation waits where the locks wait."""
+
+    def __init__(self, t: BlocksType, name: str):
+        super().__init__(t.elem, depth=t.depth, name=name)
+        self.block = t.block
+        self.held = 0
+        self.slots = Stream(t.elem, depth=t.depth, name=f"{name}.held")
+
+    def full(self) -> bool:
+        return not UNBOUNDED[0] and len(self.items) + self.held >= self.depth
+
+
+class BlockLock:
+    """The `with hls.write_lock(buf) as b:` / `with hls.read_lock(buf) as b:` of Python mode."""
+
+    def __init__(self, buf: BlockStream, write: bool):
+        if not isinstance(buf, BlockStream):
+            raise TypeError(f"hls.{'write' if write else 'read'}_lock takes a hls.stream_of_blocks, got {buf!r}")
+        self.buf, self.write, self.view = buf, write, None
+
+    def __enter__(self) -> ArrayView:
+        buf = self.buf
+        if self.write:
+            while buf.full():
+                buf._wait("full")
+            _record(buf.slots, True)
+            self.view = ArrayView(np.zeros(buf.block.shape, dtype=buf.elem.storage_dtype), buf.elem, name=buf.name)
+            return self.view
+        while not buf.items:
+            buf._wait("empty")
+        buf.held += 1
+        buf.reads += 1
+        _record(buf, False)
+        self.view = buf.items.popleft()
+        return ArrayView(self.view.data, buf.elem, readonly=True, name=buf.name)
+
+    def __exit__(self, kind: Any, *rest: Any) -> bool:
+        if kind is None and self.write:
+            _record(self.buf, True)
+            self.buf.items.append(self.view)
+        elif kind is None:
+            _record(self.buf.slots, False)
+            self.buf.held -= 1
+        return False
+
+
+def local_blocks(t: BlocksType, name: str) -> BlockStream:
+    """What `hls.stream_of_blocks(T[N], depth=D)` becomes in the golden model, named as local_stream names a FIFO."""
+    process = _current()
+    return BlockStream(t, (process.scope if process is not None else "") + name)
+
+
+provide("stream_of_blocks")(lambda t: BlockStream(t, "stream_of_blocks"))
+provide("write_lock")(lambda buf: BlockLock(buf, True))
+provide("read_lock")(lambda buf: BlockLock(buf, False))
 
 
 @provide("stream")

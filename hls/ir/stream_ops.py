@@ -7,7 +7,7 @@ from typing import ClassVar
 
 from hls.errors import Loc
 from hls.ir.core import KindOp, Op, Value
-from hls.types import BoolType, ScalarType, StreamType
+from hls.types import BlocksType, BoolType, ScalarType, StreamType
 
 STATUS_KINDS = ("empty", "full")
 STREAM_METHODS = ("read", "write", *STATUS_KINDS, "read_nb", "write_nb")  # as hls::stream and hls.Stream spell them
@@ -145,6 +145,72 @@ class StreamWriteNbOp(_FifoWrite):
             raise self.fail(f"writes {self.value.type} into {self.stream.type}")
 
 
-STREAM_ACCESSES = (StreamReadOp, StreamWriteOp, StreamReadNbOp, StreamWriteNbOp)
-STREAM_WRITES = (StreamWriteOp, StreamWriteNbOp)
-STREAM_OPS = (StreamOp, *STREAM_ACCESSES, StreamStatusOp)  # every op on a FIFO, the declaration included
+class BlocksOp(StreamOp):
+    """A local FIFO of blocks: `buf = hls.stream_of_blocks(T[N], depth=D)` (a StreamOp, so what holds
+    for a region's FIFO holds for it; the C++ spells it hls::stream_of_blocks<T[N]>)."""
+
+    name = "hls.stream_of_blocks"
+
+    def verify(self) -> None:
+        if not isinstance(self.result.type, BlocksType) or self.result.type.depth < 1:
+            raise self.fail("a stream of blocks needs a blocks type with a positive depth")
+
+
+class BlockLockOp(FifoOp):
+    """The start of a `with hls.write_lock(buf) as b:` (or read_lock): waits for a block and gives it as
+    its result, an array the body loads from (and, for a write lock, stores into) until the
+    BlockReleaseOp that ends the `with`."""
+
+    def __init__(self, stream: Value, name: str | None = None, loc: Loc | None = None):
+        block = stream.type.block if isinstance(stream.type, BlocksType) else stream.type
+        super().__init__([stream], [block], loc=loc, result_names=[name])
+
+    @property
+    def origin(self) -> object:
+        """Which lock of the unoptimised kernel this is a copy of (the scheduler's copies, as StreamOp.origin)."""
+        return self.attrs.get("origin")
+
+    def verify(self) -> None:
+        if not isinstance(self.stream.type, BlocksType) or self.result.type != self.stream.type.block:
+            raise self.fail(f"locks a block of {self.stream.type}")
+
+
+class WriteLockOp(BlockLockOp):
+    """hls::write_lock: waits while `depth` blocks are taken, gives a free block to fill."""
+
+    name = "hls.write_lock"
+    method = "write_lock"
+    is_fifo_write = True
+
+
+class ReadLockOp(BlockLockOp):
+    """hls::read_lock: waits while no block is released, gives the oldest one to read."""
+
+    name = "hls.read_lock"
+    method = "read_lock"
+
+
+class BlockReleaseOp(FifoOp):
+    """The end of a lock's `with` (the C++ lock's destructor): the block goes to the other side."""
+
+    name = "hls.release"
+    method = "release"
+
+    def __init__(self, lock: Value, stream: Value, loc: Loc | None = None):
+        super().__init__([lock, stream], [], loc=loc)
+
+    @property
+    def lock(self) -> BlockLockOp:
+        return self.operands[0].op
+
+    def verify(self) -> None:
+        super().verify()
+        if not isinstance(getattr(self.operands[0], "op", None), BlockLockOp):
+            raise self.fail("releases a value that is not a block lock")
+
+
+STREAM_ACCESSES = (StreamReadOp, StreamWriteOp, StreamReadNbOp, StreamWriteNbOp, WriteLockOp, ReadLockOp)
+STREAM_WRITES = (StreamWriteOp, StreamWriteNbOp, WriteLockOp)
+BLOCK_OPS = (BlocksOp, WriteLockOp, ReadLockOp, BlockReleaseOp)
+# every op on a FIFO, the declaration included
+STREAM_OPS = (StreamOp, *STREAM_ACCESSES, StreamStatusOp, BlockReleaseOp)

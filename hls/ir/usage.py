@@ -8,7 +8,7 @@ from dataclasses import dataclass, field
 from hls.ir.core import Function, Module, Op, Value
 from hls.ir.kinds import OpKind
 from hls.ir.ops import BinaryOp, CallOp, CastOp, ConstantOp, ForOp, IfOp, LoadOp, StoreOp, row_base
-from hls.ir.stream_ops import STREAM_ACCESSES, STREAM_WRITES, StreamReadOp
+from hls.ir.stream_ops import STREAM_ACCESSES, STREAM_WRITES, ReadLockOp, StreamReadOp
 
 
 @dataclass
@@ -35,7 +35,7 @@ def usage(ops: list[Op], module: Module, scale: int | None = 1, out: Usage | Non
     for op in ops:
         if isinstance(op, STREAM_ACCESSES):
             out.add(out.writes if isinstance(op, STREAM_WRITES) else out.reads, op.stream, scale)
-            if isinstance(op, StreamReadOp):
+            if isinstance(op, (StreamReadOp, ReadLockOp)):
                 out.blocking_reads.add(op.stream)
         elif isinstance(op, LoadOp):
             out.array_reads.add(op.memref)

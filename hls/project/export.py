@@ -35,7 +35,7 @@ from hls.errors import HLSError
 from hls.project.directives import cfg_directives
 from hls.project.export_structs import struct_files, struct_port_data, struct_return_data, struct_stream_data
 from hls.project.host import host_unsupported, render_host
-from hls.sim.toolchain import CSIM_CXXFLAGS, own_include_dir
+from hls.sim.toolchain import CSIM_CXXFLAGS, own_headers, own_include_dir
 from hls.types import ArrayType, ScalarType, StreamType, StructType, TupleType, TypeFamily
 
 MANIFEST = "hls_export.json"
@@ -322,7 +322,7 @@ def render_project(design: Any, settings: ExportSettings, vectors: GoldenVectors
     if directives is not None:
         files["directives.tcl"] = directives
     if design.streams:  # the project's own csim headers (hls_stream.h, hls_csim.h), used when Vitis is absent
-        for name in ("hls_stream.h", "hls_csim.h", "hls_task.h", "hls_np_channel.h", "ap_axi_sdata.h"):
+        for name in own_headers():
             files[f"{CSIM_INCLUDE}/{name}"] = (own_include_dir() / name).read_text()
     estimated = _relative_paths(estimate.to_dict()) if estimate is not None else None
     files[MANIFEST] = manifest_text(design, settings, ports, rets, sorted(files) + [MANIFEST], vectors.given,

@@ -52,7 +52,7 @@ from hls.ir.affine import ITER, Affine, combine, induction_step
 from hls.ir.bitops import BIT_OPS
 from hls.ir.core import KindOp
 from hls.ir.kinds import OpKind
-from hls.ir.stream_ops import FifoOp, StreamOp, StreamStatusOp
+from hls.ir.stream_ops import BlockLockOp, FifoOp, StreamOp, StreamStatusOp
 from hls.ir.structops import StructGetOp, StructPackOp
 from hls.ir.visit import Walker, rule
 from hls.passes.straighten import MAX_REGION_OPS, NotUnrollable, extract, straighten
@@ -168,7 +168,7 @@ def straight_region(ops: list[Op], storages: dict[Value, Storage], library: Modu
     origins = {}
     for old, new in mapping.items():
         op = getattr(new, "op", None)
-        if old in storages and isinstance(op, (AllocOp, RomOp, StreamOp)):
+        if old in storages and isinstance(op, (AllocOp, RomOp, StreamOp, BlockLockOp)):
             op.attrs["origin"] = id(old)
             origins[id(old)] = storages[old]
     keep = func.body.block.ops[-2] if pipelined is not None else None
@@ -176,7 +176,7 @@ def straight_region(ops: list[Op], storages: dict[Value, Storage], library: Modu
     if keep is not None and keep.parent is None:
         raise NotUnrollable(pipelined, f"loop {pipelined.label} does nothing once unrolled and folded")
     found = {new: storages[old] for old, new in mapping.items() if old in storages and new in func.args}
-    arrays = [op for op in func.walk() if isinstance(op, (AllocOp, RomOp, StreamOp))]
+    arrays = [op for op in func.walk() if isinstance(op, (AllocOp, RomOp, StreamOp, BlockLockOp))]
     if any(op.origin not in origins for op in arrays):  # arrays of inlined sub-kernels
         found = function_storages(func, False, args=found)
     for op in arrays:

@@ -18,7 +18,7 @@ from itertools import product
 from typing import Any
 
 from hls.interfaces import default_interface
-from hls.ir import AllocOp, ConstantOp, DirectiveOp, Function, LoadOp, RomOp, StoreOp, StreamOp, Value
+from hls.ir import AllocOp, BlockLockOp, ConstantOp, DirectiveOp, Function, LoadOp, RomOp, StoreOp, StreamOp, Value
 from hls.ir.affine import ITER
 from hls.schedule.autopartition import automatically_complete
 from hls.types import ArrayType, BoolType, FloatType, IntType, ScalarType, StreamType
@@ -342,4 +342,6 @@ def function_storages(func: Function, is_top: bool, maxi_latency: int = MAXI_LAT
         elif isinstance(op, RomOp):
             storages[op.result] = local_storage(op.result.name or "rom", op.result.type, directives, op.result,
                                                 rom=op.data)
+        elif isinstance(op, BlockLockOp):  # the block a lock holds: an on-chip memory, as a ping-pong bank
+            storages[op.result] = local_storage(op.result.name or "block", op.result.type, directives, op.result)
     return storages

@@ -81,6 +81,12 @@ def own_include_dir() -> Path:
     return Path(__file__).resolve().parent / "include"
 
 
+def own_headers() -> list[str]:
+    """This project's own csim headers (streams, tasks, channels, blocks, AXI side data): an export that
+    uses streams carries them all, so one more header is never a list to update."""
+    return sorted(p.name for p in own_include_dir().glob("*.h"))
+
+
 def include_dirs() -> list[Path]:
     """The csim include path. Ours comes first unless Vitis is installed: the hls4ml folder that holds
     ap_int.h also holds a proprietary hls_stream.h, which must never be picked up; with $XILINX_HLS,

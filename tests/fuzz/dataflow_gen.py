@@ -13,6 +13,11 @@ forever; the region ends when every task idles on an empty input). They are draw
 random stream, so the loop stages of a seed are the ones it had before tasks existed. A chain of
 such a unit may also hold a farm: hls.split (round robin or load balance) to two or three map tasks,
 hls.merge back into one FIFO.
+
+A chain may also end in a stream of blocks (hls.stream_of_blocks, drawn from a third random stream):
+a producer fills each block from its input FIFO (in order or reversed), a consumer reads each block
+back (every item plus a neighbour) into its output FIFO; its depth (1..3 blocks) counts the held
+blocks, so with a join it can deadlock too.
 """
 
 from __future__ import annotations
@@ -36,14 +41,15 @@ class RegionGenerator:
         self.early: list[str] = []  # declarations written before hls.dataflow()
         self.buffer_rng = random.Random(seed * 7919 + 27)  # buffer-row stages: other draws stay the same
         self.block_rng = random.Random(seed * 7919 + 28)  # FIFO-of-arrays stages, likewise
+        self.blocks_rng = random.Random(seed * 7919 + 29)  # streams of blocks (see the module docstring)
 
     def name(self, kind: str) -> str:
         return f"d{self.seed}_{kind}{len(self.defs)}"
 
-    def fifo(self) -> str:
+    def fifo(self, rng: random.Random | None = None) -> str:
         name = f"q{self.fifos}"
         self.fifos += 1
-        depth = self.rng.choice([1, 2, 2, 3, self.n])
+        depth = (rng or self.rng).choice([1, 2, 2, 3, self.n])
         self.region.insert(self.fifos, f"    {name} = hls.stream(hls.int32, depth={depth})")
         return name
 
@@ -95,10 +101,34 @@ class RegionGenerator:
             if self.buffer_rng.random() < 0.25:
                 inp = self.buffer_rows(inp)
             if self.block_rng.random() < 0.2:
-                inp = self.blocks(inp)
+                inp = self.array_items(inp)
         if self.tasks and self.task_rng.random() < 0.4:
             inp = self.farm(inp)
+        if self.blocks_rng.random() < 0.3:
+            inp = self.blocks(inp)
         return inp
+
+    def blocks(self, inp: str) -> str:
+        """inp -> a producer filling blocks of B items -> a stream of blocks -> a consumer -> the returned FIFO."""
+        rng = self.blocks_rng
+        size = rng.choice([d for d in (2, self.n // 2, self.n) if d > 1 and self.n % d == 0])
+        depth = rng.choice([1, 2, 2, 3])
+        name = f"sb{len(self.defs)}"
+        self.region.insert(1, f"    {name} = hls.stream_of_blocks(hls.int32[{size}], depth={depth})")
+        kind = f"hls.stream_of_blocks[hls.int32[{size}], {depth}]"
+        slot = f"{size - 1} - j" if rng.random() < 0.5 else "j"
+        put = self.define("bput", f"i: hls.stream[hls.int32], bo: {kind}",
+                          [f"for k in range({self.n // size}):", "    with hls.write_lock(bo) as blk:",
+                           f"        for j in range({size}):", f"            blk[{slot}] = i.read()"])
+        shift, offset = rng.randint(0, size - 1), rng.randint(-50, 50)
+        get = self.define("bget", f"bi: {kind}, o: hls.stream[hls.int32]",
+                          [f"for k in range({self.n // size}):", "    with hls.read_lock(bi) as blk:",
+                           f"        for j in range({size}):",
+                           f"            o.write(hls.int32(blk[j] + blk[(j + {shift}) % {size}] + {offset}))"])
+        out = self.fifo(rng)
+        self.call(put, [inp, name])
+        self.call(get, [name, out])
+        return out
 
     def row(self, inp: str) -> str:
         """A row of identical processing elements joined by a list of FIFOs, `for p in range(P): pe(r[p],
@@ -150,7 +180,7 @@ class RegionGenerator:
         self.call(pack, [f"{name}[{count}]", out])
         return out
 
-    def blocks(self, inp: str) -> str:
+    def array_items(self, inp: str) -> str:
         """inp -> groups of L items packed into arrays on a FIFO of int32[L] arrays -> (a stage that reverses
         each array) -> unpacked onto a new FIFO of scalars; L divides N."""
         rng = self.block_rng

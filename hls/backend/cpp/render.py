@@ -19,12 +19,12 @@ from hls.backend.ctype import struct_declaration
 from hls.backend.names import Namer
 from hls.errors import HLSTypeError
 from hls.interfaces import BLOCK_CONTROL, default_interface
-from hls.ir import AllocOp, DirectiveOp, Module
+from hls.ir import AllocOp, BlocksOp, DirectiveOp, Module
 from hls.ir.traits import process_of
 from hls.ir.usage import stream_directions
 from hls.lang.axis import AxisType
 from hls.lang.directives import Interface, Partition
-from hls.types import ArrayType, FixedType, ScalarType, StreamType, StructType, TupleType
+from hls.types import ArrayType, BlocksType, FixedType, ScalarType, StreamType, StructType, TupleType
 
 
 @lru_cache(maxsize=1)
@@ -124,6 +124,8 @@ def emit_module(module: Module, origin: str = "", flow: str = "vitis") -> CppDes
     kernel_cpp = render_template("kernel.cpp.j2", header=header_name, origin=origin, streams=streams,
                                  processes=processes, tasks=tasks,
                                  channels=any(f.attrs.get("channel") for f in module.functions.values()),
+                                 blocks=any(isinstance(op, BlocksOp) for f in module.functions.values()
+                                            for op in f.walk()),
                                  helpers=[h for h in HELPERS if h in helpers], csim_checked=divides,
                                  functions=makers(emitted) + [
                                      {"signature": "\n".join(wrap(("static " if e is not top_emitted else "")
@@ -190,6 +192,9 @@ def port_specs(func, emitted: EmittedFunction, errors: list[tuple[str, Any]],
         codec = codec_for(t)
         if codec.unsupported:
             errors.append((f"argument {arg.name!r}: {codec.elem} {codec.unsupported}", func.loc))
+        if isinstance(t, BlocksType):  # UG1399: it joins two processes of a region, never a top's port
+            errors.append((f"argument {arg.name!r} is a stream of blocks: it joins two processes of a dataflow "
+                           "region and is no port of a top kernel; run the kernel that declares it", func.loc))
         ports.append(PortSpec(arg.name, c_name, t, isinstance(t, ArrayType), codec.shape, codec,
                               (directions or {}).get(arg, "in") if isinstance(t, StreamType) else None,
                               output_only=arg.name == func.result_array))

@@ -7,17 +7,29 @@ from hls.backend.ctype import ctype_of, spelling
 from hls.ir import CallOp, ForOp, IfOp, Value
 from hls.ir.core import Op
 from hls.ir.stream_ops import (
+    BlockLockOp,
+    BlockReleaseOp,
+    BlocksOp,
     StreamOp,
     StreamReadOp,
     StreamStatusOp,
     StreamWriteNbOp,
     StreamWriteOp,
+    WriteLockOp,
 )
 from hls.ir.traits import process_of
-from hls.types import StreamType
+from hls.types import ArrayType, BlocksType, StreamType
+
+
+def block_spelling(t: ArrayType) -> str:
+    """`int32_t[16]`: the block type argument of hls::stream_of_blocks and its locks."""
+    return spelling(t.elem) + "".join(f"[{n}]" for n in t.shape)
 
 
 def stream_spelling(t: StreamType) -> str:
+    if isinstance(t, BlocksType):  # UG1399: hls::stream_of_blocks<block_type, depth>, depth 2 by default
+        depth = f", {t.depth}" if t.depth != 2 else ""
+        return f"hls::stream_of_blocks<{block_spelling(t.block)}{depth}>"
     elem = spelling(t.elem)
     return f"hls::stream<{elem} >" if elem.endswith(">") else f"hls::stream<{elem}>"
 
@@ -32,6 +44,9 @@ class StreamStatements:
             return
         if isinstance(op, StreamOp) and channel_member(op) is not None:
             self.channel_stream(op, *channel_member(op))
+            return
+        if isinstance(op, (BlocksOp, BlockLockOp, BlockReleaseOp)):
+            self.block_op(op)
             return
         if isinstance(op, StreamOp):
             name = self.namer.fresh(op.result.name or "fifo")
@@ -62,6 +77,28 @@ class StreamStatements:
             ok, value = op.results
             name = self.declare(value, "0")
             self.declare(ok, f"{stream}.read_nb({name})")
+
+    def block_op(self, op: Op) -> None:
+        """A stream of blocks and its locks as UG1399 writes them: the lock is a local of its own scope,
+        `{ hls::write_lock<int32_t[16]> b(buf); ... }`, whose destructor releases the block."""
+        if isinstance(op, BlocksOp):
+            name = self.namer.fresh(op.result.name or "blocks")
+            local = "hls_thread_local " if has_tasks(op.parent.ops) else ""  # UG1399: a task's channels
+            self.line(f"{local}{stream_spelling(op.result.type)} {name};")
+            self.lines.append("#ifndef __SYNTHESIS__")
+            self.line(f'{name}.set_name("{name}");  // csim messages name it')
+            self.lines.append("#endif")
+            self.bind(op.result, Expr(name, PREC["primary"], ctype_of(op.result.type.elem)))
+        elif isinstance(op, BlockLockOp):
+            kind = "write_lock" if isinstance(op, WriteLockOp) else "read_lock"
+            name = self.namer.fresh(op.result.name or "block")
+            self.line("{")
+            self.depth += 1
+            self.line(f"hls::{kind}<{block_spelling(op.result.type)}> {name}({self.use(op.stream).text});")
+            self.bind(op.result, Expr(name, PREC["primary"], ctype_of(op.result.type.elem)))
+        else:
+            self.depth -= 1
+            self.line("}")
 
     def stream_list_element(self, op: StreamOp) -> None:
         """`s = [hls.stream(T, depth=D) for _ in range(P)]`: `hls::stream<T> s[P];` at its first element (UG1399:

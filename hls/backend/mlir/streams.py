@@ -7,9 +7,9 @@ meaning (blocking, depth, dataflow concurrency) lives in those names and attribu
 
 from __future__ import annotations
 
-from hls.backend.mlir.builder import Builder, Emitter, mlir_type
+from hls.backend.mlir.builder import Builder, Emitter, mlir_type, unsupported
 from hls.ir import Module
-from hls.ir.stream_ops import STREAM_OPS, STREAM_WRITES, StreamOp
+from hls.ir.stream_ops import BLOCK_OPS, STREAM_OPS, STREAM_WRITES, StreamOp
 from hls.types import BoolType, StreamType
 
 
@@ -33,6 +33,9 @@ def declarations(b: Builder, module: Module) -> None:
     seen: set[str] = set()
     for func in module.functions.values():
         for op in func.walk():
+            if isinstance(op, BLOCK_OPS):
+                raise unsupported(op, "a stream of blocks: its locks hand a whole array over, which the stream "
+                                  "calls of this export do not spell")
             if isinstance(op, STREAM_OPS) and not isinstance(op, StreamOp):
                 kind, t = op.method, op.stream.type
                 name = _name(kind, t)
