@@ -181,6 +181,7 @@ def render_host(design: Any, common: dict[str, Any], rtol: str, atol: str,
     data = {**common, **host_data(design, common["rets"]), "rtol": rtol, "atol": atol}
     data["host_kernels"] = [{"top": design.top, "prefix": "", "label": "", "free": False,
                              "host_ports": data["host_ports"], "host_rets": data["host_rets"]}]
+    data["kernels_py"] = repr(data["host_kernels"])
     sep = nk_separator(vitis_version)
     cus = [{"kernel": design.top, "count": 1, "names": sep.join([f"{design.top}_1"]), "slr": None}]
     files = {"host/host.cpp": render_template("host.cpp.j2", **data),
