@@ -303,7 +303,7 @@ def render_project(design: Any, settings: ExportSettings, vectors: GoldenVectors
               "free_running": design.free_running}
     host_files = host_side(design, settings, common)
     common.update(host=settings.flow == "vitis" and bool(host_files), kernels=[top], xclbin_name=top,
-                  connections=[], free_kernels=[],
+                  connections=[], free_kernels=[], driver="driver.py" in host_files,
                   host_note=host_unsupported(design) if settings.flow == "vitis" else None)
     files = {
         f"src/{top}.cpp": design.kernel_cpp,
