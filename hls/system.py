@@ -15,13 +15,14 @@ one host program, `make host-sim` on the mock XRT.
 from __future__ import annotations
 
 import os
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
 import numpy as np
 
 from hls.errors import HLSError, caller_loc
-from hls.golden.streams import Stream, run_dataflow
+from hls.golden.streams import TRACES, UNBOUNDED, Stream, run_dataflow
 from hls.golden_runs import golden_inputs, region_process
 from hls.project.export import ExportSettings, GoldenVectors
 from hls.project.host import DEFAULT_VITIS_VERSION, host_unsupported
@@ -33,8 +34,9 @@ from hls.project.system_lint import (
     check_links,
     check_memory,
 )
+from hls.schedule.dataflow import raw_region, sized_depths
 
-DEFAULT_DEPTH = 2  # a connection's FIFO depth unless `depths` says otherwise (Vitis's default stream depth)
+DEFAULT_DEPTH = 2  # the depth of a connection's FIFO in the unbounded trace run (only its peak is read)
 
 
 class System:
@@ -63,8 +65,9 @@ class System:
             if design.stateful:
                 raise SystemError_(f"kernel {kname!r} keeps hls.static state; a system kernel must not", self.loc)
         self.platform, self.name = platform, name
-        self.depths = list(depths) if depths is not None else [DEFAULT_DEPTH] * len(self.links)
-        if len(self.depths) != len(self.links) or not all(isinstance(d, int) and d >= 1 for d in self.depths):
+        self.depths = list(depths) if depths is not None else None  # None: sized (fifo_depths) when needed
+        if self.depths is not None and (len(self.depths) != len(self.links)
+                                        or not all(isinstance(d, int) and d >= 1 for d in self.depths)):
             raise SystemError_(f"depths {depths!r}: one FIFO depth (>= 1) per connection", self.loc)
 
     def _arguments(self, inputs: dict[str, Any] | None, seed: int) -> tuple[dict[str, list], dict[str, list]]:
@@ -77,9 +80,32 @@ class System:
             args[kname], before[kname] = golden_inputs(list(compiled.arg_names), list(compiled.arg_types), given)
         return args, before
 
+    def fifo_depths(self, inputs: dict[str, Any] | None = None, seed: int = 0) -> list[int]:
+        """Per connection its FIFO depth: the given `depths`, else what this project's FIFO sizing
+        (hls.schedule.fifo_timing.size_fifos) finds for the system as one region: its trace from one
+        Python-mode run with unbounded FIFOs, each kernel's loops and latency from its estimate."""
+        if self.depths is not None:
+            return list(self.depths)
+        if not self.links:
+            return []
+        reports = [k.report() for k in self.kernels.values()]
+        merged = replace(reports[0], loops=[loop for r in reports for loop in r.loops],
+                         nodes=[node for r in reports for node in r.nodes])
+        TRACES.clear()
+        UNBOUNDED[0] = True
+        try:
+            self._run(inputs, seed, [DEFAULT_DEPTH] * len(self.links))
+        finally:
+            UNBOUNDED[0] = False
+        raw = raw_region(TRACES[-1])
+        TRACES.clear()
+        sized = sized_depths(raw, merged)
+        return [sized[str(link)] for link in self.links]
+
     def run(self, inputs: dict[str, Any] | None = None, seed: int = 0, depths: list[int] | None = None) -> dict:
-        """Python mode: every kernel a process, each connection a FIFO of its depth; {kernel: (args, return)}."""
-        return self._run(inputs, seed, self.depths if depths is None else depths)[0]
+        """Python mode: every kernel a process, each connection a FIFO of its depth (given, else sized);
+        {kernel: (args, return)}."""
+        return self._run(inputs, seed, self.fifo_depths(inputs, seed) if depths is None else depths)[0]
 
     __call__ = run
 
@@ -106,13 +132,14 @@ class System:
             why = host_unsupported_in_system(design)
             if why:
                 raise HLSError(f"kernel {kname!r}: {why}", self.loc)
-        out, before, _ = self._run(inputs, seed, self.depths)
+        depths = self.fifo_depths(inputs, seed)
+        out, before, _ = self._run(inputs, seed, depths)
         vectors = {}
         for kname, (args, ret) in out.items():
             after = [np.asarray(a) if isinstance(a, Stream) else a for a in args]
             vectors[kname] = GoldenVectors(before[kname], after, ret, inputs is not None)
         settings = ExportSettings("xcu250-figd2104-2L-e", 3.33, "vitis", seed, overwrite=overwrite)
-        cfg = link_config(self.name, self.designs, self.counts, self.links, self.depths, self.memory, self.slr,
+        cfg = link_config(self.name, self.designs, self.counts, self.links, depths, self.memory, self.slr,
                           vitis_version)
         files = render_system(self.name, self.designs, vectors, self.free, cfg, self.links, settings)
         return write_system(files, path, overwrite)

@@ -34,7 +34,7 @@ from hls.defaults import DEFAULT_ATOL, DEFAULT_PART, DEFAULT_RTOL
 from hls.errors import HLSError
 from hls.project.directives import cfg_directives
 from hls.project.export_structs import struct_files, struct_port_data, struct_return_data, struct_stream_data
-from hls.project.host import host_unsupported, render_host
+from hls.project.host import host_unsupported, render_driver, render_host
 from hls.sim.toolchain import CSIM_CXXFLAGS, own_headers, own_include_dir
 from hls.types import ArrayType, ScalarType, StreamType, StructType, TupleType, TypeFamily
 
@@ -304,7 +304,8 @@ def render_project(design: Any, settings: ExportSettings, vectors: GoldenVectors
               "free_running": design.free_running,
               "config_directives": cfg_directives(directives) if directives is not None else []}
     host_files = host_side(design, settings, common)
-    common.update(host=bool(host_files), kernels=[top], xclbin_name=top, connections=[], free_kernels=[],
+    common.update(host=settings.flow == "vitis" and bool(host_files), kernels=[top], xclbin_name=top,
+                  connections=[], free_kernels=[], driver="driver.py" in host_files,
                   host_note=host_unsupported(design) if settings.flow == "vitis" else None)
     files = {
         f"src/{top}.cpp": design.kernel_cpp,
@@ -332,9 +333,11 @@ def render_project(design: Any, settings: ExportSettings, vectors: GoldenVectors
 
 def host_side(design: Any, settings: ExportSettings, common: dict[str, Any]) -> dict[str, str]:
     """The Vitis kernel flow's host program, link.cfg and mock-XRT entry (hls/project/host.py), when XRT can
-    drive every argument of the design; nothing for the Vivado IP flow."""
-    if settings.flow != "vitis" or host_unsupported(design) is not None:
+    drive every argument of the design; for the Vivado IP flow the PYNQ driver.py of an AXI IP."""
+    if host_unsupported(design) is not None:
         return {}
+    if settings.flow == "vivado":
+        return render_driver(design, common, repr(settings.rtol), repr(settings.atol)) if design.axi_lite else {}
     return render_host(design, common, repr(settings.rtol), repr(settings.atol))
 
 

@@ -169,12 +169,19 @@ def kernel_files(design: Any, common: dict[str, Any]) -> dict[str, str]:
                                                       indent=1) + "\n"}
 
 
+def render_driver(design: Any, common: dict[str, Any], rtol: str, atol: str) -> dict[str, str]:
+    """driver.py of a Vivado-flow AXI IP (CppDesign.axi_lite): PYNQ Overlay, allocate, the register map."""
+    data = {**common, **host_data(design, common["rets"]), "rtol": rtol, "atol": atol}
+    return {"driver.py": render_template("driver.py.j2", **data)}
+
+
 def render_host(design: Any, common: dict[str, Any], rtol: str, atol: str,
                 vitis_version: str = DEFAULT_VITIS_VERSION) -> dict[str, str]:
     """The host side of a single-kernel Vitis export: host program (C++ and Python), link.cfg, mock entry."""
     data = {**common, **host_data(design, common["rets"]), "rtol": rtol, "atol": atol}
     data["host_kernels"] = [{"top": design.top, "prefix": "", "label": "", "free": False,
                              "host_ports": data["host_ports"], "host_rets": data["host_rets"]}]
+    data["kernels_py"] = repr(data["host_kernels"])
     sep = nk_separator(vitis_version)
     cus = [{"kernel": design.top, "count": 1, "names": sep.join([f"{design.top}_1"]), "slr": None}]
     files = {"host/host.cpp": render_template("host.cpp.j2", **data),

@@ -60,6 +60,7 @@ def render_system(name: str, designs: dict[str, Any], vectors: dict[str, GoldenV
               "host_ports": [p for k in kernels for p in k["host_ports"]],
               "host_rets": [r for k in kernels for r in k["host_rets"]]}
     files["host/host.cpp"] = render_template("host.cpp.j2", **common)
+    files["host/host.py"] = render_template("host.py.j2", kernels_py=repr(kernels), **common)
     files["link.cfg"] = link_cfg
     files["Makefile"] = render_template("system.mk.j2", **common)
     files.update(mock_files())

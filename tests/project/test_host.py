@@ -241,3 +241,45 @@ def test_a_vivado_flow_export_has_no_host_program(examples, tmp_path):
     assert k.flow == "vivado"
     project = k.export(tmp_path / "p")
     assert not (project / "host").exists() and not (project / "link.cfg").exists()
+
+
+@pytest.mark.parametrize("versal", [False, True])
+def test_make_package_issues_v_plus_plus_p(vadd_project, tmp_path, versal):
+    """Embedded/Versal platforms: link (to an .xsa on Versal), then v++ -p with the platform's Linux image
+    (UG1393 "Packaging the System", "--package Options")."""
+    from tests.fixtures.vitis_flow_standins import install
+
+    project = vadd_project[0]
+    bin_dir, _ = install(tmp_path / "standins", sys.executable, project / "host" / "sim" / "xrt")
+    log = tmp_path / "log"
+    env = {**make_env(), "PATH": f"{bin_dir}:{os.environ['PATH']}", "STANDIN_LOG": str(log), "STANDIN_SIM_LIB": "x"}
+    platform = "xilinx_vck190_base_202220_1" if versal else "xilinx_zcu102_base_202220_1"
+    extra = ["VERSAL=1"] if versal else []
+    run = make(project, "package", "TARGET=hw_emu", f"PLATFORM={platform}", "ROOTFS=img/rootfs.ext4",
+               "KERNEL_IMAGE=img/Image", "PACKAGE_FILES=xrt.ini build/host", *extra, env=env)
+    assert run.returncode == 0, run.stdout + run.stderr
+    out = "build/hw_emu"
+    linked = f"{out}/vadd.xsa" if versal else f"{out}/vadd.xclbin"
+    assert log.read_text().splitlines() == [
+        f"v++ -c -t hw_emu --platform {platform} -k vadd -I src -o {out}/vadd.xo src/vadd.cpp",
+        f"v++ -l -t hw_emu --platform {platform} --config link.cfg -o {linked} {out}/vadd.xo",
+        f"v++ -p -t hw_emu --platform {platform} --package.out_dir {out}/package --package.boot_mode sd "
+        f"--package.rootfs img/rootfs.ext4 --package.kernel_image img/Image --package.sd_file xrt.ini "
+        f"--package.sd_file build/host -o {out}/package/vadd.xclbin {linked}",
+    ]
+    assert (project / out / "package" / "vadd.xclbin").is_file()
+
+
+@pytest.mark.parametrize("args,message", [(["PLATFORM=p"], "needs v++"), (["PLATFORM=p", "ROOTFS=r"], "needs v++")])
+def test_make_package_without_vitis_says_so(vadd_project, args, message):
+    run = make(vadd_project[0], "package", *args, env={**make_env(), "PATH": "/usr/bin:/bin"})
+    assert run.returncode != 0 and message in run.stdout, run.stdout + run.stderr
+
+
+def test_make_package_without_the_linux_image_says_so(vadd_project, tmp_path):
+    from tests.fixtures.vitis_flow_standins import install
+
+    bin_dir, _ = install(tmp_path / "standins", sys.executable, vadd_project[0] / "host" / "sim" / "xrt")
+    env = {**make_env(), "PATH": f"{bin_dir}:{os.environ['PATH']}", "STANDIN_LOG": str(tmp_path / "log")}
+    run = make(vadd_project[0], "package", "PLATFORM=p", "TARGET=hw", env=env)
+    assert run.returncode != 0 and "ROOTFS=<rootfs.ext4> KERNEL_IMAGE=<Image>" in run.stdout

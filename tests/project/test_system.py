@@ -132,13 +132,29 @@ def run_host_sim(project):
                           text=True, env=env, timeout=900)
 
 
+def run_host_py(project):
+    env = {k: v for k, v in os.environ.items() if k not in ("XILINX_HLS", "MAKEFLAGS")}
+    return subprocess.run([sys.executable, str(project / "host" / "host.py"), "--sim"], capture_output=True,
+                          text=True, env={**env, "PYTHON": sys.executable}, timeout=900)
+
+
+def test_host_py_runs_the_system_on_the_mock_pyxrt(exported):
+    """host/host.py: the same steps as host.cpp with pyxrt (xrt.run, set_arg, start, wait), on the mock pyxrt
+    that runs the kernels in stream order, the free-running one as items reach it."""
+    run = run_host_py(exported)
+    assert run.returncode == 0 and "PASS: pipeline" in run.stdout, run.stdout + run.stderr
+    host = (exported / "host" / "host.py").read_text()
+    assert "'top': 'scale'" in host and "'free': True" in host  # listed, never started
+
+
 def test_the_three_kernel_system_passes_on_the_mock_xrt(exported):
     run = run_host_sim(exported)
     assert run.returncode == 0 and "PASS:" in run.stdout, run.stdout + run.stderr
     keys = parse_link_cfg((exported / "link.cfg").read_text())
     assert keys["nk"] == ["load:1:load_1", "scale:1:scale_1", "store:1:store_1"]
     assert keys["sp"] == ["load_1.src:DDR[0]", "store_1.dst:DDR[1]"]
-    assert keys["stream_connect"] == ["load_1.out:scale_1.inp:2", "scale_1.out:store_1.inp:2"]
+    # no depths given: the sized ones (three II=1 loops at one item a cycle: a FIFO of one keeps the latency)
+    assert keys["stream_connect"] == ["load_1.out:scale_1.inp:1", "scale_1.out:store_1.inp:1"]
     assert "free scale" in (exported / "build" / "host_sim" / "mock.xclbin").read_text()
     host = (exported / "host" / "host.cpp").read_text()
     assert "kernel_scale" not in host  # the free-running kernel is never opened by the host
@@ -155,6 +171,8 @@ def test_a_corrupted_golden_vector_fails(exported, tmp_path):
     golden.write_text("\n".join(lines) + "\n")
     run = run_host_sim(project)
     assert run.returncode != 0 and "MISMATCH store.dst[5]" in run.stdout, run.stdout + run.stderr
+    run = run_host_py(project)
+    assert run.returncode == 1 and "MISMATCH store.dst[5]" in run.stdout and "FAIL:" in run.stdout, run.stdout
 
 
 def test_link_cfg_compute_units_and_slr_for_old_vitis(tmp_path):
@@ -168,3 +186,57 @@ def test_link_cfg_compute_units_and_slr_for_old_vitis(tmp_path):
     assert keys["nk"] == ["vscale:2:vscale_1.vscale_2"]  # '.' before Vitis 2022.2
     assert keys["sp"] == ["vscale_1.a:DDR[1]", "vscale_2.a:DDR[1]"]
     assert keys["slr"] == ["vscale_1:SLR0", "vscale_2:SLR0"]
+
+
+# ---- FIFO depths of stream_connect: sized by this project's FIFO sizing unless given --------------------
+
+
+@hls.kernel
+def split_k(a: hls.int16[N], x: hls.stream[hls.int16], y: hls.stream[hls.int16]):
+    for i in range(N):
+        x.write(a[i])
+        y.write(a[i] + 1)
+
+
+@hls.kernel
+def join_k(x: hls.stream[hls.int16], y: hls.stream[hls.int16], b: hls.int16[2 * N]):
+    for i in range(N):  # all of x first, then all of y: y must hold what split_k writes meanwhile
+        b[i] = x.read()
+    for i in range(N):
+        b[N + i] = y.read()
+
+
+RECONVERGE = [("split_k.x", "join_k.x"), ("split_k.y", "join_k.y")]
+
+
+def reconverge_inputs():
+    a = (np.arange(N, dtype=np.int16) * 3 - 7).astype(np.int16)
+    return {"split_k": [a, hls.Stream(hls.int16, []), hls.Stream(hls.int16, [])],
+            "join_k": [hls.Stream(hls.int16, []), hls.Stream(hls.int16, []), np.zeros(2 * N, np.int16)]}
+
+
+def test_sized_depths_are_the_smallest_that_run_and_reach_link_cfg(tmp_path):
+    system = hls.System([split_k, join_k], connect=RECONVERGE)
+    depth_x, depth_y = system.fifo_depths()
+    # Python mode is the independent check: the sized depths run; y needs N - 1 places (split_k's last write
+    # to y may wait until join_k turns to y, but its N - 1 writes before that cannot), so N - 2 deadlocks;
+    # the sizing keeps the latency of unbounded FIFOs, so y may take one more (never more than the N it carries)
+    out = system.run(inputs=reconverge_inputs())
+    a = reconverge_inputs()["split_k"][0].astype(np.int64)
+    assert np.array_equal(out["join_k"][0][2], np.concatenate([a, a + 1]))
+    assert N - 1 <= depth_y <= N and depth_x <= 2
+    system.run(inputs=reconverge_inputs(), depths=[depth_x, N - 1])
+    with pytest.raises(hls.DeadlockError):
+        system.run(inputs=reconverge_inputs(), depths=[depth_x, N - 2])
+    project = system.export(tmp_path / "p")
+    keys = parse_link_cfg((project / "link.cfg").read_text())
+    assert keys["stream_connect"] == [f"split_k_1.x:join_k_1.x:{depth_x}", f"split_k_1.y:join_k_1.y:{depth_y}"]
+
+
+def test_given_depths_win(tmp_path):
+    system = hls.System([split_k, join_k], connect=RECONVERGE, depths=[4, 32])
+    assert system.fifo_depths() == [4, 32]
+    keys = parse_link_cfg((system.export(tmp_path / "p").joinpath("link.cfg")).read_text())
+    assert keys["stream_connect"] == ["split_k_1.x:join_k_1.x:4", "split_k_1.y:join_k_1.y:32"]
+    with pytest.raises(hls.DeadlockError):  # too shallow for y: the given depth is used, not the sized one
+        hls.System([split_k, join_k], connect=RECONVERGE, depths=[4, 2]).run(inputs=reconverge_inputs())

@@ -77,6 +77,7 @@ class CppDesign:
     c_declarations: list[str] = field(default_factory=list)  # C storage structs (cffi's cdef, the bridge)
     fault_sites: faults.Sites = field(default_factory=faults.Sites)  # csim checks: what and where (faults.py)
     free_running: bool = False  # the top is an @hls.task: testbenches run its body until its inputs are empty
+    axi_lite: bool = False  # a Vivado-flow AXI IP (axi_lite_ip): the PYNQ driver reaches it through s_axilite
 
     def check_boundary(self) -> None:
         """Raise for a port that cannot cross the csim/testbench boundary (int64 and float64 carriers).
@@ -144,7 +145,7 @@ def emit_module(module: Module, origin: str = "", flow: str = "vitis") -> CppDes
                    for op in f.walk())
     return CppDesign(top_c, header_name, kernel_cpp, header, bridge, ports, top.return_type, results,
                      boundary_errors=errors, stateful=stateful, streams=streams, c_declarations=storage,
-                     fault_sites=sites, free_running=bool(top.attrs.get("task")))
+                     fault_sites=sites, free_running=bool(top.attrs.get("task")), axi_lite=axi_lite_ip(top, flow))
 
 
 def makers(emitted: list[EmittedFunction]) -> list[dict[str, Any]]:
@@ -201,10 +202,26 @@ def port_specs(func, emitted: EmittedFunction, errors: list[tuple[str, Any]],
     return ports
 
 
+def axi_lite_ip(func, flow: str) -> bool:
+    """A Vivado IP flow top whose every argument is an array the user made `m_axi` with `offset="slave"`
+    (hls.interface) is an AXI IP: its buffer addresses live in an s_axilite register file, so its scalars,
+    scalar outputs and block control go there too (`s_axilite port=return`), the IP a PYNQ Overlay drives."""
+    if flow != "vivado" or not func.args:
+        return False
+    chosen = {id(op.target): op.directive for op in func.walk()
+              if isinstance(op, DirectiveOp) and isinstance(op.directive, Interface)}
+    arrays = [arg for arg in func.args if isinstance(arg.type, ArrayType)]
+    if not arrays or any(isinstance(arg.type, StreamType) for arg in func.args):
+        return False
+    return all(id(a) in chosen and chosen[id(a)].mode == "m_axi" and chosen[id(a)].offset == "slave" for a in arrays)
+
+
 def top_interface_pragmas(func, flow: str = "vitis") -> list[str]:
-    """The flow's default interfaces (hls/interfaces.py) for every argument the user gave none."""
+    """The flow's default interfaces (hls/interfaces.py) for every argument the user gave none; an AXI IP's
+    scalars and control in s_axilite (axi_lite_ip)."""
     directives = [op for op in func.walk() if isinstance(op, DirectiveOp)]
     chosen = {id(op.target) for op in directives if isinstance(op.directive, Interface)}
+    axi = axi_lite_ip(func, flow)
     partitioned = [op for op in directives if isinstance(op.directive, Partition)]
     pragmas = []
     bundle = 0
@@ -215,7 +232,7 @@ def top_interface_pragmas(func, flow: str = "vitis") -> list[str]:
             pragmas.append(interface_pragma("{" + arg.name + "}", Interface(mode="axis")))
             continue
         is_array = isinstance(arg.type, ArrayType)
-        options = default_interface(flow, is_array, bundle, arg.type.size if is_array else 0)
+        options = default_interface("vitis" if axi else flow, is_array, bundle, arg.type.size if is_array else 0)
         if options.mode == "m_axi":
             for op in partitioned:
                 if op.target is arg:
@@ -226,8 +243,9 @@ def top_interface_pragmas(func, flow: str = "vitis") -> list[str]:
             bundle += 1
         pragmas.append(interface_pragma("{" + arg.name + "}", options))
     if isinstance(func.return_type, TupleType):  # reference outputs: the flow's scalar-output interface
-        mode = "s_axilite" if flow == "vitis" else "ap_vld"
+        mode = "s_axilite" if flow == "vitis" or axi else "ap_vld"
         pragmas += [interface_pragma(f"{{__out{i}}}", Interface(mode=mode)) for i in range(len(func.return_type.elems))]
-    control = "ap_ctrl_none" if func.attrs.get("task") else BLOCK_CONTROL[flow]  # a free-running task: no handshake
+    # a free-running task: no handshake
+    control = "ap_ctrl_none" if func.attrs.get("task") else BLOCK_CONTROL["vitis" if axi else flow]
     pragmas.append(f"#pragma HLS interface mode={control} port=return")
     return pragmas

@@ -3,8 +3,12 @@ generated host/host.py uses, running each kernel in process on its csim build (`
 and writes the mock xclbin). `python host/host.py --sim` imports this module instead of pyxrt.
 
 The mock xclbin is a text file: `kernel <name> <csim library>` and `meta <name> <kernel json>` lines (the
-json, host/sim/<name>_kernel.json, says how each argument is laid out). Buffers hold device-layout bytes;
-the mock converts fixed point between raw mantissas and the bridge's float64 storage.
+json, host/sim/<name>_kernel.json, says how each argument is laid out), `connect <k>.<out> <k>.<inp>` per
+stream link and `free <name>` per free-running kernel (an hls.System). Buffers hold device-layout bytes;
+the mock converts fixed point between raw mantissas and the bridge's float64 storage. As the C++ mock
+(xrt/xrt_kernel.h) does, a started run is queued and the first wait runs every queued one in process,
+producers before consumers along the links, a free-running kernel whenever items wait at its inputs; a
+stream's items travel between the kernels in device layout.
 """
 
 from __future__ import annotations
@@ -34,6 +38,11 @@ class xclbin:  # noqa: N801
         self.path = Path(path)
         self.libraries: dict[str, Path] = {}
         self.meta: dict[str, dict[str, Any]] = {}
+        self.links: dict[str, str] = {}  # "<kernel>.<output>" -> "<kernel>.<input>"
+        self.free: set[str] = set()
+        self.queues: dict[str, bytes] = {}  # "<kernel>.<input>" -> device-layout items waiting to be read
+        self.pending: list[run] = []
+        self.handles: dict[str, Any] = {}
         try:
             lines = self.path.read_text().splitlines()
         except OSError as exc:
@@ -48,9 +57,43 @@ class xclbin:  # noqa: N801
                     self.libraries[words[1]] = target
                 else:
                     self.meta[words[1]] = json.loads(target.read_text())
-            elif words[0] not in ("connect", "free"):
+            elif words[0] == "connect" and len(words) == 3:
+                self.links[words[1]] = words[2]
+            elif words[0] == "free" and len(words) == 2:
+                self.free.add(words[1])
+            else:
                 raise RuntimeError(f"{path}:{number}: not a mock xclbin line: {line!r}")
 
+    def library(self, name: str) -> Any:
+        if name not in self.handles:
+            self.handles[name] = ctypes.CDLL(str(self.libraries[name]))
+        return self.handles[name]
+
+    def order(self) -> list[str]:
+        """The kernels in stream order: every producer before its consumers."""
+        edges = [(a.split(".")[0], b.split(".")[0]) for a, b in self.links.items()]
+        placed: list[str] = []
+        while len(placed) < len(self.libraries):
+            ready = [k for k in self.libraries if k not in placed
+                     and all(src in placed or src == k for src, dst in edges if dst == k)]
+            if not ready:
+                raise RuntimeError(f"mock pyxrt: the stream links of {self.path} form a cycle")
+            placed += ready
+        return placed
+
+    def drain(self) -> None:
+        """Every queued run, in stream order; a free-running kernel whenever items wait at its inputs."""
+        todo, self.pending = self.pending, []
+        for name in self.order():
+            if name in self.free:
+                ports = self.meta[name]["ports"]
+                if any(self.queues.get(f"{name}.{p['name']}") for p in ports if p["kind"] == "stream_in"):
+                    call(self, name, [None] * len(ports), {})
+                continue
+            for queued in todo:
+                if queued.name == name:
+                    queued.state = "ERT_CMD_STATE_COMPLETED"
+                    call(self, name, queued.args, queued.registers)
 
 class uuid:  # noqa: N801
     def __init__(self, image: xclbin) -> None:
@@ -88,11 +131,23 @@ class bo:  # noqa: N801
 
 
 class run:  # noqa: N801
-    def __init__(self, state: str) -> None:
-        self._state = state
+    """One launch of a kernel: its arguments, queued by start() and run by the first wait()."""
+
+    def __init__(self, k: kernel) -> None:
+        self.name, self.image, self.registers = k.name, k.image, k.registers
+        self.args: list[Any] = [None] * len(k.meta["ports"])
+        self.state = "ERT_CMD_STATE_NEW"
+
+    def set_arg(self, index: int, value: Any) -> None:
+        self.args[index] = value
+
+    def start(self) -> None:
+        self.state = "ERT_CMD_STATE_QUEUED"
+        self.image.pending.append(self)
 
     def wait(self, timeout: int = 0) -> str:
-        return self._state
+        self.image.drain()
+        return self.state
 
 
 class kernel:  # noqa: N801
@@ -108,8 +163,9 @@ class kernel:  # noqa: N801
         image = xid.image
         if self.name not in image.libraries or self.name not in image.meta:
             raise RuntimeError(f"mock pyxrt: no kernel {self.name!r} in {image.path}")
+        self.image = image
         self.meta = image.meta[self.name]
-        self.library = ctypes.CDLL(str(image.libraries[self.name]))
+        image.library(self.name)  # fails now for a library that does not load, as XRT fails on a bad xclbin
         self.registers: dict[int, int] = {}
 
     def group_id(self, argno: int) -> int:
@@ -121,25 +177,64 @@ class kernel:  # noqa: N801
         return self.registers[offset]
 
     def __call__(self, *args: Any) -> run:
-        ports, rets = self.meta["ports"], self.meta["rets"]
-        if len(args) != len(ports):
-            raise RuntimeError(f"mock pyxrt: {self.name} takes {len(ports)} arguments, got {len(args)}")
-        c_args, back = [], []
-        for port, arg in zip(ports, args, strict=True):
-            if port["kind"].startswith("stream"):
-                raise RuntimeError(f"mock pyxrt: {self.name}.{port['name']} is a stream; systems run in host.cpp")
-            c_args.append(_argument(port, arg, back))
-        out = [_CTYPES[r["storage"]]() for r in rets]
-        fault = self.library.hls_bridge(*c_args, *[ctypes.byref(v) for v in out])
-        for restore in back:
-            restore()
-        if fault:
-            raise RuntimeError(f"mock pyxrt: kernel {self.name} failed in csim (fault {fault})")
-        for r, value in zip(rets, out, strict=True):
-            bits = _device_bits(r, value.value)
-            for word in range(max(1, r["nbytes"] // 4)):
-                self.registers[r["offset"] + 4 * word] = (bits >> (32 * word)) & 0xFFFFFFFF
-        return run("ERT_CMD_STATE_COMPLETED")
+        if len(args) != len(self.meta["ports"]):
+            raise RuntimeError(f"mock pyxrt: {self.name} takes {len(self.meta['ports'])} arguments, got {len(args)}")
+        launch = run(self)
+        for index, value in enumerate(args):
+            launch.set_arg(index, value)
+        launch.start()
+        return launch
+
+
+def call(image: xclbin, name: str, args: list[Any], registers: dict[int, int]) -> None:
+    """One kernel call on its csim build: buffers and scalars from `args`, streams from the image's queues;
+    what a stream output writes goes to the input it is linked to, what an input leaves stays queued."""
+    meta = image.meta[name]
+    ports, rets = meta["ports"], meta["rets"]
+    library = image.library(name)
+    c_args, back = [], []
+    for port, arg in zip(ports, args, strict=True):
+        if port["kind"].startswith("stream"):
+            items, count = _stream_items(port, image.queues.pop(f"{name}.{port['name']}", b""))
+            c_args += [items, ctypes.c_long(count)]
+            continue
+        if arg is None:
+            raise RuntimeError(f"mock pyxrt: argument {port['index']} ({port['name']}) of {name} was not set")
+        c_args.append(_argument(port, arg, back))
+    out = [_CTYPES[r["storage"]]() for r in rets]
+    fault = library.hls_bridge(*c_args, *[ctypes.byref(v) for v in out])
+    for restore in back:
+        restore()
+    if fault:
+        raise RuntimeError(f"mock pyxrt: kernel {name} failed in csim (fault {fault})")
+    for port in ports:
+        if not port["kind"].startswith("stream"):
+            continue
+        library.hls_stream_size.restype = ctypes.c_long
+        storage = _CTYPES[port["storage"]]
+        left = (storage * library.hls_stream_size(port["index"]))()
+        getattr(library, f"hls_stream_copy_{port['index']}")(left)
+        key = f"{name}.{port['name']}"
+        target = key if port["kind"] == "stream_in" else image.links.get(key, key)
+        image.queues[target] = image.queues.get(target, b"") + _device_bytes(port, list(left))
+    for r, value in zip(rets, out, strict=True):
+        bits = _device_bits(r, value.value)
+        for word in range(max(1, r["nbytes"] // 4)):
+            registers[r["offset"] + 4 * word] = (bits >> (32 * word)) & 0xFFFFFFFF
+
+
+def _stream_items(port: dict[str, Any], raw: bytes) -> tuple[Any, int]:
+    """Device-layout stream items as the bridge's storage array (never empty) and their count."""
+    device_t, storage = _CTYPES[port["device_type"]], _CTYPES[port["storage"]]
+    words = list((device_t * (len(raw) // ctypes.sizeof(device_t))).from_buffer_copy(raw))
+    values = [math.ldexp(w, -port["frac"]) for w in words] if port["fixed"] else words
+    return (storage * max(1, len(values)))(*values), len(values)
+
+
+def _device_bytes(port: dict[str, Any], values: list[Any]) -> bytes:
+    device_t = _CTYPES[port["device_type"]]
+    words = [round(math.ldexp(v, port["frac"])) for v in values] if port["fixed"] else values
+    return bytes((device_t * len(words))(*words))
 
 
 def _argument(port: dict[str, Any], arg: Any, back: list[Any]) -> Any:
