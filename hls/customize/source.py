@@ -22,7 +22,8 @@ from hls.customize.names import resolve_function, resolve_storage
 from hls.customize.records import Record, ScheduleError
 from hls.errors import HLSError
 from hls.frontend.source import call_target
-from hls.ir import Module, StreamOp
+from hls.ir import CallOp, Module, StreamOp
+from hls.ir.traits import process_of
 from hls.lang.directives import dataflow, inline
 from hls.types import StreamType
 
@@ -57,7 +58,10 @@ def resolve_source_record(module: Module, record: Record) -> tuple[str, str | No
         from hls.customize.directives import checked_directive  # the inline statement's own option checks
 
         checked_directive(record, None)
-        return resolve_function(module, target, record.loc).name, None
+        name = resolve_function(module, target, record.loc).name
+        if record.op == "dataflow":
+            _refuse_nested_region(module, name, record)
+        return name, None
     func, value = resolve_storage(module, target, record.loc)
     depth = record.opts.get("depth")
     if not isinstance(value.type, StreamType) or not isinstance(getattr(value, "op", None), StreamOp):
@@ -66,6 +70,18 @@ def resolve_source_record(module: Module, record: Record) -> tuple[str, str | No
     if not isinstance(depth, int) or isinstance(depth, bool) or depth < 1:
         raise ScheduleError(f"stream depth must be a positive integer, got {depth!r}", record.loc)
     return func.name, value.name
+
+
+def _refuse_nested_region(module: Module, name: str, record: Record) -> None:
+    """A schedule does not make a region of a function that is itself a process of a region: the rewritten
+    callee's nested region ran apart from its caller's in Python mode (fuzz seed 2313000259), so the inline
+    spelling, which does, is asked for instead."""
+    for func in module.functions.values():
+        for op in func.walk():
+            if isinstance(op, CallOp) and op.callee == name and process_of(op) is not None:
+                raise ScheduleError(f"{record}: {name!r} is process {process_of(op)!r} of the dataflow region of "
+                                    f"{func.name!r}; a schedule does not nest a region in a process: write "
+                                    f"hls.dataflow() at the top of {name!r} instead", record.loc)
 
 
 def plan_of(module: Module, records: list[Record]) -> SourcePlan:

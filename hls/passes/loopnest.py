@@ -92,6 +92,11 @@ def split_loop(func: Function, loop: ForOp, factor: int, tail: bool, loc: Loc | 
     if rest and not tail:
         raise TransformError(f"split: factor {factor} does not divide the trip count {trip} of {loop.label}; "
                              f"pass tail=True for a tail loop over the last {rest} iterations", loc)
+    if rest and loop.attrs.get("process"):  # the region's processes and channels are fixed where the frontend read them
+        raise TransformError(f"split: {loop.label} is a process of a dataflow region ({loop.attrs['process']}); a "
+                             f"tail loop would be a second process writing its arrays (factor {factor} leaves "
+                             f"{rest} of {trip} iterations): pick a factor that divides {trip}, or split an inner "
+                             "loop", loc)
     labels, name = labels_of(func), loop.iv.name or "i"
     zero, one = _const(0, _counter_type(main), loop, loc), _const(1, _counter_type(main), loop, loc)
     outer = _new_loop(zero, _const(main, _counter_type(main), loop, loc), one, list(loop.inits),
