@@ -17,6 +17,7 @@ from hls.frontend.build import build_module
 from tests.customize.test_customize import agrees
 from tests.kernels import schedule_edge_kernels as ek
 from tests.kernels import schedule_spelling_kernels as sk
+from tests.kernels import stream_kernels
 
 EDGE_KERNELS = ["zero_outer", "zero_inner", "one_trip", "empty_bodies", "stepped", "negative", "carried",
                 "zero_siblings", "region_nest", "with_while",
@@ -138,6 +139,6 @@ def test_a_tail_split_of_a_process_loop_is_an_error():
 def test_dataflow_of_a_process_of_a_region_is_an_error():
     """Fuzz seed 2313000259: a schedule's dataflow(f) on a sub-kernel the caller's region runs as a process
     gave a Python-mode run unlike the kernel's; the inline hls.dataflow() in f is asked for."""
-    with pytest.raises(hls.HLSError, match=r"test_schedule_edges.py:\d+:\d+: dataflow\('region_stage'\): "
-                                           "'region_stage' is process"):
-        hls.customize(ek.region_of_calls).dataflow("region_stage")
+    with pytest.raises(hls.HLSError, match=r"test_schedule_edges.py:\d+:\d+: dataflow\('produce'\): "
+                                           "'produce' is process"):
+        hls.customize(stream_kernels.chain).dataflow("produce")

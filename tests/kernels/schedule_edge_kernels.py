@@ -114,35 +114,3 @@ def indirect(A: hls.int16[4, 4], idx: hls.uint8[4], B: hls.int32[4, 4]):
     for k in range(4):
         B[k, 0] = B[k, 0] + 1
 
-
-@hls.kernel(flow="vivado")
-def region_stage(i: hls.stream[hls.int32], o: hls.stream[hls.int32]):
-    """Fills a buffer, then drains it reversed: two loops a region could run as processes."""
-    buf = hls.zeros((4,), hls.int32)
-    for k in range(4):
-        buf[k] = i.read()
-    for k2 in range(4):
-        o.write(buf[3 - k2] + 1)
-
-
-@hls.kernel(flow="vivado")
-def region_load(a: hls.int32[4], o: hls.stream[hls.int32]):
-    for k in range(4):
-        o.write(a[k])
-
-
-@hls.kernel(flow="vivado")
-def region_store(i: hls.stream[hls.int32], b: hls.int32[4]):
-    for k in range(4):
-        b[k] = i.read()
-
-
-@hls.kernel(flow="vivado")
-def region_of_calls(a: hls.int32[4], b: hls.int32[4]):
-    """A region whose middle process is a sub-kernel (fuzz seed 2313000259's shape)."""
-    hls.dataflow()
-    q0 = hls.stream(hls.int32, depth=4)
-    q1 = hls.stream(hls.int32, depth=4)
-    region_load(a, q0)
-    region_stage(q0, q1)
-    region_store(q1, b)
