@@ -186,7 +186,7 @@ class Dataflows(Family):
         try:
             if channel is not None:
                 self.ctx.loc = self.ctx.src.loc(stmt)
-                lower_channel(self.ctx, channel, stmt.value, channels)
+                lower_channel(self.ctx, channel, stmt.value, channels, self.streams.element)
             else:
                 self.ctx.visit(stmt)
         finally:
