@@ -186,7 +186,7 @@ def merge_duplicate(a: hls.int32[N], b: hls.int32[N]):
 
 @hls.kernel
 def relay(inp: hls.stream[hls.int32], out: hls.stream[hls.int32]):
-    for i in range(N):
+    for _ in range(N):
         out.write(inp.read())
 
 
