@@ -35,6 +35,15 @@ def test_split_and_merge_of_list_elements_agree_with_plain_python(seed):
     assert "hls::split::round_robin<int32_t, 2>" in cpp and "relay(r[0], split_r_1.in);" in cpp
 
 
+def test_an_argument_updated_in_place_downstream_of_its_reader_through_a_farm():
+    """load reads `a`, store overwrites it, a split/merge farm between them: the store is fed by the load, so
+    the region is accepted (an unordered in-place update is refused: test_scoping)."""
+    golden, native = np.arange(ck.N, dtype=np.int32), np.arange(ck.N, dtype=np.int32)
+    ck.in_place_farm(golden)
+    ck.in_place_farm.csim(native)
+    assert golden.tolist() == native.tolist() == [v + 1000 if v % 2 == 0 else -v for v in range(ck.N)]
+
+
 def test_load_balance_is_deterministic_and_the_same_in_both_models():
     a = np.arange(ck.N, dtype=np.int32) * 7 - 30
     runs = []

@@ -217,3 +217,18 @@ def listed_duplicate(a: hls.int32[N], b: hls.int32[N]):
     plus(r[0], r[1])
     hls.merge.round_robin([r[1], r[1]], out)  # E listed_duplicate
     store(out, b)
+
+
+@hls.kernel
+def in_place_farm(a: hls.int32[N]):
+    """`a` read by the first process and overwritten by the last, which the first feeds through the farm."""
+    hls.dataflow()
+    s = [hls.stream(hls.int32) for _ in range(2)]
+    w = [hls.stream(hls.int32) for _ in range(2)]
+    r = [hls.stream(hls.int32) for _ in range(2)]
+    load(a, s[0])
+    hls.split.round_robin(s[0], [w[0], w[1]])
+    plus(w[0], r[0])
+    negate(w[1], r[1])
+    hls.merge.round_robin([r[0], r[1]], s[1])
+    store(s[1], a)
