@@ -1,6 +1,6 @@
 """Vitis's automatic array partitioning of local arrays (config_array_partition, UG1399 2023.1 to 2026.1).
 
-Two rules, both on local arrays only (a global, which a ROM is in the C++, is excluded) and only where the
+Three rules, all on local arrays only (a global, which a ROM is in the C++, is excluded) and only where the
 user gave the array no array_partition directive:
 - `-complete_threshold 4`: an array of fewer than 4 elements is completely partitioned (memory.local_storage);
 - `-throughput_driven auto` (the default): an array the pipelined region reads and writes more often per
@@ -8,10 +8,10 @@ user gave the array no array_partition directive:
   choice is unambiguous: every access of the array sits in a pipelined region (a pipelined function, or a
   loop with a pipeline directive) and indexes it with constants once the region's inner loops are unrolled,
   so that complete partitioning gives each access its own register (`constant_after_unroll`); an innermost
-  loop automatic pipelining pipelines counts as a pipelined region when it is on. An array
-  indexed by the pipelined loop's own counter is left alone: the reports of ShantonuM/wes237c_fa2026
-  (2024.2, fir128 q5_c) show a cyclic split into 3 banks of a 128-word shift register there, which the model
-  does not derive (docs/oplib.md section 9, known misses).
+  loop automatic pipelining pipelines counts as a pipelined region when it is on;
+- the same option, partially (M3, `throughput_cyclic`): a 1-D array a pipelined loop accesses past its ports
+  at its counter plus constants is split cyclically into as many banks as the constants span (ShantonuM/
+  wes237c_fa2026 2024.2, fir128 q5_c: `shift_reg[i]`, `[i - 1]`, `[i - 2]` -> 3 banks of 43 words).
 """
 
 from __future__ import annotations
