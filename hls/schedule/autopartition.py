@@ -107,6 +107,11 @@ def _pipelined_parent(op, auto_pipeline: bool) -> ForOp | None:
         parent = parent.parent_op()
     if not isinstance(parent, ForOp):
         return None
+    outer = parent.parent_op()
+    while outer is not None:  # inside a pipelined loop or function the loop is unrolled: no loop of its own
+        if isinstance(outer, (ForOp, WhileOp, Function)) and outer.pipeline is not None and not outer.pipeline.off:
+            return None
+        outer = outer.parent_op()
     explicit = parent.pipeline is not None and not parent.pipeline.off
     return parent if explicit or auto_pipeline and _auto_pipelined(parent) else None
 
