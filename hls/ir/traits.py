@@ -88,3 +88,8 @@ class LoopDirectives:
     def unrolled(self) -> int | None:
         """The factor hls.passes.unroll replicated the body by (the report's note), or None."""
         return self.attrs.get("unrolled")
+
+    @property
+    def unroll_leftover(self) -> int:
+        """Iterations a partial unroll left after the loop (its factor does not divide the trip count)."""
+        return self.attrs.get("unroll_leftover", 0)

@@ -65,7 +65,8 @@ def unroll(loop: ForOp, factor: int, labels: set[str] | None) -> None:
         stride = _constant(step * factor, loop, staging, typed=False)
         new = ForOp(loop.lb, ub, stride, values, loop.iv.type, loop.iv.name, [a.name for a in loop.carried],
                     loop.loc)
-        new.attrs = {**clone_attrs(loop.attrs), "unroll": None, "unrolled": factor}
+        new.attrs = {**clone_attrs(loop.attrs), "unroll": None, "unrolled": factor,
+                     "unroll_leftover": trip - main * factor}
         carried = list(new.carried)
         for k in range(factor):
             iv = new.iv if k == 0 else _shifted_iv(new.iv, k * step, loop, new.body)

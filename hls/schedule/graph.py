@@ -64,6 +64,7 @@ from hls.types import BoolType, IntType
 DATA = -1
 EXTERNAL = -1  # a value available from the start (constant, argument, computed before this stretch)
 NOCONST = object()
+GEP_INDEX_BITS = 64  # LLVM's getelementptr index on a 64-bit data layout: a bank index left at full width (R14b)
 
 
 @dataclass(slots=True)
@@ -216,6 +217,7 @@ class GraphBuilder(Walker):
         self._computed: dict[tuple, Binding] = {}  # value numbering of pure operators
         self._dirty: set[int] = set()  # storages stored to (inside the if being walked)
         self.trip: int | None = None  # trip count of the pipelined loop bound by bind_iteration
+        self.index_bits: int | None = None  # R14b: the width of every bank index, its range unknown to Vitis
 
     # ---- bindings ---------------------------------------------------------------------------------
 
@@ -361,7 +363,8 @@ class GraphBuilder(Walker):
                 continue  # a quotient of 0 or 1: a compare, a subtract and a select (InstCombine)
             key = ("bank_divider", divisor, _index_key(binding))
             if key not in self._computed:
-                width = max(abs(span[0]), abs(span[1]), 1).bit_length() if span else bit_width(index.type)
+                width = self.index_bits or (max(abs(span[0]), abs(span[1]), 1).bit_length() if span
+                                            else bit_width(index.type))
                 node = self.graph.add(self.lib.divider(width), None, width, self._preds([binding]))
                 self._note_carried([binding], node)
                 self.graph.varying.add(node)  # its index moves with the iteration: never hoisted

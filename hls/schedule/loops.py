@@ -18,7 +18,7 @@ from hls.ir.affine import ITER
 from hls.passes.straighten import NotUnrollable
 from hls.report.report import LoopReport, ScheduledOp
 from hls.schedule.deps import add_carried_scalars, add_exit_edges, add_memory_edges
-from hls.schedule.graph import Graph, GraphBuilder, Node, straight_region
+from hls.schedule.graph import GEP_INDEX_BITS, Graph, GraphBuilder, Node, straight_region
 from hls.schedule.listsched import list_schedule
 from hls.schedule.memory import Storage, StorageKind
 from hls.schedule.modulo import ModuloResult, PortBound, Recurrence, modulo_schedule
@@ -153,6 +153,8 @@ def pipelined_loop(design: Design, loop: ForOp | WhileOp, scope: Scope, report: 
     builder.bind_iteration(region.loop)
     if isinstance(loop, ForOp) and trip[1] != loop.trip_count():
         builder.trip = None  # a flattened nest: Vitis knows only the bits of an inner counter (R14)
+    if loop.unroll_leftover:  # R14b: the remainder's exit check leaves the counter unbounded
+        builder.index_bits = GEP_INDEX_BITS
     yields, exits = builder.walk_iteration(region.loop)
     add_carried_scalars(graph, yields)
     add_exit_edges(graph, exits)

@@ -324,3 +324,53 @@ def test_a_moving_index_into_banks_no_power_of_two_apart_goes_through_a_divider(
     assert "flattened nest of 2 loops" in loop(flat, "Rows_Cols").notes
     (div,) = [row for row in flat.breakdown if row.op == "div"]
     assert div.count == 1
+
+
+# ---- R14b: the bank index of a loop a partial unroll leaves with a remainder is 64 bits wide ------------------
+
+WALK, WALK_BANKS = 100, 3  # rebound by specialize()
+
+
+@hls.kernel
+def walk(x: hls.int32[WALK + 1], y: hls.int32[WALK + 1]):
+    """buf[i] = buf[i + 1] + 1 unrolled by 2 over cyclic banks: each copy's bank moves every iteration."""
+    buf = hls.zeros((WALK + 1,), hls.int32)
+    hls.array_partition(buf, "cyclic", factor=WALK_BANKS)
+    for i in range(WALK + 1):
+        buf[i] = x[i]
+    for i in range(WALK):
+        hls.label("Walk")
+        hls.unroll(factor=2)
+        buf[i] = buf[i + 1] + 1
+    for i in range(WALK + 1):
+        y[i] = buf[i]
+
+
+walk_even = walk  # 100 trips: 50 iterations of two copies, nothing left over
+walk_odd = walk.specialize(WALK=99)  # 49 iterations and one copy left over
+walk_even4 = walk.specialize(WALK_BANKS=4)
+walk_odd4 = walk.specialize(WALK=99, WALK_BANKS=4)
+
+
+def test_golden_of_the_walk_kernels_is_plain_python():
+    for kernel, trip in ((walk_even, 100), (walk_odd, 99), (walk_even4, 100), (walk_odd4, 99)):
+        x = (np.arange(trip + 1, dtype=np.int64) * 37 % 101 - 50).astype(np.int32)
+        y = np.zeros(trip + 1, dtype=np.int32)
+        kernel(x.copy(), y)
+        assert list(y) == [*(int(v) + 1 for v in x[1:]), int(x[-1])], kernel.__name__
+
+
+def test_a_partial_unroll_with_a_remainder_divides_a_64_bit_index():
+    """R14b: unrolled by 2, a loop of 99 trips leaves one iteration over, and Vitis divides the bank index at
+    the 64 bits of LLVM's getelementptr instead of the counter's 7: Math140Instructor/wes237c Shift_Loop (127
+    trips, unroll 2, cyclic 3) builds `urem_64ns_3ns_2_68_1` and reaches depth 70, where its Accum loops (64
+    trips, unroll 2, same banks) build `urem_7ns_3ns_2_11_1` / `urem_8ns_3ns_2_12_1` and depth 14 / 15. So the
+    odd loop is 64 - 7 stages deeper than the even one (68 - 11 between the two cores), at the same II; with 4
+    banks (a mask, no divider) the remainder changes nothing (wes237c fir128 cyclic4 + unroll 2: 134 / 130)."""
+    opts = {"part": "xc7z020clg400-1", "clock_ns": 10.0}
+    odd, even = (loop(report(k, **opts), "Walk") for k in (walk_odd, walk_even))
+    assert odd.ii == even.ii
+    assert odd.depth - even.depth == 64 - 7
+    odd4, even4 = (loop(report(k, **opts), "Walk") for k in (walk_odd4, walk_even4))
+    assert odd4.depth == even4.depth
+    assert odd4.depth < even.depth
