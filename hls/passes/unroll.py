@@ -65,8 +65,9 @@ def unroll(loop: ForOp, factor: int, labels: set[str] | None) -> None:
         stride = _constant(step * factor, loop, staging, typed=False)
         new = ForOp(loop.lb, ub, stride, values, loop.iv.type, loop.iv.name, [a.name for a in loop.carried],
                     loop.loc)
-        new.attrs = {**clone_attrs(loop.attrs), "unroll": None, "unrolled": factor,
-                     "unroll_leftover": trip - main * factor}
+        new.attrs = {**clone_attrs(loop.attrs), "unroll": None, "unrolled": factor}
+        if trip > main * factor:  # Vitis checks the exit after every copy (R14b, docs/oplib.md 9)
+            new.attrs["unroll_leftover"] = trip - main * factor
         carried = list(new.carried)
         for k in range(factor):
             iv = new.iv if k == 0 else _shifted_iv(new.iv, k * step, loop, new.body)

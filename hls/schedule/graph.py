@@ -347,7 +347,8 @@ class GraphBuilder(Walker):
         banks that split a dimension by a number that is no power of two (cyclic: the factor, block: the
         block size) finds its bank and its address in the bank by an integer divide (quotient and
         remainder from one core, `OpLib.divider`) of the index's width, shared by the accesses at that
-        index (wes237c fir128 q5_c: cyclic 3, the accumulation's load 10 cycles deeper, 7-bit counter)."""
+        index (wes237c fir128 q5_c: cyclic 3, the accumulation's load 10 cycles deeper, 7-bit counter).
+        R14b: `index_bits` (64) replaces the range's bits where a partial unroll left iterations over."""
         if storage.ports is None or storage.is_maxi:
             return []
         preds = []

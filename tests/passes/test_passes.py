@@ -242,7 +242,7 @@ def test_partial_unroll_with_an_epilogue():
           %v_3 = hls.const 1 : int2
           %v_4 = hls.const 4 : int4
           %v_5 = hls.const 2 : int3
-          %acc_1 = hls.for %i in range(%v_2, %v_4, %v_5) iter_args(%acc_2 = %acc) {label="loop_i", unrolled=2} {
+          %acc_1 = hls.for %i in range(%v_2, %v_4, %v_5) iter_args(%acc_2 = %acc) {label="loop_i", unrolled=2, unroll_leftover=1} {
             %v_6 = hls.load %a, %i : int8
             %v_7 = hls.binary {kind="add"} %acc_2, %v_6 : int17
             %acc_3 = hls.cast %v_7 : int16
@@ -260,7 +260,7 @@ def test_partial_unroll_with_an_epilogue():
           %acc_5 = hls.cast %v_13 : int16
           hls.return %acc_5
         }
-    """)
+    """)  # noqa: E501 - one IR line with its attributes
 
 
 def test_unroll_clones_inner_loops_with_fresh_labels():
