@@ -22,7 +22,7 @@ from hls.frontend.source import MISSING
 from hls.frontend.tables import BINOPS, BOOLOPS, CMPOPS, UNOPS
 from hls.ir import ConstantOp, LoadOp, RomOp, Value
 from hls.ir.kinds import OpKind
-from hls.types import BoolType, FixedType, FloatType, IntType
+from hls.types import BoolType, FixedType, FloatType, IntType, float64
 
 
 class Expressions(Family):
@@ -64,6 +64,9 @@ class Expressions(Family):
             raise self.ctx.error(f"operator {type(node.op).__name__} is not supported", node, UnsupportedError)
         lhs, rhs = self.ctx.expr(node.left), self.ctx.expr(node.right)
         self.check_divisor(kind, lhs, node.right)
+        folded = self.python_float(node, kind, lhs, rhs)
+        if folded is not None:
+            return folded
         lhs, rhs = self.fixed_constant(node.left, lhs, rhs), self.fixed_constant(node.right, rhs, lhs)
         result = self.ctx.lower.binary(kind, lhs, rhs, self.ctx.loc)
         self.note_literals(node, (node.left, lhs), (node.right, rhs), result)
@@ -77,6 +80,23 @@ class Expressions(Family):
         if kind == OpKind.SHL and not isinstance(getattr(rhs, "op", None), ConstantOp):
             self.ctx.conversions.add(node, Call("rt.shl_reported", (Part("left"), Part("right"), result.type)))
         return result
+
+    def python_float(self, node: ast.BinOp, kind: OpKind, lhs: Value, rhs: Value) -> Value | None:
+        """`1.25 + 1.0`, `2 * 0.5`: arithmetic of bare literals with a float among them is a Python float, as
+        weak as a bare literal (next to float32 it is float32, numpy's NEP 50), so it is folded here into
+        one (fuzz seed 2315000144: typed float64, the C++ added in double where the golden model did not)."""
+        ops = [getattr(v, "op", None) for v in (lhs, rhs)]
+        if kind not in (OpKind.ADD, OpKind.SUB, OpKind.MUL, OpKind.DIV) \
+                or not all(self.ctx.lower.is_weak(v) and isinstance(op, ConstantOp) for v, op in zip((lhs, rhs), ops,
+                                                                                                  strict=True)) \
+                or not any(isinstance(op.value, float) for op in ops):
+            return None
+        try:
+            value = float(kind.fold(*(op.value for op in ops)))
+        except (ZeroDivisionError, OverflowError):
+            return None
+        self.ctx.conversions.add(node, Literal(float64, value))
+        return self.ctx.lower.float_const(value, float64, self.ctx.loc, weak=True)
 
     def fixed_constant(self, node: ast.AST, value: Value, other: Value) -> Value:
         """A float constant meeting fixed point (`STEP * grad`, `sigma * PHASE[j]` with PHASE a float ROM)

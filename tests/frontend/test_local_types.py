@@ -561,3 +561,29 @@ def test_more_counter_shapes_agree_with_cpython():
     # the while bounds i by 8; the counted `i -= 3` after it moves it 4 * 3 down at most
     assert agree(while_counter_inside_a_counted_loop, np.arange(8, dtype=np.int32)) == \
         plain(while_counter_inside_a_counted_loop, np.arange(8, dtype=np.int32))
+
+
+@hls.kernel
+def literal_sum_meets_float32(x: hls.float32, c: hls.int8) -> hls.float64:
+    return hls.float32(1) + (x if c else 1.25 + 1.0) + 0.5 * 3.0
+
+
+@hls.kernel
+def int_times_literal(x: hls.int8, y: hls.float32) -> hls.float64:
+    return y + x * 0.5
+
+
+def test_arithmetic_of_literals_stays_a_python_float_next_to_float32():
+    """`1.25 + 1.0` is a Python float: next to float32 it is float32 (numpy's NEP 50), as a bare literal
+    (fuzz seed 2315000144: the C++ added in double and kept the 1 that float32 rounds away)."""
+    big = np.float32(2.0 ** 36)
+    assert [literal_sum_meets_float32(big, c) for c in (1, 0)] == [literal_sum_meets_float32.csim(big, c)
+                                                                  for c in (1, 0)] \
+        == [plain(literal_sum_meets_float32, big, c) for c in (1, 0)] == [float(big), 4.75]
+    assert "2.25f" in literal_sum_meets_float32.cpp and "1.5f" in literal_sum_meets_float32.cpp
+
+
+def test_a_typed_value_times_a_literal_is_not_a_literal():
+    """int8 * 0.5 is numpy's float64 (a typed operand makes the result typed): float32 + it stays float64."""
+    y = np.float32(2.0 ** 30)
+    assert int_times_literal(1, y) == int_times_literal.csim(1, y) == y + np.int8(1) * 0.5 == float(y) + 0.5
