@@ -27,6 +27,7 @@ from hls.golden.vplan import Plan
 from hls.golden_runs import GoldenRuns, choose_model, golden_vectors, random_inputs, run_recording_overflows
 from hls.interfaces import check_flow
 from hls.project.export import ExportSettings, check_target, export_project
+from hls.project.movers import Mover, mover_plan
 from hls.report.html import kernel_fragment
 from hls.schedule import Report, schedule_module
 from hls.schedule.dataflow import RawRegion, sized_depths
@@ -203,7 +204,8 @@ class Kernel:
                 report: Report | str = self.report(clock_ns=settings.clock_ns, part=settings.part, flow=settings.flow)
             except HLSError as exc:
                 report = str(exc).splitlines()[0]
-            return export_project(compiled, vectors, report, settings, path, self.directives_tcl)
+            movers = stream_movers(compiled, vectors, settings.flow) if settings.flow == "vitis" else []
+            return export_project(compiled, vectors, report, settings, path, self.directives_tcl, movers)
 
     def verify(self, *args: Any, golden: Any = None, rtol: float = DEFAULT_RTOL, atol: float = DEFAULT_ATOL,
                seed: int = 0, strict_overflow: bool | None = None, trials: int = DEFAULT_TRIALS) -> VerifyResult:
@@ -223,6 +225,12 @@ class Kernel:
             raise HLSError(f"verify(trials={trials}): at least one input set is needed")
         with progress.task(f"verifying {self.__name__} (golden model and csim)"):
             return verification.verify_kernel(self, args, golden, rtol, atol, seed, strict_overflow, trials)
+
+
+def stream_movers(compiled: Compiled, vectors: Any, flow: str = "vitis") -> list[tuple[Mover, Any]]:
+    """The data movers a Vitis export adds for the stream arguments (hls/project/movers.py), each with its
+    compiled design; their element counts from `vectors`, the export's golden run (golden_vectors)."""
+    return [(m, Kernel(m.func, flow).compile().design) for m in mover_plan(compiled.design, vectors)]
 
 
 def kernel(func: Any = None, *, flow: str = "vitis") -> Any:

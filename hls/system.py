@@ -25,8 +25,8 @@ from hls.errors import HLSError, caller_loc
 from hls.golden.streams import TRACES, UNBOUNDED, Stream, run_dataflow
 from hls.golden_runs import golden_inputs, region_process
 from hls.project.export import ExportSettings, GoldenVectors
-from hls.project.host import DEFAULT_VITIS_VERSION, host_unsupported
-from hls.project.system import link_config, render_system, write_system
+from hls.project.host import DEFAULT_VITIS_VERSION, host_unsupported, link_config
+from hls.project.system import render_system, write_system
 from hls.project.system_lint import (
     SystemError_,
     check_compute_units,
@@ -129,7 +129,7 @@ class System:
                vitis_version: str = DEFAULT_VITIS_VERSION, overwrite: bool = False) -> Path:
         """One project: src/ per kernel, tb/data/<kernel>/, link.cfg, host/host.cpp, the mock XRT, a Makefile."""
         for kname, design in self.designs.items():
-            why = host_unsupported_in_system(design)
+            why = host_unsupported(design)
             if why:
                 raise HLSError(f"kernel {kname!r}: {why}", self.loc)
         depths = self.fifo_depths(inputs, seed)
@@ -144,8 +144,3 @@ class System:
         files = render_system(self.name, self.designs, vectors, self.free, cfg, self.links, settings)
         return write_system(files, path, overwrite)
 
-
-def host_unsupported_in_system(design: Any) -> str | None:
-    """As for one kernel, except that stream ports are fine here: the linter saw them connected."""
-    why = host_unsupported(design)
-    return None if why is None or "is a stream" in why else why

@@ -32,11 +32,10 @@ _BYTES = {"bool": 1, "float": 4, "double": 8}
 
 def host_unsupported(design: Any) -> str | None:
     """Why no host program is generated for this design, or None: XRT reaches m_axi buffers and s_axilite
-    scalars; a stream argument is joined to another kernel (hls.System), never driven by the host."""
+    scalars; a stream argument is joined to another kernel (a data mover, an hls.System's), never the host."""
     for port in design.ports:
-        if port.stream:
-            return (f"argument {port.name!r} is a stream: a host program cannot feed an AXI4-Stream port; "
-                    "connect it to a memory kernel with hls.System (docs/systems.md)")
+        if port.stream:  # a data mover (hls/project/movers.py) or a System's kernel feeds it, never the host
+            continue
         if port.codec.family not in HOST_FAMILIES:
             return f"argument {port.name!r} ({port.type}) has no host-side layout here (structs are not supported)"
     for r in design.results:
@@ -70,7 +69,7 @@ def value_data(codec: Any) -> dict[str, Any]:
             "exact": codec.exact, "fixed": fixed, "frac": elem.frac_bits if fixed else 0,
             "width": width if codec.family in (TypeFamily.INT, TypeFamily.FIXED) else 0,
             "signed": bool(getattr(elem, "signed", False)), "nbytes": device_bytes(codec),
-            "is_float": codec.family is TypeFamily.FLOAT}
+            "is_float": codec.family is TypeFamily.FLOAT, "item_bytes": 0}
 
 
 def register_map(design: Any) -> tuple[dict[str, int], list[int]]:
@@ -101,11 +100,22 @@ def host_ports(design: Any) -> list[dict[str, Any]]:
     for index, port in enumerate(design.ports):
         kind = "stream_" + port.stream if port.stream else "buffer" if port.is_array else "scalar"
         count = int(port.codec.size) if port.is_array else 1
+        struct = port.stream and port.codec.family is TypeFamily.STRUCT
         ports.append({"index": index, "name": port.name, "c_name": port.c_name, "kind": kind, "count": count,
                       "file": None if port.output_only or port.stream else f"{port.c_name}.dat",
                       "golden_file": f"{port.c_name}.golden.dat" if port.is_array else None,
-                      "offset": offsets.get(port.name), "type_text": str(port.type), **value_data(port.codec)})
+                      "offset": offsets.get(port.name), "type_text": str(port.type),
+                      **(struct_item_data(port.codec) if struct else value_data(port.codec))})
     return ports
+
+
+def struct_item_data(codec: Any) -> dict[str, Any]:
+    """A stream of structs between two kernels in the mock: each item as the bytes of the bridge's storage
+    struct (numpy's aligned record, laid out as C lays out hls_storage_<T>), which both entries copy as
+    they are; the host never sees these items (a struct in host memory has no layout here)."""
+    return {"device_type": "uint8_t", "storage": "void", "dat_type": None, "exact": True, "fixed": False,
+            "frac": 0, "width": 0, "signed": False, "nbytes": 1, "is_float": False,
+            "item_bytes": int(codec.dtype.itemsize)}
 
 
 def host_returns(design: Any, rets: list[dict[str, Any]]) -> list[dict[str, Any]]:
@@ -182,12 +192,26 @@ def render_host(design: Any, common: dict[str, Any], rtol: str, atol: str,
     data["host_kernels"] = [{"top": design.top, "prefix": "", "label": "", "free": False,
                              "host_ports": data["host_ports"], "host_rets": data["host_rets"]}]
     data["kernels_py"] = repr(data["host_kernels"])
-    sep = nk_separator(vitis_version)
-    cus = [{"kernel": design.top, "count": 1, "names": sep.join([f"{design.top}_1"]), "slr": None}]
     files = {"host/host.cpp": render_template("host.cpp.j2", **data),
              "host/host.py": render_template("host.py.j2", **data),
-             "link.cfg": render_template("link.cfg.j2", top=design.top, compute_units=cus, memories=[],
-                                         streams=[], vitis_version=vitis_version, nk_sep=sep)}
+             "link.cfg": link_config(design.top, {design.top: design}, {design.top: 1}, [], [], {}, {}, vitis_version)}
     files.update(kernel_files(design, common))
     files.update(mock_files())
     return files
+
+
+def link_config(name: str, designs: dict[str, Any], counts: dict[str, int], links: list[Any], depths: list[int],
+                memory: dict[str, str], slr: dict[str, str], vitis_version: str) -> str:
+    """link.cfg: nk= per kernel, sp= per assigned memory port and compute unit, slr=, stream_connect=."""
+    sep = nk_separator(vitis_version)
+    cus = [{"kernel": k, "count": n, "cu_list": [f"{k}_{i}" for i in range(1, n + 1)], "slr": slr.get(k)}
+           for k, n in counts.items()]
+    for cu in cus:
+        cu["names"] = sep.join(cu["cu_list"])
+    memories = [{"cu": cu_name, "arg": where.split(".")[1], "bank": bank}
+                for where, bank in memory.items() for cu in cus if cu["kernel"] == where.split(".")[0]
+                for cu_name in cu["cu_list"]]
+    streams = [{"producer": f"{link.producer}_1.{link.out}", "consumer": f"{link.consumer}_1.{link.inp}",
+                "depth": depth} for link, depth in zip(links, depths, strict=True)]
+    return render_template("link.cfg.j2", top=name, compute_units=cus, memories=memories, streams=streams,
+                           vitis_version=vitis_version, nk_sep=sep)
