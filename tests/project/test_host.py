@@ -15,13 +15,19 @@ from pathlib import Path
 import pytest
 
 import hls
+from hls.golden_runs import golden_vectors
+from hls.kernel import stream_movers
 from hls.project.host import host_unsupported, nk_separator, register_map
 from hls.sim.build import build_shared_library
 from tests.conftest import EXAMPLES
 
 STEMS = [p.stem for p in EXAMPLES]
-# examples without a host program (host_unsupported): stream tops (systems drive them) and a struct array
-NO_HOST = {"fir_stream": "stream", "axis_frame_gain": "stream", "rgb565": "struct", "system_pipeline": "stream"}
+# examples without a host program (host_unsupported): a struct array in host memory (docs/systems.md, "Not done")
+NO_HOST = {"rgb565": "struct"}
+# examples with AXI4-Stream ports: the export adds a data mover per stream argument (hls/project/movers.py)
+STREAM_TOPS = {"fir_stream": ["fir_stream_mm2s_x", "fir_stream", "fir_stream_s2mm_y"],
+               "axis_frame_gain": ["axis_frame_gain_mm2s_inp", "axis_frame_gain", "axis_frame_gain_s2mm_out"],
+               "system_pipeline": ["scale_mm2s_inp", "scale", "scale_s2mm_out"]}
 
 
 def make_env() -> dict[str, str]:
@@ -40,6 +46,16 @@ def sim_lib(kernel) -> str:
     return str(build_shared_library(kernel.compile().design.sources, tag="csim"))
 
 
+def sim_libs(kernel) -> dict[str, str]:
+    """SIM_LIB_<kernel>=<library> for the kernel and the data movers of its stream arguments (the export's
+    own: the same golden run, so the same sources and the same cached build)."""
+    compiled = kernel.compile()
+    libs = {compiled.design.top: sim_lib(kernel)}
+    for _, design in stream_movers(compiled, golden_vectors(kernel, compiled, None, 0)):
+        libs[design.top] = str(build_shared_library(design.sources, tag="csim"))
+    return {f"SIM_LIB_{name}": lib for name, lib in libs.items()}
+
+
 @pytest.fixture(scope="module")
 def hosted(examples, tmp_path_factory):
     """Every example with a host program exported, its host-sim run on the cached csim build."""
@@ -49,11 +65,11 @@ def hosted(examples, tmp_path_factory):
         k = examples[stem].KERNEL
         if stem in NO_HOST or k.flow != "vitis":  # the Vivado IP flow has no XRT host (no xclbin)
             continue
-        projects[stem] = (k.export(base / stem), k.compile().design.top, sim_lib(k))
+        projects[stem] = (k.export(base / stem), k.compile().design.top, sim_libs(k))
 
     def run(item):
-        project, top, lib = item
-        return make(project, "host-sim", f"SIM_LIB_{top}={lib}")
+        project, _, libs = item
+        return make(project, "host-sim", *(f"{n}={lib}" for n, lib in libs.items()))
     with ThreadPoolExecutor(max_workers=os.cpu_count() or 2) as pool:
         runs = dict(zip(projects, pool.map(run, projects.values()), strict=True))
     return {"projects": projects, "runs": runs}
@@ -75,9 +91,9 @@ def test_host_sim_passes(hosted, stem):
 def test_host_py_sim_passes(hosted, stem):
     if stem not in hosted["projects"]:
         pytest.skip("a Vivado IP flow example: no XRT host program")
-    project, top, lib = hosted["projects"][stem]
+    project, _, libs = hosted["projects"][stem]
     run = subprocess.run([sys.executable, str(project / "host" / "host.py"), "--sim"], capture_output=True, text=True,
-                         env={**make_env(), f"SIM_LIB_{top}": lib}, timeout=300)
+                         env={**make_env(), **libs}, timeout=300)
     assert run.returncode == 0, run.stdout + run.stderr
     assert "PASS:" in run.stdout
 
@@ -88,19 +104,25 @@ def corrupt(path: Path) -> None:
     path.write_text("\n".join(lines) + "\n")
 
 
-# an array output (float), a fixed-point array, a scalar return, the second value of a tuple return
+# an array output (float), a fixed-point array, a scalar return, the second value of a tuple return; a stream
+# output through its s2mm mover, an AXI4-Stream side channel (TUSER) and the return of a stream top
 @pytest.mark.parametrize("stem,golden", [("vadd", "c.golden.dat"), ("matvec_fixed", "y.golden.dat"),
-                                         ("dot", "return.golden.dat"), ("divmod_k", "return1.golden.dat")])
+                                         ("dot", "return.golden.dat"), ("divmod_k", "return1.golden.dat"),
+                                         ("fir_stream", "y.golden.dat"), ("axis_frame_gain", "out.user.golden.dat"),
+                                         ("axis_frame_gain", "return.golden.dat"),
+                                         ("system_pipeline", "out.golden.dat")])
 def test_corrupted_golden_fails(hosted, stem, golden, tmp_path):
     project = tmp_path / stem
     shutil.copytree(hosted["projects"][stem][0], project, ignore=shutil.ignore_patterns("build"))
     corrupt(project / "tb" / "data" / golden)
-    top, lib = hosted["projects"][stem][1:]
-    run = make(project, "host-sim", f"SIM_LIB_{top}={lib}")
-    assert run.returncode != 0 and "FAIL:" in run.stdout and "MISMATCH" in run.stdout, run.stdout + run.stderr
+    libs = hosted["projects"][stem][2]
+    run = make(project, "host-sim", *(f"{n}={lib}" for n, lib in libs.items()))
+    stem_of = golden.split(".golden")[0]
+    name = {"return": "return value", "return1": "return value 1"}.get(stem_of, stem_of)
+    assert run.returncode != 0 and "FAIL:" in run.stdout and f"MISMATCH {name}" in run.stdout, run.stdout + run.stderr
     py = subprocess.run([sys.executable, str(project / "host" / "host.py"), "--sim"], capture_output=True, text=True,
-                        env={**make_env(), f"SIM_LIB_{top}": lib}, timeout=300)
-    assert py.returncode == 1 and "FAIL:" in py.stdout, py.stdout + py.stderr
+                        env={**make_env(), **libs}, timeout=300)
+    assert py.returncode == 1 and "FAIL:" in py.stdout and f"MISMATCH {name}" in py.stdout, py.stdout + py.stderr
 
 
 def test_host_sim_builds_the_kernel_from_the_project(hosted, tmp_path):
@@ -233,6 +255,53 @@ def parse_link_cfg(text: str) -> dict[str, list[str]]:
 def test_link_cfg_of_one_kernel(vadd_project):
     keys = parse_link_cfg((vadd_project[0] / "link.cfg").read_text())
     assert keys == {"nk": ["vadd:1:vadd_1"]}
+
+
+@pytest.mark.parametrize("stem", sorted(STREAM_TOPS))
+def test_link_cfg_joins_the_movers_by_stream_connect(hosted, stem):
+    """One compute unit per kernel; each mover's `strm` joined to the kernel's stream argument, inputs first."""
+    project = hosted["projects"][stem][0]
+    names = STREAM_TOPS[stem]
+    mm2s, top, s2mm = names
+    keys = parse_link_cfg((project / "link.cfg").read_text())
+    assert keys["nk"] == [f"{n}:1:{n}_1" for n in names]
+    inp, out = mm2s.rsplit("_mm2s_", 1)[1], s2mm.rsplit("_s2mm_", 1)[1]
+    assert keys["stream_connect"] == [f"{mm2s}_1.strm:{top}_1.{inp}:2", f"{top}_1.{out}:{s2mm}_1.strm:2"]
+    assert "sp" not in keys  # every buffer on the platform's default bank
+    for name in (mm2s, s2mm):
+        assert (project / "src" / f"{name}.cpp").is_file()
+        assert (project / "host" / "sim" / f"{name}_entry.cpp").is_file()
+    xclbin = (project / "build" / "host_sim" / "mock.xclbin").read_text()
+    assert (f"free {top}" in xclbin) == (stem == "system_pipeline")  # the task is free running, never started
+    assert (f"kernel_{top}(" in (project / "host" / "host.cpp").read_text()) == (stem != "system_pipeline")
+
+
+@pytest.mark.parametrize("stem", ["fir_stream", "axis_frame_gain"])
+def test_movers_golden_equals_csim(examples, stem):
+    """A data mover is a kernel like any other: its golden model and its csim agree (scalar items, packets with
+    their side channels one buffer per field)."""
+    k = examples[stem].KERNEL
+    compiled = k.compile()
+    movers = stream_movers(compiled, golden_vectors(k, compiled, None, 0))
+    assert [m.direction for m, _ in movers] == ["in", "out"]
+    for mover, _ in movers:
+        result = hls.kernel(mover.func).verify(trials=2)
+        assert result["compared"], result.summary()
+
+
+@hls.kernel
+def reads_half(x: hls.stream[hls.int16], y: hls.stream[hls.int16]):
+    for _ in range(4):
+        y.write(x.read())
+
+
+def test_a_stream_read_short_of_its_items_has_no_movers(tmp_path):
+    """An mm2s that writes more than its consumer reads never finishes: no host program, and make says why."""
+    project = reads_half.export(tmp_path / "p", inputs=[hls.Stream(hls.int16, list(range(8))),
+                                                        hls.Stream(hls.int16, [])])
+    assert not (project / "host").exists() and not (project / "link.cfg").exists()
+    run = make(project, "host-sim")
+    assert run.returncode != 0 and "reads 4 of the 8 items its testbench feeds" in run.stdout, run.stdout
 
 
 def test_a_vivado_flow_export_has_no_host_program(examples, tmp_path):
