@@ -340,14 +340,15 @@ def host_side(design: Any, settings: ExportSettings, common: dict[str, Any],
               movers: list[tuple[Mover, Any]]) -> tuple[dict[str, str], dict[str, Any]]:
     """The Vitis kernel flow's host program, link.cfg and mock-XRT entry (hls/project/host.py), with a data
     mover per stream argument (hls/project/movers.py), when XRT can drive every argument of the design;
-    for the Vivado IP flow the PYNQ driver.py of an AXI IP without stream ports. Also what the Makefile's
+    for the Vivado IP flow the PYNQ driver.py of an AXI IP without stream or struct ports. Also what the Makefile's
     host targets need beyond the kernel itself."""
     streams = any(p.stream for p in design.ports)
     if host_unsupported(design) is not None or (streams and not movers and settings.flow == "vitis"):
         return {}, {}
     if settings.flow == "vivado":
+        plain = not any(p.stream or p.codec.family is TypeFamily.STRUCT for p in design.ports)  # driver.py's
         return (render_driver(design, common, repr(settings.rtol), repr(settings.atol))
-                if design.axi_lite and not streams else {}), {}
+                if design.axi_lite and plain else {}), {}
     if streams:
         return render_mover_host(design, movers, common, repr(settings.rtol), repr(settings.atol))
     return render_host(design, common, repr(settings.rtol), repr(settings.atol)), {}

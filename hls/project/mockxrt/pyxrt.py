@@ -243,6 +243,8 @@ def _device_bytes(port: dict[str, Any], values: list[Any]) -> bytes:
 
 def _argument(port: dict[str, Any], arg: Any, back: list[Any]) -> Any:
     """A buffer (device bytes) or a scalar as the bridge takes it; `back` collects the write-backs."""
+    if port.get("fields"):
+        return _struct_argument(port, arg, back)
     storage = _CTYPES[port["storage"]]
     if port["kind"] == "scalar":
         value = arg
@@ -258,6 +260,23 @@ def _argument(port: dict[str, Any], arg: Any, back: list[Any]) -> Any:
     def restore() -> None:
         for i, v in enumerate(store):
             words[i] = round(math.ldexp(v, port["frac"]))
+    back.append(restore)
+    return store
+
+
+def _struct_argument(port: dict[str, Any], arg: Any, back: list[Any]) -> Any:
+    """An array of structs: from its m_axi layout (each field at its byte offset in an element of
+    `word_bytes`) to the bridge's storage structs, and back after the call."""
+    word, item = port["word_bytes"], port["item_bytes"]
+    store = (ctypes.c_ubyte * (port["count"] * item))()
+    spans = [(k * word + f["offset"], k * item + f["offset"], f["nbytes"]) for k in range(port["count"])
+             for f in port["fields"]]
+    for device_at, store_at, size in spans:
+        store[store_at:store_at + size] = arg.buffer[device_at:device_at + size]
+
+    def restore() -> None:
+        for device_at, store_at, size in spans:
+            arg.buffer[device_at:device_at + size] = store[store_at:store_at + size]
     back.append(restore)
     return store
 
