@@ -38,6 +38,8 @@ def host_unsupported(design: Any) -> str | None:
             continue
         if port.codec.family is TypeFamily.STRUCT:
             why = struct_layout(port.codec) if port.is_array else "a struct by value (s_axilite) has no layout here"
+            if re.search(rf"#pragma HLS (dis)?aggregate variable={port.c_name}\b", design.kernel_cpp):
+                why = "the kernel aggregates or disaggregates it; the host layout here is Vitis's default only"
             if isinstance(why, str):
                 return f"argument {port.name!r} ({port.type}): {why}"
         elif port.codec.family not in HOST_FAMILIES:

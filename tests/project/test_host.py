@@ -168,6 +168,14 @@ def test_no_host_program_says_why(tmp_path):
     assert run.returncode != 0 and "no host program" in run.stdout and "native C types only" in run.stdout
 
 
+def test_an_explicit_aggregate_has_no_host_layout():
+    """hls.aggregate(px, compact="bit") changes where the fields land: the host knows Vitis's default only."""
+    from tests.kernels.struct_kernels import packed_ports
+
+    why = host_unsupported(packed_ports.compile().design)
+    assert "argument 'px'" in why and "aggregates or disaggregates it" in why
+
+
 @hls.struct
 class CharShort:
     foo: hls.int8
