@@ -11,8 +11,8 @@ compared with the kernel's own testbench files (`<arg>.dat`, `<arg>.<field>.gold
 
 Element counts: what the port carried in the golden run of the testbench vectors (an input: every item fed,
 which the kernel must read, since an mm2s that writes more than its consumer reads never finishes; an
-output: every item written). The stream_connect depth is hls::stream's default 2 (VITIS_FACTS.md): a mover
-chain has no reconvergent path, so no depth of one or more deadlocks it.
+output: every item written). The stream_connect depths: sized as a System's (hls.system.mover_depths), else
+hls::stream's default 2 (VITIS_FACTS.md), which cannot deadlock a mover chain (no reconvergent path).
 """
 
 from __future__ import annotations
@@ -29,7 +29,7 @@ from hls.project.host import DEFAULT_VITIS_VERSION, host_data, kernel_files, lin
 from hls.project.system_lint import Link
 from hls.types import TypeFamily
 
-MOVER_DEPTH = 2  # hls::stream's default depth (VITIS_FACTS.md, hls::stream)
+MOVER_DEPTH = 2  # hls::stream's default depth (VITIS_FACTS.md, hls::stream): when no System can size them
 STREAM_ARG = "strm"  # the mover's stream argument
 
 
@@ -43,6 +43,7 @@ class Mover:
     direction: str  # "in": mm2s feeds the kernel; "out": s2mm drains it
     count: int
     fields: tuple[str, ...]  # a struct item's fields, one buffer each; () for a scalar item
+    depth: int = MOVER_DEPTH  # its stream_connect FIFO depth (sized by hls.system.mover_depths)
 
     @property
     def files(self) -> list[tuple[str, str]]:
@@ -152,7 +153,7 @@ def render_mover_host(design: Any, movers: list[tuple[Mover, Any]], common: dict
     names = [k["top"] for k in data["host_kernels"]]
     files["host/host.cpp"] = render_template("host.cpp.j2", **data)
     files["host/host.py"] = render_template("host.py.j2", **data)
-    files["link.cfg"] = link_config(top, {}, dict.fromkeys(names, 1), links, [MOVER_DEPTH] * len(links), {}, {},
+    files["link.cfg"] = link_config(top, {}, dict.fromkeys(names, 1), links, [m.depth for m, _ in movers], {}, {},
                                     vitis_version)
     files.update(kernel_files(design, common))
     files.update(mock_files())

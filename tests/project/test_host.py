@@ -6,6 +6,7 @@ run with recording stand-ins; link.cfg parsed."""
 from __future__ import annotations
 
 import ast
+import importlib.util
 import os
 import shutil
 import subprocess
@@ -20,7 +21,7 @@ from hls.golden_runs import golden_vectors
 from hls.kernel import stream_movers
 from hls.project.host import host_unsupported, nk_separator, register_map, struct_layout
 from hls.sim.build import build_shared_library
-from tests.conftest import EXAMPLES
+from tests.conftest import EXAMPLES, ROOT
 
 STEMS = [p.stem for p in EXAMPLES]
 # examples without a host program (host_unsupported): none now; a struct field of no known m_axi layout and a
@@ -53,7 +54,7 @@ def sim_libs(kernel) -> dict[str, str]:
     own: the same golden run, so the same sources and the same cached build)."""
     compiled = kernel.compile()
     libs = {compiled.design.top: sim_lib(kernel)}
-    for _, design in stream_movers(compiled, golden_vectors(kernel, compiled, None, 0)):
+    for _, design in stream_movers(kernel, golden_vectors(kernel, compiled, None, 0)):
         libs[design.top] = str(build_shared_library(design.sources, tag="csim"))
     return {f"SIM_LIB_{name}": lib for name, lib in libs.items()}
 
@@ -318,6 +319,13 @@ def test_link_cfg_of_one_kernel(vadd_project):
     assert keys == {"nk": ["vadd:1:vadd_1"]}
 
 
+def examples_system_depths() -> list[int]:
+    spec = importlib.util.spec_from_file_location("system_pipeline_depths", ROOT / "examples" / "system_pipeline.py")
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module.SYSTEM.fifo_depths()
+
+
 @pytest.mark.parametrize("stem", sorted(STREAM_TOPS))
 def test_link_cfg_joins_the_movers_by_stream_connect(hosted, stem):
     """One compute unit per kernel; each mover's `strm` joined to the kernel's stream argument, inputs first."""
@@ -327,7 +335,12 @@ def test_link_cfg_joins_the_movers_by_stream_connect(hosted, stem):
     keys = parse_link_cfg((project / "link.cfg").read_text())
     assert keys["nk"] == [f"{n}:1:{n}_1" for n in names]
     inp, out = mm2s.rsplit("_mm2s_", 1)[1], s2mm.rsplit("_s2mm_", 1)[1]
-    assert keys["stream_connect"] == [f"{mm2s}_1.strm:{top}_1.{inp}:2", f"{top}_1.{out}:{s2mm}_1.strm:2"]
+    links = [link.rsplit(":", 1) for link in keys["stream_connect"]]
+    assert [a for a, _ in links] == [f"{mm2s}_1.strm:{top}_1.{inp}", f"{top}_1.{out}:{s2mm}_1.strm"]
+    depths = [int(d) for _, d in links]
+    assert all(1 <= d <= 128 for d in depths)  # sized: at least one place, never more than the items carried
+    if stem == "system_pipeline":  # the movers size as the example's hand-written load and store do
+        assert depths == examples_system_depths()
     assert "sp" not in keys  # every buffer on the platform's default bank
     for name in (mm2s, s2mm):
         assert (project / "src" / f"{name}.cpp").is_file()
@@ -343,7 +356,7 @@ def test_movers_golden_equals_csim(examples, stem):
     their side channels one buffer per field)."""
     k = examples[stem].KERNEL
     compiled = k.compile()
-    movers = stream_movers(compiled, golden_vectors(k, compiled, None, 0))
+    movers = stream_movers(k, golden_vectors(k, compiled, None, 0))
     assert [m.direction for m, _ in movers] == ["in", "out"]
     for mover, _ in movers:
         result = hls.kernel(mover.func).verify(trials=2)
