@@ -402,6 +402,20 @@ def test_movers_of_every_item_kind_pass(tmp_path):
 
 
 @hls.kernel
+def running_sum(x: hls.stream[hls.int16], y: hls.stream[hls.int32]):
+    total = hls.static(hls.zeros((1,), hls.int32))  # state: not a System kernel, so the movers' depth is the default
+    for _ in range(8):
+        total[0] += x.read()
+        y.write(total[0])
+
+
+def test_a_stateful_stream_kernel_gets_the_default_depth(tmp_path):
+    project = running_sum.export(tmp_path / "p")
+    keys = parse_link_cfg((project / "link.cfg").read_text())
+    assert [link.rsplit(":", 1)[1] for link in keys["stream_connect"]] == ["2", "2"]  # hls::stream's default
+
+
+@hls.kernel
 def reads_half(x: hls.stream[hls.int16], y: hls.stream[hls.int16]):
     for _ in range(4):
         y.write(x.read())
