@@ -151,7 +151,7 @@ def mover_depths(kernel: Any, movers: list[tuple[Any, Any]], vectors: GoldenVect
     """The stream_connect depth of each data mover's link (hls/project/movers.py): what this project's FIFO
     sizing finds for the movers and the kernel as one System run on the export's golden vectors (the mm2s
     buffers hold the items fed), as for any System; hls::stream's default where no System can be made (a
-    kernel that keeps hls.static state)."""
+    kernel that keeps hls.static state) or sized."""
     design = kernel.compile().design
     names = {p.c_name: p.name for p in design.ports}
     connect = [(f"{m.name}.{STREAM_ARG}", f"{design.top}.{names[m.port]}") if m.direction == "in"
@@ -170,4 +170,7 @@ def mover_depths(kernel: Any, movers: list[tuple[Any, Any]], vectors: GoldenVect
             inputs[m.name].append(Stream(types[-1].elem, []))
         else:
             inputs[m.name] = [Stream(types[0].elem, [])] + [np.zeros(m.count, t.elem.storage_dtype) for t in types[1:]]
-    return system.fifo_depths(inputs)
+    try:
+        return system.fifo_depths(inputs)
+    except HLSError:  # a kernel the sizing cannot time: the default depth still runs a chain (no reconvergence)
+        return [MOVER_DEPTH] * len(movers)
