@@ -11,6 +11,7 @@ import functools
 import html
 import inspect
 import sys
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
@@ -27,10 +28,12 @@ from hls.golden.vplan import Plan
 from hls.golden_runs import GoldenRuns, choose_model, golden_vectors, random_inputs, run_recording_overflows
 from hls.interfaces import check_flow
 from hls.project.export import ExportSettings, check_target, export_project
+from hls.project.movers import Mover, mover_plan
 from hls.report.html import kernel_fragment
 from hls.schedule import Report, schedule_module
 from hls.schedule.dataflow import RawRegion, sized_depths
 from hls.sim.csim import CompiledKernel
+from hls.system import mover_depths
 from hls.verification import DEFAULT_TRIALS, VerifyResult
 from hls.verification import strict_overflow as strict_overflow  # hls.strict_overflow
 
@@ -203,7 +206,8 @@ class Kernel:
                 report: Report | str = self.report(clock_ns=settings.clock_ns, part=settings.part, flow=settings.flow)
             except HLSError as exc:
                 report = str(exc).splitlines()[0]
-            return export_project(compiled, vectors, report, settings, path, self.directives_tcl)
+            movers = stream_movers(self, vectors, settings.flow) if settings.flow == "vitis" else []
+            return export_project(compiled, vectors, report, settings, path, self.directives_tcl, movers)
 
     def verify(self, *args: Any, golden: Any = None, rtol: float = DEFAULT_RTOL, atol: float = DEFAULT_ATOL,
                seed: int = 0, strict_overflow: bool | None = None, trials: int = DEFAULT_TRIALS) -> VerifyResult:
@@ -223,6 +227,15 @@ class Kernel:
             raise HLSError(f"verify(trials={trials}): at least one input set is needed")
         with progress.task(f"verifying {self.__name__} (golden model and csim)"):
             return verification.verify_kernel(self, args, golden, rtol, atol, seed, strict_overflow, trials)
+
+
+def stream_movers(kernel: Kernel, vectors: Any, flow: str = "vitis") -> list[tuple[Mover, Any]]:
+    """The data movers a Vitis export adds for the stream arguments (hls/project/movers.py), each with its
+    compiled design; their element counts from `vectors`, the export's golden run (golden_vectors), their
+    stream_connect depths sized as a System's (hls.system.mover_depths)."""
+    movers = [(m, Kernel(m.func, flow)) for m in mover_plan(kernel.compile(flow).design, vectors)]
+    depths = mover_depths(kernel, movers, vectors) if movers else []
+    return [(replace(m, depth=d), k.compile().design) for (m, k), d in zip(movers, depths, strict=True)]
 
 
 def kernel(func: Any = None, *, flow: str = "vitis") -> Any:

@@ -25,8 +25,9 @@ from hls.errors import HLSError, caller_loc
 from hls.golden.streams import TRACES, UNBOUNDED, Stream, run_dataflow
 from hls.golden_runs import golden_inputs, region_process
 from hls.project.export import ExportSettings, GoldenVectors
-from hls.project.host import DEFAULT_VITIS_VERSION, host_unsupported
-from hls.project.system import link_config, render_system, write_system
+from hls.project.host import DEFAULT_VITIS_VERSION, host_unsupported, link_config
+from hls.project.movers import MOVER_DEPTH, STREAM_ARG
+from hls.project.system import render_system, write_system
 from hls.project.system_lint import (
     SystemError_,
     check_compute_units,
@@ -129,7 +130,7 @@ class System:
                vitis_version: str = DEFAULT_VITIS_VERSION, overwrite: bool = False) -> Path:
         """One project: src/ per kernel, tb/data/<kernel>/, link.cfg, host/host.cpp, the mock XRT, a Makefile."""
         for kname, design in self.designs.items():
-            why = host_unsupported_in_system(design)
+            why = host_unsupported(design)
             if why:
                 raise HLSError(f"kernel {kname!r}: {why}", self.loc)
         depths = self.fifo_depths(inputs, seed)
@@ -145,7 +146,31 @@ class System:
         return write_system(files, path, overwrite)
 
 
-def host_unsupported_in_system(design: Any) -> str | None:
-    """As for one kernel, except that stream ports are fine here: the linter saw them connected."""
-    why = host_unsupported(design)
-    return None if why is None or "is a stream" in why else why
+
+def mover_depths(kernel: Any, movers: list[tuple[Any, Any]], vectors: GoldenVectors) -> list[int]:
+    """The stream_connect depth of each data mover's link (hls/project/movers.py): what this project's FIFO
+    sizing finds for the movers and the kernel as one System run on the export's golden vectors (the mm2s
+    buffers hold the items fed), as for any System; hls::stream's default where no System can be made (a
+    kernel that keeps hls.static state) or sized."""
+    design = kernel.compile().design
+    names = {p.c_name: p.name for p in design.ports}
+    connect = [(f"{m.name}.{STREAM_ARG}", f"{design.top}.{names[m.port]}") if m.direction == "in"
+               else (f"{design.top}.{names[m.port]}", f"{m.name}.{STREAM_ARG}") for m, _ in movers]
+    try:
+        system = System([k for _, k in movers] + [kernel], connect=connect)
+    except SystemError_:
+        return [MOVER_DEPTH] * len(movers)
+    fed = dict(zip([p.c_name for p in design.ports if not p.output_only], vectors.before, strict=True))
+    inputs = {design.top: list(vectors.before)}
+    for m, k in movers:
+        types = k.compile().arg_types
+        if m.direction == "in":
+            items = fed[m.port]
+            inputs[m.name] = [np.asarray(items[f]) for f in m.fields] if m.fields else [np.asarray(items)]
+            inputs[m.name].append(Stream(types[-1].elem, []))
+        else:
+            inputs[m.name] = [Stream(types[0].elem, [])] + [np.zeros(m.count, t.elem.storage_dtype) for t in types[1:]]
+    try:
+        return system.fifo_depths(inputs)
+    except HLSError:  # a kernel the sizing cannot time: the default depth still runs a chain (no reconvergence)
+        return [MOVER_DEPTH] * len(movers)

@@ -35,6 +35,7 @@ from hls.errors import HLSError
 from hls.project.directives import cfg_directives
 from hls.project.export_structs import struct_files, struct_port_data, struct_return_data, struct_stream_data
 from hls.project.host import host_unsupported, render_driver, render_host
+from hls.project.movers import Mover, movers_unsupported, render_mover_host
 from hls.sim.toolchain import CSIM_CXXFLAGS, own_headers, own_include_dir
 from hls.types import ArrayType, ScalarType, StreamType, StructType, TupleType, TypeFamily
 
@@ -115,17 +116,19 @@ class GoldenVectors:
 
 
 def export_project(compiled: CompiledDesign, vectors: GoldenVectors, report: Any, settings: ExportSettings,
-                   path: str | os.PathLike[str], directives: str | None = None) -> Path:
+                   path: str | os.PathLike[str], directives: str | None = None,
+                   movers: list[tuple[Mover, Any]] | None = None) -> Path:
     """Write the project of `compiled.design` into `path` and return the directory.
 
     `report` is the schedule's Report for the manifest, or a string saying why there is none;
-    `directives`, a directives.tcl that run_hls.tcl sources (a schedule's, hls/customize).
+    `directives`, a directives.tcl that run_hls.tcl sources (a schedule's, hls/customize); `movers`, the
+    data movers of the stream arguments with their designs (hls/project/movers.py) for the host program.
     Everything is computed before the first file is written, so a failure leaves the target untouched.
     """
     root = Path(path)
     previous = check_target(compiled, settings, root)
     estimate, error = (None, report) if isinstance(report, str) else (report, None)
-    files = render_project(compiled.design, settings, vectors, estimate, error, directives)
+    files = render_project(compiled.design, settings, vectors, estimate, error, directives, movers or [])
     write_files(root, files, previous)
     return root
 
@@ -289,7 +292,8 @@ def kernel_data(design: Any, vectors: GoldenVectors) -> tuple[list[dict[str, Any
 
 
 def render_project(design: Any, settings: ExportSettings, vectors: GoldenVectors, estimate: Any = None,
-                   estimate_error: str | None = None, directives: str | None = None) -> dict[str, str]:
+                   estimate_error: str | None = None, directives: str | None = None,
+                   movers: list[tuple[Mover, Any]] = ()) -> dict[str, str]:
     """Every file of the project as {relative path: text}; nothing is written here."""
     top = design.top
     ports, rets, data = kernel_data(design, vectors)
@@ -303,10 +307,11 @@ def render_project(design: Any, settings: ExportSettings, vectors: GoldenVectors
               "inputs_given": vectors.given, "streams": design.streams, "directives": directives is not None,
               "free_running": design.free_running,
               "config_directives": cfg_directives(directives) if directives is not None else []}
-    host_files = host_side(design, settings, common)
+    note = host_unsupported(design) or movers_unsupported(design, vectors) if settings.flow == "vitis" else None
+    host_files, make = host_side(design, settings, common, [] if note else list(movers))
     common.update(host=settings.flow == "vitis" and bool(host_files), kernels=[top], xclbin_name=top,
-                  connections=[], free_kernels=[], driver="driver.py" in host_files,
-                  host_note=host_unsupported(design) if settings.flow == "vitis" else None)
+                  connections=[], free_kernels=[], driver="driver.py" in host_files, host_note=note)
+    common.update(make)
     files = {
         f"src/{top}.cpp": design.kernel_cpp,
         f"src/{design.header_name}": design.header,
@@ -331,14 +336,22 @@ def render_project(design: Any, settings: ExportSettings, vectors: GoldenVectors
     return files
 
 
-def host_side(design: Any, settings: ExportSettings, common: dict[str, Any]) -> dict[str, str]:
-    """The Vitis kernel flow's host program, link.cfg and mock-XRT entry (hls/project/host.py), when XRT can
-    drive every argument of the design; for the Vivado IP flow the PYNQ driver.py of an AXI IP."""
-    if host_unsupported(design) is not None:
-        return {}
+def host_side(design: Any, settings: ExportSettings, common: dict[str, Any],
+              movers: list[tuple[Mover, Any]]) -> tuple[dict[str, str], dict[str, Any]]:
+    """The Vitis kernel flow's host program, link.cfg and mock-XRT entry (hls/project/host.py), with a data
+    mover per stream argument (hls/project/movers.py), when XRT can drive every argument of the design;
+    for the Vivado IP flow the PYNQ driver.py of an AXI IP without stream or struct ports. Also what the Makefile's
+    host targets need beyond the kernel itself."""
+    streams = any(p.stream for p in design.ports)
+    if host_unsupported(design) is not None or (streams and not movers and settings.flow == "vitis"):
+        return {}, {}
     if settings.flow == "vivado":
-        return render_driver(design, common, repr(settings.rtol), repr(settings.atol)) if design.axi_lite else {}
-    return render_host(design, common, repr(settings.rtol), repr(settings.atol))
+        plain = not any(p.stream or p.codec.family is TypeFamily.STRUCT for p in design.ports)  # driver.py's
+        return (render_driver(design, common, repr(settings.rtol), repr(settings.atol))
+                if design.axi_lite and plain else {}), {}
+    if streams:
+        return render_mover_host(design, movers, common, repr(settings.rtol), repr(settings.atol))
+    return render_host(design, common, repr(settings.rtol), repr(settings.atol)), {}
 
 
 def manifest_text(design: Any, settings: ExportSettings, ports: list[dict[str, Any]], rets: list[dict[str, Any]],

@@ -32,17 +32,48 @@ _BYTES = {"bool": 1, "float": 4, "double": 8}
 
 def host_unsupported(design: Any) -> str | None:
     """Why no host program is generated for this design, or None: XRT reaches m_axi buffers and s_axilite
-    scalars; a stream argument is joined to another kernel (hls.System), never driven by the host."""
+    scalars; a stream argument is joined to another kernel (a data mover, an hls.System's), never the host."""
     for port in design.ports:
-        if port.stream:
-            return (f"argument {port.name!r} is a stream: a host program cannot feed an AXI4-Stream port; "
-                    "connect it to a memory kernel with hls.System (docs/systems.md)")
-        if port.codec.family not in HOST_FAMILIES:
-            return f"argument {port.name!r} ({port.type}) has no host-side layout here (structs are not supported)"
+        if port.stream:  # a data mover (hls/project/movers.py) or a System's kernel feeds it, never the host
+            continue
+        if port.codec.family is TypeFamily.STRUCT:
+            why = struct_layout(port.codec) if port.is_array else "a struct by value (s_axilite) has no layout here"
+            if re.search(rf"#pragma HLS (dis)?aggregate variable={port.c_name}\b", design.kernel_cpp):
+                why = "the kernel aggregates or disaggregates it; the host layout here is Vitis's default only"
+            if isinstance(why, str):
+                return f"argument {port.name!r} ({port.type}): {why}"
+        elif port.codec.family not in HOST_FAMILIES:
+            return f"argument {port.name!r} ({port.type}) has no host-side layout here"
     for r in design.results:
         if r.codec.family not in HOST_FAMILIES:
             return f"the return type {r.type} has no host-side layout here"
     return None
+
+
+def struct_layout(codec: Any) -> tuple[int, list[tuple[str, int, Any]]] | str:
+    """The m_axi layout of one element of an array of structs, or why there is none here: (element bytes,
+    [(field, byte offset, field codec)]).
+
+    Vitis HLS keeps a struct argument of the top aggregated, its first field at the LSB, padded rather than
+    packed (compact=none, which an AXI4 port must use), the element rounded up to a power of two bytes
+    (UG1399 2022.1 "Structs on the Interface", 2023.1 "Examples of Aggregation": a 3-byte struct is a
+    32-bit word, "Aggregating maxi variable 'arr' with compact=none mode in 32-bits") and, in the kernel
+    flow, on a 4-byte alignment (same page; *inferred*: an element of fewer bytes takes 4). compact=none is
+    the C layout, the same as the csim bridge's storage struct (numpy's aligned record), so the offsets are
+    that record's. That holds for fields of native C types (8/16/32/64-bit integers, float, double); where
+    an ap_int<W>, ap_fixed or bool field lands in the aggregate is not in the facts here, so those are
+    refused, as are array fields."""
+    fields = []
+    for name, f in codec.fields:
+        native = f.family in (TypeFamily.INT, TypeFamily.FLOAT) and f.c_type == f.storage
+        if f.shape or not native:
+            return (f"field {name!r} is {f.elem}{'[...]' if f.shape else ''}: Vitis's m_axi layout of a struct is "
+                    "known here for fields of native C types only (8/16/32/64-bit integers, float, double)")
+        fields.append((name, int(codec.dtype.fields[name][1]), f))
+    size = 4
+    while size < codec.dtype.itemsize:
+        size *= 2
+    return size, fields
 
 
 def device_type(codec: Any) -> str:
@@ -70,7 +101,7 @@ def value_data(codec: Any) -> dict[str, Any]:
             "exact": codec.exact, "fixed": fixed, "frac": elem.frac_bits if fixed else 0,
             "width": width if codec.family in (TypeFamily.INT, TypeFamily.FIXED) else 0,
             "signed": bool(getattr(elem, "signed", False)), "nbytes": device_bytes(codec),
-            "is_float": codec.family is TypeFamily.FLOAT}
+            "is_float": codec.family is TypeFamily.FLOAT, "item_bytes": 0}
 
 
 def register_map(design: Any) -> tuple[dict[str, int], list[int]]:
@@ -101,11 +132,34 @@ def host_ports(design: Any) -> list[dict[str, Any]]:
     for index, port in enumerate(design.ports):
         kind = "stream_" + port.stream if port.stream else "buffer" if port.is_array else "scalar"
         count = int(port.codec.size) if port.is_array else 1
+        struct = port.codec.family is TypeFamily.STRUCT
         ports.append({"index": index, "name": port.name, "c_name": port.c_name, "kind": kind, "count": count,
                       "file": None if port.output_only or port.stream else f"{port.c_name}.dat",
                       "golden_file": f"{port.c_name}.golden.dat" if port.is_array else None,
-                      "offset": offsets.get(port.name), "type_text": str(port.type), **value_data(port.codec)})
+                      "offset": offsets.get(port.name), "type_text": str(port.type), "fields": [], "word_bytes": 0,
+                      **(struct_item_data(port.codec) if struct else value_data(port.codec))})
+        if struct and port.is_array:
+            ports[-1].update(struct_buffer_data(port))
     return ports
+
+
+def struct_buffer_data(port: Any) -> dict[str, Any]:
+    """An array of structs in m_axi (struct_layout): per field its byte offset in the device element, its
+    offset in the bridge's storage struct (the same, compact=none being the C layout) and its .dat files
+    (the testbench's, one per field)."""
+    word, fields = struct_layout(port.codec)
+    return {"word_bytes": word, "fields": [
+        {"member": name, "offset": offset, "file": None if port.output_only else f"{port.c_name}.{name}.dat",
+         "golden_file": f"{port.c_name}.{name}.golden.dat", **value_data(f)} for name, offset, f in fields]}
+
+
+def struct_item_data(codec: Any) -> dict[str, Any]:
+    """A struct's bytes in the bridge's storage struct (numpy's aligned record, laid out as C lays out
+    hls_storage_<T>): a stream of structs travels between two kernels in the mock as these bytes, which
+    both entries copy as they are; an array of structs is converted to and from the m_axi layout."""
+    return {"device_type": "uint8_t", "storage": "void", "dat_type": None, "exact": True, "fixed": False,
+            "frac": 0, "width": 0, "signed": False, "nbytes": 1, "is_float": False,
+            "item_bytes": int(codec.dtype.itemsize)}
 
 
 def host_returns(design: Any, rets: list[dict[str, Any]]) -> list[dict[str, Any]]:
@@ -182,12 +236,26 @@ def render_host(design: Any, common: dict[str, Any], rtol: str, atol: str,
     data["host_kernels"] = [{"top": design.top, "prefix": "", "label": "", "free": False,
                              "host_ports": data["host_ports"], "host_rets": data["host_rets"]}]
     data["kernels_py"] = repr(data["host_kernels"])
-    sep = nk_separator(vitis_version)
-    cus = [{"kernel": design.top, "count": 1, "names": sep.join([f"{design.top}_1"]), "slr": None}]
     files = {"host/host.cpp": render_template("host.cpp.j2", **data),
              "host/host.py": render_template("host.py.j2", **data),
-             "link.cfg": render_template("link.cfg.j2", top=design.top, compute_units=cus, memories=[],
-                                         streams=[], vitis_version=vitis_version, nk_sep=sep)}
+             "link.cfg": link_config(design.top, {design.top: design}, {design.top: 1}, [], [], {}, {}, vitis_version)}
     files.update(kernel_files(design, common))
     files.update(mock_files())
     return files
+
+
+def link_config(name: str, designs: dict[str, Any], counts: dict[str, int], links: list[Any], depths: list[int],
+                memory: dict[str, str], slr: dict[str, str], vitis_version: str) -> str:
+    """link.cfg: nk= per kernel, sp= per assigned memory port and compute unit, slr=, stream_connect=."""
+    sep = nk_separator(vitis_version)
+    cus = [{"kernel": k, "count": n, "cu_list": [f"{k}_{i}" for i in range(1, n + 1)], "slr": slr.get(k)}
+           for k, n in counts.items()]
+    for cu in cus:
+        cu["names"] = sep.join(cu["cu_list"])
+    memories = [{"cu": cu_name, "arg": where.split(".")[1], "bank": bank}
+                for where, bank in memory.items() for cu in cus if cu["kernel"] == where.split(".")[0]
+                for cu_name in cu["cu_list"]]
+    streams = [{"producer": f"{link.producer}_1.{link.out}", "consumer": f"{link.consumer}_1.{link.inp}",
+                "depth": depth} for link, depth in zip(links, depths, strict=True)]
+    return render_template("link.cfg.j2", top=name, compute_units=cus, memories=memories, streams=streams,
+                           vitis_version=vitis_version, nk_sep=sep)

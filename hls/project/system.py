@@ -18,25 +18,8 @@ from hls.project.export import (
     prepare_root,
     write_files,
 )
-from hls.project.host import host_data, kernel_files, mock_files, nk_separator
+from hls.project.host import host_data, kernel_files, mock_files
 from hls.sim.toolchain import own_include_dir
-
-
-def link_config(name: str, designs: dict[str, Any], counts: dict[str, int], links: list[Any], depths: list[int],
-                memory: dict[str, str], slr: dict[str, str], vitis_version: str) -> str:
-    """link.cfg: nk= per kernel, sp= per assigned memory port and compute unit, slr=, stream_connect=."""
-    sep = nk_separator(vitis_version)
-    cus = [{"kernel": k, "count": n, "cu_list": [f"{k}_{i}" for i in range(1, n + 1)], "slr": slr.get(k)}
-           for k, n in counts.items()]
-    for cu in cus:
-        cu["names"] = sep.join(cu["cu_list"])
-    memories = [{"cu": cu_name, "arg": where.split(".")[1], "bank": bank}
-                for where, bank in memory.items() for cu in cus if cu["kernel"] == where.split(".")[0]
-                for cu_name in cu["cu_list"]]
-    streams = [{"producer": f"{link.producer}_1.{link.out}", "consumer": f"{link.consumer}_1.{link.inp}",
-                "depth": depth} for link, depth in zip(links, depths, strict=True)]
-    return render_template("link.cfg.j2", top=name, compute_units=cus, memories=memories, streams=streams,
-                           vitis_version=vitis_version, nk_sep=sep)
 
 
 def render_system(name: str, designs: dict[str, Any], vectors: dict[str, GoldenVectors], free: list[str],

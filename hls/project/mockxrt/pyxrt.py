@@ -211,12 +211,14 @@ def call(image: xclbin, name: str, args: list[Any], registers: dict[int, int]) -
         if not port["kind"].startswith("stream"):
             continue
         library.hls_stream_size.restype = ctypes.c_long
-        storage = _CTYPES[port["storage"]]
-        left = (storage * library.hls_stream_size(port["index"]))()
+        size = library.hls_stream_size(port["index"])
+        item = port.get("item_bytes")  # a struct: the bytes of the bridge's storage struct, as they are
+        left = (ctypes.c_ubyte * (size * item + 1))() if item else (_CTYPES[port["storage"]] * size)()
         getattr(library, f"hls_stream_copy_{port['index']}")(left)
         key = f"{name}.{port['name']}"
         target = key if port["kind"] == "stream_in" else image.links.get(key, key)
-        image.queues[target] = image.queues.get(target, b"") + _device_bytes(port, list(left))
+        moved = bytes(left)[:size * item] if item else _device_bytes(port, list(left))
+        image.queues[target] = image.queues.get(target, b"") + moved
     for r, value in zip(rets, out, strict=True):
         bits = _device_bits(r, value.value)
         for word in range(max(1, r["nbytes"] // 4)):
@@ -225,6 +227,8 @@ def call(image: xclbin, name: str, args: list[Any], registers: dict[int, int]) -
 
 def _stream_items(port: dict[str, Any], raw: bytes) -> tuple[Any, int]:
     """Device-layout stream items as the bridge's storage array (never empty) and their count."""
+    if port.get("item_bytes"):  # structs: the storage structs' bytes
+        return (ctypes.c_ubyte * (len(raw) + 1)).from_buffer_copy(raw + b"\0"), len(raw) // port["item_bytes"]
     device_t, storage = _CTYPES[port["device_type"]], _CTYPES[port["storage"]]
     words = list((device_t * (len(raw) // ctypes.sizeof(device_t))).from_buffer_copy(raw))
     values = [math.ldexp(w, -port["frac"]) for w in words] if port["fixed"] else words
@@ -239,6 +243,8 @@ def _device_bytes(port: dict[str, Any], values: list[Any]) -> bytes:
 
 def _argument(port: dict[str, Any], arg: Any, back: list[Any]) -> Any:
     """A buffer (device bytes) or a scalar as the bridge takes it; `back` collects the write-backs."""
+    if port.get("fields"):
+        return _struct_argument(port, arg, back)
     storage = _CTYPES[port["storage"]]
     if port["kind"] == "scalar":
         value = arg
@@ -254,6 +260,23 @@ def _argument(port: dict[str, Any], arg: Any, back: list[Any]) -> Any:
     def restore() -> None:
         for i, v in enumerate(store):
             words[i] = round(math.ldexp(v, port["frac"]))
+    back.append(restore)
+    return store
+
+
+def _struct_argument(port: dict[str, Any], arg: Any, back: list[Any]) -> Any:
+    """An array of structs: from its m_axi layout (each field at its byte offset in an element of
+    `word_bytes`) to the bridge's storage structs, and back after the call."""
+    word, item = port["word_bytes"], port["item_bytes"]
+    store = (ctypes.c_ubyte * (port["count"] * item))()
+    spans = [(k * word + f["offset"], k * item + f["offset"], f["nbytes"]) for k in range(port["count"])
+             for f in port["fields"]]
+    for device_at, store_at, size in spans:
+        store[store_at:store_at + size] = arg.buffer[device_at:device_at + size]
+
+    def restore() -> None:
+        for device_at, store_at, size in spans:
+            arg.buffer[device_at:device_at + size] = store[store_at:store_at + size]
     back.append(restore)
     return store
 
