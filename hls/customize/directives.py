@@ -21,7 +21,7 @@ from hls.errors import HLSTypeError, Loc
 from hls.frontend.pragmas import CHECKS, Pragmas
 from hls.ir import AllocOp, BlockArg, CallOp, DirectiveOp, Function, Module, Value, WhileOp
 from hls.lang.directives import DIRECTIVE_TYPES, DIRECTIVES, LOOP_DIRECTIVES, LOOP_FIELDS, Partition
-from hls.types import ArrayType
+from hls.types import ArrayType, StreamType
 
 
 class _CheckContext:
@@ -56,6 +56,8 @@ def apply_directive(module: Module, record: Record) -> None:
     if record.op in LOOP_DIRECTIVES:
         _loop_directive(module, record, target)
     else:
+        if record.op == "interface":
+            _refuse_scalar_port(module, target, record.loc)
         func, value = resolve_storage(module, target, record.loc)
         if not isinstance(value.type, ArrayType):
             raise ScheduleError(f"{record.op} needs an array, and {target!r} is a {value.type}", record.loc)
@@ -66,6 +68,25 @@ def apply_directive(module: Module, record: Record) -> None:
         _place(func, value, DirectiveOp(directive, value, record.loc))
         if isinstance(directive, Partition):
             _follow_calls(module, func, value, directive, record.loc)
+
+
+def _refuse_scalar_port(module: Module, target: Any, loc: Loc | None) -> None:
+    """`set_directive_interface -mode s_axilite "top" n` (a scalar) or `... return`, as Vitis users write them:
+    hls.interface sets array and stream ports only (the flow sets the scalar and return ports), so say that
+    rather than that there is no array `n`."""
+    if not isinstance(target, str):
+        return
+    parts = target.split("/")
+    func = module.functions.get(parts[0]) if len(parts) == 2 else module.top_function
+    if func is None:
+        return
+    name = parts[-1]
+    scalar = name == "return" or any(arg.name == name and not isinstance(arg.type, (ArrayType, StreamType))
+                                     for arg in func.args)
+    if scalar:
+        what = "the return port" if name == "return" else f"scalar argument {name!r}"
+        raise ScheduleError(f"interface: {what} of {func.name!r} keeps the protocol the kernel's flow gives it"
+                            "; hls.interface sets the ports of array and stream arguments only", loc)
 
 
 def _loop_directive(module: Module, record: Record, target: Any) -> None:

@@ -9,15 +9,14 @@ schedule exports carries them) and says so in a comment.
 from __future__ import annotations
 
 import re
-import shlex
 from pathlib import Path
 from typing import Any
 
 from hls.customize.names import resolve_loop, resolve_storage
-from hls.customize.records import TRANSFORMS, Record, ScheduleError, make_record
+from hls.customize.records import TRANSFORMS, Record, ScheduleError, make_record, signature_of
 from hls.errors import HLSError, Loc
 from hls.ir import Module
-from hls.project.directives import FLAGS, tcl_commands
+from hls.project.directives import FLAGS, TclSyntaxError, tcl_commands
 
 LOOP_OPS = ("pipeline", "unroll", "loop_tripcount", "loop_flatten")
 STORAGE_OPS = ("array_partition", "bind_storage", "interface", "stream")
@@ -62,15 +61,27 @@ def _value(text: str) -> Any:
     return int(text) if re.fullmatch(r"-?\d+", text) else {"true": True, "false": False}.get(text.lower(), text)
 
 
-def parse_line(line: str, loc: Loc) -> Record:
-    """One `set_directive_<name> [-option value | -flag]... location [variable]` line as a record."""
-    try:
-        words = shlex.split(line)
-    except ValueError as exc:
-        raise ScheduleError(f"cannot read this Tcl line ({exc})", loc) from None
+SUPPORTED = LOOP_OPS + STORAGE_OPS + ("dataflow", "inline")
+TARGET_PARAMS = ("loop", "array", "function", "fifo")
+
+
+def _options_of(op: str) -> dict[str, bool]:
+    """The Tcl options of `op` (lower case), each True when it is a flag (`-off`), False when it takes a value."""
+    if op == "stream":  # set_directive_stream -type fifo -depth N: a FIFO's depth; PIPO and shared are not read
+        return {"depth": False, "type": False}
+    params = signature_of(op).parameters.values()
+    return {p.name: isinstance(p.default, bool) for p in params if p.name not in TARGET_PARAMS}
+
+
+def parse_line(words: list[str], loc: Loc) -> Record:
+    """One `set_directive_<name> [-option value | -flag]... location [variable]` command as a record."""
     op = words[0].removeprefix("set_directive_")
     if not words[0].startswith("set_directive_"):
         raise ScheduleError(f"a directives file holds set_directive_* lines, not {words[0]!r}", loc)
+    if op not in SUPPORTED:
+        raise ScheduleError(f"set_directive_{op} is not a directive hls.customize applies; the supported ones are "
+                            + ", ".join("set_directive_" + n for n in SUPPORTED), loc)
+    known = _options_of(op)
     options: dict[str, Any] = {}
     positional: list[str] = []
     index = 1
@@ -78,7 +89,11 @@ def parse_line(line: str, loc: Loc) -> Record:
         word = words[index]
         if word.startswith("-") and not re.fullmatch(r"-\d+", word):
             key = word[1:].lower()
-            if key in FLAGS and (index + 1 >= len(words) or words[index + 1].lower() not in ("true", "false")):
+            if key not in known:
+                have = ", ".join("-" + TCL_NAMES.get(k, k) for k in known)
+                raise ScheduleError(f"{words[0]}: option {word} is not one hls.customize reads; "
+                                    + (f"the options are {have}" if have else "it takes none"), loc)
+            if known[key] and (index + 1 >= len(words) or words[index + 1].lower() not in ("true", "false")):
                 options[key] = True
             else:
                 index += 1
@@ -92,10 +107,6 @@ def parse_line(line: str, loc: Loc) -> Record:
 
 
 def _record(op: str, options: dict[str, Any], positional: list[str], loc: Loc) -> Record:
-    if op not in LOOP_OPS + STORAGE_OPS + ("dataflow", "inline"):
-        raise ScheduleError(f"set_directive_{op} is not a directive hls.customize applies; the supported ones are "
-                            + ", ".join("set_directive_" + n for n in LOOP_OPS + STORAGE_OPS + ("dataflow", "inline")),
-                            loc)
     want = 2 if op in STORAGE_OPS else 1
     if len(positional) != want:
         raise ScheduleError(f"set_directive_{op} takes {'a location and a variable' if want == 2 else 'a location'}"
@@ -106,7 +117,11 @@ def _record(op: str, options: dict[str, Any], positional: list[str], loc: Loc) -
     else:
         target = location
     if op == "stream":
-        options = {"depth": options.get("depth")}
+        if options.pop("type", "fifo") != "fifo":
+            raise ScheduleError("set_directive_stream: hls.customize sets the depth of a FIFO (-type fifo); a "
+                                "ping-pong or shared channel is not one", loc)
+        if "depth" not in options:
+            raise ScheduleError("set_directive_stream: give the FIFO's -depth", loc)
     try:
         return make_record(op, (target,), options, loc)
     except HLSError as exc:
@@ -118,7 +133,11 @@ def read_tcl(text_or_path: str | Path) -> tuple[list[Record], str]:
     name = "<tcl>"
     if isinstance(text_or_path, Path) or ("\n" not in text_or_path and _is_file(text_or_path)):
         name, text_or_path = str(text_or_path), Path(text_or_path).read_text(encoding="utf-8")
-    return [parse_line(line, Loc(name, number)) for number, line in tcl_commands(text_or_path)], name
+    try:
+        commands = tcl_commands(text_or_path)
+    except TclSyntaxError as exc:
+        raise ScheduleError(f"cannot read this Tcl ({exc})", Loc(name, exc.line)) from None
+    return [parse_line(words, Loc(name, number)) for number, words in commands], name
 
 
 def _is_file(text: str) -> bool:

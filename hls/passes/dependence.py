@@ -153,6 +153,44 @@ def grid(loops: list[ForOp], why: str) -> tuple[dict[Value, np.ndarray], tuple[i
     return env, shape
 
 
+def enclosing_loops(nest_top: Op, found: list[NestAccess], why: str) -> list[ForOp]:
+    """The loops around the moved nest whose counters an index reads, outermost first. The transformation
+    keeps their order, so each of their iterations is checked on its own grid point; one whose counter no
+    index reads is left out (every iteration of it accesses the same elements)."""
+    around: dict[Value, ForOp] = {}
+    op = nest_top.parent_op()
+    while op is not None:
+        if isinstance(op, ForOp):
+            around[op.iv] = op
+        op = op.parent_op()
+    used: set[int] = set()
+    seen: set[int] = set()
+    stack = [index for access in found for index in access.op.indices]
+    while stack:
+        value = stack.pop()
+        if id(value) in seen:
+            continue
+        seen.add(id(value))
+        if value in around:
+            used.add(id(around[value]))
+        elif getattr(value, "op", None) is not None and getattr(value.op, "parent", None) is not None \
+                and not value.op.regions:
+            stack.extend(value.op.operands)
+    loops = [loop for loop in reversed(list(around.values())) if id(loop) in used]
+    for loop in loops:
+        _bounds(loop, why)
+    return loops
+
+
+def ranks(outer_shape: tuple[int, ...], span: int, old: np.ndarray, new: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """The old and new rank of every point of (enclosing loops x moved nest): the enclosing iterations keep
+    their order, `old`/`new` (each below `span`) order the points inside one of them."""
+    if not outer_shape:
+        return old, new
+    base = np.arange(int(np.prod(outer_shape)), dtype=np.int64).reshape(outer_shape + (1,) * np.ndim(old)) * span
+    return base + old, base + new
+
+
 def check_size(total: int, why: str, loc) -> None:
     if total > MAX_INSTANCES:
         raise DependenceError(f"{why}: {total:,} array accesses are more than the {MAX_INSTANCES:,} the dependence "

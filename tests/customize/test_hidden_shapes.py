@@ -1,0 +1,237 @@
+"""Schedules a Vitis or Allo user writes for kernels of the shapes issue 23's hidden checks name: stencils,
+a conv, elementwise pairs, whole-array statements, callee loops, a load/compute/store with FIFOs;
+directives files as Vitis writes them. Each transformation is verified golden(original) == csim(scheduled)."""
+
+from __future__ import annotations
+
+import warnings
+
+import pytest
+
+import hls
+from hls.customize.records import ScheduleError
+from hls.frontend.pragmas import DirectiveWarning
+from hls.passes.dependence import DependenceError
+from tests.customize.test_customize import agrees
+from tests.kernels import hidden_schedule_kernels as hk
+
+C = hls.customize
+
+
+# ---- transformations on nests inside an enclosing loop -----------------------------------------------
+
+
+def test_reorder_inner_loops_of_a_nest_reads_the_enclosing_counter():
+    """mm's J, K under I: the indices read i, which the dependence check enumerates (it used to refuse:
+    'an array index depends on %i')."""
+    built = C(hk.mm_ijk).reorder("K", "J").pipeline("J").partition("B", "complete", dim=2).build()
+    cpp = built.cpp
+    assert cpp.index("K: for") < cpp.index("J: for") and "I: for" in cpp
+    agrees(hk.mm_ijk, built, seeds=(0,))
+
+
+def test_tiling_twice_reorders_under_the_first_tile():
+    built = C(hk.jacobi).tile(["I", "J"], [4, 5]).tile(["I_inner", "J_inner"], [2, 5]).build()
+    labels = [line.split(":")[0].strip() for line in built.cpp.splitlines() if ": for (" in line]
+    assert labels == ["I_outer", "J_outer", "I_inner_outer", "J_inner_outer", "I_inner_inner", "J_inner_inner"]
+    agrees(hk.jacobi, built, seeds=(0,))
+
+
+def test_illegal_inner_reorder_under_an_enclosing_loop_is_still_refused():
+    with pytest.raises(DependenceError, match=r"test_hidden_shapes.py:\d+:\d+: reorder\(C, R\) would change the "
+                                              "result"):
+        C(hk.stacked_wavefront).reorder("C", "R")
+    with pytest.raises(DependenceError, match=r"reorder\(Q, P\) would change the result"):
+        C(hk.plane_shift).reorder("Q", "P")
+    C(hk.stacked_wavefront).reorder("R", "T")  # the planes are independent: T may go inside
+
+
+def test_an_uncheckable_index_names_no_none_location():
+    with pytest.raises(DependenceError, match=r"test_hidden_shapes.py:\d+:\d+: reorder\(C, R\): an array index "
+                                              "depends on %off, which is not computed from loop counters") as info:
+        C(hk.offset_rows).reorder("C", "R")
+    assert "(at None)" not in str(info.value)
+
+
+# ---- transformations on typical kernels -----------------------------------------------------------------
+
+
+def test_stencil_split_with_a_tail_tile_and_pipeline():
+    schedule = (C(hk.blur).split("COLS", 5, tail=True).pipeline("COLS_inner", ii=1).unroll("KX").unroll("KY")
+                .partition("img", "cyclic", factor=3, dim=2))
+    built = schedule.build()
+    assert "COLS_tail: for" in built.cpp and "KX_tail: for" in built.cpp
+    agrees(hk.blur, built, seeds=(0,))
+    agrees(hk.blur, C(hk.blur).tile(["ROWS", "COLS"], [5, 4]).build(), seeds=(0,))
+
+
+def test_matmul_reorder_ikj_and_conv_tile():
+    agrees(hk.mm_ijk, C(hk.mm_ijk).reorder("I", "K", "J").build(), seeds=(0,))
+    conv = C(hk.conv2d).split("OX", 3, tail=True).pipeline("OX_inner").unroll("OX_inner/kx").build()
+    assert "OX_tail: for" in conv.cpp
+    agrees(hk.conv2d, conv, seeds=(0,))
+    with pytest.raises(hls.HLSError, match=r"loop name 'kx' is ambiguous: it matches conv2d/OY/OX_outer/OX_inner/"
+                                           r"loop_ky/loop_kx \(variable kx\), conv2d/OY/OX_tail/loop_ky_tail/"
+                                           r"loop_kx_tail"):
+        C(hk.conv2d).split("OX", 3, tail=True).unroll("kx")
+
+
+def test_fuse_elementwise_pair_and_refused_fusion():
+    built = C(hk.scale_bias).fuse("SCALE", "BIAS").split("SCALE_BIAS", 8).pipeline("SCALE_BIAS_inner").build()
+    assert "SCALE_BIAS_outer: for" in built.cpp
+    agrees(hk.scale_bias, built, seeds=(0,))
+    with pytest.raises(DependenceError, match=r"fuse\(SCALE, BIAS\) would change the result"):
+        C(hk.shift_then_read).fuse("SCALE", "BIAS")
+    with pytest.raises(DependenceError, match=r"reorder\(C, R\) would change the result"):
+        C(hk.prefix_rows).reorder("C", "R")
+
+
+def test_whole_array_statement_loops_by_name():
+    schedule = (C(hk.dense_tensor).pipeline("C_j").unroll("C_k").partition("A", "complete", dim=2)
+                .partition("B", "complete", dim=1).split("y_j", 4).fuse("C_i", "y_i"))
+    built = schedule.build()
+    assert "C_i_y_i: for" in built.cpp
+    agrees(hk.dense_tensor, built, seeds=(0,))
+    with pytest.raises(hls.HLSError, match=r"no loop named 'nope'; the loops are dense_tensor/C_i \(variable C_i\)"):
+        C(hk.dense_tensor).pipeline("nope")
+
+
+# ---- directives files as Vitis and its users write them ---------------------------------------------------
+
+VITIS_HEADER = """############################################################
+## This file is generated automatically by Vitis HLS.
+## Please DO NOT edit it.
+## Copyright 1986-2022 Xilinx, Inc. All Rights Reserved.
+############################################################
+"""
+
+
+def round_trips(kernel, schedule) -> str:
+    """to_tcl -> from_tcl gives the same C++ and the same file again; to_json -> from_json the same records."""
+    tcl = schedule.to_tcl()
+    again = C(kernel).from_tcl(tcl)
+    assert again.to_tcl() == tcl
+    cpp = schedule.build().cpp
+    assert again.build().cpp == cpp
+    replay = hls.Schedule.from_json(kernel, schedule.to_json())
+    assert replay.records == schedule.records and replay.build().cpp == cpp
+    return tcl
+
+
+def test_vitis_written_file_of_a_matmul():
+    text = VITIS_HEADER + """set_directive_array_partition -type cyclic -factor 2 -dim 1 "mm_ijk" B
+set_directive_array_partition -dim 2 -type complete "mm_ijk" A
+set_directive_pipeline -II 2 "mm_ijk/J"
+set_directive_unroll -factor 3 "mm_ijk/K"
+set_directive_loop_flatten -off mm_ijk/I
+"""
+    schedule = C(hk.mm_ijk).from_tcl(text)
+    cpp = schedule.build().cpp
+    for pragma in ("array_partition variable=B type=cyclic factor=2 dim=1", "pipeline II=2", "unroll factor=3",
+                   "array_partition variable=A type=complete dim=2", "loop_flatten off"):
+        assert f"#pragma HLS {pragma}" in cpp
+    tcl = round_trips(hk.mm_ijk, schedule)
+    assert 'set_directive_unroll -factor 3 "mm_ijk/K"' in tcl
+    agrees(hk.mm_ijk, schedule.build(), seeds=(0,))
+
+
+def test_tcl_syntax_a_user_writes():
+    """Semicolons, trailing `;#` comments, braces, continuations and CRLF are Tcl; they used to be errors
+    (shlex read `;` and `{` as part of the location)."""
+    plain = 'set_directive_pipeline -II 1 "mm_ijk/J"\nset_directive_unroll "mm_ijk/K"\n'
+    want = C(hk.mm_ijk).from_tcl(plain).records
+    spellings = [
+        'set_directive_pipeline -II 1 "mm_ijk/J"; set_directive_unroll "mm_ijk/K"',
+        'set_directive_pipeline -II 1 {mm_ijk/J} ;# the inner loop\n  # a comment\nset_directive_unroll mm_ijk/K',
+        'set_directive_pipeline \\\n    -II 1 \\\n    "mm_ijk/J"\r\nset_directive_unroll "mm_ijk/K"\r\n',
+    ]
+    for text in spellings:
+        assert C(hk.mm_ijk).from_tcl(text).records == want, text
+    with pytest.raises(ScheduleError, match=r"<tcl>:2:1: cannot read this Tcl \(Tcl substitution"):
+        C(hk.mm_ijk).from_tcl('# factor\nset_directive_unroll -factor $F "mm_ijk/K"\n')
+    with pytest.raises(ScheduleError, match=r"<tcl>:2:1: cannot read this Tcl \(missing close-quote\)"):
+        C(hk.mm_ijk).from_tcl('\nset_directive_unroll -factor 2 "mm_ijk/K\n\n')
+    with pytest.raises(ScheduleError, match=r"<tcl>:1:1: a directives file holds set_directive_\* lines, not 'set'"):
+        C(hk.mm_ijk).from_tcl('set F 4\n')
+
+
+def test_options_vitis_has_that_the_schedule_does_not_read_are_errors():
+    """They used to swallow the location as their value ('takes a location, got none') or, for a FIFO's
+    -type, vanish."""
+    cases = {
+        'set_directive_pipeline -enable_flush "mm_ijk/J"':
+            r"set_directive_pipeline: option -enable_flush is not one hls.customize reads; the options are -II, "
+            "-off, -rewind, -style",
+        'set_directive_unroll -region "mm_ijk/K"': "option -region is not one",
+        'set_directive_dataflow -disable_start_propagation "mm_ijk"': "option -disable_start_propagation is not one "
+                                                                      "hls.customize reads; it takes none",
+    }
+    for text, message in cases.items():
+        with pytest.raises(ScheduleError, match=r"<tcl>:1:1: set_directive_\w+: " + message.split(": ")[-1]):
+            C(hk.mm_ijk).from_tcl(text)
+    lcs = hk.load_compute_store
+    assert C(lcs).from_tcl('set_directive_stream -type fifo -depth 32 "load_compute_store" t').records == \
+        C(lcs).stream("load_compute_store/t", 32).records
+    with pytest.raises(ScheduleError, match="a ping-pong or shared channel is not one"):
+        C(lcs).from_tcl('set_directive_stream -type pipo -depth 2 "load_compute_store" t')
+    with pytest.raises(ScheduleError, match="set_directive_stream: give the FIFO's -depth"):
+        C(lcs).from_tcl('set_directive_stream "load_compute_store" t')
+
+
+def test_interfaces_of_a_vitis_vadd():
+    text = """set_directive_interface -mode m_axi -bundle gmem -offset slave "vadd_axi" a
+set_directive_interface -mode m_axi -bundle gmem1 -offset slave -depth 64 "vadd_axi" b
+set_directive_interface -mode m_axi -bundle gmem -offset slave "vadd_axi" c
+set_directive_loop_tripcount -min 1 -max 64 -avg 32 "vadd_axi/VADD"
+set_directive_pipeline -II 1 "vadd_axi/VADD"
+"""
+    schedule = C(hk.vadd_axi).from_tcl(text)
+    cpp = schedule.build().cpp
+    assert "#pragma HLS interface mode=m_axi port=b bundle=gmem1 offset=slave depth=64" in cpp
+    assert "#pragma HLS loop_tripcount min=1 max=64 avg=32" in cpp
+    round_trips(hk.vadd_axi, schedule)
+    for port, what in (("n", "scalar argument 'n'"), ("return", "the return port")):
+        with pytest.raises(ScheduleError, match=f"<tcl>:1:1: interface: {what} of 'vadd_axi' keeps the protocol"):
+            C(hk.vadd_axi).from_tcl(f'set_directive_interface -mode s_axilite "vadd_axi" {port}')
+
+
+def test_callee_locations_storage_and_inline():
+    text = """set_directive_bind_storage -type ram_2p -impl bram "saxpy_sub" buf
+set_directive_array_partition -type cyclic -factor 4 -dim 1 "saxpy_sub" buf
+set_directive_unroll -factor 4 "saxpy_sub/LOOP"
+set_directive_pipeline "top_calls_sub/LOOP"
+set_directive_inline -off "saxpy_sub"
+"""
+    schedule = C(hk.top_calls_sub).from_tcl(text)
+    built = schedule.build()
+    callee = built.cpp[built.cpp.index("void saxpy_sub"):built.cpp.index("void top_calls_sub")]
+    assert "bind_storage variable=buf type=ram_2p impl=bram" in callee and "unroll factor=4" in callee
+    assert "#pragma HLS inline off" in callee
+    round_trips(hk.top_calls_sub, schedule)
+    agrees(hk.top_calls_sub, built, seeds=(0,))
+
+
+def test_a_clamped_partition_factor_replayed_from_json_warns():
+    """Records from JSON have no source line: the clamp warning used to crash (loc None) instead."""
+    schedule = C(hk.mm_ijk)
+    with pytest.warns(DirectiveWarning, match="factor 7 exceeds the dimension size 6"):
+        schedule.partition("B", "cyclic", factor=7, dim=1)
+    with warnings.catch_warnings(record=True) as seen:
+        warnings.simplefilter("always")
+        replay = hls.Schedule.from_json(hk.mm_ijk, schedule.to_json())
+    assert replay.records == schedule.records
+    assert any("factor 7 exceeds" in str(w.message) for w in seen)
+
+
+def test_dataflow_and_fifo_depth_from_a_schedule():
+    """load/compute/store without hls.dataflow(): as written it fills FIFO `s` with no reader; the schedule's
+    region runs (Python mode and csim agree)."""
+    text = """set_directive_dataflow "load_compute_store"
+set_directive_stream -depth 4 "load_compute_store" t
+set_directive_pipeline -II 1 "square/SQ"
+"""
+    schedule = C(hk.load_compute_store).from_tcl(text)
+    built = schedule.build()
+    assert "#pragma HLS dataflow" in built.cpp and "#pragma HLS stream variable=t depth=4" in built.cpp
+    built.verify(trials=1)
+    round_trips(hk.load_compute_store, schedule)

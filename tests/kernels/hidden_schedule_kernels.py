@@ -1,0 +1,198 @@
+"""Kernels a Vitis or Allo user would schedule (issue 23's hidden checks, for
+tests/customize/test_hidden_shapes.py): a 2-D stencil, a conv, elementwise pairs, whole-array statements,
+a kernel whose loops live in a sub-kernel, carried dependences that forbid a reorder or a fusion."""
+
+import numpy as np
+
+import hls
+
+H, W = 10, 12
+
+
+@hls.kernel(flow="vivado")
+def blur(img: hls.int16[H, W], out: hls.int32[H, W]):
+    """A 3x3 box stencil over the interior; the border is copied."""
+    for y in range(H):
+        hls.label("ROWS")
+        for x in range(W):
+            hls.label("COLS")
+            if y == 0 or x == 0 or y == H - 1 or x == W - 1:
+                out[y, x] = img[y, x]
+            else:
+                s: hls.int32 = 0
+                for dy in range(3):
+                    hls.label("KY")
+                    for dx in range(3):
+                        hls.label("KX")
+                        s += img[y + dy - 1, x + dx - 1]
+                out[y, x] = s
+
+
+@hls.kernel(flow="vivado")
+def jacobi(a: hls.int32[H, W], b: hls.int32[H, W]):
+    """A 5-point stencil on the interior only: a perfect 2-D nest."""
+    for i in range(1, H - 1):
+        hls.label("I")
+        for j in range(1, W - 1):
+            hls.label("J")
+            b[i, j] = a[i, j] * 4 - a[i - 1, j] - a[i + 1, j] - a[i, j - 1] - a[i, j + 1]
+
+
+@hls.kernel(flow="vivado")
+def mm_ijk(A: hls.int16[8, 6], B: hls.int16[6, 10], C: hls.int32[8, 10]):
+    """C += A @ B written i, j, k over C in place: reorder to i, k, j is legal (sums of one element keep
+    their order)."""
+    for i in range(8):
+        hls.label("I")
+        for j in range(10):
+            hls.label("J")
+            for k in range(6):
+                hls.label("K")
+                C[i, j] += A[i, k] * B[k, j]
+
+
+@hls.kernel(flow="vivado")
+def conv2d(img: hls.int16[9, 9], w: hls.int16[3, 3], out: hls.int32[7, 7]):
+    """A valid 3x3 convolution, output-stationary."""
+    for oy in range(7):
+        hls.label("OY")
+        for ox in range(7):
+            hls.label("OX")
+            acc: hls.int32 = 0
+            for ky in range(3):
+                for kx in range(3):
+                    acc += img[oy + ky, ox + kx] * w[ky, kx]
+            out[oy, ox] = acc
+
+
+def make_elementwise(reversed_read: bool):
+    """Two elementwise loops. The second reads a[i], which the first wrote at the same index (fusion is
+    legal), or with `reversed_read` a[31 - i], which the first writes later (fusion is illegal)."""
+
+    @hls.kernel(flow="vivado")
+    def scale_bias(x: hls.int16[32], a: hls.int32[32], y: hls.int32[32]):
+        for i in range(32):
+            hls.label("SCALE")
+            a[i] = x[i] * 5
+        for i in range(32):
+            hls.label("BIAS")
+            y[i] = (a[31 - i] if reversed_read else a[i]) + 7
+
+    return scale_bias
+
+
+scale_bias = make_elementwise(False)
+shift_then_read = make_elementwise(True)
+
+
+@hls.kernel(flow="vivado")
+def prefix_rows(A: hls.int32[6, 7]):
+    """A[i, j] += A[i - 1, j + 1] along a diagonal: interchanging the two loops changes the result."""
+    for i in range(1, 6):
+        hls.label("R")
+        for j in range(6):
+            hls.label("C")
+            A[i, j] = A[i, j] + A[i - 1, j + 1]
+
+
+@hls.kernel(flow="vivado")
+def dense_tensor(A: hls.int16[8, 8], B: hls.int16[8, 8], x: hls.int32[8, 8], C: hls.int32[8, 8],
+                 y: hls.int32[8, 8]):
+    """Whole-array statements: their generated loops are scheduled by name."""
+    C[:, :] = A @ B
+    y[:, :] = np.maximum(x, 0)
+
+
+@hls.kernel(flow="vivado")
+def saxpy_sub(a: hls.int32, x: hls.int32[16], y: hls.int32[16]):
+    buf = hls.zeros((16,), hls.int32)
+    for i in range(16):
+        hls.label("LOOP")
+        buf[i] = a * x[i]
+    for i in range(16):
+        hls.label("ADD")
+        y[i] = buf[i] + y[i]
+
+
+@hls.kernel(flow="vivado")
+def top_calls_sub(x: hls.int32[16], y: hls.int32[16]):
+    """The loops to schedule are the callee's: Vitis locates them "saxpy_sub/LOOP"."""
+    for i in range(16):
+        hls.label("LOOP")
+        y[i] = 0
+    saxpy_sub(3, x, y)
+
+
+@hls.kernel(flow="vivado")
+def vadd_axi(a: hls.int32[64], b: hls.int32[64], c: hls.int32[64], n: hls.int32):
+    """A Vitis-style vadd with a run-time trip count (for loop_tripcount)."""
+    for i in range(n):
+        hls.label("VADD")
+        c[i] = a[i] + b[i]
+
+
+@hls.kernel
+def load(a: hls.int32[32], s: hls.stream[hls.int32]):
+    for i in range(32):
+        hls.label("RD")
+        s.write(a[i])
+
+
+@hls.kernel
+def square(s: hls.stream[hls.int32], t: hls.stream[hls.int32]):
+    for _i in range(32):
+        hls.label("SQ")
+        v = s.read()
+        t.write(v * v + 1)
+
+
+@hls.kernel
+def store(t: hls.stream[hls.int32], b: hls.int32[32]):
+    for i in range(32):
+        hls.label("WR")
+        b[i] = t.read()
+
+
+@hls.kernel
+def load_compute_store(a: hls.int32[32], b: hls.int32[32]):
+    """Vitis's load/compute/store shape with local FIFOs, written without hls.dataflow(): the schedule adds it."""
+    s = hls.stream(hls.int32, depth=2)
+    t = hls.stream(hls.int32)
+    load(a, s)
+    square(s, t)
+    store(t, b)
+
+
+@hls.kernel(flow="vivado")
+def stacked_wavefront(A: hls.int32[2, 6, 7]):
+    """Two independent planes of a diagonal wavefront: within a plane, interchanging R and C is illegal."""
+    for t in range(2):
+        hls.label("T")
+        for i in range(1, 6):
+            hls.label("R")
+            for j in range(6):
+                hls.label("C")
+                A[t, i, j] = A[t, i, j] + A[t, i - 1, j + 1]
+
+
+@hls.kernel(flow="vivado")
+def plane_shift(A: hls.int32[8]):
+    """Iterations (i, j) = (0, 1) and (1, 0) update one element, so interchanging P and Q changes the
+    result; the element also depends on the enclosing counter t, which the dependence check enumerates."""
+    for t in range(3):
+        hls.label("T")
+        for i in range(2):
+            hls.label("P")
+            for j in range(2):
+                hls.label("Q")
+                A[i + t + j] = A[i + t + j] * 2 + i * 10 + j
+
+
+@hls.kernel(flow="vivado")
+def offset_rows(A: hls.int32[4, 8], off: hls.int32):
+    """An index reads the scalar argument `off`: no enumeration can check a reorder of this nest."""
+    for i in range(4):
+        hls.label("R")
+        for j in range(4):
+            hls.label("C")
+            A[i, j + off] = A[i, j] + 1
