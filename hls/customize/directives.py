@@ -20,7 +20,7 @@ from hls.customize.records import Record, ScheduleError
 from hls.errors import HLSTypeError, Loc
 from hls.frontend.pragmas import CHECKS, Pragmas
 from hls.ir import AllocOp, BlockArg, CallOp, DirectiveOp, Function, Module, Value, WhileOp
-from hls.lang.directives import DIRECTIVE_TYPES, DIRECTIVES, LOOP_DIRECTIVES, LOOP_FIELDS, Partition
+from hls.lang.directives import DIRECTIVE_TYPES, DIRECTIVES, LOOP_DIRECTIVES, LOOP_FIELDS, Directive, Partition
 from hls.types import ArrayType, StreamType
 
 
@@ -50,11 +50,12 @@ def checked_directive(record: Record, var: Value | None, loop: Any = None) -> An
     return DIRECTIVE_TYPES[record.op](**options)
 
 
-def apply_directive(module: Module, record: Record) -> None:
-    """Apply one directive record to `module`."""
+def apply_directive(module: Module, record: Record) -> Directive:
+    """Apply one directive record to `module`; returns the directive object it placed (the IR holds that
+    object itself wherever a later transformation moves or copies it)."""
     target = record.targets[0] if record.targets else None
     if record.op in LOOP_DIRECTIVES:
-        _loop_directive(module, record, target)
+        return _loop_directive(module, record, target)
     else:
         if record.op == "interface":
             _refuse_scalar_port(module, target, record.loc)
@@ -68,6 +69,7 @@ def apply_directive(module: Module, record: Record) -> None:
         _place(func, value, DirectiveOp(directive, value, record.loc))
         if isinstance(directive, Partition):
             _follow_calls(module, func, value, directive, record.loc)
+        return directive
 
 
 def _refuse_scalar_port(module: Module, target: Any, loc: Loc | None) -> None:
@@ -89,16 +91,17 @@ def _refuse_scalar_port(module: Module, target: Any, loc: Loc | None) -> None:
                             "; hls.interface sets the ports of array and stream arguments only", loc)
 
 
-def _loop_directive(module: Module, record: Record, target: Any) -> None:
+def _loop_directive(module: Module, record: Record, target: Any) -> Directive:
     if record.op == "pipeline" and (target is None or target in module.functions):
         func = resolve_function(module, target, record.loc)
         func.attrs["pipeline"] = checked_directive(record, None)
-        return
+        return func.attrs["pipeline"]
     ref = resolve_loop(module, target, record.loc)
     directive = checked_directive(record, None, ref.op)
     if record.op == "unroll" and isinstance(ref.op, WhileOp) and not directive.off:
         raise ScheduleError(f"unroll: {ref.path} is a while loop, which cannot be unrolled", record.loc)
     ref.op.attrs[LOOP_FIELDS[record.op]] = directive  # a later directive replaces an earlier one
+    return directive
 
 
 def _insert_leading(func: Function, op: DirectiveOp) -> None:

@@ -151,6 +151,10 @@ class Schedule:
         except json.JSONDecodeError as exc:
             raise ScheduleError(f"{where}: not JSON ({exc})") from None
         records = data.get("schedule") if isinstance(data, dict) else data
+        written_for = data.get("kernel") if isinstance(data, dict) else None
+        if written_for is not None and written_for != kernel.__name__:  # same loop names would apply silently
+            raise ScheduleError(f"{where}: the schedule was written for kernel {written_for!r}, not "
+                                f"{kernel.__name__!r}; its names belong to that kernel")
         if not isinstance(records, list):
             raise ScheduleError(f"{where}: expected {{'kernel': ..., 'schedule': [records]}}")
         schedule = cls(kernel)

@@ -8,6 +8,7 @@ schedule exports carries them) and says so in a comment.
 
 from __future__ import annotations
 
+import inspect
 import re
 from pathlib import Path
 from typing import Any
@@ -23,19 +24,23 @@ STORAGE_OPS = ("array_partition", "bind_storage", "interface", "stream")
 TCL_NAMES = {"ii": "II"}
 
 
-def record_tcl(module: Module, record: Record) -> str:
-    """One record as a `set_directive_*` line, its location read from `module` (the IR it applies to)."""
+def directive_line(op: str, given: dict[str, Any], where: list[str]) -> str:
+    """`set_directive_<op> -option value ... location [variable]`: the options as given (None left out)."""
     options = []
-    given = record.opts
-    if record.op == "array_partition":
+    if op == "array_partition":  # a partition's type and dim always written: their defaults vary by release
         given = {key: {"type": "complete", "dim": 1, **given}.get(key) for key in ("type", "factor", "dim")}
-    for key, value in given.items():  # a partition's type and dim always written: their defaults vary by release
+    for key, value in given.items():
         if value is None:
             continue
         if key in FLAGS:
             options.append(f"-{key}" if value else "")
         else:
             options.append(f"-{TCL_NAMES.get(key, key)} {value}")
+    return " ".join(["set_directive_" + op, *filter(None, options), *where])
+
+
+def record_tcl(module: Module, record: Record) -> str:
+    """One record as a `set_directive_*` line, its location read from `module` (the IR it applies to)."""
     target = record.targets[0] if record.targets else None
     if record.op in LOOP_OPS and not (target is None or target in module.functions):
         ref = resolve_loop(module, target, record.loc)
@@ -45,15 +50,26 @@ def record_tcl(module: Module, record: Record) -> str:
         where = [f'"{func.name}"', value.name]
     else:
         where = [f'"{target or module.top}"']
-    return " ".join(["set_directive_" + record.op, *filter(None, options), *where])
+    return directive_line(record.op, record.opts, where)
 
 
-def schedule_tcl(records: list[Record], lines: list[str]) -> str:
-    """A directives.tcl: a header, what stays in the C++, then the `set_directive_*` lines."""
+def directive_options(directive: Any) -> dict[str, Any]:
+    """A placed directive's options as a record keeps them: the required ones and those off their default."""
+    params = signature_of(directive.name).parameters
+    return {key: value for key, value in directive.options().items()
+            if key not in params or params[key].default is inspect.Parameter.empty or value != params[key].default}
+
+
+def schedule_tcl(records: list[Record], lines: list[str], kept: tuple[str, ...] = ()) -> str:
+    """A directives.tcl: a header, what stays in the C++ (the transformations, and the `kept` directives),
+    then the `set_directive_*` lines."""
     head = ["# Vitis HLS directives written by hls (hls.customize); `source directives.tcl` in a solution."]
     moved = [str(r) for r in records if r.op in TRANSFORMS]
     if moved:
         head.append("# Loop transformations are in the C++ already: " + "; ".join(moved))
+    inline = [str(r) for r in records if r.op in kept]
+    if inline:
+        head.append("# In the C++ as pragmas (a region, FIFO depths and port protocols): " + "; ".join(inline))
     return "\n".join(head + lines) + "\n"
 
 

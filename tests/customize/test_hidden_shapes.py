@@ -4,7 +4,10 @@ directives files as Vitis writes them. Each transformation is verified golden(or
 
 from __future__ import annotations
 
+import subprocess
+import sys
 import warnings
+from pathlib import Path
 
 import pytest
 
@@ -13,7 +16,9 @@ from hls.customize.records import ScheduleError
 from hls.frontend.pragmas import DirectiveWarning
 from hls.passes.dependence import DependenceError
 from tests.customize.test_customize import agrees
+from tests.kernels import customize_kernels as ck
 from tests.kernels import hidden_schedule_kernels as hk
+from tests.project.test_export import make
 
 C = hls.customize
 
@@ -235,3 +240,109 @@ set_directive_pipeline -II 1 "square/SQ"
     assert "#pragma HLS dataflow" in built.cpp and "#pragma HLS stream variable=t depth=4" in built.cpp
     built.verify(trials=1)
     round_trips(hk.load_compute_store, schedule)
+
+
+# ---- the exported project's directives.tcl, and the CLI ---------------------------------------------------
+
+ROOT = Path(__file__).resolve().parents[2]
+STANDINS = ROOT / "tests" / "fixtures" / "vitis_standins.tcl"
+KERNELS = ROOT / "tests" / "kernels" / "hidden_schedule_kernels.py"
+
+
+def standin_calls(project: Path, log: Path) -> list[list[str]]:
+    """The Tcl commands run_hls.tcl runs, each checked against its documented options by the stand-ins."""
+    run = subprocess.run(["tclsh", str(STANDINS), str(log), str(project / "run_hls.tcl"), "csim"],
+                         capture_output=True, text=True, timeout=60)
+    assert run.returncode == 0, run.stderr
+    return [line.split("\x1f") for line in log.read_text().splitlines()]
+
+
+def cpp_labels(cpp: str) -> set[str]:
+    return {line.split(":")[0].strip() for line in cpp.splitlines() if ": for (" in line or ": while (" in line}
+
+
+def test_exported_directives_name_the_loops_the_cpp_has(tmp_path):
+    """A directive given before a fusion or a split: directives.tcl used to locate it at the loop it was
+    given on (`scale_bias/SCALE`), which the exported C++ no longer has, so Vitis would not apply it."""
+    schedule = (C(hk.scale_bias).pipeline("SCALE", ii=1).unroll("BIAS", factor=2).fuse("SCALE", "BIAS")
+                .split("SCALE_BIAS", 5, tail=True).partition("x", "cyclic", factor=2))
+    project = schedule.build().export(tmp_path / "prj", directives="tcl")
+    cpp = (project / "src" / "scale_bias.cpp").read_text()
+    assert not any(f"#pragma HLS {d}" in cpp for d in ("pipeline", "unroll", "array_partition"))
+    calls = [c for c in standin_calls(project, tmp_path / "log") if c[0].startswith("set_directive_")]
+    located = {(c[0], c[-1]) for c in calls if c[0] != "set_directive_array_partition"}
+    assert located == {(f"set_directive_{d}", f"scale_bias/{loop}") for d in ("pipeline", "unroll")
+                       for loop in ("SCALE_BIAS_inner", "SCALE_BIAS_tail")}
+    assert {c[-1].split("/")[1] for c in calls if "/" in c[-1]} <= cpp_labels(cpp)
+    assert ["set_directive_array_partition", "-type", "cyclic", "-factor", "2", "-dim", "1", "scale_bias", "x"] \
+        in calls
+    made = make(project, "csim")
+    assert made.returncode == 0 and "PASS:" in made.stdout, made.stdout + made.stderr
+    # the estimate is the whole schedule's, as with the pragmas inline
+    assert schedule.build(directives_tcl=True).report().to_dict() == schedule.build().report().to_dict()
+
+
+def test_a_scheduled_directive_replaces_the_kernels_pragma_in_the_exported_cpp():
+    """The kernel says pipeline II=1 on COL, the schedule II=2: the C++ beside directives.tcl must not keep
+    the kernel's II=1 (a pragma and a Tcl directive on one loop conflict in Vitis)."""
+    inline = ck.make_matmul(True, 8)
+    built = C(inline).pipeline("COL", ii=2).build(directives_tcl=True)
+    assert "#pragma HLS pipeline" not in built.cpp
+    assert "#pragma HLS unroll" in built.cpp  # the kernel's own directives the schedule left alone stay
+    assert 'set_directive_pipeline -II 2 "matmul/COL"' in built.directives_tcl
+
+
+def test_export_keeps_a_region_fifo_depths_and_port_protocols_in_the_cpp(tmp_path):
+    """dataflow and FIFO depths change what Python mode and C simulation run (the export's golden vectors
+    used to deadlock: 'write to the full stream'); an interface replaces the flow's default port pragma,
+    which would otherwise conflict with the Tcl line."""
+    schedule = C(hk.load_compute_store).dataflow().stream("t", 4).pipeline("square/SQ", ii=1)
+    project = schedule.build().export(tmp_path / "lcs", directives="tcl")
+    cpp = (project / "src" / "load_compute_store.cpp").read_text()
+    assert "#pragma HLS dataflow" in cpp and "#pragma HLS stream variable=t depth=4" in cpp
+    directives = (project / "directives.tcl").read_text()
+    assert "# In the C++ as pragmas (a region, FIFO depths and port protocols): dataflow(None); stream('t', " \
+           "depth=4)" in directives
+    assert 'set_directive_pipeline -II 1 "square/SQ"' in directives and "set_directive_dataflow" not in directives
+    made = make(project, "csim")
+    assert made.returncode == 0 and "PASS:" in made.stdout, made.stdout + made.stderr
+    vadd = C(hk.vadd_axi).interface("a", "m_axi", bundle="gmem", offset="slave").build(directives_tcl=True)
+    assert "#pragma HLS interface mode=m_axi port=a bundle=gmem offset=slave" in vadd.cpp
+    assert "port=a\n" not in vadd.cpp and "set_directive_interface" not in vadd.directives_tcl
+
+
+def test_python_m_hls_with_a_vitis_directives_file(tmp_path):
+    """`python -m hls` (there was no hls/__main__.py) on emit, csim, report and export with --schedule FILE.tcl."""
+    tcl = tmp_path / "conv.tcl"
+    tcl.write_text('# conv\nset_directive_pipeline -II 1 "conv2d/OX"\n'
+                   'set_directive_array_partition -type complete -dim 0 "conv2d" w\n'
+                   'set_directive_array_partition -type cyclic -factor 3 -dim 2 "conv2d" img\n')
+    target = f"{KERNELS}:conv2d"
+
+    def hls_cli(*args: str) -> subprocess.CompletedProcess:
+        return subprocess.run([sys.executable, "-m", "hls", *args], capture_output=True, text=True, timeout=300,
+                              cwd=ROOT)
+
+    emit = hls_cli("emit", target, "--schedule", str(tcl))
+    assert emit.returncode == 0, emit.stderr
+    assert "#pragma HLS array_partition variable=w type=complete dim=0" in emit.stdout
+    csim = hls_cli("csim", target, "--schedule", str(tcl))
+    assert csim.returncode == 0 and "csim matches the golden model" in csim.stdout, csim.stderr
+    report = hls_cli("report", target, "--schedule", str(tcl), "--json")
+    assert report.returncode == 0 and '"target_ii": 1' in report.stdout, report.stderr
+    out = tmp_path / "prj"
+    export = hls_cli("export", target, "--schedule", str(tcl), "--directives", "tcl", "-o", str(out))
+    assert export.returncode == 0, export.stderr
+    assert 'set_directive_pipeline -II 1 "conv2d/OX"' in (out / "directives.tcl").read_text()
+    bad = tmp_path / "bad.tcl"
+    bad.write_text('set_directive_pipeline -enable_flush "conv2d/OX"\n')
+    refused = hls_cli("emit", target, "--schedule", str(bad))
+    assert refused.returncode == 2 and "option -enable_flush is not one hls.customize reads" in refused.stderr
+
+
+def test_a_json_schedule_of_another_kernel_is_refused():
+    """jacobi and mm_ijk both have loops I and J: the schedule would have applied silently."""
+    text = C(hk.jacobi).pipeline("J").to_json()
+    with pytest.raises(ScheduleError, match="schedule JSON: the schedule was written for kernel 'jacobi', not "
+                                            "'mm_ijk'"):
+        hls.Schedule.from_json(hk.mm_ijk, text)
