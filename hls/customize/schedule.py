@@ -16,7 +16,8 @@ from typing import Any
 from hls.customize.directives import check_partitioned_calls
 from hls.customize.explain import explain
 from hls.customize.kernel import ScheduledKernel, apply_record, directives_file, fresh_module
-from hls.customize.records import Record, ScheduleError, make_record, record_from_dict
+from hls.customize.names import ScheduleNameError
+from hls.customize.records import TRANSFORMS, Record, ScheduleError, make_record, record_from_dict
 from hls.customize.source import SOURCE_OPS, located_at_call
 from hls.customize.tcl import read_tcl
 from hls.errors import HLSError, caller_loc
@@ -168,9 +169,17 @@ class Schedule:
 
     def from_tcl(self, text_or_path: str | Path) -> Schedule:
         """Add the directives of Vitis `set_directive_*` lines (text, or a directives.tcl path); returns self."""
-        records, _ = read_tcl(text_or_path)
+        records, _, moved = read_tcl(text_or_path)
         for record in records:
-            self.add(record)
+            try:
+                self.add(record)
+            except ScheduleNameError as exc:
+                if moved is None or any(r.op in TRANSFORMS for r in self.records):
+                    raise
+                raise ScheduleNameError(exc.message, exc.loc, (*exc.notes, (
+                    f"the file was written after the loop transformations {moved}, which a directives file "
+                    "cannot hold: make them first, then read it (hls.customize(k).<transformations>.from_tcl(...))"
+                ))) from None
         return self
 
     def to_tcl(self) -> str:

@@ -66,7 +66,7 @@ def schedule_tcl(records: list[Record], lines: list[str], kept: tuple[str, ...] 
     head = ["# Vitis HLS directives written by hls (hls.customize); `source directives.tcl` in a solution."]
     moved = [str(r) for r in records if r.op in TRANSFORMS]
     if moved:
-        head.append("# Loop transformations are in the C++ already: " + "; ".join(moved))
+        head.append(MOVED_HEADER + "; ".join(moved))
     inline = [str(r) for r in records if r.op in kept]
     if inline:
         head.append("# In the C++ as pragmas (a region, FIFO depths and port protocols): " + "; ".join(inline))
@@ -144,16 +144,22 @@ def _record(op: str, options: dict[str, Any], positional: list[str], loc: Loc) -
         raise ScheduleError(exc.message, loc) from None
 
 
-def read_tcl(text_or_path: str | Path) -> tuple[list[Record], str]:
-    """The records of a directives file (text, or a path to one) and the name used in messages."""
+MOVED_HEADER = "# Loop transformations are in the C++ already: "
+
+
+def read_tcl(text_or_path: str | Path) -> tuple[list[Record], str, str | None]:
+    """The records of a directives file (text, or a path to one), the name used in messages, and the
+    transformations its header says it was written after (`to_tcl` of a schedule that made some)."""
     name = "<tcl>"
     if isinstance(text_or_path, Path) or ("\n" not in text_or_path and _is_file(text_or_path)):
         name, text_or_path = str(text_or_path), Path(text_or_path).read_text(encoding="utf-8")
+    moved = next((line.strip()[len(MOVED_HEADER):] for line in text_or_path.splitlines()
+                  if line.strip().startswith(MOVED_HEADER)), None)
     try:
         commands = tcl_commands(text_or_path)
     except TclSyntaxError as exc:
         raise ScheduleError(f"cannot read this Tcl ({exc})", Loc(name, exc.line)) from None
-    return [parse_line(words, Loc(name, number)) for number, words in commands], name
+    return [parse_line(words, Loc(name, number)) for number, words in commands], name, moved
 
 
 def _is_file(text: str) -> bool:

@@ -346,3 +346,30 @@ def test_a_json_schedule_of_another_kernel_is_refused():
     with pytest.raises(ScheduleError, match="schedule JSON: the schedule was written for kernel 'jacobi', not "
                                             "'mm_ijk'"):
         hls.Schedule.from_json(hk.mm_ijk, text)
+
+
+def test_every_directive_kind_gives_the_inline_cpp_in_the_vitis_flow():
+    """interface then partition of an argument, a partition and a bind_storage of locals (one declared in a
+    loop), unroll, tripcount of a run-time bound, pipeline and loop_flatten: the inline spelling's C++ byte
+    for byte, and again from to_tcl() and to_json()."""
+    inline, plain = hk.make_window(True), hk.make_window(False)
+    schedule = (C(plain).interface("x", "ap_memory").interface("y", "ap_memory").partition("x", "cyclic", factor=4)
+                .partition("taps", "complete").unroll("INIT").loop_tripcount("MAIN", 0, 31, avg=16)
+                .pipeline("MAIN", ii=1).bind_storage("tmp", "ram_1p", impl="lutram").pipeline("BACK", ii=2)
+                .loop_flatten("BACK", off=True))
+    built = schedule.build()
+    assert built.cpp == inline.cpp
+    assert built.report().to_dict() == inline.report().to_dict()
+    assert round_trips(plain, schedule).count("set_directive_") == 10
+    assert C(plain).from_tcl(schedule.to_tcl()).build().cpp == inline.cpp
+    agrees(plain, built, seeds=(0,))
+
+
+def test_a_to_tcl_file_written_after_transformations_says_to_make_them_first():
+    schedule = C(hk.jacobi).tile(["I", "J"], [4, 5]).pipeline("J_inner")
+    text = schedule.to_tcl()
+    with pytest.raises(hls.HLSError, match=r"(?s)no loop named 'jacobi/J_inner'.*note: the file was written after "
+                                           r"the loop transformations tile\(\['I', 'J'\], factors=\(4, 5\)\)"):
+        C(hk.jacobi).from_tcl(text)
+    again = C(hk.jacobi).tile(["I", "J"], [4, 5]).from_tcl(text)
+    assert again.build().cpp == schedule.build().cpp

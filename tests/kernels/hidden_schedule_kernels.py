@@ -196,3 +196,50 @@ def offset_rows(A: hls.int32[4, 8], off: hls.int32):
         for j in range(4):
             hls.label("C")
             A[i, j + off] = A[i, j] + 1
+
+
+def make_window(inline: bool):
+    """A 4-tap window over a run-time length, in the Vitis flow, with local arrays (one declared in a loop);
+    with `inline`, the directives a schedule gives written in the kernel. One definition, so both C++ texts
+    name the same lines."""
+
+    @hls.kernel
+    def window(x: hls.int16[64], y: hls.int32[64], n: hls.int32):
+        if inline:
+            hls.interface(x, "ap_memory")
+            hls.interface(y, "ap_memory")
+            hls.array_partition(x, "cyclic", factor=4)
+        taps = hls.zeros((4,), hls.int32)
+        if inline:
+            hls.array_partition(taps, "complete")
+        for t in range(4):
+            hls.label("INIT")
+            if inline:
+                hls.unroll()
+            taps[t] = t + 1
+        for i in range(n & 31):
+            hls.label("MAIN")
+            if inline:
+                hls.loop_tripcount(0, 31, avg=16)
+                hls.pipeline(ii=1)
+            acc: hls.int32 = 0
+            for t in range(4):
+                hls.label("TAP")
+                acc += x[i + t] * taps[t]
+            y[i] = acc
+        for r in range(2):
+            hls.label("ROUND")
+            tmp = hls.zeros((8,), hls.int32)
+            if inline:
+                hls.bind_storage(tmp, "ram_1p", impl="lutram")
+            for j in range(8):
+                hls.label("FILL")
+                tmp[j] = x[j + r] + y[j]
+            for j in range(8):
+                hls.label("BACK")
+                if inline:
+                    hls.pipeline(ii=2)
+                    hls.loop_flatten(off=True)
+                y[j + 32] = tmp[7 - j] * 2
+
+    return window
