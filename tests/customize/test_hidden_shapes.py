@@ -4,6 +4,7 @@ directives files as Vitis writes them. Each transformation is verified golden(or
 
 from __future__ import annotations
 
+import concurrent.futures
 import subprocess
 import sys
 import warnings
@@ -373,3 +374,42 @@ def test_a_to_tcl_file_written_after_transformations_says_to_make_them_first():
         C(hk.jacobi).from_tcl(text)
     again = C(hk.jacobi).tile(["I", "J"], [4, 5]).from_tcl(text)
     assert again.build().cpp == schedule.build().cpp
+
+
+def conv_space(split: int, unroll: int, banks: int) -> hls.Schedule:
+    """A space over a split factor, an unroll factor and a partition, with no edit of conv2d."""
+    schedule = C(hk.conv2d).split("OX", split, tail=True).pipeline("OX_inner", ii=1)
+    if unroll > 1:
+        schedule.unroll("OX_inner/kx", factor=unroll)
+    return schedule.partition("img", "cyclic", factor=banks, dim=2) if banks > 1 else schedule
+
+
+def test_explore_a_schedule_space_and_explain_a_step():
+    with concurrent.futures.ThreadPoolExecutor(1) as pool:
+        result = hls.explore(conv_space, {"split": [7, 9], "unroll": [1, 3], "banks": [1, 3]}, executor=pool)
+    rows = {tuple(row.params.values()): row for row in result.rows}
+    assert all(rows[(7, u, b)].error is None for u in (1, 3) for b in (1, 3))
+    assert all("the factor must be an integer from 1 to the trip count 7" in str(rows[(9, u, b)].error)
+               for u in (1, 3) for b in (1, 3))  # a point the schedule refuses is a row's error, not a crash
+    assert rows[(7, 3, 3)].latency_max < rows[(7, 1, 1)].latency_max
+    text = conv_space(7, 3, 3).explain()
+    lines = text.splitlines()
+    assert lines[0] == "hls.customize(conv2d): the estimate after each primitive"
+    steps = [line.split("|")[2].strip() for line in lines if line.strip().startswith("| ") and "after" not in line]
+    assert steps == ["(as written)", "split('OX', factor=7, tail=True)", "pipeline('OX_inner', ii=1)",
+                     "unroll('OX_inner/kx', factor=3)", "array_partition('img', type='cyclic', factor=3, dim=2)"]
+    assert "conv2d/OY gone" in text or "conv2d/OX gone" in text  # the split loop is reported gone
+
+
+def test_names_shared_by_two_callees_list_the_candidates():
+    with pytest.raises(hls.HLSError, match=r"loop name 'LOOP' is ambiguous: it matches saxpy_sub/LOOP \(variable i\), "
+                                           r"negate_sub/LOOP \(variable i\); use a path or a label"):
+        C(hk.two_subs).pipeline("LOOP")
+    with pytest.raises(hls.HLSError, match="array name 'buf' is ambiguous: it is an array of saxpy_sub, negate_sub; "
+                                           "name it as 'function/array'"):
+        C(hk.two_subs).partition("buf")
+    schedule = (C(hk.two_subs).pipeline("negate_sub/LOOP").partition("saxpy_sub/buf", "cyclic", factor=2)
+                .fuse("saxpy_sub/LOOP", "saxpy_sub/ADD").pipeline("OUT"))
+    tcl = schedule.to_tcl()
+    assert 'set_directive_pipeline "negate_sub/OUT"' in tcl and '"saxpy_sub" buf' in tcl
+    agrees(hk.two_subs, schedule.build(), seeds=(0,))

@@ -243,3 +243,21 @@ def make_window(inline: bool):
                 y[j + 32] = tmp[7 - j] * 2
 
     return window
+
+
+@hls.kernel(flow="vivado")
+def negate_sub(x: hls.int32[16], y: hls.int32[16]):
+    buf = hls.zeros((16,), hls.int32)
+    for i in range(16):
+        hls.label("LOOP")
+        buf[i] = -x[i]
+    for i in range(16):
+        hls.label("OUT")
+        y[i] = buf[15 - i]
+
+
+@hls.kernel(flow="vivado")
+def two_subs(x: hls.int32[16], y: hls.int32[16], z: hls.int32[16]):
+    """Both callees have a local `buf` and a loop `LOOP`, the top neither: the bare names are ambiguous."""
+    saxpy_sub(2, x, y)
+    negate_sub(x, z)
