@@ -153,6 +153,7 @@ def read_tcl(text_or_path: str | Path) -> tuple[list[Record], str, str | None]:
     name = "<tcl>"
     if isinstance(text_or_path, Path) or ("\n" not in text_or_path and _is_file(text_or_path)):
         name, text_or_path = str(text_or_path), Path(text_or_path).read_text(encoding="utf-8")
+    text_or_path = text_or_path.removeprefix("\ufeff")  # a byte-order mark an editor on Windows wrote
     moved = next((line.strip()[len(MOVED_HEADER):] for line in text_or_path.splitlines()
                   if line.strip().startswith(MOVED_HEADER)), None)
     try:

@@ -7,7 +7,7 @@ from typing import Any
 from hls.customize.names import resolve_loop
 from hls.customize.records import ScheduleError
 from hls.errors import Loc
-from hls.ir import Module
+from hls.ir import ForOp, Module
 from hls.passes.loopnest import TransformError, fuse_loops, reorder_nest, split_loop
 
 
@@ -45,6 +45,12 @@ def tile(module: Module, names: Any, factors: Any, loc: Loc | None) -> None:
     refs = [resolve_loop(module, name, loc) for name in names]
     if any(b.op not in a.op.walk() or b.op is a.op for a, b in zip(refs, refs[1:], strict=False)):
         raise TransformError("tile: name the loops of one nest, outermost first", loc)
+    carrying = [ref for ref in refs if len(refs) > 1 and isinstance(ref.op, ForOp) and ref.op.inits]
+    if carrying:  # refused before any split, and said as tile's refusal, not the reorder's it would run into
+        loop = carrying[0].op
+        raise TransformError(f"tile: loop {loop.label} carries a value from one iteration to the next "
+                             f"({', '.join(a.name or '?' for a in loop.carried)}), and tiling reorders its "
+                             "iterations among the other loops'; split it instead, or tile the loops around it", loc)
     outers, inners = [], []
     labels = [f"{ref.func.name}/{ref.op.label}" for ref in refs]  # a path through a split loop goes stale
     for name, factor in zip(labels, factors, strict=True):

@@ -82,6 +82,16 @@ def test_matmul_reorder_ikj_and_conv_tile():
         C(hk.conv2d).split("OX", 3, tail=True).unroll("kx")
 
 
+def test_tiling_a_reduction_nest_is_tiles_refusal():
+    """blur's KY x KX accumulate into `s`: the refusal used to be the reorder's ('reorder: loop KY_outer
+    carries'), after tile had split both loops."""
+    with pytest.raises(hls.HLSError, match=r"test_hidden_shapes.py:\d+:\d+: tile: loop KY carries a value from one "
+                                           r"iteration to the next \(s\)"):
+        C(hk.blur).tile(["KY", "KX"], [3, 1])
+    agrees(hk.blur, C(hk.blur).split("KX", 2, tail=True).split("ROWS", 2).reorder("COLS", "ROWS_inner").build(),
+           seeds=(0,))
+
+
 def test_fuse_elementwise_pair_and_refused_fusion():
     built = C(hk.scale_bias).fuse("SCALE", "BIAS").split("SCALE_BIAS", 8).pipeline("SCALE_BIAS_inner").build()
     assert "SCALE_BIAS_outer: for" in built.cpp
@@ -159,6 +169,7 @@ def test_tcl_syntax_a_user_writes():
         C(hk.mm_ijk).from_tcl('\nset_directive_unroll -factor 2 "mm_ijk/K\n\n')
     with pytest.raises(ScheduleError, match=r"<tcl>:1:1: a directives file holds set_directive_\* lines, not 'set'"):
         C(hk.mm_ijk).from_tcl('set F 4\n')
+    assert C(hk.mm_ijk).from_tcl("\ufeff" + plain).records == want  # a byte-order mark (a Windows editor's)
 
 
 def test_options_vitis_has_that_the_schedule_does_not_read_are_errors():
