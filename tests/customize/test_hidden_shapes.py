@@ -110,6 +110,14 @@ def test_whole_array_statement_loops_by_name():
     agrees(hk.dense_tensor, built, seeds=(0,))
     with pytest.raises(hls.HLSError, match=r"no loop named 'nope'; the loops are dense_tensor/C_i \(variable C_i\)"):
         C(hk.dense_tensor).pipeline("nope")
+    # `T = A @ B` into a local and a returned `np.maximum(T + bias, 0)`: loops T_i.. and result_i..
+    layer = (C(hk.mlp_layer).fuse("T_i", "result_i").pipeline("T_j", ii=1).partition("B", "complete", dim=1)
+             .partition("A", "complete", dim=2).partition("T", "complete", dim=2).split("result_j", 4))
+    assert "T_i_result_i: for" in layer.build().cpp
+    agrees(hk.mlp_layer, layer.build(), seeds=(0,))
+    with pytest.raises(hls.HLSError, match=r"the arrays are mlp_layer/A, mlp_layer/B, mlp_layer/bias, "
+                                           r"mlp_layer/result, mlp_layer/T"):
+        C(hk.mlp_layer).partition("U")
 
 
 # ---- directives files as Vitis and its users write them ---------------------------------------------------

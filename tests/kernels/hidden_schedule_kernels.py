@@ -261,3 +261,19 @@ def two_subs(x: hls.int32[16], y: hls.int32[16], z: hls.int32[16]):
     """Both callees have a local `buf` and a loop `LOOP`, the top neither: the bare names are ambiguous."""
     saxpy_sub(2, x, y)
     negate_sub(x, z)
+
+
+@hls.kernel(flow="vivado")
+def mlp_layer(A: hls.int16[8, 8], B: hls.int16[8, 8], bias: hls.int32[8]) -> hls.int32[8, 8]:
+    """`T = A @ B` into a local, then `np.maximum(T + bias, 0)` returned: both whole-array."""
+    T = A @ B
+    return np.maximum(T + bias, 0)
+
+
+@hls.kernel(flow="vivado")
+def shadowing(x: hls.int32[12], y: hls.int32[12], i_outer: hls.int32):
+    """A scalar named as split's outer counter would be (`i_outer`), read inside the loop it splits."""
+    i_inner = i_outer * 2
+    for i in range(12):
+        hls.label("L")
+        y[i] = x[i] + i_outer - i_inner
