@@ -432,3 +432,16 @@ def test_names_shared_by_two_callees_list_the_candidates():
     tcl = schedule.to_tcl()
     assert 'set_directive_pipeline "negate_sub/OUT"' in tcl and '"saxpy_sub" buf' in tcl
     agrees(hk.two_subs, schedule.build(), seeds=(0,))
+
+
+@pytest.mark.parametrize(("m", "k", "n", "t"), [(16, 32, 8, hls.int32), (8, 12, 10, hls.float32)])
+def test_rectangular_matmuls_reach_ii_1_through_customize_alone(m, k, n, t):
+    plain, inline = hk.make_rect_matmul(False, m, k, n, t), hk.make_rect_matmul(True, m, k, n, t)
+    schedule = (C(plain).pipeline("COL_LOOP", ii=1).unroll("DOT").partition("A", "complete", dim=2)
+                .partition("B", "complete", dim=1))
+    built = schedule.build()
+    assert built.cpp == inline.cpp
+    assert [(loop.label, loop.ii) for loop in built.report().loops] == [("ROW_LOOP_COL_LOOP", 1)]
+    assert C(plain).from_tcl(schedule.to_tcl()).build().cpp == inline.cpp
+    assert hls.Schedule.from_json(plain, schedule.to_json()).build().cpp == inline.cpp
+    agrees(plain, built, seeds=(0,))

@@ -277,3 +277,29 @@ def shadowing(x: hls.int32[12], y: hls.int32[12], i_outer: hls.int32):
     for i in range(12):
         hls.label("L")
         y[i] = x[i] + i_outer - i_inner
+
+
+def make_rect_matmul(inline: bool, m: int, k: int, n: int, t):
+    """A plain-loop (m x k) @ (k x n) matmul of element type t with Vitis-style upper-case labels; with
+    `inline`, the directives that reach II 1 written in the kernel (one definition: the same lines)."""
+
+    @hls.kernel(flow="vivado")
+    def gemm_rect(A: t[m, k], B: t[k, n], C: t[m, n]):
+        if inline:
+            hls.array_partition(A, "complete", dim=2)
+            hls.array_partition(B, "complete", dim=1)
+        for i in range(m):
+            hls.label("ROW_LOOP")
+            for j in range(n):
+                hls.label("COL_LOOP")
+                if inline:
+                    hls.pipeline(ii=1)
+                acc = t(0)
+                for p in range(k):
+                    hls.label("DOT")
+                    if inline:
+                        hls.unroll()
+                    acc += A[i, p] * B[p, j]
+                C[i, j] = acc
+
+    return gemm_rect
