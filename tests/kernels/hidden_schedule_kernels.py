@@ -279,27 +279,22 @@ def shadowing(x: hls.int32[12], y: hls.int32[12], i_outer: hls.int32):
         y[i] = x[i] + i_outer - i_inner
 
 
-def make_rect_matmul(inline: bool, m: int, k: int, n: int, t):
-    """A plain-loop (m x k) @ (k x n) matmul of element type t with Vitis-style upper-case labels; with
-    `inline`, the directives that reach II 1 written in the kernel (one definition: the same lines)."""
+def make_row_pair(mirrored: bool):
+    """Per row, two elementwise loops over the columns; the second reads B[i, j] (fusing them is legal) or,
+    `mirrored`, B[i, 7 - j], which the first writes later (illegal). The indices read the row counter i."""
 
     @hls.kernel(flow="vivado")
-    def gemm_rect(A: t[m, k], B: t[k, n], C: t[m, n]):
-        if inline:
-            hls.array_partition(A, "complete", dim=2)
-            hls.array_partition(B, "complete", dim=1)
-        for i in range(m):
-            hls.label("ROW_LOOP")
-            for j in range(n):
-                hls.label("COL_LOOP")
-                if inline:
-                    hls.pipeline(ii=1)
-                acc = t(0)
-                for p in range(k):
-                    hls.label("DOT")
-                    if inline:
-                        hls.unroll()
-                    acc += A[i, p] * B[p, j]
-                C[i, j] = acc
+    def row_pair(A: hls.int16[6, 8], B: hls.int32[6, 8], C: hls.int32[6, 8]):
+        for i in range(6):
+            hls.label("ROW")
+            for j in range(8):
+                hls.label("FIRST")
+                B[i, j] = A[i, j] * 2
+            for j in range(8):
+                hls.label("SECOND")
+                C[i, j] = B[i, 7 - j if mirrored else j] + i
+    return row_pair
 
-    return gemm_rect
+
+row_pair = make_row_pair(False)
+row_pair_mirrored = make_row_pair(True)
