@@ -19,7 +19,7 @@ from hls.customize.kernel import ScheduledKernel, apply_record, directives_file,
 from hls.customize.names import ScheduleNameError
 from hls.customize.records import TRANSFORMS, Record, ScheduleError, make_record, record_from_dict
 from hls.customize.source import SOURCE_OPS, located_at_call
-from hls.customize.tcl import read_tcl
+from hls.customize.tcl import looks_like_path, read_schedule_file, read_tcl
 from hls.errors import HLSError, caller_loc
 from hls.ir import Module
 from hls.kernel import Kernel
@@ -145,8 +145,8 @@ class Schedule:
     def from_json(cls, kernel: Kernel, text: str | Path) -> Schedule:
         """The schedule `to_json` wrote (text, or a path to it), replayed and checked on `kernel`."""
         where = "schedule JSON"
-        if isinstance(text, Path) or (isinstance(text, str) and text.endswith(".json") and Path(text).is_file()):
-            where, text = str(text), Path(text).read_text(encoding="utf-8")
+        if isinstance(text, Path) or (isinstance(text, str) and looks_like_path(text, ".json")):
+            where, text = str(text), read_schedule_file(text, "schedule")
         try:
             data = json.loads(text)
         except json.JSONDecodeError as exc:

@@ -151,8 +151,8 @@ def read_tcl(text_or_path: str | Path) -> tuple[list[Record], str, str | None]:
     """The records of a directives file (text, or a path to one), the name used in messages, and the
     transformations its header says it was written after (`to_tcl` of a schedule that made some)."""
     name = "<tcl>"
-    if isinstance(text_or_path, Path) or ("\n" not in text_or_path and _is_file(text_or_path)):
-        name, text_or_path = str(text_or_path), Path(text_or_path).read_text(encoding="utf-8")
+    if isinstance(text_or_path, Path) or looks_like_path(text_or_path, ".tcl"):
+        name, text_or_path = str(text_or_path), read_schedule_file(text_or_path, "directives")
     text_or_path = text_or_path.removeprefix("\ufeff")  # a byte-order mark an editor on Windows wrote
     moved = next((line.strip()[len(MOVED_HEADER):] for line in text_or_path.splitlines()
                   if line.strip().startswith(MOVED_HEADER)), None)
@@ -168,3 +168,16 @@ def _is_file(text: str) -> bool:
         return Path(text).is_file()
     except (OSError, ValueError):  # a long line of text is no file name
         return False
+
+
+def looks_like_path(text: str, suffix: str) -> bool:
+    """A one-line argument that names a file: an existing one, or one ending in `suffix` (a mistyped path
+    is then 'no such file', not a parse error of its name)."""
+    return "\n" not in text and (_is_file(text) or text.strip().endswith(suffix))
+
+
+def read_schedule_file(path: str | Path, what: str) -> str:
+    try:
+        return Path(path).read_text(encoding="utf-8")
+    except OSError as exc:
+        raise ScheduleError(f"cannot read the {what} file {str(path)!r}: {exc.strerror or exc}") from None

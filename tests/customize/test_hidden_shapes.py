@@ -455,3 +455,16 @@ def test_rectangular_matmuls_reach_ii_1_through_customize_alone(shape, types):
     assert C(plain).from_tcl(schedule.to_tcl()).build().cpp == inline.cpp
     assert hls.Schedule.from_json(plain, schedule.to_json()).build().cpp == inline.cpp
     agrees(plain, built, seeds=(0,))
+
+
+def test_a_mistyped_schedule_path_is_no_such_file(tmp_path):
+    """It used to be read as text ('holds set_directive_* lines, not ...', 'not JSON') or a FileNotFoundError."""
+    missing = tmp_path / "nope"
+    for call in (lambda: C(hk.mm_ijk).from_tcl(str(missing / "directives.tcl")),
+                 lambda: C(hk.mm_ijk).from_tcl(missing / "directives.tcl")):
+        with pytest.raises(ScheduleError, match=r"cannot read the directives file '.*directives.tcl': No such file"):
+            call()
+    for call in (lambda: hls.Schedule.from_json(hk.mm_ijk, str(missing / "s.json")),
+                 lambda: hls.Schedule.from_json(hk.mm_ijk, missing / "s.json")):
+        with pytest.raises(ScheduleError, match=r"cannot read the schedule file '.*s.json': No such file"):
+            call()
