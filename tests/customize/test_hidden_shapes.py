@@ -61,6 +61,15 @@ def test_illegal_inner_reorder_under_an_enclosing_loop_is_still_refused():
     C(hk.stacked_wavefront).reorder("R", "T")  # the planes are independent: T may go inside
 
 
+def test_a_mirrored_index_is_enumerated():
+    """`A[i - 1, 7 - j if j >= 4 else j]`: a select of comparisons, which the check used to refuse as not
+    computed from loop counters; it reads only columns already written in either order."""
+    built = C(hk.mirror_rows).reorder("C", "R").build()
+    agrees(hk.mirror_rows, built, seeds=(0, 1))
+    with pytest.raises(DependenceError, match=r"reorder\(C, R\) would change the result"):
+        C(hk.mirror_rows_always).reorder("C", "R")
+
+
 def test_an_uncheckable_index_names_no_none_location():
     with pytest.raises(DependenceError, match=r"test_hidden_shapes.py:\d+:\d+: reorder\(C, R\): an array index "
                                               "depends on %off, which is not computed from loop counters") as info:

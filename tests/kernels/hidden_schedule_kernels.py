@@ -298,3 +298,21 @@ def make_row_pair(mirrored: bool):
 
 row_pair = make_row_pair(False)
 row_pair_mirrored = make_row_pair(True)
+
+
+def make_mirror_rows(always_mirrored: bool):
+    """Row i reads row i - 1 at a mirrored column: `j if j < 4 else 7 - j` reads only columns at or left of j
+    (interchanging the loops is legal); `7 - j` reads columns right of j for j < 4 (illegal)."""
+
+    @hls.kernel(flow="vivado")
+    def mirror_rows(A: hls.int32[6, 8]):
+        for i in range(1, 6):
+            hls.label("R")
+            for j in range(8):
+                hls.label("C")
+                A[i, j] = A[i - 1, 7 - j if always_mirrored or j >= 4 else j] * 2 + 1
+    return mirror_rows
+
+
+mirror_rows = make_mirror_rows(False)
+mirror_rows_always = make_mirror_rows(True)
