@@ -403,6 +403,24 @@ def test_every_directive_kind_gives_the_inline_cpp_in_the_vitis_flow():
     agrees(plain, built, seeds=(0,))
 
 
+def test_every_directive_kind_passes_the_vitis_standins(tmp_path):
+    """The export's directives.tcl with every kind and flag (-off, -rewind, -style, -skip_exit_check) is
+    accepted by the stand-ins, which check each set_directive_* against its documented options."""
+    schedule = (C(hk.make_window(False)).interface("x", "ap_memory").interface("y", "ap_memory")
+                .partition("x", "cyclic", factor=4).partition("taps", "complete").unroll("INIT")
+                .loop_tripcount("MAIN", 0, 31, avg=16).pipeline("MAIN", ii=1)
+                .bind_storage("tmp", "ram_1p", impl="lutram").pipeline("BACK", ii=2).loop_flatten("BACK", off=True)
+                .inline(off=True).split("FILL", 3, tail=True).pipeline("FILL_inner", rewind=True, style="flp")
+                .unroll("TAP", factor=2, skip_exit_check=True))
+    project = schedule.build().export(tmp_path / "w", directives="tcl")
+    calls = [c for c in standin_calls(project, tmp_path / "log") if c[0].startswith("set_directive_")]
+    assert len(calls) == 11
+    assert ["set_directive_pipeline", "-rewind", "-style", "flp", "window/FILL_inner"] in calls
+    assert ["set_directive_inline", "-off", "window"] in calls
+    cpp = (project / "src" / "window.cpp").read_text()
+    assert {c[-1].split("/")[1] for c in calls if "/" in c[-1]} <= cpp_labels(cpp)
+
+
 def test_a_to_tcl_file_written_after_transformations_says_to_make_them_first():
     schedule = C(hk.jacobi).tile(["I", "J"], [4, 5]).pipeline("J_inner")
     text = schedule.to_tcl()
