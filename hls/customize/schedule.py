@@ -132,7 +132,8 @@ class Schedule:
 
     def build(self, directives_tcl: bool = False) -> ScheduledKernel:
         """A new kernel: the original's golden model, the C++/estimate/csim of the scheduled IR. With
-        `directives_tcl`, the C++ carries the transformations only and `to_tcl()` the directives. A
+        `directives_tcl`, the C++ carries the transformations (and dataflow, FIFO depths, interfaces) and
+        its `directives_tcl` the other directives, located where the transformations left them. A
         partition that reached a sub-kernel from one call site but not alike from another is an error here."""
         check_partitioned_calls(self._working())
         return ScheduledKernel(self.kernel, tuple(self.records), directives_tcl)
