@@ -51,6 +51,13 @@ def tile(module: Module, names: Any, factors: Any, loc: Loc | None) -> None:
         raise TransformError(f"tile: loop {loop.label} carries a value from one iteration to the next "
                              f"({', '.join(a.name or '?' for a in loop.carried)}), and tiling reorders its "
                              "iterations among the other loops'; split it instead, or tile the loops around it", loc)
+    for ref, factor in zip(refs, factors, strict=True):
+        trip = ref.op.trip_count() if isinstance(ref.op, ForOp) else None
+        if trip and isinstance(factor, int) and not isinstance(factor, bool) and 0 < factor <= trip \
+                and trip % factor:  # split's own message would suggest tail=True, which tile does not take
+            raise TransformError(f"tile: factor {factor} does not divide the trip count {trip} of {ref.op.label}; "
+                                 "tile needs factors that divide (split(loop, factor, tail=True) makes a tail loop)",
+                                 loc)
     outers, inners = [], []
     labels = [f"{ref.func.name}/{ref.op.label}" for ref in refs]  # a path through a split loop goes stale
     for name, factor in zip(labels, factors, strict=True):
