@@ -156,7 +156,7 @@ def _chain(loops: list[ForOp], loc: Loc | None) -> list[ForOp]:
         _constant_loop(loop, "reorder", loc)
     if len(set(map(id, loops))) != len(loops):
         raise TransformError("reorder: a loop is named twice", loc)
-    by_depth = sorted(loops, key=_depth)
+    by_depth = sorted(loops, key=depth_of)
     for outer, inner in zip(by_depth, by_depth[1:], strict=False):
         if inner.parent is not outer.body:
             raise TransformError(f"reorder: {inner.label} is not directly inside {outer.label}; reorder permutes "
@@ -173,7 +173,8 @@ def _chain(loops: list[ForOp], loc: Loc | None) -> list[ForOp]:
     return by_depth
 
 
-def _depth(op: Op) -> int:
+def depth_of(op: Op) -> int:
+    """How many ops enclose `op` (0 for one in a function's body)."""
     depth = 0
     while op.parent_op() is not None:
         op, depth = op.parent_op(), depth + 1

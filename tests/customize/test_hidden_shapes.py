@@ -52,6 +52,18 @@ def test_fusing_two_column_loops_of_a_row():
         C(hk.row_pair_mirrored).fuse("FIRST", "SECOND")
 
 
+def test_reorder_of_loops_with_one_between_swaps_their_places():
+    """reorder("K", "I") of I, J, K is K, J, I (J keeps its place), as in Halide and TVM; it used to be
+    'K is not directly inside I'."""
+    built = C(hk.mm_ijk).reorder("K", "I").build()
+    assert [line.split(":")[0].strip() for line in built.cpp.splitlines() if ": for (" in line] == ["K", "J", "I"]
+    agrees(hk.mm_ijk, built, seeds=(0,))
+    with pytest.raises(DependenceError, match=r"reorder\(C, R, T\) would change the result"):
+        C(hk.stacked_wavefront).reorder("C", "T")
+    with pytest.raises(hls.HLSError, match="reorder: a loop is named twice"):
+        C(hk.mm_ijk).reorder("I", "I")
+
+
 def test_illegal_inner_reorder_under_an_enclosing_loop_is_still_refused():
     with pytest.raises(DependenceError, match=r"test_hidden_shapes.py:\d+:\d+: reorder\(C, R\) would change the "
                                               "result"):
