@@ -74,16 +74,23 @@ def shared(reads: set[Value], writes: set[Value]) -> list[tuple[Value, Value]]:
 
 def check_feedback(ctx: BuildContext, stmt: ast.stmt, name: str, used: Usage,
                    later: list[tuple[Any, ...]], later_used: list[Usage],
-                   writers: dict[Value, str]) -> None:
+                   writers: dict[Value, str], downstream: set[str]) -> None:
     """Refuse a channel process `name` reads that only a later process writes, unless it is a FIFO
-    kept by UG1399's feedback rules."""
+    kept by UG1399's feedback rules, or a kernel argument updated in place by a process that the reader
+    feeds through FIFOs (`downstream`: the processes its streams reach)."""
     for (_, writer, *_), theirs in zip(later, later_used, strict=True):
         for array, _ in shared(used.array_reads, theirs.array_writes):
-            if not any(overlaps(array, w) for w in writers) and not any(overlaps(array, w) for w in used.array_writes) \
-                    and not isinstance(row_base(array)[0], BlockArg):
+            if any(overlaps(array, w) for w in writers) or any(overlaps(array, w) for w in used.array_writes):
+                continue
+            if not isinstance(row_base(array)[0], BlockArg):
                 raise ctx.error(f"process {name!r} reads array {array.name!r} before process {writer!r} writes it: "
                                 f"a ping-pong buffer flows only forward in call order ({RULE}); call {writer!r} "
                                 "first, or pass the data back through a FIFO read with read_nb()", stmt, HLSTypeError)
+            if writer not in downstream:
+                raise ctx.error(f"process {name!r} reads argument {array.name!r} and the later process {writer!r} "
+                                "writes it, with no FIFO from one to the other: the two run concurrently, so the "
+                                "write may land before the read; update an argument in place only downstream of "
+                                "its reader (read, stream, write), or write a separate output", stmt, HLSTypeError)
         for stream in used.reads.keys() & theirs.writes.keys():
             check_backward_fifo(ctx, stmt, name, writer, stream, used, theirs.writes[stream])
 
@@ -101,6 +108,18 @@ def check_backward_fifo(ctx: BuildContext, stmt: ast.stmt, reader: str, writer: 
         raise ctx.error(f"{what} with depth {depth}, but {writer!r} writes {written} items in one run: a feedback "
                         f"FIFO holds everything its writer produces before the reader runs again ({RULE}); declare "
                         f"it with depth={written}", stmt, HLSTypeError)
+
+
+def reached(start: int, processes: list[Process], used_by: list[Usage]) -> set[str]:
+    """The names of the processes that process `start`'s written streams reach, transitively."""
+    seen, todo = set(), [start]
+    while todo:
+        i = todo.pop()
+        for j, theirs in enumerate(used_by):
+            if j not in seen and used_by[i].writes.keys() & theirs.reads.keys():
+                seen.add(j)
+                todo.append(j)
+    return {processes[j][1] for j in seen}
 
 
 class RegionStatement(Enum):
@@ -186,7 +205,7 @@ class Dataflows(Family):
         try:
             if channel is not None:
                 self.ctx.loc = self.ctx.src.loc(stmt)
-                lower_channel(self.ctx, channel, stmt.value, channels)
+                lower_channel(self.ctx, channel, stmt.value, channels, self.streams.element)
             else:
                 self.ctx.visit(stmt)
         finally:
@@ -330,7 +349,8 @@ class Dataflows(Family):
                         raise self.ctx.error(f"FIFO {stream.name!r} has more than one {role} in the dataflow region: "
                                              f"{seen[stream][0]!r} and {name!r}", stmt, HLSTypeError)
                     seen[stream] = (name, count)
-            check_feedback(self.ctx, stmt, name, used, processes[index + 1:], used_by[index + 1:], writers)
+            check_feedback(self.ctx, stmt, name, used, processes[index + 1:], used_by[index + 1:], writers,
+                           reached(index, processes, used_by))
             self.check_rows(stmt, name, ops)
             after = sorted({w for a, v in shared(used.array_reads, set(writers)) if (w := writers[v]) != name})
             for array in used.array_writes:

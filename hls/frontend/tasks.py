@@ -18,6 +18,7 @@ member of the object, `split_s.in`, `split_s.out[0]`) and may belong to one spli
 from __future__ import annotations
 
 import ast
+from collections.abc import Callable
 from typing import Any
 
 from hls.errors import HLSTypeError, UnsupportedError
@@ -94,8 +95,10 @@ def channel_of(stmt: ast.stmt, ctx: BuildContext) -> Channel | None:
     return None
 
 
-def lower_channel(ctx: BuildContext, channel: Channel, call: ast.Call, taken: set[Value]) -> CallOp:
-    """The task call of one split or merge; `taken`: the streams earlier channels already own."""
+def lower_channel(ctx: BuildContext, channel: Channel, call: ast.Call, taken: set[Value],
+                  element: Callable[[ast.AST], Value | None]) -> CallOp:
+    """The task call of one split or merge; `taken`: the streams earlier channels already own; `element`
+    resolves `r[k]` of a list of streams (None for anything else)."""
     spelled = f"hls.{channel.kind}.{channel.policy}"
     many_first = channel.kind == "merge"
     shape = "([r0, r1, ...], out)" if many_first else "(s, [w0, w1, ...])"
@@ -110,7 +113,7 @@ def lower_channel(ctx: BuildContext, channel: Channel, call: ast.Call, taken: se
     nodes = [*many, one] if many_first else [one, *many]
     streams: list[Value] = []
     for node in nodes:
-        streams.append(member(ctx, node, spelled, taken | set(streams)))
+        streams.append(member(ctx, node, spelled, taken | set(streams), element))
     elem = streams[0].type.elem
     for node, value in zip(nodes, streams, strict=True):
         if value.type.elem != elem:
@@ -125,20 +128,25 @@ def lower_channel(ctx: BuildContext, channel: Channel, call: ast.Call, taken: se
     return op
 
 
-def member(ctx: BuildContext, node: ast.AST, spelled: str, taken: set[Value]) -> Value:
-    var = ctx.env.get(node.id) if isinstance(node, ast.Name) else None
-    if var is None or not isinstance(var.type, StreamType):
-        raise ctx.error(f"{spelled} takes streams declared in this region (hls.stream(T)); got "
-                        f"{ast.unparse(node)!r}", node, HLSTypeError)
-    if not isinstance(getattr(var.value, "op", None), StreamOp):
-        raise ctx.error(f"stream {node.id!r} is a kernel argument: {spelled} owns its streams (they become members "
-                        "of the Vitis object), so copy it through a local FIFO declared with hls.stream(T)", node,
+def member(ctx: BuildContext, node: ast.AST, spelled: str, taken: set[Value],
+           element: Callable[[ast.AST], Value | None]) -> Value:
+    """One FIFO a split or merge owns: a local stream by name, or `r[k]` of a local list of streams."""
+    value = element(node)
+    if value is None:
+        var = ctx.env.get(node.id) if isinstance(node, ast.Name) else None
+        if var is None or not isinstance(var.type, StreamType):
+            raise ctx.error(f"{spelled} takes streams declared in this region (hls.stream(T)); got "
+                            f"{ast.unparse(node)!r}", node, HLSTypeError)
+        if not isinstance(getattr(var.value, "op", None), StreamOp):
+            raise ctx.error(f"stream {node.id!r} is a kernel argument: {spelled} owns its streams (they become "
+                            "members of the Vitis object), so copy it through a local FIFO declared with "
+                            "hls.stream(T)", node, UnsupportedError)
+        value = var.value
+    if value in taken:
+        raise ctx.error(f"stream {ast.unparse(node)!r} already belongs to a split or merge: each of its FIFOs is one "
+                        "member of one object; join two of them through a process (a task) in between", node,
                         UnsupportedError)
-    if var.value in taken:
-        raise ctx.error(f"stream {node.id!r} already belongs to a split or merge: each of its FIFOs is one member "
-                        "of one object; join two of them through a process (a task) in between", node,
-                        UnsupportedError)
-    return var.value
+    return value
 
 
 def channel_function(ctx: BuildContext, channel: Channel, types: list[Any]) -> Function:

@@ -125,6 +125,7 @@ class Graph:
         self.guard: tuple = ()  # the branches the builder is in: given to each node added
         self.partial_unroll = False  # a pipelined loop a partial unroll left (deps: false dependences, L4)
         self.false_deps: set[tuple[int, int]] = set()  # (src, dst) pairs ordered only by such a dependence
+        self.varying: set[int] = set()  # nodes that change every iteration whatever their preds (bank dividers)
 
     def add(self, cost: OpCost, op: Op | None, width: int, preds: list[tuple[int, int, int]],
             access: Access | None = None) -> int:
@@ -214,6 +215,7 @@ class GraphBuilder(Walker):
         self.guard: tuple = ()  # the branches being walked (Access.guard)
         self._computed: dict[tuple, Binding] = {}  # value numbering of pure operators
         self._dirty: set[int] = set()  # storages stored to (inside the if being walked)
+        self.trip: int | None = None  # trip count of the pipelined loop bound by bind_iteration
 
     # ---- bindings ---------------------------------------------------------------------------------
 
@@ -231,6 +233,7 @@ class GraphBuilder(Walker):
     def bind_iteration(self, loop: ForOp | WhileOp) -> None:
         """Make `loop` the pipelined loop: its iv is affine in ITER, its carried values are markers."""
         if isinstance(loop, ForOp):
+            self.trip = loop.trip_count()
             lb = self.lookup(loop.lb)
             step = self.lookup(loop.step)
             base = lb[2] if lb[2] is not None else Affine.symbol(loop.lb)
@@ -336,6 +339,36 @@ class GraphBuilder(Walker):
             self._memory_costs[key] = cost
         return self._memory_costs[key]
 
+    def _bank_dividers(self, storage: Storage, indices: list[Value], bindings: list[Binding]
+                       ) -> list[tuple[int, int, int]]:
+        """R14 (docs/oplib.md 9): an index whose bank moves from one iteration to the next (`bank_moves`) into
+        banks that split a dimension by a number that is no power of two (cyclic: the factor, block: the
+        block size) finds its bank and its address in the bank by an integer divide (quotient and
+        remainder from one core, `OpLib.divider`) of the index's width, shared by the accesses at that
+        index (wes237c fir128 q5_c: cyclic 3, the accumulation's load 10 cycles deeper, 7-bit counter)."""
+        if storage.ports is None or storage.is_maxi:
+            return []
+        preds = []
+        for split, index, binding in zip(storage.splits, indices, bindings, strict=False):
+            divisor = split.banks if split.cyclic else split.block
+            aff = binding[2]
+            if split.banks == 1 or divisor & (divisor - 1) == 0 or binding[1] is not NOCONST:
+                continue
+            if aff is not None and not (aff.coeff(ITER) % split.banks if split.cyclic else aff.coeff(ITER)):
+                continue
+            span = _index_range(aff, self.trip)
+            if span is not None and 0 <= span[0] and span[1] < 2 * divisor:
+                continue  # a quotient of 0 or 1: a compare, a subtract and a select (InstCombine)
+            key = ("bank_divider", divisor, _index_key(binding))
+            if key not in self._computed:
+                width = max(abs(span[0]), abs(span[1]), 1).bit_length() if span else bit_width(index.type)
+                node = self.graph.add(self.lib.divider(width), None, width, self._preds([binding]))
+                self._note_carried([binding], node)
+                self.graph.varying.add(node)  # its index moves with the iteration: never hoisted
+                self._computed[key] = (node, NOCONST, None)
+            preds.append((self._computed[key][0], 0, DATA))
+        return preds
+
     @rule(LoadOp)
     def load(self, op: LoadOp) -> None:
         storage = self.storage(op.memref)
@@ -355,7 +388,8 @@ class GraphBuilder(Walker):
         else:
             access = Access(storage, [b[2] for b in bindings[:rank]], False, guard=self.guard)
             cost = self._memory_cost(storage, False, dynamic)
-            node = self.graph.add(cost, op, bit_width(storage.elem), self._preds(bindings), access)
+            preds = self._preds(bindings) + self._bank_dividers(storage, op.indices[:rank], bindings[:rank])
+            node = self.graph.add(cost, op, bit_width(storage.elem), preds, access)
         self._note_carried(bindings, node)
         self.env[op.result] = loaded[key] = (node, NOCONST, None)
         if op.field is not None and not op.word_part:
@@ -376,8 +410,9 @@ class GraphBuilder(Walker):
         self._dirty.add(id(storage))
         dynamic = any(b[1] is NOCONST for b in bindings[1:])
         access = Access(storage, [b[2] for b in bindings[1:len(op.memref.type.shape) + 1]], True, guard=self.guard)
-        node = self.graph.add(self._memory_cost(storage, True, dynamic), op, bit_width(storage.elem),
-                              self._preds(bindings), access)
+        rank = len(op.memref.type.shape)
+        preds = self._preds(bindings) + self._bank_dividers(storage, op.indices[:rank], bindings[1:rank + 1])
+        node = self.graph.add(self._memory_cost(storage, True, dynamic), op, bit_width(storage.elem), preds, access)
         self._note_carried(bindings, node)
 
     @rule(FifoOp)
@@ -441,6 +476,14 @@ def _index_key(binding: Binding) -> tuple:
     if const is not NOCONST:
         return ("const", const)
     return ("aff", None if aff is None else (frozenset(aff.terms.items()), aff.const))
+
+
+def _index_range(aff: Affine | None, trip: int | None) -> tuple[int, int] | None:
+    """(min, max) of an index the iteration alone moves (const + c * iteration, 0 <= iteration < trip)."""
+    if aff is None or not trip or aff.without(ITER).terms:
+        return None
+    ends = (aff.at(0), aff.at(trip - 1))
+    return min(ends), max(ends)
 
 
 def _is_integral(t: Any) -> bool:

@@ -103,7 +103,8 @@ def _invariant_nodes(graph: Graph) -> list[bool]:
     consumers = {user for carried in graph.carried for user in carried.consumers}
     invariant = []
     for node in graph.nodes:
-        ok = node.index not in consumers and all(distance == 0 and invariant[src] for src, distance, _ in node.preds)
+        ok = node.index not in consumers and node.index not in graph.varying and all(
+            distance == 0 and invariant[src] for src, distance, _ in node.preds)
         access = node.access
         if ok and access is not None:  # a FIFO read takes the next item: never the same in two iterations
             ok = not access.is_store and access.storage.kind is not StorageKind.FIFO \
@@ -150,6 +151,8 @@ def pipelined_loop(design: Design, loop: ForOp | WhileOp, scope: Scope, report: 
         report.notes.append(note)
     builder = GraphBuilder(design.lib, region.storages, graph)
     builder.bind_iteration(region.loop)
+    if isinstance(loop, ForOp) and trip[1] != loop.trip_count():
+        builder.trip = None  # a flattened nest: Vitis knows only the bits of an inner counter (R14)
     yields, exits = builder.walk_iteration(region.loop)
     add_carried_scalars(graph, yields)
     add_exit_edges(graph, exits)

@@ -20,7 +20,7 @@ from typing import Any
 from hls.interfaces import default_interface
 from hls.ir import AllocOp, BlockLockOp, ConstantOp, DirectiveOp, Function, LoadOp, RomOp, StoreOp, StreamOp, Value
 from hls.ir.affine import ITER
-from hls.schedule.autopartition import automatically_complete
+from hls.schedule.autopartition import automatically_complete, throughput_cyclic
 from hls.types import ArrayType, BoolType, FloatType, IntType, ScalarType, StreamType
 
 MAXI_LATENCY = 64  # Vitis-flow default m_axi latency (config_interface -m_axi_latency), VITIS_FACTS.md 2 and 4
@@ -261,6 +261,11 @@ def local_storage(name: str, t: ArrayType, directives: dict, value: Value, rom: 
     splits = _splits(t.shape, partitions)
     if not partitions and automatically_complete(value, func, auto_pipeline):
         splits = [DimSplit(size, True, 1) for size in t.shape]
+    elif not partitions and rom is None and func is not None:
+        small = math.prod(t.shape) * bit_width(t.elem) <= LUTRAM_BITS  # R4/R7: one read, one write port
+        factor = throughput_cyclic(value, auto_pipeline, PORTS["ram_s2p" if small else "auto"])
+        if factor:
+            splits = [DimSplit(factor, True, math.ceil(t.shape[0] / factor))]
     if rom is not None and splits[0].banks == 1 and constant_rows(value):
         splits[0] = DimSplit(t.shape[0], True, 1)
     bind = directives.get("bind_storage", {}).get(id(value), [])

@@ -23,6 +23,27 @@ def test_round_robin_farm_golden_csim_and_plain_python_agree(seed):
     assert golden == native == farm_expected(a)
 
 
+@pytest.mark.parametrize("seed", [2, 3])
+def test_split_and_merge_of_list_elements_agree_with_plain_python(seed):
+    """`hls.split.round_robin(r[1], ...)` / `hls.merge...(..., q[0])`: the object's member takes the list
+    element's place, the processes around it read and write that member."""
+    a = np.random.default_rng(seed).integers(-500, 500, ck.N).astype(np.int32)
+    golden, native = outputs_in_both(ck.listed_farm, a, ck.N, np.int32)
+    expected = [v + 1000 if i % 2 == 0 else -v for i, v in enumerate(a.tolist())]
+    assert golden == native == expected
+    cpp = ck.listed_farm.cpp
+    assert "hls::split::round_robin<int32_t, 2>" in cpp and "relay(r[0], split_r_1.in);" in cpp
+
+
+def test_an_argument_updated_in_place_downstream_of_its_reader_through_a_farm():
+    """load reads `a`, store overwrites it, a split/merge farm between them: the store is fed by the load, so
+    the region is accepted (an unordered in-place update is refused: test_scoping)."""
+    golden, native = np.arange(ck.N, dtype=np.int32), np.arange(ck.N, dtype=np.int32)
+    ck.in_place_farm(golden)
+    ck.in_place_farm.csim(native)
+    assert golden.tolist() == native.tolist() == [v + 1000 if v % 2 == 0 else -v for v in range(ck.N)]
+
+
 def test_load_balance_is_deterministic_and_the_same_in_both_models():
     a = np.arange(ck.N, dtype=np.int32) * 7 - 30
     runs = []
@@ -80,6 +101,7 @@ def test_timed_simulation_has_split_and_merge_as_small_processes():
     ("split_into_merge", hls.UnsupportedError, "already belongs to a split or merge"),
     ("merge_duplicate", hls.UnsupportedError, "already belongs to a split or merge"),
     ("split_two_readers", hls.HLSTypeError, "more than one producer"),
+    ("listed_duplicate", hls.UnsupportedError, "'r[1]' already belongs to a split or merge"),
 ])
 def test_refused_channel_shapes_at_their_line(name, exc, fragment):
     assert_error_at_marker(ck, name, exc, fragment)

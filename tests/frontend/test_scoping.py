@@ -120,6 +120,8 @@ def test_feedback_fifo_kept_by_the_ug1399_rules_compiles():
     ("pipo_feedback", hls.HLSTypeError, "process 'add_arrays' reads array 'u' before process 'add_arrays_1' writes "
                                         "it: a ping-pong buffer flows only forward in call order (UG1399 \"Modeling "
                                         "Feedback in Dataflow Regions\")"),
+    ("unordered_in_place", hls.HLSTypeError, "process 'loop_i' reads argument 'a' and the later process 'loop_i_1' "
+                                             "writes it, with no FIFO from one to the other"),
     ("blocking_feedback", hls.HLSTypeError, "FIFO 'fb' goes back from process 'backward_stage' to the earlier process "
                                             "'consume_back', which reads it with read()"),
     ("shallow_feedback", hls.HLSTypeError, "with depth 2, but 'backward_stage' writes 8 items in one run"),

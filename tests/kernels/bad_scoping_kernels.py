@@ -75,6 +75,17 @@ def pipo_feedback(a: hls.int32[N], c: hls.int32[N]):
 
 
 @hls.kernel
+def unordered_in_place(a: hls.int32[N], b: hls.int32[N]):
+    """A later loop overwrites the argument an earlier one reads, nothing between them (schedule fuzz seed
+    2314000671, via dataflow(f)): in a region the two run concurrently, so the read could see the new value."""
+    hls.dataflow()
+    for i in range(N):  # E unordered_in_place
+        b[i] = a[N - 1 - i]
+    for i in range(N):
+        a[i] = i
+
+
+@hls.kernel
 def consume_back(a: hls.int32[N], fb: hls.stream[hls.int32], out: hls.stream[hls.int32]):
     for i in range(N):
         out.write(a[i] + fb.read())

@@ -182,3 +182,53 @@ def merge_duplicate(a: hls.int32[N], b: hls.int32[N]):
     plus(s, r0)
     hls.merge.round_robin([r0, r0], out)  # E merge_duplicate
     store(out, b)
+
+
+@hls.kernel
+def relay(inp: hls.stream[hls.int32], out: hls.stream[hls.int32]):
+    for _ in range(N):
+        out.write(inp.read())
+
+
+@hls.kernel
+def listed_farm(a: hls.int32[N], b: hls.int32[N]):
+    """A split reading `r[1]` and a merge writing `q[0]` of lists of streams (the fuzzer's row into a farm)."""
+    hls.dataflow()
+    r = [hls.stream(hls.int32, depth=2) for _ in range(2)]
+    q = [hls.stream(hls.int32, depth=3) for _ in range(2)]
+    w = [hls.stream(hls.int32) for _ in range(2)]
+    back = [hls.stream(hls.int32) for _ in range(2)]
+    load(a, r[0])
+    relay(r[0], r[1])
+    hls.split.round_robin(r[1], [w[0], w[1]])
+    plus(w[0], back[0])
+    negate(w[1], back[1])
+    hls.merge.round_robin([back[0], back[1]], q[0])
+    relay(q[0], q[1])
+    store(q[1], b)
+
+
+@hls.kernel
+def listed_duplicate(a: hls.int32[N], b: hls.int32[N]):
+    hls.dataflow()
+    r = [hls.stream(hls.int32) for _ in range(2)]
+    out = hls.stream(hls.int32)
+    load(a, r[0])
+    plus(r[0], r[1])
+    hls.merge.round_robin([r[1], r[1]], out)  # E listed_duplicate
+    store(out, b)
+
+
+@hls.kernel
+def in_place_farm(a: hls.int32[N]):
+    """`a` read by the first process and overwritten by the last, which the first feeds through the farm."""
+    hls.dataflow()
+    s = [hls.stream(hls.int32) for _ in range(2)]
+    w = [hls.stream(hls.int32) for _ in range(2)]
+    r = [hls.stream(hls.int32) for _ in range(2)]
+    load(a, s[0])
+    hls.split.round_robin(s[0], [w[0], w[1]])
+    plus(w[0], r[0])
+    negate(w[1], r[1])
+    hls.merge.round_robin([r[0], r[1]], s[1])
+    store(s[1], a)

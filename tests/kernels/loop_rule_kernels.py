@@ -190,7 +190,8 @@ def plain_sum(x: hls.float32[64]) -> hls.float32:
 
 
 def _two_reads(n: int):
-    """y[i] = buf[i] + buf[i + 1] from a local buffer of n words."""
+    """y[i] = buf[i] + buf[n - 1 - i] from a local buffer of n words (the two indices move in opposite
+    directions, so no cyclic split gives them banks of their own: M3 leaves the buffer whole)."""
     @hls.kernel
     def two_reads(x: hls.int32[n], y: hls.int32[n]):
         hls.interface(x, "ap_memory")
@@ -199,7 +200,7 @@ def _two_reads(n: int):
         for i in range(n):
             buf[i] = x[i]
         for i in range(n - 1):
-            y[i] = buf[i] + buf[i + 1]
+            y[i] = buf[i] + buf[n - 1 - i]
     return two_reads
 
 

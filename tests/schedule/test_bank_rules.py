@@ -194,3 +194,133 @@ def test_sequential_stretches_of_one_module_share_their_registers():
     for a, b in ((7.0, 11.0), (13.0, 17.0), (19.0, 23.0)):
         want = want * np.float32(a) + x[::-1] * np.float32(b)
     assert np.array_equal(y, want.astype(np.float32))
+
+
+# ---- M3: throughput-driven cyclic partitioning; R14: divider address logic --------------------------------
+
+TAPS = 128
+
+
+@hls.kernel
+def delay_by_two(x: hls.int32, y: hls.int32[TAPS]):
+    """The wes237c delay line unrolled by hand: two reads and two writes of `taps` an iteration."""
+    taps = hls.zeros((TAPS,), hls.int32)
+    for i in range(TAPS):
+        taps[i] = i
+    for i in range(TAPS - 1, 1, -2):
+        hls.label("Delay")
+        taps[i] = taps[i - 1]
+        taps[i - 1] = taps[i - 2]
+    taps[1] = taps[0]
+    taps[0] = x
+    for i in range(TAPS):
+        y[i] = taps[i]
+
+
+@hls.kernel
+def delay_by_one(x: hls.int32) -> hls.int32:
+    """One read and one write an iteration: the two ports suffice, no partition."""
+    taps = hls.zeros((TAPS,), hls.int32)
+    for i in range(TAPS - 1, 0, -1):
+        hls.label("Delay")
+        taps[i] = taps[i - 1]
+    taps[0] = x
+    return taps[0] - taps[TAPS - 1]
+
+
+FACTOR = 3  # rebound by specialize()
+
+
+@hls.kernel
+def mac_banks(x: hls.int32[TAPS]) -> hls.int32:
+    taps = hls.zeros((TAPS,), hls.int32)
+    hls.array_partition(taps, "cyclic", factor=FACTOR)
+    for i in range(TAPS):
+        taps[i] = x[i]
+    acc = hls.int32(0)
+    for i in range(TAPS - 1, -1, -1):
+        hls.label("Mac")
+        acc += taps[i] * 5
+    return acc
+
+
+mac_cyclic3 = mac_banks
+mac_cyclic4 = mac_banks.specialize(FACTOR=4)
+
+HALF = 20  # a block partition of 2 banks of 10 words: bank = index / 10
+
+
+@hls.kernel
+def halves_rolled(x: hls.int32[HALF], y: hls.int32[HALF]):
+    hls.interface(x, "ap_memory")
+    hls.array_partition(x, "block", factor=2)  # a RAM port in two banks, as ELEN226's A and B
+    for i in range(HALF):
+        hls.label("Halves")
+        y[i] = x[i] * 3
+
+
+@hls.kernel
+def halves_flat(x: hls.int32[HALF], y: hls.int32[4]):
+    hls.interface(x, "ap_memory")
+    hls.array_partition(x, "block", factor=2)
+    for k in range(4):
+        hls.label("Rows")
+        for i in range(HALF):
+            hls.label("Cols")
+            hls.pipeline()
+            y[k] += x[i] * k
+
+
+def _storage(kernel, name):
+    from hls.schedule.memory import function_storages
+    func = kernel.compile().module.top_function
+    (found,) = [s for v, s in function_storages(func, True, flow="vivado", auto_pipeline=True).items()
+                if s.name == name]
+    return found
+
+
+def test_golden_of_the_partition_kernels_is_plain_python():
+    y = np.zeros(TAPS, dtype=np.int32)
+    delay_by_two(-7, y)
+    assert list(y) == [-7, 0, *range(1, TAPS - 1)]
+    assert delay_by_one(-7) == -7
+    x = np.arange(TAPS, dtype=np.int32) - 40
+    assert mac_cyclic3(x) == mac_cyclic4(x) == int(x.sum()) * 5
+    y = np.zeros(HALF, dtype=np.int32)
+    halves_rolled(np.arange(HALF, dtype=np.int32), y)
+    assert list(y) == [3 * v for v in range(HALF)]
+    y = np.zeros(4, dtype=np.int32)
+    halves_flat(np.arange(HALF, dtype=np.int32), y)
+    assert list(y) == [k * sum(range(HALF)) for k in range(4)]
+
+
+def test_an_array_a_pipelined_loop_reads_past_its_ports_is_split_cyclically():
+    """M3: `-throughput_driven auto` (UG1399 config_array_partition, the default) partitions a local array a
+    pipelined loop accesses more often than its ports allow: taps[i], [i - 1], [i - 2] (two reads, two writes
+    on a 2-port RAM) span 3 offsets, so 3 cyclic banks of 43 words, each access its own bank, II 1 (wes237c
+    fir128 q5_c: `shift_reg` in 3 banks of 43 words, Tapped_Delayed_Line 64 cycles for 63 iterations). One
+    read and one write an iteration fit the two ports: no partition."""
+    split = _storage(delay_by_two, "taps")
+    assert [(s.banks, s.cyclic, s.block) for s in split.splits] == [(3, True, 43)]
+    assert loop(report(delay_by_two, pipeline_loops=64), "Delay").ii == 1
+    assert _storage(delay_by_one, "taps").banks == 1
+    assert loop(report(delay_by_one, pipeline_loops=64), "Delay").ii == 1
+
+
+def test_a_moving_index_into_banks_no_power_of_two_apart_goes_through_a_divider():
+    """R14: with 3 cyclic banks the bank and the address of taps[i] are i mod 3 and i / 3, one divide core of
+    the index's 7 bits: width + 4 stages as Vitis names them (`urem_5ns_5ns_5_9_1` in ELEN226 loop_perfect
+    solution4), so 10 cycles more than the same loop over 4 banks (a mask and a shift): the wes237c fir128
+    q5_c Multiply_Accumulate is 10 cycles deeper than over one RAM. A block index whose quotient is 0 or 1
+    (a counter below twice the block) is a compare and a subtract: no divider (ELEN226 loop_perfect
+    solution5, iteration latency 1); in a flattened nest Vitis knows only the inner counter's bits and the
+    urem core is back (solution4: `urem_5ns_5ns_5_9_1`, iteration latency 17)."""
+    three, four = (loop(report(k, part="xc7z020clg400-1", clock_ns=10.0), "Mac") for k in (mac_cyclic3, mac_cyclic4))
+    assert three.ii == four.ii == 1
+    assert three.depth - four.depth == 7 + 3
+    rolled = report(halves_rolled, pipeline_loops=64, flow="vivado")
+    assert not [row for row in rolled.breakdown if row.op == "div"]
+    flat = report(halves_flat, pipeline_loops=64, flow="vivado")
+    assert "flattened nest of 2 loops" in loop(flat, "Rows_Cols").notes
+    (div,) = [row for row in flat.breakdown if row.op == "div"]
+    assert div.count == 1

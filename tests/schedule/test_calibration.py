@@ -25,8 +25,8 @@ pytestmark = pytest.mark.skipif(calibration.calibration_file() is None,
 # per project: cases, latency |err| median and max, II-equal loops, DSP-equal cases, FF and LUT |err| median,
 # as reached (errors as fractions; None where the project's reports give no such figure)
 REACHED = {
-    "enzobelline/ELEN226": (16, 0.018, 0.128, 17, 16, 0.26, 0.3),
-    "ShantonuM/wes237c_fa2026": (20, 0.017, 0.302, 4, 19, 0.155, 0.222),
+    "enzobelline/ELEN226": (16, 0.011, 0.128, 17, 16, 0.26, 0.294),
+    "ShantonuM/wes237c_fa2026": (20, 0.017, 0.23, 4, 19, 0.155, 0.222),
     "b07901049/1111HLS_labC_DFT": (1, 0.001, 0.001, 1, 0, 0.167, 0.062),
     "aahwu/AAHLS_labB": (2, 0.004, 0.004, 2, 2, 0.169, 0.067),
     "Stepaka/Xilinx_lab": (10, 0.002, 0.016, 10, 10, 0.197, 0.114),
@@ -34,7 +34,7 @@ REACHED = {
     "level2fast/wes237c-hardware-for-embedded-systems": (12, 0.004, 0.039, 21, 9, 0.108, 0.196),
     "aubaez/WES237C_Fall24": (4, 0.021, 0.025, 0, 1, 0.171, 0.22),
     "rhsuanwang/HLS_Lab_B_Loop_Reorder": (4, 0.008, 0.008, 0, 0, 0.227, 0.271),
-    "all": (70, 0.008, 0.302, 55, 58, 0.164, 0.2),
+    "all": (70, 0.008, 0.23, 55, 58, 0.164, 0.2),
 }
 _ERRORS = ("latency_err_median", "latency_err_max", "ff_err_median", "lut_err_median")
 

@@ -118,7 +118,7 @@ def test_a_value_carried_through_an_if_reaches_its_core_from_a_register():
 
 
 def test_a_lutram_bank_has_one_read_port_a_bram_two():
-    """R7: buf[i] + buf[i + 1] from 32 words (1 Kbit, LUTRAM, RAM_AUTO_1R1W) takes II 2; from 1024 words
+    """R7: buf[i] + buf[31 - i] from 32 words (1 Kbit, LUTRAM, RAM_AUTO_1R1W) takes II 2; from 1024 words
     (BRAM, both ports) II 1 (rhsuanwang mmult ijk: 32 reads of one LUTRAM bank an iteration, II 32)."""
     assert [lp.ii for lp in report(lk.two_reads_small).loops] == [1, 2]
     assert [lp.ii for lp in report(lk.two_reads_large).loops] == [1, 1]

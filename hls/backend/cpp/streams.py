@@ -39,11 +39,13 @@ class StreamStatements:
 
     def stream_op(self, op: Op) -> None:
         """FIFO accesses are statements, in program order; a read's value gets a named local."""
+        if isinstance(op, StreamOp) and channel_member(op) is not None:
+            if op.attrs.get("array") is not None:  # `r[k]` of a list: the list is declared whole, its element
+                self.stream_list_element(op)  # k left unused, the object's member taking its place
+            self.channel_stream(op, *channel_member(op))
+            return
         if isinstance(op, StreamOp) and op.attrs.get("array") is not None:
             self.stream_list_element(op)
-            return
-        if isinstance(op, StreamOp) and channel_member(op) is not None:
-            self.channel_stream(op, *channel_member(op))
             return
         if isinstance(op, (BlocksOp, BlockLockOp, BlockReleaseOp)):
             self.block_op(op)
