@@ -68,9 +68,10 @@ class Schedule:
 
     # ---- directives ----------------------------------------------------------------------------------
 
-    def pipeline(self, loop: str | None = None, **options: Any) -> Schedule:
-        """Pipeline a loop (or a function, by its name; None: the top). Options: ii, off, rewind, style."""
-        return self._call("pipeline", (loop,), options)
+    def pipeline(self, loop: str | None = None, ii: int | None = None, **options: Any) -> Schedule:
+        """Pipeline a loop (or a function, by its name; None: the top), at `ii` (also positional:
+        `pipeline("COL", 1)`). Options: off, rewind, style."""
+        return self._call("pipeline", (loop,), {"ii": ii, **options} if ii is not None else options)
 
     def unroll(self, loop: str, factor: int | None = None, **options: Any) -> Schedule:
         """Unroll a loop fully, or by `factor`. Options: off, skip_exit_check."""

@@ -189,6 +189,7 @@ set_directive_loop_flatten -off mm_ijk/I
         assert f"#pragma HLS {pragma}" in cpp
     tcl = round_trips(hk.mm_ijk, schedule)
     assert 'set_directive_unroll -factor 3 "mm_ijk/K"' in tcl
+    assert C(hk.mm_ijk).pipeline("J", 2).records == C(hk.mm_ijk).pipeline("J", ii=2).records  # ii by position
     agrees(hk.mm_ijk, schedule.build(), seeds=(0,))
 
 
