@@ -122,7 +122,9 @@ class Schedule:
         return self._call("tile", tuple(list(x) if isinstance(x, (list, tuple)) else x for x in (loops, factors)), {})
 
     def reorder(self, *loops: str) -> Schedule:
-        """Permute the loops of a perfect nest into this order, outermost first."""
+        """Permute the loops of a perfect nest into this order, outermost first (also given as one list)."""
+        if len(loops) == 1 and isinstance(loops[0], (list, tuple)):
+            loops = tuple(loops[0])
         return self._call("reorder", loops, {})
 
     def fuse(self, first: str, second: str) -> Schedule:

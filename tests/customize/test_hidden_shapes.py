@@ -103,6 +103,7 @@ def test_stencil_split_with_a_tail_tile_and_pipeline():
 
 def test_matmul_reorder_ikj_and_conv_tile():
     agrees(hk.mm_ijk, C(hk.mm_ijk).reorder("I", "K", "J").build(), seeds=(0,))
+    assert C(hk.mm_ijk).reorder(["I", "K", "J"]).records == C(hk.mm_ijk).reorder("I", "K", "J").records
     with pytest.raises(hls.HLSError, match=r"tile: factor 3 does not divide the trip count 7 of OY; tile needs "
                                            r"factors that divide \(split\(loop, factor, tail=True\) makes a tail"):
         C(hk.conv2d).tile(["OY", "OX"], [3, 3])  # split's message would suggest tail=True, which tile lacks
