@@ -512,3 +512,20 @@ def test_a_mistyped_schedule_path_is_no_such_file(tmp_path):
                  lambda: hls.Schedule.from_json(hk.mm_ijk, missing / "s.json")):
         with pytest.raises(ScheduleError, match=r"cannot read the schedule file '.*s.json': No such file"):
             call()
+
+
+def test_a_rom_of_a_module_level_array_is_named_as_in_python():
+    """The inline hls.array_partition(COEFFS, ...) partitions the ROM a module-level numpy array becomes;
+    the schedule used to say 'no array named COEFFS'."""
+    plain = hk.make_fir_rom(False)
+    schedule = C(plain).partition("COEFFS", "complete").partition("window", "complete")
+    built = schedule.build()
+    cpp = built.cpp
+    rom = cpp.index("static const int16_t COEFFS[8]")
+    assert rom < cpp.index("#pragma HLS array_partition variable=COEFFS type=complete dim=1")  # after its declaration
+    assert "#pragma HLS array_partition variable=window type=complete dim=1" in cpp
+    assert 'set_directive_array_partition -type complete -dim 1 "fir_rom" COEFFS' in round_trips(plain, schedule)
+    assert "#pragma HLS array_partition" not in schedule.build(directives_tcl=True).cpp
+    agrees(plain, built, seeds=(0,))
+    assert "bind_storage variable=COEFFS type=rom_1p impl=lutram" in \
+        C(plain).bind_storage("COEFFS", "rom_1p", impl="lutram").build().cpp

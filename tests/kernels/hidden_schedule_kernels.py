@@ -316,3 +316,29 @@ def make_mirror_rows(always_mirrored: bool):
 
 mirror_rows = make_mirror_rows(False)
 mirror_rows_always = make_mirror_rows(True)
+
+
+COEFFS = np.array([3, -1, 4, 1, -5, 9, 2, -6], dtype=np.int16)
+
+
+def make_fir_rom(inline: bool):
+    """An 8-tap FIR over a block, its coefficients a module-level numpy array (a ROM in the C++) and its
+    window a static (state kept between calls); with `inline`, the partitions written in the kernel."""
+
+    @hls.kernel(flow="vivado")
+    def fir_rom(x: hls.int16[16], y: hls.int32[16]):
+        window = hls.static(hls.zeros((8,), hls.int16))
+        if inline:
+            hls.array_partition(COEFFS, "complete")
+            hls.array_partition(window, "complete")
+        for n in range(16):
+            hls.label("SAMPLE")
+            acc = hls.int32(0)
+            for t in range(7, 0, -1):
+                hls.label("SHIFT")
+                window[t] = window[t - 1]
+                acc += window[t] * COEFFS[t]
+            window[0] = x[n]
+            y[n] = acc + x[n] * COEFFS[0]
+
+    return fir_rom
