@@ -20,8 +20,8 @@ from hls.customize.records import Record, ScheduleError
 from hls.errors import HLSTypeError, Loc
 from hls.frontend.pragmas import CHECKS, Pragmas
 from hls.ir import AllocOp, BlockArg, CallOp, DirectiveOp, Function, Module, Value, WhileOp
-from hls.lang.directives import DIRECTIVE_TYPES, DIRECTIVES, LOOP_DIRECTIVES, LOOP_FIELDS, Partition
-from hls.types import ArrayType
+from hls.lang.directives import DIRECTIVE_TYPES, DIRECTIVES, LOOP_DIRECTIVES, LOOP_FIELDS, Directive, Partition
+from hls.types import ArrayType, StreamType
 
 
 class _CheckContext:
@@ -50,12 +50,15 @@ def checked_directive(record: Record, var: Value | None, loop: Any = None) -> An
     return DIRECTIVE_TYPES[record.op](**options)
 
 
-def apply_directive(module: Module, record: Record) -> None:
-    """Apply one directive record to `module`."""
+def apply_directive(module: Module, record: Record) -> Directive:
+    """Apply one directive record to `module`; returns the directive object it placed (the IR holds that
+    object itself wherever a later transformation moves or copies it)."""
     target = record.targets[0] if record.targets else None
     if record.op in LOOP_DIRECTIVES:
-        _loop_directive(module, record, target)
+        return _loop_directive(module, record, target)
     else:
+        if record.op == "interface":
+            _refuse_scalar_port(module, target, record.loc)
         func, value = resolve_storage(module, target, record.loc)
         if not isinstance(value.type, ArrayType):
             raise ScheduleError(f"{record.op} needs an array, and {target!r} is a {value.type}", record.loc)
@@ -66,18 +69,39 @@ def apply_directive(module: Module, record: Record) -> None:
         _place(func, value, DirectiveOp(directive, value, record.loc))
         if isinstance(directive, Partition):
             _follow_calls(module, func, value, directive, record.loc)
+        return directive
 
 
-def _loop_directive(module: Module, record: Record, target: Any) -> None:
+def _refuse_scalar_port(module: Module, target: Any, loc: Loc | None) -> None:
+    """`set_directive_interface -mode s_axilite "top" n` (a scalar) or `... return`, as Vitis users write them:
+    hls.interface sets array and stream ports only (the flow sets the scalar and return ports), so say that
+    rather than that there is no array `n`."""
+    if not isinstance(target, str):
+        return
+    parts = target.split("/")
+    func = module.functions.get(parts[0]) if len(parts) == 2 else module.top_function
+    if func is None:
+        return
+    name = parts[-1]
+    scalar = name == "return" or any(arg.name == name and not isinstance(arg.type, (ArrayType, StreamType))
+                                     for arg in func.args)
+    if scalar:
+        what = "the return port" if name == "return" else f"scalar argument {name!r}"
+        raise ScheduleError(f"interface: {what} of {func.name!r} keeps the protocol the kernel's flow gives it"
+                            "; hls.interface sets the ports of array and stream arguments only", loc)
+
+
+def _loop_directive(module: Module, record: Record, target: Any) -> Directive:
     if record.op == "pipeline" and (target is None or target in module.functions):
         func = resolve_function(module, target, record.loc)
         func.attrs["pipeline"] = checked_directive(record, None)
-        return
+        return func.attrs["pipeline"]
     ref = resolve_loop(module, target, record.loc)
     directive = checked_directive(record, None, ref.op)
     if record.op == "unroll" and isinstance(ref.op, WhileOp) and not directive.off:
         raise ScheduleError(f"unroll: {ref.path} is a while loop, which cannot be unrolled", record.loc)
     ref.op.attrs[LOOP_FIELDS[record.op]] = directive  # a later directive replaces an earlier one
+    return directive
 
 
 def _insert_leading(func: Function, op: DirectiveOp) -> None:

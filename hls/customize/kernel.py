@@ -10,27 +10,30 @@ from typing import Any
 from hls.customize.directives import apply_directive, check_partitioned_calls
 from hls.customize.records import TRANSFORMS, Record
 from hls.customize.source import SOURCE_OPS, SourcePlan, plan_of, resolve_source_record, rewrite_source
-from hls.customize.tcl import record_tcl, schedule_tcl
+from hls.customize.tcl import directive_line, directive_options, record_tcl, schedule_tcl
 from hls.customize.transforms import apply_transform
 from hls.errors import HLSError
 from hls.frontend.build import build_module
-from hls.ir import Module, verify_module
+from hls.ir import DirectiveOp, Module, verify_module
 from hls.kernel import Kernel
+from hls.lang.directives import LOOP_FIELDS, Directive
 from hls.schedule import Report
 
 
-def apply_record(module: Module, record: Record) -> None:
-    """One record's IR change (a directive field or op, or a loop transformation), then verify. A source
-    record (dataflow, inline, stream depth: hls/customize/source.py) is only checked here: the frontend
-    applied it."""
+def apply_record(module: Module, record: Record) -> Directive | None:
+    """One record's IR change (a directive field or op, or a loop transformation), then verify; returns the
+    directive object a directive record placed. A source record (dataflow, inline, stream depth:
+    hls/customize/source.py) is only checked here: the frontend applied it."""
+    directive = None
     if record.op in SOURCE_OPS:
         resolve_source_record(module, record)
-        return
+        return None
     if record.op in TRANSFORMS:
         apply_transform(module, record.op, record.targets, record.opts, record.loc)
     else:
-        apply_directive(module, record)
+        directive = apply_directive(module, record)
     verify_module(module)
+    return directive
 
 
 def fresh_module(kernel: Kernel, records: Iterable[Record]) -> Module:
@@ -46,8 +49,18 @@ def fresh_module(kernel: Kernel, records: Iterable[Record]) -> Module:
     return module
 
 
+# What an export with directives="tcl" keeps in the C++ besides the transformations: a dataflow region and
+# a FIFO's depth change what Python mode and the C++ simulation run (the region's processes run as threads,
+# its FIFOs bounded by their depth), so the golden vectors and `make csim` of the project need them there;
+# the C++ names every top port's protocol (the flow's default otherwise), and a Tcl interface on a port a
+# pragma already names is a conflict Vitis refuses or resolves by ignoring one (UG1399 "Adding Pragmas and
+# Directives"; VITIS_FACTS.md: the pragma beats Tcl), so a scheduled interface replaces the default there.
+KEPT_IN_CPP = ("dataflow", "stream", "interface")
+
+
 def directives_file(kernel: Kernel, records: Iterable[Record]) -> str:
-    """The directives of `records` as a directives.tcl, each located in the IR the earlier records made."""
+    """The directives of `records` as a directives.tcl, each located in the IR the earlier records made
+    (`to_tcl`: the schedule as data, for `from_tcl` after the same transformations)."""
     records = list(records)
     module, lines = fresh_module(kernel, ()), []
     for record in records:
@@ -57,11 +70,50 @@ def directives_file(kernel: Kernel, records: Iterable[Record]) -> str:
     return schedule_tcl(records, lines)
 
 
+def take_out_directives(module: Module, records: list[Record]) -> list[str]:
+    """Apply every record, then take the directives Vitis is to read from directives.tcl back out of the IR,
+    as `set_directive_*` lines located where the transformations left them: a split loop's pipeline on its
+    inner loop and its tail, a fused loop's on the fused one, a partition on every port it followed into.
+    The C++ then has no pragma of theirs (nor the kernel's own that one replaced) for a Tcl line to conflict
+    with, and no line names a loop the C++ no longer has."""
+    placed: dict[int, tuple[int, Directive]] = {}
+    lines: list[tuple[int, int, str]] = []
+    for index, record in enumerate(records):
+        directive = apply_record(module, record)
+        if record.op in TRANSFORMS or record.op in KEPT_IN_CPP:
+            continue
+        if directive is None:  # inline: a function's statement, named as the record names it
+            lines.append((index, len(lines), record_tcl(module, record)))
+        else:
+            placed[id(directive)] = (index, directive)
+    check_partitioned_calls(module)
+
+    def take(directive: Directive, where: list[str]) -> None:
+        index, _ = placed[id(directive)]
+        lines.append((index, len(lines), directive_line(directive.name, directive_options(directive), where)))
+
+    for func in module.functions.values():
+        if id(func.attrs.get("pipeline")) in placed:
+            take(func.attrs["pipeline"], [f'"{func.name}"'])
+            func.attrs["pipeline"] = None
+        for op in list(func.walk()):
+            for key in LOOP_FIELDS.values() if op.is_loop else ():
+                if id(op.attrs.get(key)) in placed:
+                    take(op.attrs[key], [f'"{func.name}/{op.label}"'])
+                    op.attrs[key] = None
+            if isinstance(op, DirectiveOp) and id(op.directive) in placed:
+                take(op.directive, [f'"{func.name}"', op.target.name])
+                op.parent.remove(op)
+    verify_module(module)
+    return [line for _, _, line in sorted(lines)]
+
+
 class ScheduledKernel(Kernel):
     """A kernel with a schedule applied: the original's source, names and golden model; the C++,
     estimate and csim of its IR with the schedule's records applied (hls/compilation.py calls
     `rewrite_ir` between the frontend and the passes). With `tcl_directives`, its C++ carries the loop
-    transformations only, its export a directives.tcl with the directives, its estimate the whole schedule."""
+    transformations (and KEPT_IN_CPP) only, its export a directives.tcl with the other directives, its
+    estimate the whole schedule."""
 
     def __init__(self, base: Kernel, records: tuple[Record, ...], tcl_directives: bool = False):
         super().__init__(base.__hls_kernel__, base.flow)
@@ -75,7 +127,7 @@ class ScheduledKernel(Kernel):
     @functools.cached_property
     def source_plan(self) -> SourcePlan:
         """The source records resolved on the original kernel's IR (names as the schedule's checks read them)."""
-        records = [r for r in self.records if r.op in SOURCE_OPS and not self.tcl_directives]
+        records = [r for r in self.records if r.op in SOURCE_OPS and (not self.tcl_directives or r.op in KEPT_IN_CPP)]
         if not records:
             return SourcePlan()
         module, _, _ = build_module(self.base)
@@ -88,15 +140,21 @@ class ScheduledKernel(Kernel):
             rewrite_source(src, plan, lambda callee: _SourceKernel(callee, plan))
 
     def rewrite_ir(self, module: Module) -> None:
-        for record in self.records:
-            if not (self.tcl_directives and record.op not in TRANSFORMS):
+        if self.tcl_directives:
+            take_out_directives(module, list(self.records))
+        else:
+            for record in self.records:
                 apply_record(module, record)
+            check_partitioned_calls(module)
         self.source_plan.check_applied()
-        check_partitioned_calls(module)
 
     @property
     def directives_tcl(self) -> str | None:  # type: ignore[override]
-        return directives_file(self.base, self.records) if self.tcl_directives else None
+        """The export's directives.tcl: the lines `take_out_directives` takes out of this kernel's C++."""
+        if not self.tcl_directives:
+            return None
+        module, _, _ = build_module(self)
+        return schedule_tcl(list(self.records), take_out_directives(module, list(self.records)), KEPT_IN_CPP)
 
     def report(self, *args: Any, **kwargs: Any) -> Report:
         """The estimate of the whole schedule (directives included, wherever the export writes them)."""

@@ -15,7 +15,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 
 from hls.errors import HLSError, Loc
-from hls.ir import AllocOp, Function, Module, Op, StreamOp, Value
+from hls.ir import AllocOp, Function, Module, Op, RomOp, StreamOp, Value
 from hls.ir.ops import ForOp
 from hls.types import ArrayType, StreamType
 
@@ -104,12 +104,14 @@ def _describe(ref: LoopRef) -> str:
 
 def storage_values(func: Function) -> Iterator[tuple[str, Value]]:
     """The arrays and FIFOs of a function a schedule can name: array and stream arguments, local arrays,
-    local FIFOs."""
+    local FIFOs, and the ROMs of module-level numpy arrays it reads (named as in Python, as the inline
+    `hls.array_partition(COEFFS, ...)` names them)."""
     for arg in func.args:
         if isinstance(arg.type, (ArrayType, StreamType)) and arg.name:
             yield arg.name, arg
     for op in func.walk():
-        if isinstance(op, (AllocOp, StreamOp)) and op.result.name and not (isinstance(op, AllocOp) and op.cell):
+        if isinstance(op, (AllocOp, StreamOp, RomOp)) and op.result.name \
+                and not (isinstance(op, AllocOp) and op.cell):
             yield op.result.name, op.result
 
 

@@ -16,9 +16,10 @@ from typing import Any
 from hls.customize.directives import check_partitioned_calls
 from hls.customize.explain import explain
 from hls.customize.kernel import ScheduledKernel, apply_record, directives_file, fresh_module
-from hls.customize.records import Record, ScheduleError, make_record, record_from_dict
+from hls.customize.names import ScheduleNameError
+from hls.customize.records import TRANSFORMS, Record, ScheduleError, make_record, record_from_dict
 from hls.customize.source import SOURCE_OPS, located_at_call
-from hls.customize.tcl import read_tcl
+from hls.customize.tcl import looks_like_path, read_schedule_file, read_tcl
 from hls.errors import HLSError, caller_loc
 from hls.ir import Module
 from hls.kernel import Kernel
@@ -67,9 +68,10 @@ class Schedule:
 
     # ---- directives ----------------------------------------------------------------------------------
 
-    def pipeline(self, loop: str | None = None, **options: Any) -> Schedule:
-        """Pipeline a loop (or a function, by its name; None: the top). Options: ii, off, rewind, style."""
-        return self._call("pipeline", (loop,), options)
+    def pipeline(self, loop: str | None = None, ii: int | None = None, **options: Any) -> Schedule:
+        """Pipeline a loop (or a function, by its name; None: the top), at `ii` (also positional:
+        `pipeline("COL", 1)`). Options: off, rewind, style."""
+        return self._call("pipeline", (loop,), {"ii": ii, **options} if ii is not None else options)
 
     def unroll(self, loop: str, factor: int | None = None, **options: Any) -> Schedule:
         """Unroll a loop fully, or by `factor`. Options: off, skip_exit_check."""
@@ -120,7 +122,9 @@ class Schedule:
         return self._call("tile", tuple(list(x) if isinstance(x, (list, tuple)) else x for x in (loops, factors)), {})
 
     def reorder(self, *loops: str) -> Schedule:
-        """Permute the loops of a perfect nest into this order, outermost first."""
+        """Permute the loops of a perfect nest into this order, outermost first (also given as one list)."""
+        if len(loops) == 1 and isinstance(loops[0], (list, tuple)):
+            loops = tuple(loops[0])
         return self._call("reorder", loops, {})
 
     def fuse(self, first: str, second: str) -> Schedule:
@@ -131,7 +135,8 @@ class Schedule:
 
     def build(self, directives_tcl: bool = False) -> ScheduledKernel:
         """A new kernel: the original's golden model, the C++/estimate/csim of the scheduled IR. With
-        `directives_tcl`, the C++ carries the transformations only and `to_tcl()` the directives. A
+        `directives_tcl`, the C++ carries the transformations (and dataflow, FIFO depths, interfaces) and
+        its `directives_tcl` the other directives, located where the transformations left them. A
         partition that reached a sub-kernel from one call site but not alike from another is an error here."""
         check_partitioned_calls(self._working())
         return ScheduledKernel(self.kernel, tuple(self.records), directives_tcl)
@@ -144,13 +149,17 @@ class Schedule:
     def from_json(cls, kernel: Kernel, text: str | Path) -> Schedule:
         """The schedule `to_json` wrote (text, or a path to it), replayed and checked on `kernel`."""
         where = "schedule JSON"
-        if isinstance(text, Path) or (isinstance(text, str) and text.endswith(".json") and Path(text).is_file()):
-            where, text = str(text), Path(text).read_text(encoding="utf-8")
+        if isinstance(text, Path) or (isinstance(text, str) and looks_like_path(text, ".json")):
+            where, text = str(text), read_schedule_file(text, "schedule")
         try:
             data = json.loads(text)
         except json.JSONDecodeError as exc:
             raise ScheduleError(f"{where}: not JSON ({exc})") from None
         records = data.get("schedule") if isinstance(data, dict) else data
+        written_for = data.get("kernel") if isinstance(data, dict) else None
+        if written_for is not None and written_for != kernel.__name__:  # same loop names would apply silently
+            raise ScheduleError(f"{where}: the schedule was written for kernel {written_for!r}, not "
+                                f"{kernel.__name__!r}; its names belong to that kernel")
         if not isinstance(records, list):
             raise ScheduleError(f"{where}: expected {{'kernel': ..., 'schedule': [records]}}")
         schedule = cls(kernel)
@@ -164,9 +173,17 @@ class Schedule:
 
     def from_tcl(self, text_or_path: str | Path) -> Schedule:
         """Add the directives of Vitis `set_directive_*` lines (text, or a directives.tcl path); returns self."""
-        records, _ = read_tcl(text_or_path)
+        records, _, moved = read_tcl(text_or_path)
         for record in records:
-            self.add(record)
+            try:
+                self.add(record)
+            except ScheduleNameError as exc:
+                if moved is None or any(r.op in TRANSFORMS for r in self.records):
+                    raise
+                raise ScheduleNameError(exc.message, exc.loc, (*exc.notes, (
+                    f"the file was written after the loop transformations {moved}, which a directives file "
+                    "cannot hold: make them first, then read it (hls.customize(k).<transformations>.from_tcl(...))"
+                ))) from None
         return self
 
     def to_tcl(self) -> str:

@@ -124,6 +124,14 @@ class Pragmas(Family):
             raise self.ctx.error(f"loop {loop.label} already has a {name} directive")
         loop.attrs[key] = directive
 
+    def warn(self, message: str) -> None:
+        """A DirectiveWarning at the directive's line; a schedule record replayed from JSON has none."""
+        loc = self.ctx.loc
+        if loc is None:
+            warnings.warn(message, DirectiveWarning, stacklevel=2)
+        else:
+            warnings.warn_explicit(f"{loc}: {message}", DirectiveWarning, loc.file, loc.line)
+
     def check_positive(self, what: str, value: Any, allow_none: bool = True) -> None:
         if value is None and allow_none:
             return
@@ -154,10 +162,9 @@ class Pragmas(Family):
         trip = trip_count(loop) if isinstance(loop, ForOp) and not o["off"] else None
         copies = None if trip is None else min(o["factor"] or trip, trip)
         if copies is not None and copies > MAX_UNROLL_COPIES:
-            warnings.warn_explicit(f"{self.ctx.loc}: hls.unroll makes {copies:,} copies of the loop body (more than "
-                                   f"{MAX_UNROLL_COPIES:,}): Vitis may refuse to unroll it or take very long and "
-                                   "build a very large design; unroll by a factor, or pipeline the loop instead",
-                                   DirectiveWarning, self.ctx.loc.file, self.ctx.loc.line)
+            self.warn(f"hls.unroll makes {copies:,} copies of the loop body (more than {MAX_UNROLL_COPIES:,}): Vitis "
+                      "may refuse to unroll it or take very long and build a very large design; unroll by a factor, "
+                      "or pipeline the loop instead")
 
     def check_tripcount(self, o: dict[str, Any]) -> None:
         for key in ("min", "max"):
@@ -179,9 +186,8 @@ class Pragmas(Family):
         self.check_positive("hls.array_partition factor", o["factor"], allow_none=False)
         sizes = t.shape if dim == 0 else (t.shape[dim - 1],)
         if o["factor"] > min(sizes):  # Vitis accepts it and clamps the factor to the dimension (UG1399 array_partition)
-            warnings.warn_explicit(f"{self.ctx.loc}: hls.array_partition factor {o['factor']} exceeds the dimension "
-                                   f"size {min(sizes)}; Vitis clamps it to {min(sizes)} (one bank per element)",
-                                   DirectiveWarning, self.ctx.loc.file, self.ctx.loc.line)
+            self.warn(f"hls.array_partition factor {o['factor']} exceeds the dimension size {min(sizes)}; Vitis "
+                      f"clamps it to {min(sizes)} (one bank per element)")
 
     def check_storage(self, o: dict[str, Any]) -> None:
         self.check_one_of("hls.bind_storage type", o["type"], STORAGE_TYPES)

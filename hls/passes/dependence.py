@@ -3,9 +3,10 @@
 A reorder or a fusion is legal when every pair of accesses to one array element that conflict (at
 least one a write) happen in the same order before and after. The check enumerates the iterations
 (constant trip counts, at most `MAX_INSTANCES` accesses), evaluates every index of every load and
-store of a written array from the induction variables, and compares the two orders per element: the
-reads between two writes may permute among themselves, nothing may cross a write. An index that
-depends on data, a FIFO access or a call inside the nest cannot be checked, and is an error.
+store of a written array from the induction variables (arithmetic, comparisons and selects of them:
+a clamp or a mirror), and compares the two orders per element: the reads between two writes may
+permute among themselves, nothing may cross a write. An index that depends on data, a FIFO access
+or a call inside the nest cannot be checked, and is an error.
 """
 
 from __future__ import annotations
@@ -15,7 +16,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from hls.errors import HLSError
-from hls.ir import BinaryOp, CallOp, CastOp, ConstantOp, ForOp, LoadOp, Op, StoreOp, Value
+from hls.ir import BinaryOp, CallOp, CastOp, CompareOp, ConstantOp, ForOp, LoadOp, LogicOp, Op, SelectOp, StoreOp, Value
 from hls.ir.kinds import OpKind
 from hls.types import IntType, wrap_array
 
@@ -24,6 +25,10 @@ MAX_INSTANCES = 4_000_000
 _NUMPY = {OpKind.ADD: np.add, OpKind.SUB: np.subtract, OpKind.MUL: np.multiply, OpKind.FLOORDIV: np.floor_divide,
           OpKind.MOD: np.mod, OpKind.SHL: np.left_shift, OpKind.SHR: np.right_shift, OpKind.AND: np.bitwise_and,
           OpKind.MIN: np.minimum, OpKind.MAX: np.maximum}
+
+_PREDICATES = {OpKind.LT: np.less, OpKind.LE: np.less_equal, OpKind.GT: np.greater, OpKind.GE: np.greater_equal,
+               OpKind.EQ: np.equal, OpKind.NE: np.not_equal, OpKind.LAND: np.logical_and,
+               OpKind.LOR: np.logical_or}
 
 
 class DependenceError(HLSError):
@@ -65,6 +70,11 @@ def _values(value: Value, env: dict[Value, np.ndarray], why: str) -> np.ndarray:
         return wrap_array(np.asarray(inner, dtype=np.int64), op.result.type)
     if isinstance(op, BinaryOp) and op.kind in _NUMPY and isinstance(op.result.type, IntType):
         return _NUMPY[op.kind](_values(op.lhs, env, why), _values(op.rhs, env, why))
+    if isinstance(op, (CompareOp, LogicOp)) and op.kind in _PREDICATES:  # a clamp or mirror: `j if j < 4 else ...`
+        return _PREDICATES[op.kind](_values(op.operands[0], env, why), _values(op.operands[1], env, why))
+    if isinstance(op, SelectOp) and isinstance(op.result.type, IntType):
+        cond, if_true, if_false = (_values(v, env, why) for v in op.operands)
+        return np.where(cond, if_true, if_false)
     what = f"%{value.name}" if value.name else "a value"
     raise DependenceError(f"{why}: an array index depends on {what}, which is not computed from loop counters "
                           "and constants, so the dependences cannot be checked", getattr(op, "loc", None))
@@ -151,6 +161,44 @@ def grid(loops: list[ForOp], why: str) -> tuple[dict[Value, np.ndarray], tuple[i
     env = {loop.iv: np.asarray(r, dtype=np.int64).reshape([-1 if k == axis else 1 for k in range(len(shape))])
            for axis, (loop, r) in enumerate(zip(loops, ranges, strict=True))}
     return env, shape
+
+
+def enclosing_loops(nest_top: Op, found: list[NestAccess], why: str) -> list[ForOp]:
+    """The loops around the moved nest whose counters an index reads, outermost first. The transformation
+    keeps their order, so each of their iterations is checked on its own grid point; one whose counter no
+    index reads is left out (every iteration of it accesses the same elements)."""
+    around: dict[Value, ForOp] = {}
+    op = nest_top.parent_op()
+    while op is not None:
+        if isinstance(op, ForOp):
+            around[op.iv] = op
+        op = op.parent_op()
+    used: set[int] = set()
+    seen: set[int] = set()
+    stack = [index for access in found for index in access.op.indices]
+    while stack:
+        value = stack.pop()
+        if id(value) in seen:
+            continue
+        seen.add(id(value))
+        if value in around:
+            used.add(id(around[value]))
+        elif getattr(value, "op", None) is not None and getattr(value.op, "parent", None) is not None \
+                and not value.op.regions:
+            stack.extend(value.op.operands)
+    loops = [loop for loop in reversed(list(around.values())) if id(loop) in used]
+    for loop in loops:
+        _bounds(loop, why)
+    return loops
+
+
+def ranks(outer_shape: tuple[int, ...], span: int, old: np.ndarray, new: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """The old and new rank of every point of (enclosing loops x moved nest): the enclosing iterations keep
+    their order, `old`/`new` (each below `span`) order the points inside one of them."""
+    if not outer_shape:
+        return old, new
+    base = np.arange(int(np.prod(outer_shape)), dtype=np.int64).reshape(outer_shape + (1,) * np.ndim(old)) * span
+    return base + old, base + new
 
 
 def check_size(total: int, why: str, loc) -> None:

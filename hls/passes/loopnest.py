@@ -27,7 +27,9 @@ from hls.passes.dependence import (
     add_access,
     check_order,
     check_size,
+    enclosing_loops,
     grid,
+    ranks,
     written_arrays,
 )
 from hls.passes.unroll import bind_bounds
@@ -154,7 +156,7 @@ def _chain(loops: list[ForOp], loc: Loc | None) -> list[ForOp]:
         _constant_loop(loop, "reorder", loc)
     if len(set(map(id, loops))) != len(loops):
         raise TransformError("reorder: a loop is named twice", loc)
-    by_depth = sorted(loops, key=_depth)
+    by_depth = sorted(loops, key=depth_of)
     for outer, inner in zip(by_depth, by_depth[1:], strict=False):
         if inner.parent is not outer.body:
             raise TransformError(f"reorder: {inner.label} is not directly inside {outer.label}; reorder permutes "
@@ -171,7 +173,8 @@ def _chain(loops: list[ForOp], loc: Loc | None) -> list[ForOp]:
     return by_depth
 
 
-def _depth(op: Op) -> int:
+def depth_of(op: Op) -> int:
+    """How many ops enclose `op` (0 for one in a function's body)."""
     depth = 0
     while op.parent_op() is not None:
         op, depth = op.parent_op(), depth + 1
@@ -214,7 +217,8 @@ def _at_call(check: Any) -> Any:
         except DependenceError as exc:
             if exc.loc == loc or loc is None:
                 raise
-            raise DependenceError(f"{exc.message} (at {exc.loc})", loc) from None
+            where = f" (at {exc.loc})" if exc.loc is not None else ""
+            raise DependenceError(exc.message + where, loc) from None
     return run
 
 
@@ -222,10 +226,13 @@ def _at_call(check: Any) -> Any:
 def _check_permutation(nest: list[ForOp], order: list[ForOp], why: str, loc: Loc | None) -> None:
     found = accesses(nest[-1].body.ops, why)
     arrays = written_arrays(found)
-    env, shape = grid(nest, why)
+    around = enclosing_loops(nest[0], found, why)
+    env, shape = grid([*around, *nest], why)
+    inner = shape[len(around):]
     axes = [nest.index(loop) for loop in order]
-    old = np.arange(int(np.prod(shape)), dtype=np.int64).reshape(shape)
-    new = np.arange(old.size, dtype=np.int64).reshape([shape[a] for a in axes]).transpose(np.argsort(axes))
+    old = np.arange(int(np.prod(inner)), dtype=np.int64).reshape(inner)
+    new = np.arange(old.size, dtype=np.int64).reshape([inner[a] for a in axes]).transpose(np.argsort(axes))
+    old, new = ranks(shape[:len(around)], max(old.size, 1), old, new)
     out, slot = Instances([], [], [], []), 0
     for access in found:
         if access.op.memref in arrays:
@@ -290,12 +297,13 @@ def fuse_loops(func: Function, first: ForOp, second: ForOp, loc: Loc | None) -> 
 def _check_fusion(first: ForOp, second: ForOp, why: str, loc: Loc | None) -> None:
     found = {id(loop): accesses(loop.body.ops, why) for loop in (first, second)}
     arrays = written_arrays(found[id(first)] + found[id(second)])
+    around = enclosing_loops(first, found[id(first)] + found[id(second)], why)
     trip = first.trip_count()
     out, slot = Instances([], [], [], []), 0
     for part, loop in enumerate((first, second)):
-        env, shape = grid([loop], why)
+        env, shape = grid([*around, loop], why)
         iters = np.arange(trip, dtype=np.int64)
-        times = (iters + part * trip, 2 * iters + part)
+        times = ranks(shape[:-1], max(2 * trip, 1), iters + part * trip, 2 * iters + part)
         for access in found[id(loop)]:
             if access.op.memref in arrays:
                 slot += add_access(out, access, env, shape, times, arrays, slot, why)

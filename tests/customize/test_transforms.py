@@ -83,8 +83,10 @@ def test_reorder_refuses_dependences_and_imperfect_nests():
         hls.customize(ck.small_mm).reorder("k", "COL")
     with pytest.raises(TransformError, match="carries a value"):
         hls.customize(ck.row_sums).split("j", 4).reorder("j_inner", "j_outer")
+    with pytest.raises(TransformError, match="the nest is not perfect: the body of COL does more than run loop_k"):
+        hls.customize(ck.small_mm).reorder("k", "ROW")  # COL between them keeps its place: ROW, COL, k -> k, COL, ROW
     with pytest.raises(TransformError, match="is not directly inside"):
-        hls.customize(ck.small_mm).reorder("k", "ROW")
+        hls.customize(ck.two_passes).reorder("SHIFT", "SCALE")  # two loops of no one nest
 
 
 def test_fuse_same_bounds_without_violated_dependence():

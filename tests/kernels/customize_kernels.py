@@ -5,23 +5,27 @@ import hls
 N = 64
 
 
-def make_matmul(inline: bool, n: int = N):
-    """A plain-loop matmul; with `inline`, the directives that reach II 1 written in the kernel. Both come
-    from one definition, so the C++ names the same source line."""
+def make_matmul(inline: bool, n: int = N, shape: tuple[int, int, int] | None = None,
+                types: tuple = (hls.int16, hls.int32)):
+    """A plain-loop matmul, n x n or `shape` (m, k, n) = (m x k) @ (k x n), of operand and accumulator
+    `types`; with `inline`, the directives that reach II 1 written in the kernel. Both come from one
+    definition, so the C++ names the same source line."""
+    rows, depth, cols = shape or (n, n, n)
+    operand, accumulator = types
 
     @hls.kernel(flow="vivado")
-    def matmul(A: hls.int16[n, n], B: hls.int16[n, n], C: hls.int32[n, n]):
+    def matmul(A: operand[rows, depth], B: operand[depth, cols], C: accumulator[rows, cols]):
         if inline:
             hls.array_partition(A, "complete", dim=2)
             hls.array_partition(B, "complete", dim=1)
-        for i in range(n):
+        for i in range(rows):
             hls.label("ROW")
-            for j in range(n):
+            for j in range(cols):
                 hls.label("COL")
                 if inline:
                     hls.pipeline(ii=1)
-                acc: hls.int32 = 0
-                for k in range(n):
+                acc = accumulator(0)
+                for k in range(depth):
                     if inline:
                         hls.unroll()
                     acc += A[i, k] * B[k, j]
