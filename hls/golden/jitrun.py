@@ -22,6 +22,7 @@ from hls.sim.cache import cache_root, make_private_dir, write_atomic
 from hls.types import BoolType, IntType, TupleType
 
 _FORMAT = "hls-golden-compiled/1"
+INT64 = (-(1 << 63), (1 << 63) - 1)  # the scalars the compiled code takes (as np.int64)
 
 
 @functools.cache
@@ -90,6 +91,8 @@ class CompiledGolden:
         arrays = [a for a in args if isinstance(a, runtime.ArrayView)]
         if any(a.readonly for a in arrays):
             return False, None
+        if any(isinstance(a, int) and not isinstance(a, bool) and not INT64[0] <= a <= INT64[1] for a in args):
+            return False, None  # a uint64 of 2**63 and up: int64 cannot carry it, Python mode can
         values = [a.data if isinstance(a, runtime.ArrayView) else scalar(a) for a in args]
         out = None
         if program.result_array is not None:

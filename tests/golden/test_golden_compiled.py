@@ -237,3 +237,27 @@ def test_unsupported_kernels_fall_back(example_kernels):
     assert "static" in kernel.compiled_golden.program.reason
     with golden_mode("compiled"):
         assert kernel.golden_model == "python"
+
+
+@hls.kernel
+def clamp_with_count(n: hls.uint64, a: hls.float64[3]):
+    """A uint64 scalar the loops never read (fuzz seed 31337000084): the compiled model takes it anyway."""
+    w: hls.int32 = 0
+    while w < 2:
+        w += 1
+        a[2 - w] = min(max(a[w], -10000.0), 10000.0)
+
+
+@pytest.mark.parametrize("n", [5, 2**63 - 1, 2**63, 2**64 - 1])
+def test_a_uint64_scalar_beyond_int64_runs(n):
+    """int64 cannot carry 2**63 and up: the compiled model hands that call to Python mode (it raised an
+    OverflowError outside its own error handling)."""
+    a = np.array([1.5, -2e5, 3.25])
+    with golden_mode("compiled"):
+        golden = a.copy()
+        clamp_with_count(n, golden)
+    native = a.copy()
+    clamp_with_count.csim(n, native)
+    plain = a.copy()
+    clamp_with_count.__wrapped__(n, plain)
+    assert same(golden, native) and same(golden, plain) and golden.tolist() == [3.25, -10000.0, 3.25]
