@@ -84,3 +84,26 @@ def test_signed_counter_wraps_through_unsigned_arithmetic_without_casts():
     assert outs[0] == outs[1]
     # eight +1 past INT32_MAX, eight - (-2**31) (an even count: back where they were); int64 past its max
     assert outs[0] == ([2**31 - 3 + 8 - 2**32] * 4, [2**63 - 3 + 8 - 2**64] * 4)
+
+
+BIG = 9223372036854775813  # above int64, inside uint64
+
+
+@hls.kernel
+def beyond_int64(a: hls.ap_int[17][5]):
+    a[1] = a[0] >= BIG
+    a[2] = a[0] < 18446744073709551615
+    a[3] = a[0] > -9223372036854775809
+    a[4] = a[0] != BIG
+
+
+def test_a_signed_literal_above_int64_keeps_its_sign_in_cpp():
+    """A literal typed int65 was spelled `...ULL`, and ap_int<17> >= an unsigned long long compares as
+    unsigned (fuzz seed 2316000082: -65536 >= 2**63 + 5 was true in csim); golden == csim == Python."""
+    for first in (-65536, -1, 0, 65535):
+        golden, native = np.array([first, 0, 0, 0, 0], np.int32), np.array([first, 0, 0, 0, 0], np.int32)
+        beyond_int64(golden)
+        beyond_int64.csim(native)
+        assert golden.tolist() == native.tolist() == [first, first >= BIG, first < 2**64 - 1, first > -2**63 - 1,
+                                                      first != BIG]
+    assert "ULL" not in beyond_int64.cpp

@@ -351,8 +351,8 @@ def int_literal(value: int, t: IntType) -> Expr:
         return Expr(str(value), PREC["primary"] if value >= 0 else PREC["unary"], lit_type)
     if -(2**63) < value < 2**63:
         return Expr(f"{value}LL", PREC["primary"] if value >= 0 else PREC["unary"], NativeInt(64, True))
-    if 0 <= value < 2**64:
-        return Expr(f"{value}ULL", PREC["primary"], NativeInt(64, False))
+    if 0 <= value < 2**64 and not t.signed:  # a signed type keeps its sign: ap_int<17> >= 2**63ULL compares
+        return Expr(f"{value}ULL", PREC["primary"], NativeInt(64, False))  # as unsigned (fuzz seed 2316000082)
     width = max(t.width, value.bit_length() + 1)
     hexed = format(value % (1 << width), "x")
     ap = ApInt(width, True)
