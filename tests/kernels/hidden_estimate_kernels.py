@@ -1,0 +1,54 @@
+"""Kernels written as a hidden checker would (issue 24), for tests/schedule/test_hidden_estimates.py: shapes of
+public HLS course labs (a FIR whose shift register moves in an inner loop, an AXI4-Stream FIR read until TLAST)."""
+
+import hls
+
+Beat = hls.axis[hls.int16, 1, 0, 0]
+TAPS = 5
+
+
+@hls.kernel
+def fir_shift_loop(x: hls.int16[256], y: hls.int16[256]):
+    hls.interface(x, "ap_memory")
+    hls.interface(y, "ap_memory")
+    w = hls.zeros((TAPS,), hls.int16)
+    for i in range(256):
+        for j in range(TAPS - 1, 0, -1):
+            w[j] = w[j - 1]
+        w[0] = x[i]
+        acc = hls.int32(0)
+        for j in range(TAPS):
+            acc += w[j] * (j + 1)
+        y[i] = hls.int16(acc >> 4)
+
+
+@hls.kernel
+def moving_sum_pipelined(x: hls.int32[128], y: hls.int32[128]):
+    hls.interface(x, "ap_memory")
+    hls.interface(y, "ap_memory")
+    win = hls.static(hls.zeros((6,), hls.int32))
+    for i in range(128):
+        hls.pipeline(ii=1)
+        s = x[i]
+        for j in range(5):
+            win[j] = win[j + 1]
+            s += win[j]
+        win[5] = x[i]
+        y[i] = s
+
+
+@hls.kernel
+def axis_fir(inp: hls.stream[Beat], out: hls.stream[Beat]):
+    w = hls.static(hls.zeros((TAPS,), hls.int16))
+    last = False
+    while not last:
+        hls.loop_tripcount(min=16, max=1024)
+        p = inp.read()
+        for j in range(TAPS - 1, 0, -1):
+            w[j] = w[j - 1]
+        w[0] = p.data
+        acc = hls.int32(0)
+        for j in range(TAPS):
+            acc += w[j] * (j + 1)
+        out.write(Beat(data=hls.int16(acc >> 4), user=p.user, last=p.last))
+        last = p.last == 1
