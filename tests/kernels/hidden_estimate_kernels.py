@@ -1,6 +1,8 @@
 """Kernels written as a hidden checker would (issue 24), for tests/schedule/test_hidden_estimates.py: shapes of
 public HLS course labs (a FIR whose shift register moves in an inner loop, an AXI4-Stream FIR read until TLAST)."""
 
+import numpy as np
+
 import hls
 
 Beat = hls.axis[hls.int16, 1, 0, 0]
@@ -52,3 +54,37 @@ def axis_fir(inp: hls.stream[Beat], out: hls.stream[Beat]):
             acc += w[j] * (j + 1)
         out.write(Beat(data=hls.int16(acc >> 4), user=p.user, last=p.last))
         last = p.last == 1
+
+
+Fx = hls.ap_fixed[18, 3]
+ATAN = np.arctan(2.0 ** -np.arange(14))
+
+
+@hls.kernel
+def cordic_rotate(theta: Fx, cs: Fx[2]):
+    """A CORDIC rotation as course labs write it: `y >> k` on ap_fixed, no multiply."""
+    x = Fx(0.6072529350088813)
+    y = Fx(0)
+    z = theta
+    for k in range(14):
+        dx = y >> k
+        dy = x >> k
+        if z >= 0:
+            x = Fx(x - dx)
+            y = Fx(y + dy)
+            z = Fx(z - Fx(ATAN[k]))
+        else:
+            x = Fx(x + dx)
+            y = Fx(y - dy)
+            z = Fx(z + Fx(ATAN[k]))
+    cs[0] = x
+    cs[1] = y
+
+
+@hls.kernel
+def fixed_shifts(a: Fx[8], n: hls.int32, out: Fx[24]):
+    """ap_fixed shifts by constants and by a variable count, left (wrapping) and right (truncating)."""
+    for i in range(8):
+        out[i] = a[i] >> n
+        out[8 + i] = a[i] << 2
+        out[16 + i] = a[i] >> 3
