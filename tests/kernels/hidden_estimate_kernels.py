@@ -88,3 +88,20 @@ def fixed_shifts(a: Fx[8], n: hls.int32, out: Fx[24]):
         out[i] = a[i] >> n
         out[8 + i] = a[i] << 2
         out[16 + i] = a[i] >> 3
+
+
+@hls.kernel
+def squared_norm(v: hls.float32[16]) -> hls.float32:
+    s = hls.float32(0)
+    for i in range(16):
+        s += v[i] * v[i]
+    return s
+
+
+@hls.kernel
+def row_norms(m: hls.float32[64, 16], out: hls.float32[64]):
+    """A sub-function with a loop called per row: whether Vitis inlines it is its own size judgement."""
+    hls.interface(m, "ap_memory")
+    hls.interface(out, "ap_memory")
+    for r in range(64):
+        out[r] = squared_norm(m[r])

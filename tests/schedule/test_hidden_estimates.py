@@ -82,3 +82,13 @@ def test_a_shift_of_a_fixed_point_value_by_a_fixed_point_count_is_refused_at_its
     with pytest.raises(hls.HLSError) as info:
         module.bad.report()
     assert "hls_fixed_shift_bad.py:8:12" in str(info.value) and "integers" in str(info.value)
+
+
+def test_a_sub_kernel_with_a_loop_inlined_into_a_pipeline_is_flagged_as_approximate():
+    """UG1399 "inline": Vitis inlines small functions on its own and keeps the others as instances, by a size it
+    does not document; the estimate inlines the call of the pipelined row loop, so the loop's report says so
+    and names the function. A sub-kernel without a loop (always inlined) gets no such note."""
+    (loop,) = report(ek.row_norms).loops
+    assert any("approximate" in note and "`squared_norm`" in note for note in loop.notes)
+    (plain,) = report(ek.fir_shift_loop).loops
+    assert not any("approximate" in note for note in plain.notes)
