@@ -335,6 +335,11 @@ def recurrence_text(graph: Graph, rec: Recurrence, usable_ns: float) -> str:
         through = f"{shown[0].name} ({shown[0].latency} cycles)"
     else:
         through = " + ".join(f"{n.name} ({n.latency})" for n in shown) + f" = {total} cycles"
+    registers = rec.ii * rec.distance - total
+    if total and registers > 0 and len(shown) > 1:
+        # a core fed by another core's result takes it from its register (timing.registered_input): the
+        # II the recurrence sets counts those states too, so the text adds up to it
+        through += f" + {registers} register{'s' if registers > 1 else ''} between operators"
     distance = "" if rec.distance == 1 else f", distance {rec.distance}"
     return f"loop-carried dependence on `{name}` through {through}{distance} at {_where(src)}"
 

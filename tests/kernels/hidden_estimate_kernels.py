@@ -105,3 +105,19 @@ def row_norms(m: hls.float32[64, 16], out: hls.float32[64]):
     hls.interface(out, "ap_memory")
     for r in range(64):
         out[r] = squared_norm(m[r])
+
+
+@hls.struct
+class Cplx:
+    re: hls.float32
+    im: hls.float32
+
+
+@hls.kernel
+def struct_grid_sum(a: Cplx[4, 8]) -> hls.float32:
+    hls.interface(a, "ap_memory")
+    s = hls.float32(0)
+    for i in range(4):
+        for j in range(8):
+            s += a[i, j].re
+    return s

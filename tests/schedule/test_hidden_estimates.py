@@ -4,6 +4,7 @@ model's own figures."""
 
 import importlib.util
 import math
+import re
 
 import numpy as np
 import pytest
@@ -92,3 +93,13 @@ def test_a_sub_kernel_with_a_loop_inlined_into_a_pipeline_is_flagged_as_approxim
     assert any("approximate" in note and "`squared_norm`" in note for note in loop.notes)
     (plain,) = report(ek.fir_shift_loop).loops
     assert not any("approximate" in note for note in plain.notes)
+
+
+def test_the_limiter_of_a_recurrence_adds_up_to_the_ii_it_sets():
+    """A sum over an unrolled inner loop (`s += a[i, j]`, j unrolled into the pipelined i loop by L1) chains
+    eight fadds through the carried `s`; the II is what the cycle takes, so the limiter's cycles, registers
+    between operators included, add up to it."""
+    (loop,) = report(ek.struct_grid_sum).loops
+    assert "`s`" in loop.limiter and loop.limiter.count("fadd") == 8
+    cycles = [int(n) for n in re.findall(r"= (\d+) cycles(?: \+ (\d+) registers?)?", loop.limiter)[0] if n]
+    assert sum(cycles) == loop.ii
