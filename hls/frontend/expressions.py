@@ -77,7 +77,10 @@ class Expressions(Family):
             self.ctx.conversions.add(node, Call("rt.truediv", (Part("left"), Part("right"))))
         if kind == OpKind.DIV and isinstance(result.type, FixedType):
             self.ctx.conversions.add(node, Call("rt.fixed_div", (Part("left"), Part("right"), result.type)))
-        if kind == OpKind.SHL and not isinstance(getattr(rhs, "op", None), ConstantOp):
+        if kind in (OpKind.SHL, OpKind.SHR) and isinstance(lhs.type, FixedType):
+            self.ctx.conversions.add(node, Call("bits.fixed_shift", (Part("left"), Part("right"), lhs.type,
+                                                                     kind == OpKind.SHL)))
+        elif kind == OpKind.SHL and not isinstance(getattr(rhs, "op", None), ConstantOp):
             self.ctx.conversions.add(node, Call("rt.shl_reported", (Part("left"), Part("right"), result.type)))
         return result
 

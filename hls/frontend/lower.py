@@ -10,6 +10,7 @@ from collections.abc import Callable
 
 from hls.errors import HLSTypeError, Loc, UnsupportedError
 from hls.ir import BinaryOp, CastOp, CompareOp, ConstantOp, LogicOp, MathOp, SelectOp, UnaryOp, Value
+from hls.ir.bitops import BitcastOp
 from hls.ir.core import Op
 from hls.ir.kinds import OpKind
 from hls.ir.ranges import value_range
@@ -167,6 +168,8 @@ class Lowering:
         return self.emit(BinaryOp(kind, a, b, fixed_binop_type(kind, fa, fb), loc))
 
     def shift(self, kind: str, a: Value, b: Value, loc: Loc | None) -> Value:
+        if isinstance(a.type, FixedType) and scalar_family(b.type) in INTEGRAL:
+            return self.fixed_shift(kind, a, b, loc)
         if scalar_family(a.type) not in INTEGRAL or scalar_family(b.type) not in INTEGRAL:
             raise HLSTypeError(f"shifts need integers, got {a.type} and {b.type}", loc)
         a, b = self.as_int(a, loc), self.as_int(b, loc)
@@ -183,6 +186,15 @@ class Lowering:
         # variable count: the result keeps the left operand's width (ap_int semantics; the golden
         # model wraps the same way); a bare literal was first given the width its count bounds
         return self.emit(BinaryOp(kind, a, b, a.type, loc))
+
+    def fixed_shift(self, kind: str, a: Value, b: Value, loc: Loc | None) -> Value:
+        """ap_fixed `x >> n` / `x << n`: the raw bits shifted in the same type, whatever its rounding and
+        overflow modes (ap_fixed_base.h operator>>/<<: `r.V = V >> sh`, modes applied only under
+        __SC_COMPATIBLE__), so the shift is the integer shift of the bits: a CORDIC's `y >> i`."""
+        t = a.type
+        raw = IntType(t.width, t.signed)
+        shifted = self.shift(kind, self.emit(BitcastOp(a, raw, loc)), b, loc)
+        return self.emit(BitcastOp(self.cast(shifted, raw, loc, explicit=True), t, loc))
 
     def literal_shifted(self, a: Value, b: Value, loc: Loc | None) -> Value:
         """`1 << n`: the literal in the exact width n's range allows (n: uint5 gives 2 + 31 bits)."""

@@ -124,6 +124,18 @@ def rotr(value: Any, count: Any, t: ScalarType) -> int:
     return rotate(value, count, t, False)
 
 
+def fixed_shift(value: Any, count: Any, t: FixedType, left: bool) -> Any:
+    """ap_fixed `x << n` / `x >> n` in Python mode: the raw bits shifted in the same type (ap_fixed_base.h:
+    `r.V = V >> sh`), wrapping on the left; a negative count raises as an integer shift does."""
+    count = int(count)
+    if count < 0:
+        raise ValueError("negative shift count")
+    bits = raw_bits(value, t)
+    if t.signed and bits >> (t.width - 1):
+        bits -= 1 << t.width
+    return from_bits(bits << count if left else bits >> count, t)
+
+
 def bitcast_value(value: Any, source: ScalarType, target: ScalarType) -> Any:
     """Same-width reinterpretation: the bits of `value` read as a `target`."""
     return from_bits(raw_bits(value, source), target)

@@ -12,7 +12,7 @@ DATAFLOW. Cycle accounting (VITIS_FACTS.md section 3, fitted on committed Vitis 
 * top function: body + 1; interval latency + 1 (not pipelined) or the II (function pipeline).
 
 With automatic pipelining on (config_compile -pipeline_loops, 64 by default, 0 = off), every innermost
-loop is pipelined and a small nest is pipelined at its parent (`_pipeline_mode`, docs/oplib.md).
+loop is pipelined and a small nest is pipelined at its parent (`autopartition.pipeline_mode`, docs/oplib.md).
 """
 
 from __future__ import annotations
@@ -47,6 +47,7 @@ from hls.lang.directives import Dataflow
 from hls.passes.unroll import unroll_plan
 from hls.report.data import NodeKind
 from hls.report.report import GraphEdge, GraphNode, LoopReport, Report
+from hls.schedule.autopartition import pipeline_mode
 from hls.schedule.dataflow import UNMODELLED, RawRegion, Untimed, with_region
 from hls.schedule.deps import add_memory_edges
 from hls.schedule.flatten import flattenable_nest, joined_label
@@ -120,7 +121,7 @@ class DesignScheduler:
         callee = self.module.functions[op.callee]
         arrays = {arg: scope.storages[value] for arg, value in zip(callee.args, op.operands, strict=True)
                   if value in scope.storages}
-        storages = function_storages(callee, False, args=arrays, auto_pipeline=self.pipeline_loops > 0)
+        storages = function_storages(callee, False, args=arrays, pipeline_loops=self.pipeline_loops)
         for storage in storages.values():
             self.tally.add_memory(callee.name, storage)
         inner = Scope(storages, {}, callee.name, callee.name, scope.level)
@@ -231,28 +232,8 @@ class DesignScheduler:
         return report
 
     def _pipeline_mode(self, loop: ForOp | WhileOp, trip_max: int | None) -> str | None:
-        """"yes" (a pipeline directive), "auto" (Vitis's automatic loop pipelining) or None.
-
-        Automatic pipelining (UG1399 "Automatic Loop Pipelining", config_compile -pipeline_loops; the
-        rule is written once here, docs/oplib.md "Loop rules" gives its sources and cases): it runs after
-        the user's directives, on the loops they leave (a full unroll removed its loop already, a partial
-        unroll left a loop of trip/f). Every innermost loop without a directive is pipelined, whatever
-        its trip count, known or not (fir11: 11 trips, fir128 unroll 2: 64 trips, both II 1). Moving up
-        the nest, a loop whose inner loops unroll into at most `pipeline_loops` copies is pipelined
-        instead, the inner loops unrolled (ELEN226 loop_imperfect: 20 inner iterations, threshold 64)."""
-        options = loop.pipeline
-        if options is not None:
-            return None if options.off else "yes"
-        if self.pipeline_loops <= 0:
-            return None
-        inner = [op for block in _blocks(loop) for body_op in block.ops for op in body_op.walk()
-                 if isinstance(op, LOOPS)]
-        if not inner:
-            return "auto"
-        if trip_max is None or any(lp.pipeline is not None or lp.unroll for lp in inner):
-            return None
-        unrolled = unrolled_iterations(loop)
-        return "auto" if unrolled is not None and unrolled <= self.pipeline_loops else None
+        """autopartition.pipeline_mode (rule L1, written once there) under this design's -pipeline_loops."""
+        return pipeline_mode(loop, trip_max, self.pipeline_loops)
 
     def _sequential_loop(self, loop: ForOp | WhileOp, scope: Scope, report: LoopReport, trip: tuple) -> Span:
         ranges = dict(scope.ranges)
@@ -285,27 +266,6 @@ def _product(values: object) -> int:
 
 def _blocks(loop: ForOp | WhileOp) -> list[Block]:
     return [region.block for region in loop.regions]
-
-
-def unrolled_iterations(loop: ForOp) -> int | None:
-    """Copies of inner-loop bodies one iteration of `loop` holds once its inner loops are unrolled
-    (None when a bound is not constant)."""
-    total = 0
-    for op in loop.body.ops:
-        if isinstance(op, LOOPS) and (not isinstance(op, ForOp) or has_exit(op)):
-            return None  # a while loop or an early exit: its iteration count is the data's
-        if isinstance(op, ForOp):
-            trip, inner = op.trip_count(), unrolled_iterations(op)
-            if trip is None or inner is None:
-                return None
-            total += trip * max(inner, 1)
-        elif any(isinstance(o, LOOPS) for o in op.walk()):
-            nested = [unrolled_iterations(o) if isinstance(o, ForOp) else None for o in op.walk()
-                      if isinstance(o, LOOPS)]
-            if None in nested:
-                return None
-            total += sum(nested)
-    return total
 
 
 def schedule_module(module: Module, *, clock_ns: float = DEFAULT_CLOCK_NS, part: str = DEFAULT_PART,
@@ -352,7 +312,7 @@ def _schedule_module(module: Module, clock_ns: float, part: str, flow: str, pipe
     func = module.top_function
     # Vivado-flow default m_axi latency is 0 (VITIS_FACTS.md section 2); a read still takes a cycle.
     storages = function_storages(func, True, maxi_latency=MAXI_LATENCY if flow == "vitis" else 1, flow=flow,
-                                 auto_pipeline=pipeline_loops > 0)
+                                 pipeline_loops=pipeline_loops)
     for storage in storages.values():
         design.tally.add_memory(func.name, storage)
     design.tally.add_control_adapter(flow)

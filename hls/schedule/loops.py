@@ -43,13 +43,36 @@ def kept_instances(ops: list[Op], module: Module) -> list[str]:
     return names
 
 
+def _looped_callees(ops: list[Op], module: Module, kept: list[str]) -> list[str]:
+    """Sub-kernels called in `ops` that hold a loop and give no inline directive: the estimate inlines them and
+    unrolls their loops into the pipeline, as it does every call of a pipelined region."""
+    names: list[str] = []
+    for op in (inner for top in ops for inner in top.walk()):
+        if isinstance(op, CallOp) and op.callee not in names + kept:
+            body = list(module.functions[op.callee].walk())
+            if any(isinstance(o, (ForOp, WhileOp)) for o in body) and not any(
+                    isinstance(d, DirectiveOp) and d.kind == "inline" for d in body):
+                names.append(op.callee)
+    return names
+
+
 def _instance_note(ops: list[Op], module: Module) -> str | None:
+    """The honest note on calls of a pipelined region the estimate inlines where Vitis may not: an instance
+    under inline off (UG1399 pragma inline), and a function with loops, which Vitis inlines on its own only
+    when it judges it small (UG1399 "inline": automatic inlining of small functions; the size is not documented)."""
     names = kept_instances(ops, module)
-    if not names:
-        return None
-    listed = ", ".join(f"`{n}`" for n in names)
-    return (f"approximate: {listed} (hls.inline(off=True)) estimated inlined; Vitis keeps it an instance, so "
-            "a value carried through it waits for its latency")
+    looped = _looped_callees(ops, module, names)
+    notes = []
+    if names:
+        listed = ", ".join(f"`{n}`" for n in names)
+        notes.append(f"approximate: {listed} (hls.inline(off=True)) estimated inlined; Vitis keeps it an instance, "
+                     "so a value carried through it waits for its latency")
+    if looped:
+        listed = ", ".join(f"`{n}`" for n in looped)
+        notes.append(f"approximate: {listed} (a sub-kernel with a loop) estimated inlined, its loops unrolled into "
+                     "the pipeline; Vitis inlines a function on its own only when it judges it small, else it keeps "
+                     "an instance and the II waits for its interval (add hls.inline() to be sure of the first)")
+    return "; ".join(notes) or None
 
 
 def _burstable(nodes: list[Node]) -> bool:
@@ -312,6 +335,11 @@ def recurrence_text(graph: Graph, rec: Recurrence, usable_ns: float) -> str:
         through = f"{shown[0].name} ({shown[0].latency} cycles)"
     else:
         through = " + ".join(f"{n.name} ({n.latency})" for n in shown) + f" = {total} cycles"
+    registers = rec.ii * rec.distance - total
+    if total and registers > 0 and len(shown) > 1:
+        # a core fed by another core's result takes it from its register (timing.registered_input): the
+        # II the recurrence sets counts those states too, so the text adds up to it
+        through += f" + {registers} register{'s' if registers > 1 else ''} between operators"
     distance = "" if rec.distance == 1 else f", distance {rec.distance}"
     return f"loop-carried dependence on `{name}` through {through}{distance} at {_where(src)}"
 

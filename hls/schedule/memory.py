@@ -254,16 +254,16 @@ def rom_constant(value: Value) -> ConstantOp | None:
 
 
 def local_storage(name: str, t: ArrayType, directives: dict, value: Value, rom: Any = None,
-                  func: Function | None = None, auto_pipeline: bool = False) -> Storage:
+                  func: Function | None = None, pipeline_loops: int = 0) -> Storage:
     """A local array or ROM: RAM_AUTO dual-port BRAM unless bind_storage / array_partition say otherwise,
     or Vitis's automatic partitioning of local arrays does (autopartition.py)."""
     partitions = directives.get("array_partition", {}).get(id(value), [])
     splits = _splits(t.shape, partitions)
-    if not partitions and automatically_complete(value, func, auto_pipeline):
+    if not partitions and automatically_complete(value, func, pipeline_loops):
         splits = [DimSplit(size, True, 1) for size in t.shape]
     elif not partitions and rom is None and func is not None:
         small = math.prod(t.shape) * bit_width(t.elem) <= LUTRAM_BITS  # R4/R7: one read, one write port
-        factor = throughput_cyclic(value, auto_pipeline, PORTS["ram_s2p" if small else "auto"])
+        factor = throughput_cyclic(value, func, pipeline_loops, PORTS["ram_s2p" if small else "auto"])
         if factor:
             splits = [DimSplit(factor, True, math.ceil(t.shape[0] / factor))]
     if rom is not None and splits[0].banks == 1 and constant_rows(value):
@@ -317,9 +317,9 @@ def argument_storage(arg: Value, bundle_index: int, directives: dict, maxi_laten
 
 def function_storages(func: Function, is_top: bool, maxi_latency: int = MAXI_LATENCY,
                       args: dict[Value, Storage] | None = None, flow: str = "vitis",
-                      auto_pipeline: bool = False) -> dict[Value, Storage]:
+                      pipeline_loops: int = 0) -> dict[Value, Storage]:
     """Storage of every array in `func`: arguments (given by the caller unless top) and local arrays
-    (`auto_pipeline`: config_compile -pipeline_loops is on, for the automatic partitioning of autopartition.py)."""
+    (`pipeline_loops`: config_compile -pipeline_loops, 0 = off, for the automatic partitioning of autopartition.py)."""
     directives = _directives(func)
     storages: dict[Value, Storage] = {}
     bundle = 0
@@ -343,7 +343,7 @@ def function_storages(func: Function, is_top: bool, maxi_latency: int = MAXI_LAT
             storages[op.result] = fifo_storage(op.result.name or "stream", op.result.type)
         elif isinstance(op, AllocOp):
             storages[op.result] = local_storage(op.result.name or "buf", op.result.type, directives, op.result,
-                                                func=func, auto_pipeline=auto_pipeline)
+                                                func=func, pipeline_loops=pipeline_loops)
         elif isinstance(op, RomOp):
             storages[op.result] = local_storage(op.result.name or "rom", op.result.type, directives, op.result,
                                                 rom=op.data)

@@ -274,7 +274,7 @@ def halves_flat(x: hls.int32[HALF], y: hls.int32[4]):
 def _storage(kernel, name):
     from hls.schedule.memory import function_storages
     func = kernel.compile().module.top_function
-    (found,) = [s for v, s in function_storages(func, True, flow="vivado", auto_pipeline=True).items()
+    (found,) = [s for v, s in function_storages(func, True, flow="vivado", pipeline_loops=64).items()
                 if s.name == name]
     return found
 
