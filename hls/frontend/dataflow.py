@@ -187,6 +187,7 @@ class Dataflows(Family):
                                          stmt, UnsupportedError)
                 continue
             if kind is RegionStatement.PROCESS:
+                self.check_scalar_writes(stmt, scalars)
                 self.add_process(stmt, processes, names, None, channels)
             else:
                 self.ctx.visit(stmt)
@@ -317,6 +318,22 @@ class Dataflows(Family):
             raise self.ctx.error(f"{name!r} is assigned twice in the dataflow region: a scalar of the region is "
                                  "computed once, before its processes run", stmt, UnsupportedError)
         scalars.add(name)
+
+    def check_scalar_writes(self, stmt: ast.stmt, scalars: set[str]) -> None:
+        """A process reads the region's scalars and never assigns them (fuzz seed 2317000450: a loop doing
+        `acc <<= 2` on a region scalar ran in Python mode as a process of its own with no `acc`): each
+        process is a function of its own in Vitis as in Python mode, so what it computes leaves through
+        a FIFO or an array."""
+        for node in ast.walk(stmt):
+            targets = node.targets if isinstance(node, ast.Assign) else \
+                [node.target] if isinstance(node, (ast.AugAssign, ast.AnnAssign, ast.NamedExpr)) else []
+            for target in targets:
+                for name in ast.walk(target):
+                    if isinstance(name, ast.Name) and name.id in scalars:
+                        raise self.ctx.error(f"a process assigns {name.id!r}, a scalar of the dataflow region: each "
+                                             "process runs as a function of its own, so a value it computes "
+                                             "leaves through a FIFO or an array; compute it in the process, or "
+                                             "write it to an array", name, UnsupportedError)
 
     def check_rows(self, stmt: ast.stmt, name: str, ops: list[Op]) -> None:
         """A row handed to a process is a channel of its own only at a compile-time index."""

@@ -122,6 +122,8 @@ def test_feedback_fifo_kept_by_the_ug1399_rules_compiles():
                                         "Feedback in Dataflow Regions\")"),
     ("unordered_in_place", hls.HLSTypeError, "process 'loop_i' reads argument 'a' and the later process 'loop_i_1' "
                                              "writes it, with no FIFO from one to the other"),
+    ("process_writes_region_scalar", hls.UnsupportedError, "a process assigns 'acc', a scalar of the dataflow "
+                                                           "region"),
     ("blocking_feedback", hls.HLSTypeError, "FIFO 'fb' goes back from process 'backward_stage' to the earlier process "
                                             "'consume_back', which reads it with read()"),
     ("shallow_feedback", hls.HLSTypeError, "with depth 2, but 'backward_stage' writes 8 items in one run"),

@@ -86,6 +86,15 @@ def unordered_in_place(a: hls.int32[N], b: hls.int32[N]):
 
 
 @hls.kernel
+def process_writes_region_scalar(a: hls.int32[N], b: hls.int32[N], s: hls.int16):
+    hls.dataflow()
+    acc = s + 1
+    for i in range(N):
+        acc += a[i]  # E process_writes_region_scalar
+        b[i] = acc
+
+
+@hls.kernel
 def consume_back(a: hls.int32[N], fb: hls.stream[hls.int32], out: hls.stream[hls.int32]):
     for i in range(N):
         out.write(a[i] + fb.read())
