@@ -30,10 +30,15 @@ from hls.project.movers import MOVER_DEPTH, STREAM_ARG
 from hls.project.system import render_system, write_system
 from hls.project.system_lint import (
     SystemError_,
+    as_dict,
+    as_list,
     check_compute_units,
     check_free_running,
     check_links,
     check_memory,
+    check_name,
+    check_platform,
+    check_slr,
 )
 from hls.schedule.dataflow import raw_region, sized_depths
 
@@ -47,29 +52,31 @@ class System:
                  memory: dict | None = None, slr: dict | None = None, platform: str = "u250",
                  name: str = "system", depths: list[int] | None = None):
         self.loc = caller_loc()
+        kernels = as_list(kernels, "hls.System's kernels (a list of @hls.kernel functions)", self.loc)
         if not kernels or not all(hasattr(k, "compile") for k in kernels):
             raise SystemError_("hls.System takes a list of @hls.kernel functions", self.loc)
         self.kernels = {k.compile().design.top: k for k in kernels}
         if len(self.kernels) != len(kernels):
             raise SystemError_("a kernel appears twice in the system (use compute_units for copies)", self.loc)
         self.designs = {name_: k.compile().design for name_, k in self.kernels.items()}
-        self.links = check_links(list(connect), self.designs, self.loc)
+        self.links = check_links(connect, self.designs, self.loc)
         self.free = check_free_running(self.kernels, self.designs, self.loc)
-        self.memory = dict(memory or {})
-        check_memory(self.memory, self.designs, platform, self.loc)
-        self.counts = check_compute_units(dict(compute_units or {}), self.designs, self.links, self.loc)
-        self.slr = dict(slr or {})
-        for kname in self.slr:
-            if kname not in self.designs:
-                raise SystemError_(f"slr: no kernel {kname!r} in this system", self.loc)
+        self.platform, self.name = check_platform(platform, self.loc), check_name(name, self.loc)
+        self.counts = check_compute_units(as_dict(compute_units, "compute_units", self.loc), self.designs,
+                                          self.links, self.loc)
+        self.memory = as_dict(memory, "memory", self.loc)
+        check_memory(self.memory, self.designs, self.counts, platform, self.loc)
+        self.slr = as_dict(slr, "slr", self.loc)
+        check_slr(self.slr, self.designs, platform, self.loc)
         for kname, design in self.designs.items():
             if design.stateful:
                 raise SystemError_(f"kernel {kname!r} keeps hls.static state; a system kernel must not", self.loc)
-        self.platform, self.name = platform, name
-        self.depths = list(depths) if depths is not None else None  # None: sized (fifo_depths) when needed
-        if self.depths is not None and (len(self.depths) != len(self.links)
-                                        or not all(isinstance(d, int) and d >= 1 for d in self.depths)):
-            raise SystemError_(f"depths {depths!r}: one FIFO depth (>= 1) per connection", self.loc)
+        self.depths = None  # None: sized (fifo_depths) when needed
+        if depths is not None:
+            self.depths = as_list(depths, "depths (one FIFO depth per connection)", self.loc)
+            if len(self.depths) != len(self.links) or not all(
+                    isinstance(d, int) and not isinstance(d, bool) and d >= 1 for d in self.depths):
+                raise SystemError_(f"depths {depths!r}: one FIFO depth (>= 1) per connection", self.loc)
 
     def _arguments(self, inputs: dict[str, Any] | None, seed: int) -> tuple[dict[str, list], dict[str, list]]:
         """Per kernel the golden-run arguments and the values written to its .dat files."""
