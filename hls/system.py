@@ -24,7 +24,7 @@ import numpy as np
 from hls.errors import HLSError, caller_loc
 from hls.golden.streams import TRACES, UNBOUNDED, Stream, run_dataflow
 from hls.golden_runs import golden_inputs, region_process
-from hls.project.export import ExportSettings, GoldenVectors
+from hls.project.export import ExportSettings, GoldenVectors, check_design
 from hls.project.host import DEFAULT_VITIS_VERSION, host_unsupported, link_config
 from hls.project.movers import MOVER_DEPTH, STREAM_ARG
 from hls.project.system import render_system, write_system
@@ -41,6 +41,7 @@ from hls.project.system_lint import (
     check_slr,
 )
 from hls.schedule.dataflow import raw_region, sized_depths
+from hls.types import StreamType
 
 DEFAULT_DEPTH = 2  # the depth of a connection's FIFO in the unbounded trace run (only its peak is read)
 
@@ -79,13 +80,24 @@ class System:
                 raise SystemError_(f"depths {depths!r}: one FIFO depth (>= 1) per connection", self.loc)
 
     def _arguments(self, inputs: dict[str, Any] | None, seed: int) -> tuple[dict[str, list], dict[str, list]]:
-        """Per kernel the golden-run arguments and the values written to its .dat files."""
+        """Per kernel the golden-run arguments and the values written to its .dat files. A kernel's inputs
+        may leave out its stream arguments (the connections feed them): a mapping by name without them, or
+        a list of the other arguments in order."""
+        given_all = as_dict(inputs, "inputs (per kernel name its arguments)", self.loc)
+        unknown = [name for name in given_all if name not in self.kernels]
+        if unknown:
+            raise SystemError_(f"inputs name no kernel of this system: {', '.join(map(repr, unknown))} "
+                               f"(kernels: {', '.join(self.kernels)})", self.loc)
         args, before = {}, {}
         for kname, k in self.kernels.items():
             compiled = k.compile()
-            given = (inputs or {}).get(kname)
-            given = k.random_inputs(seed) if given is None else given
-            args[kname], before[kname] = golden_inputs(list(compiled.arg_names), list(compiled.arg_types), given)
+            names, types = list(compiled.arg_names), list(compiled.arg_types)
+            given = given_all.get(kname)
+            given = k.random_inputs(seed) if given is None else _with_streams(given, names, types)
+            try:
+                args[kname], before[kname] = golden_inputs(names, types, given)
+            except HLSError as e:
+                raise SystemError_(f"inputs[{kname!r}]: {e.message}", self.loc) from None
         return args, before
 
     def fifo_depths(self, inputs: dict[str, Any] | None = None, seed: int = 0) -> list[int]:
@@ -137,6 +149,7 @@ class System:
                vitis_version: str = DEFAULT_VITIS_VERSION, overwrite: bool = False) -> Path:
         """One project: src/ per kernel, tb/data/<kernel>/, link.cfg, host/host.cpp, the mock XRT, a Makefile."""
         for kname, design in self.designs.items():
+            check_design(design)  # a port csim cannot carry (a stream of ap_uint<72>) is refused, as k.export does
             why = host_unsupported(design)
             if why:
                 raise HLSError(f"kernel {kname!r}: {why}", self.loc)
@@ -152,6 +165,17 @@ class System:
         files = render_system(self.name, self.designs, vectors, self.free, cfg, self.links, settings)
         return write_system(files, path, overwrite)
 
+
+
+def _with_streams(given: Any, names: list[str], types: list[Any]) -> Any:
+    """A kernel's System inputs with its stream arguments filled in (empty streams) where left out."""
+    streams = {n: t for n, t in zip(names, types, strict=True) if isinstance(t, StreamType)}
+    if isinstance(given, dict):
+        return {**{n: Stream(t.elem, []) for n, t in streams.items() if n not in given}, **given}
+    if isinstance(given, (list, tuple)) and len(given) == len(names) - len(streams) and streams:
+        rest = iter(given)
+        return [Stream(t.elem, []) if n in streams else next(rest) for n, t in zip(names, types, strict=True)]
+    return given
 
 
 def mover_depths(kernel: Any, movers: list[tuple[Any, Any]], vectors: GoldenVectors) -> list[int]:
