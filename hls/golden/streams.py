@@ -292,8 +292,8 @@ class Blocked:
     others: list[Stream] = field(default_factory=list)  # a load-balancing split/merge: any of these will do
 
     def ready(self) -> bool:
-        if self.stream is None:
-            return all(p.done for p in self.waits_for)
+        if self.stream is None:  # a nested region (or a hand-off) ends when its processes are done, its tasks idle
+            return all(p.done or p.idle() for p in self.waits_for)
         streams = [self.stream, *self.others]
         return any(s.items for s in streams) if self.why == "empty" else any(not s.full() for s in streams)
 

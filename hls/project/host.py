@@ -260,8 +260,9 @@ def link_config(name: str, designs: dict[str, Any], counts: dict[str, int], link
         banks.update({(unit, c_names[kernel, port.name]): bank for unit in units})
     memories = [{"cu": unit, "arg": arg, "bank": bank} for cu in cus for unit in cu["cu_list"]
                 for (name, arg), bank in banks.items() if name == unit]
-    streams = [{"producer": f"{link.producer}_1.{c_names[link.producer, link.out]}",
-                "consumer": f"{link.consumer}_1.{c_names[link.consumer, link.inp]}",
+    # a System's links name the Python arguments; the data movers' (no designs given) the C arguments already
+    streams = [{"producer": f"{link.producer}_1.{c_names.get((link.producer, link.out), link.out)}",
+                "consumer": f"{link.consumer}_1.{c_names.get((link.consumer, link.inp), link.inp)}",
                 "depth": depth} for link, depth in zip(links, depths, strict=True)]
     return render_template("link.cfg.j2", top=name, compute_units=cus, memories=memories, streams=streams,
                            vitis_version=vitis_version, nk_sep=sep)

@@ -15,6 +15,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from hls.errors import HLSError, Loc
+from hls.types import BlocksType
 
 # memory banks per platform family: Alveo U200/U250 (4 DDR4 banks), U280 (32 HBM2 pseudo-channels and
 # 2 DDR4 banks), U50/U55C (32 HBM2 pseudo-channels); PLRAM on all (docs/systems.md, "Facts")
@@ -81,6 +82,12 @@ def check_name(name: Any, loc: Loc | None) -> str:
 
 
 def check_links(connect: Any, designs: dict[str, Any], loc: Loc | None) -> list[Link]:
+    for name, design in designs.items():
+        for p in design.ports:
+            if isinstance(p.type, BlocksType):  # UG1399 "HLS Stream of Blocks Library", "Limitations"
+                raise SystemError_(f"{name}.{p.name} is a stream of blocks: it joins two processes of one dataflow "
+                                   "region, never two kernels of a system (connect a stream, or make both "
+                                   "kernels processes of one dataflow kernel)", loc)
     links: list[Link] = []
     used: dict[str, str] = {}
     for pair in as_list(connect, "connect (pairs ('producer.out', 'consumer.inp'))", loc):
