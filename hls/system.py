@@ -21,21 +21,28 @@ from typing import Any
 
 import numpy as np
 
+from hls.backend.codec import codec_for
 from hls.errors import HLSError, caller_loc
 from hls.golden.streams import TRACES, UNBOUNDED, Stream, run_dataflow
 from hls.golden_runs import golden_inputs, region_process
-from hls.project.export import ExportSettings, GoldenVectors
+from hls.project.export import ExportSettings, GoldenVectors, check_design
 from hls.project.host import DEFAULT_VITIS_VERSION, host_unsupported, link_config
 from hls.project.movers import MOVER_DEPTH, STREAM_ARG
 from hls.project.system import render_system, write_system
 from hls.project.system_lint import (
     SystemError_,
+    as_dict,
+    as_list,
     check_compute_units,
     check_free_running,
     check_links,
     check_memory,
+    check_name,
+    check_platform,
+    check_slr,
 )
 from hls.schedule.dataflow import raw_region, sized_depths
+from hls.types import StreamType
 
 DEFAULT_DEPTH = 2  # the depth of a connection's FIFO in the unbounded trace run (only its peak is read)
 
@@ -47,38 +54,51 @@ class System:
                  memory: dict | None = None, slr: dict | None = None, platform: str = "u250",
                  name: str = "system", depths: list[int] | None = None):
         self.loc = caller_loc()
+        kernels = as_list(kernels, "hls.System's kernels (a list of @hls.kernel functions)", self.loc)
         if not kernels or not all(hasattr(k, "compile") for k in kernels):
             raise SystemError_("hls.System takes a list of @hls.kernel functions", self.loc)
         self.kernels = {k.compile().design.top: k for k in kernels}
         if len(self.kernels) != len(kernels):
             raise SystemError_("a kernel appears twice in the system (use compute_units for copies)", self.loc)
         self.designs = {name_: k.compile().design for name_, k in self.kernels.items()}
-        self.links = check_links(list(connect), self.designs, self.loc)
+        self.links = check_links(connect, self.designs, self.loc)
         self.free = check_free_running(self.kernels, self.designs, self.loc)
-        self.memory = dict(memory or {})
-        check_memory(self.memory, self.designs, platform, self.loc)
-        self.counts = check_compute_units(dict(compute_units or {}), self.designs, self.links, self.loc)
-        self.slr = dict(slr or {})
-        for kname in self.slr:
-            if kname not in self.designs:
-                raise SystemError_(f"slr: no kernel {kname!r} in this system", self.loc)
+        self.platform, self.name = check_platform(platform, self.loc), check_name(name, self.loc)
+        self.counts = check_compute_units(as_dict(compute_units, "compute_units", self.loc), self.designs,
+                                          self.links, self.loc)
+        self.memory = as_dict(memory, "memory", self.loc)
+        check_memory(self.memory, self.designs, self.counts, platform, self.loc)
+        self.slr = as_dict(slr, "slr", self.loc)
+        check_slr(self.slr, self.designs, platform, self.loc)
         for kname, design in self.designs.items():
             if design.stateful:
                 raise SystemError_(f"kernel {kname!r} keeps hls.static state; a system kernel must not", self.loc)
-        self.platform, self.name = platform, name
-        self.depths = list(depths) if depths is not None else None  # None: sized (fifo_depths) when needed
-        if self.depths is not None and (len(self.depths) != len(self.links)
-                                        or not all(isinstance(d, int) and d >= 1 for d in self.depths)):
-            raise SystemError_(f"depths {depths!r}: one FIFO depth (>= 1) per connection", self.loc)
+        self.depths = None  # None: sized (fifo_depths) when needed
+        if depths is not None:
+            self.depths = as_list(depths, "depths (one FIFO depth per connection)", self.loc)
+            if len(self.depths) != len(self.links) or not all(
+                    isinstance(d, int) and not isinstance(d, bool) and d >= 1 for d in self.depths):
+                raise SystemError_(f"depths {depths!r}: one FIFO depth (>= 1) per connection", self.loc)
 
     def _arguments(self, inputs: dict[str, Any] | None, seed: int) -> tuple[dict[str, list], dict[str, list]]:
-        """Per kernel the golden-run arguments and the values written to its .dat files."""
+        """Per kernel the golden-run arguments and the values written to its .dat files. A kernel's inputs
+        may leave out its stream arguments (the connections feed them): a mapping by name without them, or
+        a list of the other arguments in order."""
+        given_all = as_dict(inputs, "inputs (per kernel name its arguments)", self.loc)
+        unknown = [name for name in given_all if name not in self.kernels]
+        if unknown:
+            raise SystemError_(f"inputs name no kernel of this system: {', '.join(map(repr, unknown))} "
+                               f"(kernels: {', '.join(self.kernels)})", self.loc)
         args, before = {}, {}
         for kname, k in self.kernels.items():
             compiled = k.compile()
-            given = (inputs or {}).get(kname)
-            given = k.random_inputs(seed) if given is None else given
-            args[kname], before[kname] = golden_inputs(list(compiled.arg_names), list(compiled.arg_types), given)
+            names, types = list(compiled.arg_names), list(compiled.arg_types)
+            given = given_all.get(kname)
+            given = _random_arguments(types, seed) if given is None else _with_streams(given, names, types)
+            try:
+                args[kname], before[kname] = golden_inputs(names, types, given)
+            except HLSError as e:
+                raise SystemError_(f"inputs[{kname!r}]: {e.message}", self.loc) from None
         return args, before
 
     def fifo_depths(self, inputs: dict[str, Any] | None = None, seed: int = 0) -> list[int]:
@@ -130,6 +150,7 @@ class System:
                vitis_version: str = DEFAULT_VITIS_VERSION, overwrite: bool = False) -> Path:
         """One project: src/ per kernel, tb/data/<kernel>/, link.cfg, host/host.cpp, the mock XRT, a Makefile."""
         for kname, design in self.designs.items():
+            check_design(design)  # a port csim cannot carry (a stream of ap_uint<72>) is refused, as k.export does
             why = host_unsupported(design)
             if why:
                 raise HLSError(f"kernel {kname!r}: {why}", self.loc)
@@ -145,6 +166,24 @@ class System:
         files = render_system(self.name, self.designs, vectors, self.free, cfg, self.links, settings)
         return write_system(files, path, overwrite)
 
+
+
+def _random_arguments(types: list[Any], seed: int) -> list[Any]:
+    """A System kernel's random inputs: every stream is a connection (the linter's rule), so it starts empty
+    and needs no item count; the other arguments drawn from their codecs."""
+    rng = np.random.default_rng(seed)
+    return [Stream(t.elem, []) if isinstance(t, StreamType) else codec_for(t).random(rng) for t in types]
+
+
+def _with_streams(given: Any, names: list[str], types: list[Any]) -> Any:
+    """A kernel's System inputs with its stream arguments filled in (empty streams) where left out."""
+    streams = {n: t for n, t in zip(names, types, strict=True) if isinstance(t, StreamType)}
+    if isinstance(given, dict):
+        return {**{n: Stream(t.elem, []) for n, t in streams.items() if n not in given}, **given}
+    if isinstance(given, (list, tuple)) and len(given) == len(names) - len(streams) and streams:
+        rest = iter(given)
+        return [Stream(t.elem, []) if n in streams else next(rest) for n, t in zip(names, types, strict=True)]
+    return given
 
 
 def mover_depths(kernel: Any, movers: list[tuple[Any, Any]], vectors: GoldenVectors) -> list[int]:

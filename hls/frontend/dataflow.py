@@ -281,6 +281,10 @@ class Dataflows(Family):
             raise self.ctx.error("a block lock at the top of the region is no process: take it inside a loop of the "
                                  "region or a sub-kernel (UG1399: a stream of blocks joins two concurrent processes)",
                                  stmt, UnsupportedError)
+        if isinstance(stmt, ast.Assign) and isinstance(stmt.value, ast.Tuple) and any(
+                self.streams.is_stream_decl(v) or self.arrays.is_zeros_call(v) for v in stmt.value.elts):
+            raise self.ctx.error("declare one FIFO or array per statement (`w0 = hls.stream(T)` on its own line): "
+                                 "each declaration of a dataflow region is one statement", stmt, UnsupportedError)
         raise self.ctx.error("a dataflow region holds stream and array declarations, loops and sub-kernel calls only "
                              "(UG1399 canonical form), scalars computed from the kernel's scalars, and an `if` whose "
                              "branches are processes; move this statement into a loop or a sub-kernel", stmt,

@@ -292,8 +292,8 @@ class Blocked:
     others: list[Stream] = field(default_factory=list)  # a load-balancing split/merge: any of these will do
 
     def ready(self) -> bool:
-        if self.stream is None:
-            return all(p.done for p in self.waits_for)
+        if self.stream is None:  # a nested region (or a hand-off) ends when its processes are done, its tasks idle
+            return all(p.done or p.idle() for p in self.waits_for)
         streams = [self.stream, *self.others]
         return any(s.items for s in streams) if self.why == "empty" else any(not s.full() for s in streams)
 
@@ -388,7 +388,8 @@ class Scheduler:
             if chosen is None and all(p.idle() for p in live):
                 return  # every process left is a task waiting for input: the region's normal end
             if chosen is None:
-                raise DeadlockError(deadlock_message(live), live[0].blocked.loc if live[0].blocked else None)
+                stuck = next((p for p in live if p.blocked is not None and not p.idle()), live[0])
+                raise DeadlockError(deadlock_message(live), stuck.blocked.loc if stuck.blocked else None)
             turn = self.processes.index(chosen)
             chosen.started = True
             chosen.resume.release()
@@ -403,10 +404,14 @@ def deadlock_message(live: list[Process]) -> str:
             continue
         action = "reads the empty" if blocked.why == "empty" else "writes the full"
         depth = f" (depth {blocked.stream.depth})" if blocked.stream.depth is not None else ""
+        idle = " (a task waiting for its next item)" if process.idle() else ""
         lines.append(f"  process {process.name!r} {action} FIFO {blocked.stream.name!r}{depth} at "
-                     f"{_where(blocked.loc)}")
-    lines.append("a FIFO too shallow for the data a process must write before another reads it deadlocks; "
-                 "k.size_fifos() gives the depths that do not")
+                     f"{_where(blocked.loc)}{idle}")
+    if all(p.blocked is not None and p.blocked.why == "empty" for p in live):  # no FIFO is full: no depth helps
+        lines.append("every process waits on an empty FIFO: a consumer reads more items than its producers write")
+    else:
+        lines.append("a FIFO too shallow for the data a process must write before another reads it deadlocks; "
+                     "k.size_fifos() (a System: system.fifo_depths()) gives the depths that do not")
     return "\n".join(lines)
 
 

@@ -23,6 +23,7 @@ from typing import Any
 
 from hls.backend.cpp.render import render_template
 from hls.errors import HLSError
+from hls.project.system_lint import memory_target
 from hls.types import FixedType, TupleType, TypeFamily
 
 HOST_FAMILIES = (TypeFamily.INT, TypeFamily.BOOL, TypeFamily.FLOAT, TypeFamily.FIXED)
@@ -252,10 +253,16 @@ def link_config(name: str, designs: dict[str, Any], counts: dict[str, int], link
            for k, n in counts.items()]
     for cu in cus:
         cu["names"] = sep.join(cu["cu_list"])
-    memories = [{"cu": cu_name, "arg": where.split(".")[1], "bank": bank}
-                for where, bank in memory.items() for cu in cus if cu["kernel"] == where.split(".")[0]
-                for cu_name in cu["cu_list"]]
-    streams = [{"producer": f"{link.producer}_1.{link.out}", "consumer": f"{link.consumer}_1.{link.inp}",
+    c_names = {(k, port.name): port.c_name for k, design in designs.items() for port in design.ports}
+    banks: dict[tuple[str, str], str] = {}  # (compute unit, C argument) -> bank; a compute unit's own key wins
+    for where, bank in sorted(memory.items(), key=lambda item: item[0].split(".")[0] not in designs):
+        kernel, units, port = memory_target(where, designs, counts, None)
+        banks.update({(unit, c_names[kernel, port.name]): bank for unit in units})
+    memories = [{"cu": unit, "arg": arg, "bank": bank} for cu in cus for unit in cu["cu_list"]
+                for (name, arg), bank in banks.items() if name == unit]
+    # a System's links name the Python arguments; the data movers' (no designs given) the C arguments already
+    streams = [{"producer": f"{link.producer}_1.{c_names.get((link.producer, link.out), link.out)}",
+                "consumer": f"{link.consumer}_1.{c_names.get((link.consumer, link.inp), link.inp)}",
                 "depth": depth} for link, depth in zip(links, depths, strict=True)]
     return render_template("link.cfg.j2", top=name, compute_units=cus, memories=memories, streams=streams,
                            vitis_version=vitis_version, nk_sep=sep)

@@ -19,7 +19,7 @@ from hls.project.export import (
     write_files,
 )
 from hls.project.host import host_data, kernel_files, mock_files
-from hls.sim.toolchain import own_include_dir
+from hls.sim.toolchain import own_headers, own_include_dir
 
 
 def render_system(name: str, designs: dict[str, Any], vectors: dict[str, GoldenVectors], free: list[str],
@@ -48,7 +48,7 @@ def render_system(name: str, designs: dict[str, Any], vectors: dict[str, GoldenV
     files["Makefile"] = render_template("system.mk.j2", **common)
     files.update(mock_files())
     if streams:
-        for header in ("hls_stream.h", "hls_csim.h", "ap_axi_sdata.h"):
+        for header in own_headers():  # all of them: a kernel's tasks, split/merge and blocks need theirs
             files[f"{CSIM_INCLUDE}/{header}"] = (own_include_dir() / header).read_text()
     return files
 
