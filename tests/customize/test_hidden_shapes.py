@@ -156,10 +156,10 @@ def test_whole_array_statement_loops_by_name():
 
 # ---- directives files as Vitis and its users write them ---------------------------------------------------
 
+# a block of '#' comment lines, the shape of the header a tool writes atop a directives file (our own words)
 VITIS_HEADER = """############################################################
-## This file is generated automatically by Vitis HLS.
-## Please DO NOT edit it.
-## Copyright 1986-2022 Xilinx, Inc. All Rights Reserved.
+## directives of the matmul solution, exported by the tool
+## comments above and between the set_directive lines
 ############################################################
 """
 
