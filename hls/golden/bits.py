@@ -130,9 +130,7 @@ def fixed_shift(value: Any, count: Any, t: FixedType, left: bool) -> Any:
     count = int(count)
     if count < 0:
         raise ValueError("negative shift count")
-    bits = raw_bits(value, t)
-    if t.signed and bits >> (t.width - 1):
-        bits -= 1 << t.width
+    bits = wrap_int(raw_bits(value, t), t.width, t.signed)  # signed: an arithmetic right shift
     return from_bits(bits << count if left else bits >> count, t)
 
 
