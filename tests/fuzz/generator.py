@@ -268,6 +268,7 @@ class Generator:
         # whether to use the tuple/array result branches: a stream of its own, so that kernels not
         # taking them are the same as before the branches existed
         self.results_rng = random.Random(f"results-{seed}")
+        self.shift_rng = random.Random(f"fixed-shift-{seed}")
 
     # ---- random helpers ------------------------------------------------------------------------
 
@@ -650,8 +651,14 @@ class Generator:
         return Ex(f"{a.p()} / ({divisor})", "fixed", 1 + wa + max(fd, 0) + 2, 1 + ia + fd + 2)
 
     def fixed_unary(self, depth: int, taint_ok: bool) -> Ex | None:
+        """-x, abs(x), or (one in eight, drawn from its own stream so every other choice of a seed stays
+        what it was) ap_fixed `x >> n` / `x << n`: the raw bits shifted in x's own type."""
         a = self.ex("fixed", depth)
-        if self.chance(0.5):
+        negate = self.chance(0.5)
+        if self.shift_rng.random() < 0.125:
+            n = self.shift_rng.randint(0, a.width + 1)
+            return Ex(f"{a.p()} {self.shift_rng.choice(('>>', '<<'))} {n}", "fixed", a.width, a.ibits)
+        if negate:
             return Ex(f"-{a.p()}", "fixed", a.width + 1, a.ibits + 1)
         return Ex(f"abs({a.text})", "fixed", a.width + 1, a.ibits + 1, atom=True)
 
